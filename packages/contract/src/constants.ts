@@ -1,0 +1,49 @@
+/** Product facts and limits from the spec, in one place. */
+export const PRODUCT_VERSION = '2.16.1'; // spec §1
+export const TOKEN_HEADER = 'nimbus-token'; // spec §7: {product}-token
+export const DEFAULT_DRIVE_NAME = 'Nimbus';
+
+export const DEFAULT_CHUNK_SIZE = 1048576; // spec §9
+export const MAX_CHUNK_SIZE = 64 * 1024 * 1024;
+export const MAX_CHUNK_RETRIES = 3; // spec §9
+export const SIMULTANEOUS_UPLOADS = 3; // spec §9
+export const UPLOAD_PARAMS_TIMEOUT_MS = 3000; // spec §9
+export const DRAG_OVERLAY_CLEAR_MS = 100; // spec §9
+
+export const REQUEST_TIMEOUT_MS = 50000; // spec §7
+export const EVENT_RECONNECT_MS = 5000; // spec §9
+export const ERROR_TOAST_THROTTLE_MS = 3000; // spec §9
+export const TASK_BUTTON_HIDE_MS = 5000; // spec §9
+
+export const PAGE_SIZES = [20, 30, 50, 100] as const; // spec §9
+export const HISTORY_PAGE_SIZE = 20; // spec §9
+export const MOBILE_BREAKPOINT = 992; // spec §9
+export const SIDEBAR_WIDTH = 160; // spec §9
+export const DESIGN_WIDTH = 1920; // spec §9
+export const MIN_DESKTOP_WIDTH = 1366; // spec §9
+export const LOGO_MAX_BYTES = 128 * 1024; // spec §5
+export const DEFAULT_TAG_COLOR = '#f56c6c'; // spec §9
+
+export const PASSWORD_MIN_LENGTH = 6; // spec §5
+export const PASSWORD_MAX_LENGTH = 128;
+export const USERNAME_MAX_LENGTH = 32;
+/** Usernames become directory names: letters, digits, `_`, `-`, `.` not leading. */
+export const USERNAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}$/;
+
+/** Quota steps where the sidebar bar changes colour (spec §4). */
+export const QUOTA_COLOR_STEPS = [20, 40, 60, 80, 100] as const;
+
+export const THEMES = ['auto', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+export const LANGUAGES = ['en_US', 'zh_CN'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const FALLBACK_LANGUAGE: Language = 'en_US';
+
+/** Menu types (spec §2 Navigation rules). */
+export const MenuType = {
+  MAIN: 0,
+  SKIPPED: 1,
+  SECTION: 2,
+  TOP_BAR: 3,
+  AVATAR: 4,
+} as const;

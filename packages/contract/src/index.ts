@@ -1,0 +1,6 @@
+export * from './errors.ts';
+export * from './constants.ts';
+export * from './auth.ts';
+export * from './users.ts';
+export * from './menus.ts';
+export * from './format.ts';
