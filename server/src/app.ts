@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { ErrorCode, PRODUCT_VERSION, httpStatusOf, type ErrorCodeValue } from '@nimbus/contract';
+import type { Config } from './config.ts';
+import { migrateToLatest, openDatabase, type DbHandle } from './db/index.ts';
+import { AppError } from './lib/errors.ts';
+import { createServices, type Services } from './services.ts';
+import { installAuth } from './modules/auth/auth.plugin.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { menusRoutes } from './modules/menus/menus.routes.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    config: Config;
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  logger?: FastifyServerOptions['logger'];
+  /** An already open database (tests); otherwise one is opened from the config. */
+  database?: DbHandle;
+}
+
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers["nimbus-token"]', 'req.headers.cookie'] },
+    trustProxy: config.trustProxy,
+    genReqId: () => crypto.randomUUID(),
+    bodyLimit: 10 * 1024 * 1024,
+    routerOptions: { maxParamLength: 1000 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database = options.database ?? openDatabase(config);
+  await migrateToLatest(database.db);
+  const services = createServices(database, config);
+  await services.menus.ensureSeeded();
+  app.decorate('services', services);
+  app.decorate('config', config);
+  app.addHook('onClose', async () => {
+    if (!options.database) await database.close();
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) {
+      return reply
+        .status(httpStatusOf[error.code] ?? 400)
+        .send({ code: error.code, message: error.message, ...(error.details ? { data: error.details } : {}) });
+    }
+    const err = error as { validation?: Array<{ message?: string }>; statusCode?: number; code?: string; message: string };
+    if (err.validation) {
+      const message = err.validation.map((v) => v.message).filter(Boolean).join('; ') || 'Invalid parameters';
+      return reply.status(422).send({ code: ErrorCode.BAD_PARAMETER, message });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      const code: ErrorCodeValue =
+        err.statusCode === 413 ? ErrorCode.SPACE_FULL : err.statusCode === 415 ? ErrorCode.UNRECOGNIZED_FILE : ErrorCode.BAD_PARAMETER;
+      return reply.status(err.statusCode).send({ code, message: err.message });
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.status(500).send({ code: ErrorCode.ERROR, message: 'Internal server error' });
+  });
+
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: { info: { title: 'Nimbus API', version: PRODUCT_VERSION } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(async (api) => {
+    installAuth(api);
+    await api.register(healthRoutes);
+    await api.register(authRoutes);
+    await api.register(usersRoutes);
+    await api.register(menusRoutes);
+    await api.register(settingsRoutes);
+  }, { prefix: '/api' });
+
+  await registerWeb(app, config);
+  return app;
+}
+
+/** The built web app with an SPA fallback; unknown API paths stay JSON 404s. */
+async function registerWeb(app: FastifyInstance, config: Config): Promise<void> {
+  const index = path.join(config.webDir, 'index.html');
+  const hasWeb = fs.existsSync(index);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: config.webDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    if (url.startsWith('/api/') || url === '/api' || request.method !== 'GET' || !hasWeb) {
+      return reply.status(404).send({ code: ErrorCode.NOT_FOUND, message: 'Not found' });
+    }
+    if (path.extname(url) && !url.startsWith('/s/')) {
+      return reply.status(404).send({ code: ErrorCode.NOT_FOUND, message: 'Not found' });
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

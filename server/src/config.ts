@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Every setting Nimbus reads from the environment; the only reader of process.env. */
+const envSchema = z.object({
+  NIMBUS_PORT: z.coerce.number().int().min(0).max(65535).default(8088),
+  NIMBUS_HOST: z.string().default('0.0.0.0'),
+  NIMBUS_DATA_DIR: z.string().default('./data'),
+  NIMBUS_DATABASE_URL: z.string().optional(),
+  NIMBUS_WEB_DIR: z.string().optional(),
+  NIMBUS_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NIMBUS_SESSION_HOURS: z.coerce.number().positive().default(24),
+  NIMBUS_REMEMBER_DAYS: z.coerce.number().positive().default(30),
+  NIMBUS_DEFAULT_QUOTA_GB: z.coerce.number().min(0).default(10),
+  NIMBUS_TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  webDir: string;
+  logLevel: string;
+  sessionTtlMs: number;
+  rememberTtlMs: number;
+  defaultQuotaGb: number;
+  trustProxy: boolean;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.NIMBUS_PORT,
+    host: e.NIMBUS_HOST,
+    dataDir: path.resolve(e.NIMBUS_DATA_DIR),
+    databaseUrl: e.NIMBUS_DATABASE_URL || undefined,
+    webDir: path.resolve(e.NIMBUS_WEB_DIR ?? path.join(repoRoot, 'web', 'dist')),
+    logLevel: e.NIMBUS_LOG_LEVEL,
+    sessionTtlMs: e.NIMBUS_SESSION_HOURS * 3600_000,
+    rememberTtlMs: e.NIMBUS_REMEMBER_DAYS * 86400_000,
+    defaultQuotaGb: e.NIMBUS_DEFAULT_QUOTA_GB,
+    trustProxy: e.NIMBUS_TRUST_PROXY,
+  };
+}
+
+/** A config for tests and tools: defaults plus overrides. */
+export function testConfig(overrides: Partial<Config>): Config {
+  return { ...loadConfig({}), ...overrides };
+}

@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m001 from './001-accounts.ts';
+
+/** Migrations in order; names are permanent once released. */
+const migrations: Record<string, Migration> = {
+  '001-accounts': m001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};

@@ -1,0 +1,94 @@
+
+
+/** Flags are stored as 0/1 integers and times as epoch milliseconds on both dialects. */
+export type Flag = 0 | 1;
+
+export interface UserTable {
+  id: string;
+  username: string;
+  showName: string;
+  passwordHash: string;
+  avatar: string | null;
+  slogan: string | null;
+  introduction: string | null;
+  quotaGb: number;
+  usedBytes: number;
+  isCreator: Flag;
+  mfaSecret: string | null;
+  mfaEnabled: Flag;
+  theme: string;
+  passwordChangedAt: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface SessionTable {
+  /** SHA-256 of the token; the token itself is never stored. */
+  id: string;
+  userId: string;
+  remember: Flag;
+  createdAt: number;
+  expiresAt: number;
+  lastSeenAt: number;
+  revokedAt: number | null;
+  userAgent: string | null;
+  ip: string | null;
+}
+
+export interface RoleTable {
+  id: string;
+  name: string;
+  code: string;
+  remarks: string | null;
+  builtin: Flag;
+  createdAt: number;
+}
+
+export interface MenuTable {
+  id: string;
+  parentId: string | null;
+  name: string;
+  authority: string | null;
+  path: string | null;
+  component: string | null;
+  icon: string | null;
+  sortNumber: number;
+  menuType: number;
+  hide: Flag;
+  builtin: Flag;
+  createdAt: number;
+}
+
+export interface RoleMenuTable {
+  roleId: string;
+  menuId: string;
+}
+
+export interface UserRoleTable {
+  userId: string;
+  roleId: string;
+}
+
+export interface SettingTable {
+  key: string;
+  value: string;
+  updatedAt: number;
+}
+
+export interface LoginAttemptTable {
+  key: string;
+  failures: number;
+  windowStart: number;
+  lockedUntil: number;
+}
+
+export interface Database {
+  user: UserTable;
+  session: SessionTable;
+  role: RoleTable;
+  menu: MenuTable;
+  roleMenu: RoleMenuTable;
+  userRole: UserRoleTable;
+  setting: SettingTable;
+  loginAttempt: LoginAttemptTable;
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { TOKEN_HEADER } from '@nimbus/contract';
+import type { Actor } from '../../lib/access.ts';
+import { notLoggedIn } from '../../lib/errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without signing in (the actor is still resolved when a token is sent). */
+    public?: boolean;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * The token comes in the `nimbus-token` header. The cookie and the `nimbus-token` query are
+ * honoured on GET/HEAD only (event streams, file URLs opened by the browser), so a page on
+ * another site cannot make a signed-in browser change anything.
+ */
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers[TOKEN_HEADER];
+  if (typeof header === 'string' && header) return header;
+  if (!SAFE_METHODS.has(request.method)) return undefined;
+  const fromCookie = request.cookies?.[TOKEN_HEADER];
+  if (fromCookie) return fromCookie;
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = query?.[TOKEN_HEADER];
+  return typeof fromQuery === 'string' && fromQuery ? fromQuery : undefined;
+}
+
+/** The signed-in actor of a request that requires one. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw notLoggedIn();
+  return request.actor;
+}
+
+export function installAuth(api: FastifyInstance): void {
+  api.decorateRequest('actor', null);
+  api.addHook('onRequest', async (request, reply) => {
+    const token = tokenOf(request);
+    if (token) {
+      const found = await api.services.auth.authenticate(token);
+      if (found) {
+        request.actor = found.actor;
+        if (found.refreshedToken) reply.header(TOKEN_HEADER, found.refreshedToken);
+      }
+    }
+    if (!request.actor && !request.routeOptions.config.public) {
+      throw notLoggedIn(token ? 'Login has expired, please log in again' : 'Not logged in');
+    }
+  });
+}

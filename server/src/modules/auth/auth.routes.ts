@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { initializationBody, loginBody, TOKEN_HEADER } from '@nimbus/contract';
+import { ok } from '../../lib/reply.ts';
+import { actorOf } from './auth.plugin.ts';
+
+export async function authRoutes(app: FastifyInstance): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { auth, users } = app.services;
+
+  api.get('/public/has_user', { config: { public: true } }, async () =>
+    // API-NOTES §1.1: data is always true; count says whether a user exists.
+    ok(true, { count: Math.min(1, await users.userCount()) }),
+  );
+
+  api.post(
+    '/public/initialization',
+    { config: { public: true }, schema: { body: initializationBody } },
+    async (request) => {
+      const user = await users.initialize(request.body.username, request.body.password);
+      request.log.info({ userId: user.id }, 'drive initialized');
+      return ok({ userId: user.id, username: user.username });
+    },
+  );
+
+  api.post('/login', { config: { public: true }, schema: { body: loginBody } }, async (request, reply) => {
+    const { token, ...result } = await auth.login({
+      username: request.body.username,
+      password: request.body.password,
+      rememberMe: request.body.rememberMe,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+    });
+    const remember = request.body.rememberMe;
+    reply.setCookie(TOKEN_HEADER, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      ...(remember ? { maxAge: app.config.rememberTtlMs / 1000 } : {}),
+    });
+    return ok(result);
+  });
+
+  api.get('/logout', async (request, reply) => {
+    await auth.logout(actorOf(request));
+    reply.clearCookie(TOKEN_HEADER, { path: '/' });
+    return ok();
+  });
+}

@@ -1,0 +1,98 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import type { UserTable } from '../../db/schema.ts';
+
+export type UserRow = Selectable<UserTable>;
+
+export interface UserFilter {
+  username?: string;
+  showName?: string;
+  sortProp?: 'username' | 'showName' | 'createTime' | 'quota';
+  sortOrder?: 'ascending' | 'descending';
+  offset: number;
+  limit: number;
+}
+
+const sortColumn = {
+  username: 'username',
+  showName: 'showName',
+  createTime: 'createdAt',
+  quota: 'quotaGb',
+} as const;
+
+/** Escape LIKE wildcards so a filter matches literally. */
+const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export class UsersRepo {
+  constructor(private readonly db: Db) {}
+
+  count(): Promise<number> {
+    return this.db
+      .selectFrom('user')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  }
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('user').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByUsername(username: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('user').selectAll().where('username', '=', username).executeTakeFirst();
+  }
+
+  async list(filter: UserFilter): Promise<{ rows: UserRow[]; total: number }> {
+    let q = this.db.selectFrom('user');
+    if (filter.username) q = q.where('username', 'like', likeText(filter.username));
+    if (filter.showName) q = q.where('showName', 'like', likeText(filter.showName));
+    const total = await q
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+    const column = sortColumn[filter.sortProp ?? 'createTime'];
+    const rows = await q
+      .selectAll()
+      .orderBy(column, filter.sortOrder === 'descending' ? 'desc' : 'asc')
+      .orderBy('id')
+      .offset(filter.offset)
+      .limit(filter.limit)
+      .execute();
+    return { rows, total };
+  }
+
+  async rolesOf(userIds: string[]): Promise<Map<string, string[]>> {
+    const map = new Map<string, string[]>();
+    if (userIds.length === 0) return map;
+    const rows = await this.db
+      .selectFrom('userRole')
+      .select(['userId', 'roleId'])
+      .where('userId', 'in', userIds)
+      .execute();
+    for (const r of rows) map.set(r.userId, [...(map.get(r.userId) ?? []), r.roleId]);
+    return map;
+  }
+
+  /** Role codes and the authority strings the user's roles grant. */
+  async grantsOf(userId: string): Promise<{ roleCodes: string[]; authorities: string[] }> {
+    const roles = await this.db
+      .selectFrom('userRole')
+      .innerJoin('role', 'role.id', 'userRole.roleId')
+      .select('role.code')
+      .where('userRole.userId', '=', userId)
+      .execute();
+    const authorities = await this.db
+      .selectFrom('userRole')
+      .innerJoin('roleMenu', 'roleMenu.roleId', 'userRole.roleId')
+      .innerJoin('menu', 'menu.id', 'roleMenu.menuId')
+      .select('menu.authority')
+      .distinct()
+      .where('userRole.userId', '=', userId)
+      .where('menu.authority', 'is not', null)
+      .execute();
+    return {
+      roleCodes: roles.map((r) => r.code),
+      authorities: authorities.map((a) => a.authority).filter((a): a is string => !!a),
+    };
+  }
+}

@@ -1,0 +1,255 @@
+import { ErrorCode, type UserInfo, type UserListItem, type Theme } from '@nimbus/contract';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/index.ts';
+import { requireAuthority, requireSelfOr, type Actor } from '../../lib/access.ts';
+import { AppError, badParameter, exists } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { generatePassword, hashPassword, verifyPassword } from '../../lib/password.ts';
+import { formatDateTime } from '../../lib/time.ts';
+import type { SessionService } from '../auth/session.service.ts';
+import { ADMIN_ROLE, USER_ROLE } from '../menus/menu-seed.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import { UsersRepo, type UserFilter, type UserRow } from './users.repo.ts';
+
+export interface NewUser {
+  username: string;
+  password: string;
+  showName?: string;
+  quota?: number;
+  roles?: string[];
+}
+
+export interface UserUpdate {
+  showName?: string;
+  slogan?: string;
+  introduction?: string;
+  quota?: number;
+  roles?: string[];
+}
+
+/** Hook for the parts of Nimbus that keep per-user state outside these tables (the file tree). */
+export interface UserLifecycle {
+  created?(user: UserRow): Promise<void>;
+  deleted?(user: UserRow): Promise<void>;
+}
+
+export class UsersService {
+  readonly repo: UsersRepo;
+  private readonly lifecycle: UserLifecycle[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly sessions: SessionService,
+    private readonly settings: SettingsService,
+  ) {
+    this.repo = new UsersRepo(db);
+  }
+
+  onLifecycle(hook: UserLifecycle): void {
+    this.lifecycle.push(hook);
+  }
+
+  /** spec §7 public/has_user: 0 until the first user exists. */
+  async userCount(): Promise<number> {
+    return this.repo.count();
+  }
+
+  /** The first visit creates the creator, an administrator (spec §2 Login: create admin). */
+  async initialize(username: string, password: string): Promise<UserRow> {
+    if ((await this.repo.count()) > 0) {
+      throw new AppError(ErrorCode.PERMISSION_DENIED, 'Nimbus is already initialized');
+    }
+    return this.create({ username, password, roles: [ADMIN_ROLE.id] }, true);
+  }
+
+  async add(actor: Actor, input: NewUser): Promise<UserListItem> {
+    requireAuthority(actor, 'sys:user:add');
+    const user = await this.create(input, false);
+    return (await this.toListItems([user]))[0]!;
+  }
+
+  private async create(input: NewUser, isCreator: boolean): Promise<UserRow> {
+    const username = input.username.trim();
+    if (await this.repo.findByUsername(username)) throw exists('This username is already taken');
+    const roles = input.roles && input.roles.length > 0 ? [...new Set(input.roles)] : [USER_ROLE.id];
+    const now = Date.now();
+    const row: UserRow = {
+      id: newId(),
+      username,
+      showName: input.showName?.trim() || username,
+      passwordHash: await hashPassword(input.password),
+      avatar: null,
+      slogan: null,
+      introduction: null,
+      quotaGb: input.quota ?? this.config.defaultQuotaGb,
+      usedBytes: 0,
+      isCreator: isCreator ? 1 : 0,
+      mfaSecret: null,
+      mfaEnabled: 0,
+      theme: 'auto',
+      passwordChangedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.db.transaction().execute(async (trx) => {
+      if (isCreator && (await trx.selectFrom('user').select('id').limit(1).execute()).length > 0) {
+        throw new AppError(ErrorCode.PERMISSION_DENIED, 'Nimbus is already initialized');
+      }
+      const found = await trx.selectFrom('role').select('id').where('id', 'in', roles).execute();
+      if (found.length !== roles.length) throw badParameter('Some roles do not exist');
+      await trx.insertInto('user').values(row).execute();
+      await trx.insertInto('userRole').values(roles.map((roleId) => ({ userId: row.id, roleId }))).execute();
+    });
+    for (const hook of this.lifecycle) await hook.created?.(row);
+    return row;
+  }
+
+  async list(actor: Actor, filter: UserFilter): Promise<{ items: UserListItem[]; total: number }> {
+    requireAuthority(actor, 'sys:user:list');
+    const { rows, total } = await this.repo.list(filter);
+    return { items: await this.toListItems(rows), total };
+  }
+
+  async get(actor: Actor, id: string): Promise<UserListItem> {
+    requireSelfOr(actor, id, 'sys:user:list');
+    const row = await this.mustFind(id);
+    return (await this.toListItems([row]))[0]!;
+  }
+
+  async update(actor: Actor, id: string, input: UserUpdate): Promise<UserListItem> {
+    const adminFields = input.quota !== undefined || input.roles !== undefined;
+    if (adminFields) requireAuthority(actor, 'sys:user:update');
+    else requireSelfOr(actor, id, 'sys:user:update');
+    const row = await this.mustFind(id);
+    if (input.roles && row.isCreator === 1 && !input.roles.includes(ADMIN_ROLE.id)) {
+      throw badParameter('The creator always keeps the administrator role');
+    }
+    await this.db.transaction().execute(async (trx) => {
+      const { roles, quota, ...profile } = input;
+      const set = { ...profile, ...(quota === undefined ? {} : { quotaGb: quota }), updatedAt: Date.now() };
+      await trx.updateTable('user').set(set).where('id', '=', id).execute();
+      if (roles) {
+        const unique = [...new Set(roles)];
+        const found = unique.length
+          ? await trx.selectFrom('role').select('id').where('id', 'in', unique).execute()
+          : [];
+        if (found.length !== unique.length) throw badParameter('Some roles do not exist');
+        await trx.deleteFrom('userRole').where('userId', '=', id).execute();
+        if (unique.length) {
+          await trx.insertInto('userRole').values(unique.map((roleId) => ({ userId: id, roleId }))).execute();
+        }
+      }
+    });
+    return this.get(actor, id);
+  }
+
+  async remove(actor: Actor, ids: string[]): Promise<void> {
+    requireAuthority(actor, 'sys:user:delete');
+    const unique = [...new Set(ids)];
+    const rows = await this.db.selectFrom('user').selectAll().where('id', 'in', unique).execute();
+    if (rows.length !== unique.length) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (rows.some((r) => r.isCreator === 1)) {
+      throw new AppError(ErrorCode.PERMISSION_DENIED, 'The creator of this drive cannot be deleted');
+    }
+    if (unique.includes(actor.id)) throw badParameter('You cannot delete yourself');
+    await this.db.deleteFrom('user').where('id', 'in', unique).execute();
+    for (const row of rows) for (const hook of this.lifecycle) await hook.deleted?.(row);
+  }
+
+  /** An administrator sets a new password, or one is generated and shown once. */
+  async resetPassword(actor: Actor, id: string, password?: string): Promise<string> {
+    requireAuthority(actor, 'sys:user:update');
+    await this.mustFind(id);
+    const next = password ?? generatePassword();
+    await this.setPassword(id, next);
+    await this.sessions.revokeAllForUser(id);
+    return next;
+  }
+
+  async checkOldPassword(actor: Actor, id: string, password: string): Promise<boolean> {
+    requireSelfOr(actor, id, 'sys:user:update');
+    const row = await this.mustFind(id);
+    return verifyPassword(password, row.passwordHash);
+  }
+
+  /** Change one's own password (the old one is required) and sign out every other session. */
+  async changePassword(actor: Actor, id: string, oldPassword: string | undefined, password: string): Promise<void> {
+    if (actor.id !== id) {
+      await this.resetPassword(actor, id, password);
+      return;
+    }
+    const row = await this.mustFind(id);
+    if (!oldPassword || !(await verifyPassword(oldPassword, row.passwordHash))) {
+      throw new AppError(ErrorCode.WARNING, 'The current password is wrong');
+    }
+    await this.setPassword(id, password);
+    await this.sessions.revokeAllForUser(id, actor.sessionId);
+  }
+
+  private async setPassword(id: string, password: string): Promise<void> {
+    const now = Date.now();
+    await this.db
+      .updateTable('user')
+      .set({ passwordHash: await hashPassword(password), passwordChangedAt: now, updatedAt: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async setTheme(actor: Actor, theme: Theme): Promise<void> {
+    await this.db.updateTable('user').set({ theme, updatedAt: Date.now() }).where('id', '=', actor.id).execute();
+  }
+
+  async theme(actor: Actor): Promise<Theme> {
+    const row = await this.mustFind(actor.id);
+    return row.theme as Theme;
+  }
+
+  async info(actor: Actor): Promise<UserInfo> {
+    const row = await this.mustFind(actor.id);
+    const drive = await this.settings.drive();
+    const { roleCodes } = await this.repo.grantsOf(actor.id);
+    return {
+      id: row.id,
+      username: row.username,
+      showName: row.showName,
+      avatar: row.avatar,
+      slogan: row.slogan,
+      introduction: row.introduction,
+      roles: roleCodes,
+      quota: row.quotaGb,
+      takeUpSpace: row.usedBytes,
+      creator: row.isCreator === 1,
+      mfaEnabled: row.mfaEnabled === 1,
+      personalization: { theme: row.theme as Theme },
+      createTime: formatDateTime(row.createdAt),
+      netdiskName: drive.netdiskName,
+      netdiskLogo: drive.netdiskLogo,
+      iframe: drive.iframe,
+      exactSearch: drive.exactSearch,
+      newVersion: false,
+      authorities: actor.isAdmin ? ['*', ...actor.authorities] : [...actor.authorities],
+    };
+  }
+
+  private async mustFind(id: string): Promise<UserRow> {
+    const row = await this.repo.findById(id);
+    if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    return row;
+  }
+
+  private async toListItems(rows: UserRow[]): Promise<UserListItem[]> {
+    const roles = await this.repo.rolesOf(rows.map((r) => r.id));
+    return rows.map((r) => ({
+      id: r.id,
+      username: r.username,
+      showName: r.showName,
+      avatar: r.avatar,
+      quota: r.quotaGb,
+      takeUpSpace: r.usedBytes,
+      creator: r.isCreator === 1,
+      roles: roles.get(r.id) ?? [],
+      createTime: formatDateTime(r.createdAt),
+    }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Config } from './config.ts';
+import type { DbHandle } from './db/index.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { SessionService } from './modules/auth/session.service.ts';
+import { LoginThrottle } from './modules/auth/throttle.ts';
+import { MenusService } from './modules/menus/menus.service.ts';
+import { SettingsService } from './modules/settings/settings.service.ts';
+import { UsersService } from './modules/users/users.service.ts';
+
+/** Every service, wired once per app. */
+export function createServices(database: DbHandle, config: Config) {
+  const { db } = database;
+  const settings = new SettingsService(db);
+  const sessions = new SessionService(db, config);
+  const users = new UsersService(db, config, sessions, settings);
+  const auth = new AuthService(users, sessions, new LoginThrottle(db));
+  const menus = new MenusService(db);
+  return { database, db, settings, sessions, users, auth, menus };
+}
+
+export type Services = ReturnType<typeof createServices>;
