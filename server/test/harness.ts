@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { testConfig, type Config } from '../src/config.ts';
+import { openDatabase, type DbHandle } from '../src/db/index.ts';
+import type { Envelope } from '@nimbus/contract';
+
+/** The dialect this test project runs on: every database test runs on both. */
+export const dialect = (process.env.NIMBUS_TEST_DIALECT ?? 'sqlite') as 'sqlite' | 'postgres';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  database: DbHandle;
+  dataDir: string;
+  close(): Promise<void>;
+  /** Open the same database and data folder again (a restart). */
+  restart(): Promise<TestApp>;
+}
+
+async function freshDatabaseUrl(): Promise<string> {
+  const base = inject('pgUrl');
+  const name = `t_${Math.random().toString(36).slice(2, 12)}`;
+  const client = new pg.Client({ connectionString: `${base}/postgres` });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  return `${base}/${name}`;
+}
+
+/** A whole Nimbus app on a fresh database and data folder. */
+export async function makeTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-test-'));
+  const databaseUrl = dialect === 'postgres' ? await freshDatabaseUrl() : undefined;
+  const config = testConfig({ dataDir, databaseUrl, ...overrides });
+  return start(config, dataDir);
+}
+
+async function start(config: Config, dataDir: string): Promise<TestApp> {
+  const database = openDatabase(config);
+  const app = await buildApp({ config, database, logger: false });
+  const handle: TestApp = {
+    app,
+    config,
+    database,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+    async restart() {
+      await handle.close();
+      return start(config, dataDir);
+    },
+  };
+  return handle;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  query?: Record<string, string | string[] | number | boolean>;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult<T = unknown> {
+  status: number;
+  body: Envelope<T>;
+  headers: LightMyRequestResponse['headers'];
+}
+
+/** One API call through Fastify's inject; the envelope parsed. */
+export async function call<T = unknown>(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  options: CallOptions = {},
+): Promise<CallResult<T>> {
+  const query: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(options.query ?? {})) {
+    query[k] = Array.isArray(v) ? v.map(String) : String(v);
+  }
+  const request: InjectOptions = {
+    method,
+    url: `/api${url}`,
+    query,
+    headers: { ...(options.token ? { 'nimbus-token': options.token } : {}), ...options.headers },
+  };
+  if (options.body !== undefined) request.payload = options.body as InjectOptions['payload'];
+  const res = await app.inject(request);
+  let body: Envelope<T>;
+  try {
+    body = res.json();
+  } catch {
+    body = { code: Number.NaN, message: res.body };
+  }
+  return { status: res.statusCode, body, headers: res.headers };
+}
+
+export const ADMIN = { username: 'admin', password: 'admin-secret' } as const;
+
+/** Initialize the drive and sign in as its creator. */
+export async function setupAdmin(app: FastifyInstance): Promise<{ token: string; userId: string }> {
+  const init = await call(app, 'POST', '/public/initialization', { body: ADMIN });
+  if (init.body.code !== 0) throw new Error(`initialization failed: ${init.body.message}`);
+  return login(app, ADMIN.username, ADMIN.password);
+}
+
+export async function login(
+  app: FastifyInstance,
+  username: string,
+  password: string,
+  rememberMe = false,
+): Promise<{ token: string; userId: string }> {
+  const res = await call<{ 'nimbus-token': string; userId: string }>(app, 'POST', '/login', {
+    body: { username, password, rememberMe },
+  });
+  if (res.body.code !== 0 || !res.body.data) throw new Error(`login failed: ${res.body.message}`);
+  return { token: res.body.data['nimbus-token'], userId: res.body.data.userId };
+}
+
+/** Builder: an ordinary user, signed in. */
+export async function makeUser(
+  app: FastifyInstance,
+  adminToken: string,
+  fields: { username?: string; password?: string; quota?: number } = {},
+): Promise<{ token: string; userId: string; username: string; password: string }> {
+  const username = fields.username ?? `user${Math.random().toString(36).slice(2, 8)}`;
+  const password = fields.password ?? 'user-secret';
+  const res = await call(app, 'POST', '/user/add', {
+    token: adminToken,
+    body: { username, password, quota: fields.quota ?? 1 },
+  });
+  if (res.body.code !== 0) throw new Error(`add user failed: ${res.body.message}`);
+  const session = await login(app, username, password);
+  return { ...session, username, password };
+}

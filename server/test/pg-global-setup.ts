@@ -1,0 +1,66 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+/**
+ * Starts a throwaway PostgreSQL cluster for the test run: initdb + pg_ctl from the machine's
+ * PostgreSQL, run as the `postgres` user when we are root, listening on a free loopback port.
+ */
+function pgBinDir(): string {
+  const fromConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
+  if (fromConfig.status === 0 && fs.existsSync(path.join(fromConfig.stdout.trim(), 'initdb'))) {
+    return fromConfig.stdout.trim();
+  }
+  const root = '/usr/lib/postgresql';
+  const versions = fs.existsSync(root) ? fs.readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const v of versions) {
+    const dir = path.join(root, v, 'bin');
+    if (fs.existsSync(path.join(dir, 'initdb'))) return dir;
+  }
+  throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found; install postgresql-15');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  const bin = pgBinDir();
+  const asRoot = process.getuid?.() === 0;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-pg-'));
+  const dataDir = path.join(dir, 'data');
+  const run = (cmd: string, args: string[]) => {
+    const full = path.join(bin, cmd);
+    if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', full, ...args], { stdio: 'pipe' });
+    else execFileSync(full, args, { stdio: 'pipe' });
+  };
+  if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
+  run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8']);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  run('pg_ctl', ['-D', dataDir, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  project.provide('pgUrl', `postgres://postgres@127.0.0.1:${port}`);
+  return () => {
+    try {
+      run('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgUrl: string;
+  }
+}

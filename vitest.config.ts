@@ -1,0 +1,36 @@
+import { defineConfig } from 'vitest/config';
+
+const serverTests = ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/contract/src/**/*.test.ts', 'web/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'server-sqlite',
+          include: serverTests,
+          env: { NIMBUS_TEST_DIALECT: 'sqlite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'server-postgres',
+          include: serverTests,
+          env: { NIMBUS_TEST_DIALECT: 'postgres' },
+          globalSetup: ['server/test/pg-global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
