@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { UserTable } from '../../db/schema.ts';
 
@@ -44,8 +44,8 @@ export class UsersRepo {
 
   async list(filter: UserFilter): Promise<{ rows: UserRow[]; total: number }> {
     let q = this.db.selectFrom('user');
-    if (filter.username) q = q.where('username', 'like', likeText(filter.username));
-    if (filter.showName) q = q.where('showName', 'like', likeText(filter.showName));
+    if (filter.username) q = q.where(sql<boolean>`lower(username) like lower(${likeText(filter.username)}) escape '\\'`);
+    if (filter.showName) q = q.where(sql<boolean>`lower(show_name) like lower(${likeText(filter.showName)}) escape '\\'`);
     const total = await q
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow()
