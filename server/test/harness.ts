@@ -42,7 +42,7 @@ export async function makeTestApp(overrides: Partial<Config> = {}): Promise<Test
 
 async function start(config: Config, dataDir: string): Promise<TestApp> {
   const database = openDatabase(config);
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: process.env.NIMBUS_TEST_LOG ? { level: 'error' } : false });
   const handle: TestApp = {
     app,
     config,
@@ -138,4 +138,26 @@ export async function makeUser(
   if (res.body.code !== 0) throw new Error(`add user failed: ${res.body.message}`);
   const session = await login(app, username, password);
   return { ...session, username, password };
+}
+
+/** A file put straight into the user's tree and indexed, as a finished upload would leave it. */
+export async function putFile(
+  t: TestApp,
+  owner: { userId: string; username: string },
+  folderPath: string,
+  name: string,
+  content: Buffer | string,
+): Promise<string> {
+  const { files } = t.app.services;
+  const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8');
+  const { createHash } = await import('node:crypto');
+  return files.withLock(owner.userId, async () => {
+    const parent = await files.resolveFolder(owner.userId, folderPath);
+    await files.tree.writeAtomic(files.tree.pathOf(owner.username, parent.prefix, name), bytes);
+    const row = await files.insertFile({ id: owner.userId, username: owner.username }, parent, name, {
+      size: bytes.length,
+      hash: createHash('sha256').update(bytes).digest('hex'),
+    });
+    return row.id;
+  });
 }

@@ -1,0 +1,58 @@
+/** The views of spec §2 by type, from the suffix. */
+export type FileType = 'folder' | 'image' | 'video' | 'audio' | 'document' | 'text' | 'archive' | 'other';
+
+const groups: Record<Exclude<FileType, 'folder' | 'other'>, string[]> = {
+  image: ['jpg', 'jpeg', 'png', 'gif', 'bmp', 'webp', 'svg', 'ico', 'tif', 'tiff', 'heic', 'heif', 'avif'],
+  video: ['mp4', 'mkv', 'webm', 'mov', 'avi', 'wmv', 'flv', 'm4v', 'mpg', 'mpeg', '3gp', 'ts', 'm3u8'],
+  audio: ['mp3', 'wav', 'flac', 'aac', 'ogg', 'oga', 'm4a', 'wma', 'opus', 'ape', 'aiff'],
+  document: ['pdf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'rtf', 'epub', 'csv', 'md', 'txt', 'mind', 'drawio', 'pages', 'numbers', 'key'],
+  text: ['json', 'xml', 'yaml', 'yml', 'toml', 'ini', 'log', 'js', 'ts', 'tsx', 'jsx', 'py', 'java', 'c', 'cpp', 'h', 'go', 'rs', 'sh', 'css', 'html', 'sql', 'conf'],
+  archive: ['zip', 'tar', 'gz', 'tgz', '7z', 'rar', 'bz2', 'xz', 'jar'],
+};
+
+const bySuffix = new Map<string, FileType>();
+for (const [type, suffixes] of Object.entries(groups)) {
+  for (const s of suffixes) bySuffix.set(s, type as FileType);
+}
+
+export function fileTypeOf(suffix: string, isFolder: boolean): FileType {
+  if (isFolder) return 'folder';
+  return bySuffix.get(suffix) ?? 'other';
+}
+
+const contentTypes: Record<string, string> = {
+  txt: 'text/plain', md: 'text/markdown', csv: 'text/csv', json: 'application/json', xml: 'application/xml',
+  html: 'text/html', css: 'text/css', js: 'text/javascript', log: 'text/plain', yaml: 'text/yaml', yml: 'text/yaml',
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', bmp: 'image/bmp', webp: 'image/webp',
+  svg: 'image/svg+xml', ico: 'image/x-icon', tif: 'image/tiff', tiff: 'image/tiff', avif: 'image/avif', heic: 'image/heic',
+  mp4: 'video/mp4', webm: 'video/webm', mkv: 'video/x-matroska', mov: 'video/quicktime', avi: 'video/x-msvideo',
+  m3u8: 'application/vnd.apple.mpegurl', ts: 'video/mp2t',
+  mp3: 'audio/mpeg', wav: 'audio/wav', flac: 'audio/flac', aac: 'audio/aac', ogg: 'audio/ogg', m4a: 'audio/mp4', opus: 'audio/opus',
+  pdf: 'application/pdf', epub: 'application/epub+zip', zip: 'application/zip', gz: 'application/gzip', tgz: 'application/gzip',
+  tar: 'application/x-tar', '7z': 'application/x-7z-compressed', rar: 'application/vnd.rar',
+  doc: 'application/msword', xls: 'application/vnd.ms-excel', ppt: 'application/vnd.ms-powerpoint',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odt: 'application/vnd.oasis.opendocument.text', ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  odp: 'application/vnd.oasis.opendocument.presentation', mind: 'application/json', drawio: 'application/xml',
+};
+
+export function contentTypeOf(suffix: string, isFolder: boolean): string {
+  if (isFolder) return 'folder';
+  return contentTypes[suffix] ?? 'application/octet-stream';
+}
+
+/** Types whose bytes are already compressed: a zip stores them rather than deflating them. */
+export function isCompressed(suffix: string): boolean {
+  const t = bySuffix.get(suffix);
+  return (
+    t === 'image' || t === 'video' || t === 'audio' || t === 'archive' ||
+    ['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub', 'pdf'].includes(suffix)
+  ) && suffix !== 'svg' && suffix !== 'bmp';
+}
+
+/** Types a browser could run as a page: served as attachments, never inline. */
+export function isActiveContent(suffix: string): boolean {
+  return ['html', 'htm', 'xhtml', 'svg', 'xml', 'js', 'mjs'].includes(suffix);
+}

@@ -1,0 +1,182 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../lib/reply.ts';
+import { actorOf } from '../auth/auth.plugin.ts';
+
+/** A list sent as repeated keys (`a=1&a=2`) or comma-joined (`a=1,2`). */
+const idList = z.preprocess((v) => {
+  if (v === undefined || v === null || v === '') return [];
+  const items = Array.isArray(v) ? v : [v];
+  return items.flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
+}, z.array(z.string().max(64)));
+
+const flag = z.preprocess((v) => v === true || v === 'true' || v === '1', z.boolean());
+const optionalFlag = z.preprocess((v) => (v === undefined || v === '' ? undefined : v === true || v === 'true' || v === '1'), z.boolean().optional());
+
+export const listQuery = z.object({
+  currentDirectory: z.string().max(4096).optional(),
+  folder: z.string().max(64).optional(),
+  queryFileType: z.string().max(16).optional(),
+  sortableProp: z.enum(['name', 'size', 'updateDate', 'uploadDate']).optional().catch(undefined),
+  order: z.enum(['ascending', 'descending']).optional().catch(undefined),
+  isFolder: optionalFlag,
+  isFavorite: optionalFlag,
+  pageIndex: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(1000).default(50),
+});
+
+export async function filesRoutes(app: FastifyInstance): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { files, fileOps } = app.services;
+
+  api.get('/list', { schema: { querystring: listQuery } }, async (request) => {
+    const actor = actorOf(request);
+    const q = request.query;
+    const { items, total } = await files.list(actor, {
+      currentDirectory: q.currentDirectory,
+      folderId: q.folder,
+      queryFileType: q.queryFileType,
+      isFavorite: q.isFavorite,
+      isFolder: q.isFolder,
+      sortableProp: q.sortableProp,
+      order: q.order,
+      pageIndex: q.pageIndex,
+      pageSize: q.pageSize,
+    });
+    return ok(items, { count: total });
+  });
+
+  api.get('/search-file-open', { schema: { querystring: listQuery.extend({ id: z.string().max(64).optional() }) } }, async (request) => {
+    const actor = actorOf(request);
+    const q = request.query;
+    const { items, total } = await files.list(actor, {
+      folderId: q.id ?? q.folder,
+      sortableProp: q.sortableProp,
+      order: q.order,
+      pageIndex: q.pageIndex,
+      pageSize: q.pageSize,
+    });
+    return ok(items, { count: total });
+  });
+
+  api.get('/file_info', { schema: { querystring: z.object({ id: z.string().max(64) }) } }, async (request) =>
+    ok(await files.info(actorOf(request), request.query.id)),
+  );
+
+  api.get('/query-file-tree', { schema: { querystring: z.object({ fileId: z.string().max(64).optional() }) } }, async (request) =>
+    ok(await files.childFolders(actorOf(request), request.query.fileId)),
+  );
+
+  const pathListing = z.object({ path: z.string().max(4096).optional(), pageSize: z.coerce.number().int().min(1).max(1000).default(500) });
+  api.get('/listfiles', { schema: { querystring: pathListing } }, async (request) => {
+    const { items, total } = await files.list(actorOf(request), { currentDirectory: request.query.path, pageIndex: 1, pageSize: request.query.pageSize });
+    return ok(items, { count: total });
+  });
+  api.get('/upper-level-list', { schema: { querystring: pathListing } }, async (request) => {
+    const segments = (request.query.path ?? '').split('/').filter(Boolean);
+    const { items, total } = await files.list(actorOf(request), {
+      currentDirectory: `/${segments.slice(0, -1).join('/')}`,
+      pageIndex: 1,
+      pageSize: request.query.pageSize,
+    });
+    return ok(items, { count: total });
+  });
+
+  api.post(
+    '/new_folder',
+    { schema: { querystring: z.object({ filename: z.string().optional(), currentDirectory: z.string().max(4096).optional(), folder: z.string().max(64).optional() }) } },
+    async (request) => {
+      const q = request.query;
+      return ok(await files.newFolder(actorOf(request), q.currentDirectory, q.filename, q.folder));
+    },
+  );
+
+  api.post(
+    '/addfile',
+    { schema: { querystring: z.object({ fileName: z.string().optional(), parentPath: z.string().max(4096).optional(), folder: z.string().max(64).optional() }) } },
+    async (request) => {
+      const q = request.query;
+      return ok(await fileOps.addFile(actorOf(request), q.parentPath, q.fileName, q.folder));
+    },
+  );
+
+  api.get('/rename', { schema: { querystring: z.object({ id: z.string().max(64), newFileName: z.string().optional() }) } }, async (request) =>
+    ok(await fileOps.rename(actorOf(request), request.query.id, request.query.newFileName)),
+  );
+
+  api.get(
+    '/rename/path',
+    { schema: { querystring: z.object({ path: z.string().max(4096), newFileName: z.string().optional() }) } },
+    async (request) => {
+      const actor = actorOf(request);
+      const row = await files.byPath(actor.id, request.query.path);
+      return ok(await fileOps.rename(actor, row.id, request.query.newFileName));
+    },
+  );
+
+  api.delete('/delFile', { schema: { querystring: z.object({ path: z.string().max(4096) }) } }, async (request) => {
+    const actor = actorOf(request);
+    const row = await files.byPath(actor.id, request.query.path);
+    await fileOps.trash(actor, [row.id]);
+    return ok();
+  });
+
+  const moveQuery = z.object({ froms: idList, to: z.string().max(64).default('0'), isOverride: flag.default(false) });
+
+  api.get('/check-move-copy', { schema: { querystring: moveQuery } }, async (request) => {
+    const conflicts = await fileOps.conflicts(actorOf(request), request.query.froms, request.query.to);
+    return ok(conflicts, { count: conflicts.length });
+  });
+
+  api.get('/move', { schema: { querystring: moveQuery } }, async (request) => {
+    const q = request.query;
+    return ok(await fileOps.move(actorOf(request), q.froms, q.to, q.isOverride));
+  });
+
+  api.get('/copy', { schema: { querystring: moveQuery } }, async (request) => {
+    const q = request.query;
+    return ok(await fileOps.copy(actorOf(request), q.froms, q.to, q.isOverride));
+  });
+
+  api.get(
+    '/duplicate',
+    { schema: { querystring: z.object({ fileId: z.string().max(64), newFilename: z.string().optional() }) } },
+    async (request) => ok(await fileOps.duplicate(actorOf(request), request.query.fileId, request.query.newFilename)),
+  );
+
+  api.delete('/delete', { schema: { querystring: z.object({ fileIds: idList, sweep: flag.default(false) }) } }, async (request) => {
+    const actor = actorOf(request);
+    if (request.query.sweep) {
+      await fileOps.trash(actor, request.query.fileIds);
+      await fileOps.sweep(actor, request.query.fileIds);
+      return ok(undefined, { message: 'Deleted' });
+    }
+    await fileOps.trash(actor, request.query.fileIds);
+    return ok(undefined, { message: 'Moved to the trash' });
+  });
+
+  api.post('/restore', { schema: { querystring: z.object({ fileIds: idList }) } }, async (request) =>
+    ok(await fileOps.restore(actorOf(request), request.query.fileIds), { message: 'Restored' }),
+  );
+
+  api.delete('/sweep', { schema: { querystring: z.object({ fileIds: idList }) } }, async (request) => {
+    await fileOps.sweep(actorOf(request), request.query.fileIds);
+    return ok(undefined, { message: 'Deleted' });
+  });
+
+  api.delete('/clear-trash', async (request) => {
+    await fileOps.clearTrash(actorOf(request));
+    return ok(undefined, { message: 'Trash emptied' });
+  });
+
+  api.post('/favorite', { schema: { querystring: z.object({ fileIds: idList }) } }, async (request) => {
+    await fileOps.setFavorite(actorOf(request), request.query.fileIds, true);
+    return ok();
+  });
+
+  api.post('/unFavorite', { schema: { querystring: z.object({ fileIds: idList }) } }, async (request) => {
+    await fileOps.setFavorite(actorOf(request), request.query.fileIds, false);
+    return ok();
+  });
+}
