@@ -9,6 +9,8 @@ import { underPrefix, type FileRow, type NewFileRow } from './files.repo.ts';
 import { prefixOf, toView, type FileView, type FilesService, type FolderRef, type Owner } from './files.service.ts';
 import { checkName, parseFolderPath, suffixOf } from './names.ts';
 import { emptyFileContent } from './empty-files.ts';
+import { archiveKind, DEFAULT_LIMITS, extractArchive } from './archive.ts';
+import { TreeIndexer } from './tree-index.ts';
 
 export type Operation = 'move' | 'copy' | 'rename' | 'delete' | 'restore';
 
@@ -24,10 +26,14 @@ const fullPath = (row: Pick<FileRow, 'path' | 'name'>) => `${row.path}${row.name
 
 /** Rename, move, copy, trash, restore and the rest: the rules of the file tree. */
 export class FileOperations {
+  readonly indexer: TreeIndexer;
+
   constructor(
     private readonly db: Db,
     private readonly files: FilesService,
-  ) {}
+  ) {
+    this.indexer = new TreeIndexer(db, files);
+  }
 
   private get repo() {
     return this.files.repo;
@@ -401,6 +407,60 @@ export class FileOperations {
       this.files.notify(actor.id, 'createFile', toView(row));
       return toView(row);
     });
+  }
+
+  // ---- archives ---------------------------------------------------------------------------
+
+  /**
+   * Extract a zip, tar or tar.gz into a new folder named after it, inside `destFolderId` (or
+   * beside the archive). Entries escaping the folder, links, and archives expanding past the
+   * limits or the quota are refused, and nothing of the archive stays behind.
+   */
+  async unzip(actor: Actor, fileId: string, destFolderId?: string): Promise<FileView> {
+    requireAuthority(actor, 'cloud:file:upload');
+    const row = await this.files.mustFindLive(actor.id, fileId);
+    const kind = archiveKind(row.name);
+    if (row.isFolder || !kind) throw new AppError(ErrorCode.UNRECOGNIZED_FILE, 'Only zip, tar and tar.gz archives can be extracted');
+    const staging = this.tree.tmpPath();
+    try {
+      const user = await this.db.selectFrom('user').select(['usedBytes', 'quotaGb']).where('id', '=', actor.id).executeTakeFirstOrThrow();
+      const room = Math.max(0, user.quotaGb * 1024 ** 3 - user.usedBytes);
+      const expanded = await extractArchive(this.files.diskPathOf(actor, row), staging, kind, {
+        ...DEFAULT_LIMITS,
+        maxBytes: Math.min(DEFAULT_LIMITS.maxBytes, room),
+      }).catch((err: unknown) => {
+        if (err instanceof AppError && /allowed size/.test(err.message) && room < DEFAULT_LIMITS.maxBytes) {
+          throw new AppError(ErrorCode.SPACE_FULL, 'Not enough space left in your drive to extract this archive');
+        }
+        throw err;
+      });
+      return await this.files.withLock(actor.id, async () => {
+        await this.files.assertSpace(actor.id, expanded);
+        const target = destFolderId ? await this.files.folderById(actor.id, destFolderId) : { id: row.parentId, prefix: row.path };
+        const base = row.name.replace(/(\.tar\.gz|\.tgz|\.tar|\.zip|\.jar)$/i, '') || row.name;
+        const name = await this.files.freeName(actor.id, target.id, base, true);
+        const folderId = newId();
+        const to = this.tree.pathOf(actor.username, target.prefix, name);
+        const now = Date.now();
+        const rows = await this.indexer.indexNew(actor, staging, { id: folderId, prefix: `${target.prefix}${name}/` });
+        const folderRow: NewFileRow = {
+          id: folderId, userId: actor.id, parentId: target.id, name, path: target.prefix, isFolder: 1, size: 0,
+          contentType: contentTypeOf('', true), suffix: '', fileType: 'folder', hash: null, uploadDate: now, updateDate: now,
+          isFavorite: 0, media: null, childrenCount: rows.filter((r) => r.parentId === folderId).length, trashId: null, trashedAt: null,
+        };
+        const bytes = rows.reduce((sum, r) => sum + Number(r.size ?? 0), 0);
+        await this.files.journaled(actor.id, 'copy', staging, to, () => this.tree.move(staging, to), async (trx) => {
+          await this.repo.insertMany([folderRow, ...rows], trx);
+          await this.repo.adjustChildren(target.id, 1, trx);
+          await this.repo.adjustUsed(actor.id, bytes, trx);
+        });
+        const created = toView(await this.files.mustFind(actor.id, folderId));
+        this.files.notify(actor.id, 'createFile', created);
+        return created;
+      });
+    } finally {
+      await this.tree.remove(staging);
+    }
   }
 
   // ---- reporting --------------------------------------------------------------------------

@@ -170,6 +170,12 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
     return ok(undefined, { message: 'Trash emptied' });
   });
 
+  api.get(
+    '/unzip',
+    { schema: { querystring: z.object({ fileId: z.string().max(64), destFileId: z.string().max(64).optional() }) } },
+    async (request) => ok(await fileOps.unzip(actorOf(request), request.query.fileId, request.query.destFileId || undefined), { message: 'Extracted' }),
+  );
+
   api.post('/favorite', { schema: { querystring: z.object({ fileIds: idList }) } }, async (request) => {
     await fileOps.setFavorite(actorOf(request), request.query.fileIds, true);
     return ok();

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { createGunzip } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+import yauzl from 'yauzl';
+import tar from 'tar-stream';
+import { ErrorCode } from '@nimbus/contract';
+import { AppError } from '../../lib/errors.ts';
+import { checkName } from './names.ts';
+
+export interface ExtractLimits {
+  /** Most bytes the archive may expand to. */
+  maxBytes: number;
+  /** Most entries. */
+  maxEntries: number;
+  /** Largest allowed ratio of expanded to archive size (zip bombs). */
+  maxRatio: number;
+}
+
+export const DEFAULT_LIMITS: ExtractLimits = { maxBytes: 20 * 1024 ** 3, maxEntries: 100_000, maxRatio: 200 };
+
+const refuse = (message: string) => new AppError(ErrorCode.DECOMPRESS_FAILED, message);
+
+/**
+ * The safe relative segments of an entry name, or a refusal: absolute names, `..`, drive letters
+ * and names Nimbus cannot hold all stop the whole extraction (zip-slip).
+ */
+export function entrySegments(raw: string): string[] {
+  const name = raw.replace(/\\/g, '/');
+  if (name.startsWith('/') || /^[a-zA-Z]:/.test(name)) throw refuse(`The archive has an entry outside its folder: ${raw}`);
+  const segments = name.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.some((s) => s === '..')) throw refuse(`The archive has an entry outside its folder: ${raw}`);
+  try {
+    return segments.map((s) => checkName(s));
+  } catch (err) {
+    throw refuse(`The archive has an entry with a name that cannot be used: ${raw} (${(err as Error).message})`);
+  }
+}
+
+export type ArchiveKind = 'zip' | 'tar' | 'tgz';
+
+export function archiveKind(name: string): ArchiveKind | null {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.zip') || lower.endsWith('.jar')) return 'zip';
+  if (lower.endsWith('.tar.gz') || lower.endsWith('.tgz')) return 'tgz';
+  if (lower.endsWith('.tar')) return 'tar';
+  return null;
+}
+
+/** Counts bytes as they pass and stops at the budget, whatever the archive claimed. */
+class Budget {
+  used = 0;
+  entries = 0;
+  constructor(private readonly limits: ExtractLimits, private readonly archiveBytes: number) {}
+
+  entry(): void {
+    this.entries += 1;
+    if (this.entries > this.limits.maxEntries) throw refuse(`The archive has more than ${this.limits.maxEntries} entries`);
+  }
+
+  meter(): Transform {
+    return new Transform({
+      transform: (chunk: Buffer, _enc, done) => {
+        this.used += chunk.length;
+        if (this.used > this.limits.maxBytes) return done(refuse('The archive expands beyond the allowed size'));
+        if (this.used > 1024 * 1024 && this.used / Math.max(1, this.archiveBytes) > this.limits.maxRatio) {
+          return done(refuse('The archive expands too much for its size (a possible zip bomb)'));
+        }
+        done(null, chunk);
+      },
+    });
+  }
+}
+
+async function writeEntry(target: string, source: Readable, budget: Budget): Promise<void> {
+  await fsp.mkdir(path.dirname(target), { recursive: true });
+  await pipeline(source, budget.meter(), fs.createWriteStream(target, { flags: 'wx' }));
+}
+
+function openZip(file: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true, decodeStrings: true, strictFileNames: false, validateEntrySizes: true }, (err, zip) =>
+      err || !zip ? reject(refuse(`The archive cannot be read: ${err?.message ?? 'unknown error'}`)) : resolve(zip),
+    ),
+  );
+}
+
+async function extractZip(file: string, dest: string, budget: Budget, limits: ExtractLimits): Promise<void> {
+  const zip = await openZip(file);
+  try {
+    // the central directory declares every size: refuse a bomb before writing anything
+    if (zip.entryCount > limits.maxEntries) throw refuse(`The archive has more than ${limits.maxEntries} entries`);
+    await new Promise<void>((resolve, reject) => {
+      zip.on('error', (err: Error) =>
+        reject(
+          /absolute path|invalid relative path/.test(err.message)
+            ? refuse(`The archive has an entry outside its folder: ${err.message.replace(/^.*?path: /, '')}`)
+            : refuse(`The archive cannot be read: ${err.message}`),
+        ),
+      );
+      zip.on('end', () => resolve());
+      zip.on('entry', (entry: yauzl.Entry) => {
+        void (async () => {
+          budget.entry();
+          const segments = entrySegments(entry.fileName);
+          if (segments.length === 0) return;
+          const target = path.join(dest, ...segments);
+          if (entry.fileName.endsWith('/')) {
+            await fsp.mkdir(target, { recursive: true });
+            return;
+          }
+          if (entry.uncompressedSize > limits.maxBytes) throw refuse('The archive expands beyond the allowed size');
+          const stream = await new Promise<Readable>((res, rej) =>
+            zip.openReadStream(entry, (err, s) => (err || !s ? rej(refuse(`The archive cannot be read: ${err?.message}`)) : res(s))),
+          );
+          await writeEntry(target, stream, budget);
+        })().then(() => zip.readEntry(), reject);
+      });
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+}
+
+async function extractTar(file: string, dest: string, budget: Budget, gzip: boolean): Promise<void> {
+  const extract = tar.extract();
+  const done = (async () => {
+    for await (const entry of extract) {
+      const header = entry.header;
+      budget.entry();
+      const segments = entrySegments(header.name);
+      if (segments.length === 0 || (header.type !== 'file' && header.type !== 'directory')) {
+        // links and devices are never followed or created
+        entry.resume();
+        continue;
+      }
+      const target = path.join(dest, ...segments);
+      if (header.type === 'directory') {
+        await fsp.mkdir(target, { recursive: true });
+        entry.resume();
+      } else await writeEntry(target, entry as unknown as Readable, budget);
+    }
+  })();
+  const source = fs.createReadStream(file);
+  try {
+    if (gzip) await pipeline(source, createGunzip(), extract);
+    else await pipeline(source, extract);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw refuse(`The archive cannot be read: ${(err as Error).message}`);
+  }
+  await done;
+}
+
+/** Extract an archive into an empty folder; on any refusal the caller discards that folder. */
+export async function extractArchive(file: string, dest: string, kind: ArchiveKind, limits: ExtractLimits = DEFAULT_LIMITS): Promise<number> {
+  const { size } = await fsp.stat(file);
+  const budget = new Budget(limits, size);
+  await fsp.mkdir(dest, { recursive: true });
+  if (kind === 'zip') await extractZip(file, dest, budget, limits);
+  else await extractTar(file, dest, budget, kind === 'tgz');
+  return budget.used;
+}

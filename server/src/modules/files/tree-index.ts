@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Writable } from 'node:stream';
+import type { Db } from '../../db/index.ts';
+import { newId } from '../../lib/ids.ts';
+import { contentTypeOf, fileTypeOf } from './file-types.ts';
+import { underPrefix, type FileRow, type NewFileRow } from './files.repo.ts';
+import { prefixOf, type FilesService, type FolderRef, type Owner } from './files.service.ts';
+import { checkName, suffixOf } from './names.ts';
+
+export async function hashFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(
+    fs.createReadStream(file, { highWaterMark: 1024 * 1024 }),
+    new Writable({
+      write(chunk: Buffer, _enc, done) {
+        hash.update(chunk);
+        done();
+      },
+    }),
+  );
+  return hash.digest('hex');
+}
+
+/** A name found on disk that Nimbus could not hold (bad characters, too long) is skipped. */
+function acceptableName(name: string): boolean {
+  try {
+    return checkName(name) === name;
+  } catch {
+    return false;
+  }
+}
+
+export interface SyncStats {
+  folders: number;
+  added: number;
+  updated: number;
+  removed: number;
+}
+
+/**
+ * Reconciles the database with the disk, one folder at a time, so memory stays bounded by the
+ * largest single folder whatever the size of the tree (index rebuild, spec §1 General settings).
+ */
+export class TreeIndexer {
+  constructor(
+    private readonly db: Db,
+    private readonly files: FilesService,
+  ) {}
+
+  /** Rows for everything inside `diskDir` (just extracted or copied in), under `parent`. */
+  async indexNew(owner: Owner, diskDir: string, parent: FolderRef, rows: NewFileRow[] = []): Promise<NewFileRow[]> {
+    const entries = await fsp.readdir(diskDir, { withFileTypes: true });
+    for (const entry of entries) {
+      if (!entry.isFile() && !entry.isDirectory()) continue;
+      if (!acceptableName(entry.name)) continue;
+      const full = path.join(diskDir, entry.name);
+      const row = await this.rowFor(owner, parent, entry.name, full, entry.isDirectory());
+      rows.push(row);
+      if (entry.isDirectory()) await this.indexNew(owner, full, { id: row.id, prefix: `${parent.prefix}${entry.name}/` }, rows);
+    }
+    return rows;
+  }
+
+  private async rowFor(owner: Owner, parent: FolderRef, name: string, full: string, isFolder: boolean): Promise<FileRow> {
+    const stat = await fsp.stat(full);
+    const suffix = isFolder ? '' : suffixOf(name);
+    let children = 0;
+    if (isFolder) children = (await fsp.readdir(full)).filter(acceptableName).length;
+    return {
+      id: newId(),
+      userId: owner.id,
+      parentId: parent.id,
+      name,
+      path: parent.prefix,
+      isFolder: isFolder ? 1 : 0,
+      size: isFolder ? 0 : stat.size,
+      contentType: contentTypeOf(suffix, isFolder),
+      suffix,
+      fileType: fileTypeOf(suffix, isFolder),
+      hash: isFolder ? null : await hashFile(full),
+      uploadDate: Date.now(),
+      updateDate: Math.floor(stat.mtimeMs),
+      isFavorite: 0,
+      media: null,
+      childrenCount: children,
+      trashId: null,
+      trashedAt: null,
+    };
+  }
+
+  /**
+   * Bring the rows below `start` in line with the disk. `onFolder` is told after each folder,
+   * with the number done and the number known so far.
+   */
+  async sync(owner: Owner, start: FolderRef, onFolder?: (done: number, known: number) => Promise<void> | void): Promise<SyncStats> {
+    const stats: SyncStats = { folders: 0, added: 0, updated: 0, removed: 0 };
+    const queue: FolderRef[] = [start];
+    let known = 1;
+    while (queue.length > 0) {
+      const folder = queue.shift()!;
+      await this.files.withLock(owner.id, () => this.syncOne(owner, folder, stats, queue));
+      stats.folders += 1;
+      known = Math.max(known, stats.folders + queue.length);
+      await onFolder?.(stats.folders, known);
+    }
+    return stats;
+  }
+
+  private async syncOne(owner: Owner, folder: FolderRef, stats: SyncStats, queue: FolderRef[]): Promise<void> {
+    const dir = this.files.tree.folderPathOf(owner.username, folder.prefix);
+    let entries: fs.Dirent[];
+    try {
+      entries = await fsp.readdir(dir, { withFileTypes: true });
+    } catch {
+      entries = [];
+    }
+    const onDisk = new Map(entries.filter((e) => (e.isFile() || e.isDirectory()) && acceptableName(e.name)).map((e) => [e.name, e]));
+    const rows = await this.db
+      .selectFrom('file')
+      .selectAll()
+      .where('userId', '=', owner.id)
+      .where('parentId', '=', folder.id)
+      .where('trashId', 'is', null)
+      .execute();
+    const inDb = new Map(rows.map((r) => [r.name, r]));
+
+    for (const row of rows) {
+      const entry = onDisk.get(row.name);
+      if (!entry || entry.isDirectory() !== (row.isFolder === 1)) {
+        await this.removeRow(owner, row);
+        stats.removed += 1;
+        inDb.delete(row.name);
+        continue;
+      }
+      if (row.isFolder) {
+        queue.push({ id: row.id, prefix: prefixOf(row) });
+        continue;
+      }
+      const full = path.join(dir, row.name);
+      const stat = await fsp.stat(full);
+      if (stat.size !== row.size || Math.floor(stat.mtimeMs) !== row.updateDate) {
+        const hash = await hashFile(full);
+        await this.db.transaction().execute(async (trx) => {
+          await trx.updateTable('file').set({ size: stat.size, hash, updateDate: Math.floor(stat.mtimeMs) }).where('id', '=', row.id).execute();
+          await this.files.repo.adjustUsed(owner.id, stat.size - row.size, trx);
+        });
+        stats.updated += 1;
+      }
+    }
+    for (const [name, entry] of onDisk) {
+      if (inDb.has(name)) continue;
+      const full = path.join(dir, name);
+      const row = await this.rowFor(owner, folder, name, full, entry.isDirectory());
+      row.childrenCount = 0;
+      await this.db.transaction().execute(async (trx) => {
+        await trx.insertInto('file').values(row).execute();
+        await this.files.repo.adjustUsed(owner.id, row.size, trx);
+      });
+      stats.added += 1;
+      if (entry.isDirectory()) queue.push({ id: row.id, prefix: prefixOf(row) });
+    }
+    if (folder.id !== '0') {
+      const count = onDisk.size;
+      await this.db.updateTable('file').set({ childrenCount: count }).where('id', '=', folder.id).execute();
+    }
+  }
+
+  /** A row (and its subtree) whose bytes vanished from disk. */
+  private async removeRow(owner: Owner, row: FileRow): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      let bytes = row.isFolder ? 0 : row.size;
+      if (row.isFolder) {
+        const below = await this.files.repo.subtreeTotals(owner.id, prefixOf(row), trx);
+        bytes += below.bytes;
+        await trx.deleteFrom('file').where('userId', '=', owner.id).where('trashId', 'is', null).where(underPrefix(prefixOf(row))).execute();
+      }
+      await trx.deleteFrom('file').where('id', '=', row.id).execute();
+      await this.files.repo.adjustUsed(owner.id, -bytes, trx);
+    });
+  }
+
+  /**
+   * Folder sizes: one pass over the user's files, summing into each ancestor folder, then
+   * one update per folder.
+   */
+  async recalculateFolderSizes(owner: Owner, onProgress?: (percent: number) => void): Promise<number> {
+    const folders = await this.db
+      .selectFrom('file')
+      .select(['id', 'path', 'name'])
+      .where('userId', '=', owner.id)
+      .where('isFolder', '=', 1)
+      .where('trashId', 'is', null)
+      .execute();
+    const sums = new Map<string, number>(folders.map((f) => [prefixOf(f), 0]));
+    const files = await this.db
+      .selectFrom('file')
+      .select(['path', 'size'])
+      .where('userId', '=', owner.id)
+      .where('isFolder', '=', 0)
+      .where('trashId', 'is', null)
+      .execute();
+    for (const f of files) {
+      let p = f.path;
+      while (p !== '/') {
+        if (sums.has(p)) sums.set(p, sums.get(p)! + f.size);
+        p = p.slice(0, p.slice(0, -1).lastIndexOf('/') + 1);
+      }
+    }
+    let done = 0;
+    for (const f of folders) {
+      await this.db.updateTable('file').set({ size: sums.get(prefixOf(f)) ?? 0 }).where('id', '=', f.id).execute();
+      done += 1;
+      if (done % 200 === 0) onProgress?.(Math.floor((done / folders.length) * 100));
+    }
+    onProgress?.(100);
+    return folders.length;
+  }
+}
