@@ -1,0 +1,74 @@
+import type { Language } from '@nimbus/contract';
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useMatches } from 'react-router';
+import { useAppStore } from '../stores/app';
+import { useSessionStore } from '../stores/session';
+import { useBranding } from './branding';
+import { useDeviceWatcher } from './device';
+import { bindFeedback } from './feedback';
+import { RootGuard } from './guards';
+import { isSharePath } from './navigation';
+import { isRouteHandle, routeTitle, type RouteHandle } from './route-meta';
+import { antdThemeFor, resolveColorScheme, useSystemColorScheme, type ColorScheme } from './theme';
+
+const ANTD_LOCALES = { en_US: enUS, zh_CN: zhCN } satisfies Record<Language, unknown>;
+
+/** Binds antd's themed message/modal/notification for code outside React. */
+function FeedbackBinder() {
+  const app = AntApp.useApp();
+  useEffect(() => {
+    bindFeedback(app);
+    return () => bindFeedback(null);
+  }, [app]);
+  return null;
+}
+
+/** document.title = "<route title> - <drive name>" (spec §2). */
+function DocumentTitle() {
+  const { t } = useTranslation('routes');
+  const matches = useMatches();
+  const { name } = useBranding();
+  const handle = [...matches].reverse().find((m) => isRouteHandle(m.handle) && (m.handle as RouteHandle).title)
+    ?.handle as RouteHandle | undefined;
+  const title = handle?.title ? routeTitle(t, handle.title) : '';
+  useEffect(() => {
+    document.title = title ? `${title} - ${name}` : name;
+  }, [title, name]);
+  return null;
+}
+
+/** The effective colour scheme: the user's theme (auto follows the system); share pages default to light. */
+function useColorScheme(): ColorScheme {
+  const { pathname } = useLocation();
+  const theme = useSessionStore((s) => s.theme);
+  const token = useSessionStore((s) => s.token);
+  const system = useSystemColorScheme();
+  if (isSharePath(pathname) && !token) return 'light';
+  return resolveColorScheme(theme, system);
+}
+
+/** Root route element: theme, locale, feedback, title, device tracking and the navigation guard. */
+export function AppShell() {
+  const lang = useAppStore((s) => s.lang);
+  const scheme = useColorScheme();
+  const theme = useMemo(() => antdThemeFor(scheme), [scheme]);
+  useDeviceWatcher();
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = scheme;
+  }, [scheme]);
+
+  return (
+    <ConfigProvider locale={ANTD_LOCALES[lang]} theme={theme} button={{ autoInsertSpace: false }}>
+      <AntApp message={{ maxCount: 3 }}>
+        <FeedbackBinder />
+        <DocumentTitle />
+        <RootGuard />
+      </AntApp>
+    </ConfigProvider>
+  );
+}

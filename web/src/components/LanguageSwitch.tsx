@@ -1,0 +1,41 @@
+import { GlobalOutlined } from '@ant-design/icons';
+import { LANGUAGES, type Language } from '@nimbus/contract';
+import { Button, Dropdown, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { changeLanguage } from '../i18n';
+import { useAppStore } from '../stores/app';
+
+export const LANGUAGE_NAMES: Record<Language, string> = { en_US: 'English', zh_CN: '简体中文' };
+
+/** Top-bar language menu (`lang-switch`, options `lang-en_US` / `lang-zh_CN`). */
+export function LanguageSwitch() {
+  const { t } = useTranslation();
+  const lang = useAppStore((s) => s.lang);
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        selectable: true,
+        selectedKeys: [lang],
+        items: LANGUAGES.map((language) => ({
+          key: language,
+          label: (
+            <span data-testid={`lang-${language}`} lang={language === 'zh_CN' ? 'zh-CN' : 'en'}>
+              {LANGUAGE_NAMES[language]}
+            </span>
+          ),
+        })),
+        onClick: ({ key }) => changeLanguage(key as Language),
+      }}
+    >
+      <Tooltip title={t('language')} placement="bottom">
+        <Button
+          type="text"
+          icon={<GlobalOutlined />}
+          aria-label={t('language')}
+          data-testid="lang-switch"
+        />
+      </Tooltip>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,122 @@
+import {
+  TOKEN_HEADER,
+  type LoginResult,
+  type MenuNode,
+  type Personalization,
+  type UserInfo,
+} from '@nimbus/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, request } from '../../api/client';
+import { useSessionStore } from '../../stores/session';
+
+export interface WebsiteRecord {
+  netdiskName?: string | null;
+  netdiskLogo?: string | null;
+  version?: string | null;
+}
+
+export const authKeys = {
+  userInfo: ['user', 'info'] as const,
+  menuTree: ['menu', 'tree'] as const,
+  websiteRecord: ['website', 'record'] as const,
+  hasUser: ['public', 'has-user'] as const,
+};
+
+/** The signed-in user. Silent: the session gate handles a failure (spec §8). */
+export const userInfoQuery = queryOptions({
+  queryKey: authKeys.userInfo,
+  queryFn: ({ signal }) => api.get<UserInfo>('/user/info', undefined, { silent: true, handleExpired: false, signal }),
+  staleTime: 60_000,
+  retry: false,
+});
+
+export function useUserInfo() {
+  const token = useSessionStore((s) => s.token);
+  return useQuery({ ...userInfoQuery, enabled: Boolean(token) });
+}
+
+export const menuTreeQuery = queryOptions({
+  queryKey: authKeys.menuTree,
+  queryFn: async ({ signal }) => {
+    const tree = await api.get<MenuNode[]>('/menu/tree', { userId: useSessionStore.getState().userId || undefined }, { signal });
+    return Array.isArray(tree) ? tree : [];
+  },
+  staleTime: 5 * 60_000,
+});
+
+export function useMenuTree() {
+  const token = useSessionStore((s) => s.token);
+  return useQuery({ ...menuTreeQuery, enabled: Boolean(token) });
+}
+
+export function useWebsiteRecord() {
+  return useQuery({
+    queryKey: authKeys.websiteRecord,
+    queryFn: ({ signal }) => api.get<WebsiteRecord>('/public/website/record', undefined, { silent: true, signal }),
+    staleTime: 10 * 60_000,
+    retry: false,
+  });
+}
+
+/** `count` 0 means the drive has no user yet: the login screen offers "create admin". */
+export function useHasUser() {
+  return useQuery({
+    queryKey: authKeys.hasUser,
+    queryFn: async ({ signal }) => {
+      const envelope = await request<boolean>('/public/has_user', { silent: true, signal });
+      return (envelope.count ?? 1) > 0;
+    },
+    retry: false,
+  });
+}
+
+export interface Credentials {
+  username: string;
+  password: string;
+  rememberMe: boolean;
+}
+
+export type LoginOutcome =
+  | { kind: 'session'; token: string; userId: string; username: string }
+  | { kind: 'mfa'; mfaToken: string; username: string; rememberMe: boolean };
+
+function toOutcome(result: LoginResult | undefined, username: string, rememberMe: boolean): LoginOutcome {
+  const token = result?.[TOKEN_HEADER];
+  if (result?.mfaToken && !token) return { kind: 'mfa', mfaToken: result.mfaToken, username, rememberMe };
+  if (!token) throw new Error('The server answered the login without a token');
+  return { kind: 'session', token, userId: result?.userId ?? '', username: result?.username ?? username };
+}
+
+/** spec §5: the username is trimmed before login and MFA calls. */
+export async function login({ username, password, rememberMe }: Credentials): Promise<LoginOutcome> {
+  const name = username.trim();
+  const result = await api.post<LoginResult>('/login', { username: name, password, rememberMe }, { silent: true });
+  return toOutcome(result, name, rememberMe);
+}
+
+export async function verifyTotp(input: {
+  username: string;
+  mfaToken: string;
+  mfaCode: string;
+  rememberMe: boolean;
+}): Promise<LoginOutcome> {
+  const name = input.username.trim();
+  const result = await api.post<LoginResult>(
+    '/public/verify-totp',
+    { ...input, username: name },
+    { silent: true },
+  );
+  return toOutcome(result, name, input.rememberMe);
+}
+
+export async function createAdministrator(input: { username: string; password: string }): Promise<void> {
+  await api.post('/public/initialization', { username: input.username.trim(), password: input.password }, { silent: true });
+}
+
+export async function logoutRequest(): Promise<void> {
+  await api.get('/logout', undefined, { silent: true, handleExpired: false });
+}
+
+export async function savePersonalization(personalization: Personalization): Promise<void> {
+  await api.post('/user/setting/personalization', personalization, { successToast: false });
+}

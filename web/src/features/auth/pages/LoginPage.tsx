@@ -1,0 +1,238 @@
+import {
+  ArrowLeftOutlined,
+  CloudSyncOutlined,
+  LockOutlined,
+  SafetyCertificateOutlined,
+  ShareAltOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { PRODUCT_VERSION } from '@nimbus/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Checkbox, Form, Input, Skeleton } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ApiError } from '../../../api/client';
+import { useBranding } from '../../../app/branding';
+import { LanguageSwitch } from '../../../components/LanguageSwitch';
+import { ThemeSwitch } from '../../../components/ThemeSwitch';
+import {
+  authKeys,
+  createAdministrator,
+  login,
+  useHasUser,
+  verifyTotp,
+  type Credentials,
+  type LoginOutcome,
+} from '../api';
+import { useSignIn } from '../session';
+import { confirmRules, passwordRules, usernameRules } from '../validation';
+
+type MfaStep = Extract<LoginOutcome, { kind: 'mfa' }>;
+
+function failureText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.kind === 'business' ? error.message : fallback;
+}
+
+interface CreateAdminValues {
+  username: string;
+  password: string;
+  confirm: string;
+}
+
+/** /login and /login_m: sign in, the verification-code step, or first-run "create admin" (spec §2). */
+export function LoginPage() {
+  const { t } = useTranslation('auth');
+  const [params] = useSearchParams();
+  const redirect = params.get('redirect');
+  const { name, logo } = useBranding();
+  const hasUser = useHasUser();
+  const queryClient = useQueryClient();
+  const signIn = useSignIn();
+  const [mfa, setMfa] = useState<MfaStep | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [loginForm] = Form.useForm<Credentials>();
+
+  const finish = (outcome: LoginOutcome) => {
+    if (outcome.kind === 'mfa') {
+      setMfa(outcome);
+      return;
+    }
+    signIn(outcome, redirect);
+  };
+
+  const run = async (action: () => Promise<void>, fallback: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (caught) {
+      setError(failureText(caught, fallback));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onLogin = (values: Credentials) =>
+    run(async () => finish(await login({ ...values, rememberMe: Boolean(values.rememberMe) })), t('errors.loginFailed'));
+
+  const onVerify = (values: { mfaCode: string }) =>
+    run(async () => {
+      if (!mfa) return;
+      finish(await verifyTotp({ username: mfa.username, mfaToken: mfa.mfaToken, mfaCode: values.mfaCode, rememberMe: mfa.rememberMe }));
+    }, t('errors.verifyFailed'));
+
+  const onCreateAdmin = (values: CreateAdminValues) =>
+    run(async () => {
+      await createAdministrator(values);
+      queryClient.setQueryData(authKeys.hasUser, true);
+      finish(await login({ username: values.username, password: values.password, rememberMe: true }));
+    }, t('errors.createFailed'));
+
+  const firstRun = hasUser.data === false;
+
+  let body;
+  if (hasUser.isPending) {
+    body = <Skeleton active paragraph={{ rows: 6 }} />;
+  } else if (mfa) {
+    body = (
+      <>
+        <h2>{t('mfa.title')}</h2>
+        <p className="nb-login__lead">{t('mfa.lead')}</p>
+        <Form<{ mfaCode: string }> layout="vertical" onFinish={(v) => void onVerify(v)} requiredMark={false} size="large">
+          <Form.Item
+            name="mfaCode"
+            label={t('mfa.code')}
+            rules={[
+              { required: true, message: t('validation.codeRequired') },
+              { pattern: /^\d{6}$/, message: t('validation.codePattern') },
+            ]}
+          >
+            <Input.OTP length={6} autoFocus data-testid="login-mfa-code" aria-label={t('mfa.code')} />
+          </Form.Item>
+          {error ? <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} role="alert" data-testid="login-error" /> : null}
+          <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-mfa-submit">
+            {t('mfa.verify')}
+          </Button>
+          <Button
+            type="link"
+            block
+            icon={<ArrowLeftOutlined />}
+            style={{ marginTop: 8 }}
+            onClick={() => {
+              setMfa(null);
+              setError(null);
+            }}
+          >
+            {t('mfa.back')}
+          </Button>
+        </Form>
+      </>
+    );
+  } else if (firstRun) {
+    body = (
+      <>
+        <h2>{t('setup.title')}</h2>
+        <p className="nb-login__lead">{t('setup.lead', { name })}</p>
+        <Form<CreateAdminValues>
+          layout="vertical"
+          onFinish={(v) => void onCreateAdmin(v)}
+          requiredMark={false}
+          size="large"
+          data-testid="create-admin-form"
+        >
+          <Form.Item name="username" label={t('fields.username')} rules={usernameRules(t, true)}>
+            <Input prefix={<UserOutlined />} autoComplete="username" autoFocus data-testid="login-username" />
+          </Form.Item>
+          <Form.Item name="password" label={t('fields.password')} rules={passwordRules(t)} hasFeedback>
+            <Input.Password prefix={<LockOutlined />} autoComplete="new-password" data-testid="login-password" />
+          </Form.Item>
+          <Form.Item
+            name="confirm"
+            label={t('fields.confirm')}
+            dependencies={['password']}
+            rules={confirmRules(t)}
+            hasFeedback
+          >
+            <Input.Password prefix={<LockOutlined />} autoComplete="new-password" data-testid="login-confirm" />
+          </Form.Item>
+          {error ? <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} role="alert" data-testid="login-error" /> : null}
+          <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
+            {t('setup.submit')}
+          </Button>
+        </Form>
+      </>
+    );
+  } else {
+    body = (
+      <>
+        <h2>{t('login.title')}</h2>
+        <p className="nb-login__lead">{t('login.lead', { name })}</p>
+        <Form<Credentials>
+          form={loginForm}
+          layout="vertical"
+          onFinish={(v) => void onLogin(v)}
+          requiredMark={false}
+          size="large"
+          initialValues={{ rememberMe: true }}
+          data-testid="login-form"
+        >
+          <Form.Item name="username" label={t('fields.username')} rules={usernameRules(t, false)}>
+            <Input prefix={<UserOutlined />} autoComplete="username" autoFocus data-testid="login-username" />
+          </Form.Item>
+          <Form.Item name="password" label={t('fields.password')} rules={passwordRules(t)}>
+            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" data-testid="login-password" />
+          </Form.Item>
+          <Form.Item name="rememberMe" valuePropName="checked" style={{ marginBottom: 20 }}>
+            <Checkbox data-testid="login-remember">{t('fields.rememberMe')}</Checkbox>
+          </Form.Item>
+          {error ? <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} role="alert" data-testid="login-error" /> : null}
+          <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
+            {t('login.submit')}
+          </Button>
+        </Form>
+      </>
+    );
+  }
+
+  return (
+    <main className="nb-login" data-testid="login-page">
+      <section className="nb-login__hero" aria-hidden="true">
+        <div className="nb-login__brand">
+          <img src={logo} alt="" />
+          <span>{name}</span>
+        </div>
+        <div className="nb-login__pitch">
+          <h1>{t('hero.title')}</h1>
+          <p>{t('hero.subtitle')}</p>
+        </div>
+        <div className="nb-login__features">
+          <span>
+            <CloudSyncOutlined /> {t('hero.sync')}
+          </span>
+          <span>
+            <ShareAltOutlined /> {t('hero.share')}
+          </span>
+          <span>
+            <SafetyCertificateOutlined /> {t('hero.private')}
+          </span>
+        </div>
+      </section>
+      <section className="nb-login__panel">
+        <div className="nb-login__toolbar">
+          <LanguageSwitch />
+          <ThemeSwitch />
+        </div>
+        <div className="nb-login__form">
+          <div className="nb-login__mobile-brand">
+            <img src={logo} alt="" />
+            <span data-testid="login-drive-name">{name}</span>
+          </div>
+          {body}
+        </div>
+        <div className="nb-login__footer">{t('footer', { name, version: PRODUCT_VERSION })}</div>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,106 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../api/client';
+
+export const settingsKeys = {
+  config: (name: string) => ['settings', 'config', name] as const,
+  syncState: ['settings', 'sync-state'] as const,
+};
+
+export async function updateProfile(input: { id: string; showName: string }): Promise<void> {
+  await api.put('/user/update', input);
+}
+
+export async function validOldPassword(input: { id: string; password: string }): Promise<void> {
+  await api.post('/valid-old-pass', input, { silent: true });
+}
+
+export async function updatePassword(input: { id: string; oldPassword: string; password: string }): Promise<void> {
+  await api.put('/user/update-pass', input);
+}
+
+export async function updateDriveName(netdiskName: string): Promise<void> {
+  await api.put('/user/setting/update_netdisk_name', undefined, { params: { netdiskName } });
+}
+
+export async function uploadLogo(file: File): Promise<void> {
+  const form = new FormData();
+  form.append('file', file);
+  await api.post('/user/setting/upload_logo', form);
+}
+
+export async function resetMenuAndRole(): Promise<void> {
+  await api.put('/user/setting/resetMenuAndRole');
+}
+
+export async function rebuildIndex(username: string): Promise<void> {
+  await api.get('/cloud/setting/sync', { username });
+}
+
+export async function recalculateFolderSize(): Promise<void> {
+  await api.get('/cloud/setting/recalculateFolderSize');
+}
+
+export interface SyncState {
+  syncPercent?: number;
+  indexingPercent?: number;
+}
+
+/** An admin configuration read and written as one JSON object. */
+export function useConfig<T>(name: string, path: string, enabled = true) {
+  return useQuery({
+    queryKey: settingsKeys.config(name),
+    queryFn: ({ signal }) => api.get<T>(path, undefined, { silent: true, signal }),
+    enabled,
+    retry: false,
+    staleTime: 30_000,
+  });
+}
+
+export async function saveConfig<T>(path: string, value: T): Promise<void> {
+  await api.put(path, value);
+}
+
+export interface TranscodeConfig {
+  enable: boolean;
+  maxThreads: number;
+  bitrateCond: number;
+  heightCond: number;
+  frameRateCond: number;
+  bitrate: number;
+  height: number;
+  frameRate: number;
+  vttThumbnailCount: number;
+  isReTranscode?: boolean;
+}
+
+export interface OcrConfig {
+  enable: boolean;
+  maxTasks: number;
+  ocrEngine: string;
+}
+
+export interface PreviewConfig {
+  iframe: string;
+}
+
+export interface LdapConfig {
+  enable: boolean;
+  ldapServer: string;
+  baseDN: string;
+  userDN: string;
+  password?: string;
+  loginName: string;
+  defaultRoleList?: string[];
+}
+
+export async function testLdapConfig(value: LdapConfig): Promise<void> {
+  await api.put('/ldap/test-config', value);
+}
+
+export async function setMfaForceEnable(mfaForceEnable: boolean): Promise<void> {
+  await api.put('/cloud/setting/mfa-force-enable', undefined, { params: { mfaForceEnable } });
+}
+
+export async function resetMfa(): Promise<void> {
+  await api.put('/cloud/setting/reset-mfa');
+}

@@ -1,0 +1,245 @@
+import { SafetyOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, InputNumber, Radio, Select, Switch } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/client';
+import { EmptyState } from '../../../components/EmptyState';
+import { fetchRoles } from '../../system/api';
+import {
+  resetMfa,
+  setMfaForceEnable,
+  settingsKeys,
+  testLdapConfig,
+  type LdapConfig,
+  type OcrConfig,
+  type PreviewConfig,
+  type TranscodeConfig,
+} from '../api';
+import { ConfigTab } from './ConfigTab';
+
+export function TranscodeTab() {
+  const { t } = useTranslation('settings');
+  const number = (name: keyof TranscodeConfig, min: number, max: number, unit?: string) => (
+    <Form.Item name={name} label={t(`transcode.${name}`)} rules={[{ required: true, type: 'number', min, max }]}>
+      <InputNumber min={min} max={max} style={{ width: '100%' }} suffix={unit} />
+    </Form.Item>
+  );
+  return (
+    <ConfigTab<TranscodeConfig> name="transcode" path="/cloud/setting/transcode/config" description={t('transcode.description')} testId="transcode-tab">
+      {() => (
+        <>
+          <Form.Item name="enable" label={t('transcode.enable')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+          {number('maxThreads', 1, 8)}
+          <Card size="small" title={t('transcode.conditions')} style={{ marginBottom: 16 }}>
+            <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))', gap: '0 12px' }}>
+              {number('bitrateCond', 100, 100000, 'kbps')}
+              {number('heightCond', 144, 4320, 'px')}
+              {number('frameRateCond', 1, 240, 'fps')}
+            </div>
+          </Card>
+          <Card size="small" title={t('transcode.targets')} style={{ marginBottom: 16 }}>
+            <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))', gap: '0 12px' }}>
+              {number('bitrate', 100, 100000, 'kbps')}
+              {number('height', 144, 4320, 'px')}
+              {number('frameRate', 1, 240, 'fps')}
+            </div>
+          </Card>
+          {number('vttThumbnailCount', 1, 256)}
+          <Form.Item name="isReTranscode" label={t('transcode.isReTranscode')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </>
+      )}
+    </ConfigTab>
+  );
+}
+
+export function OcrTab() {
+  const { t } = useTranslation('settings');
+  return (
+    <ConfigTab<OcrConfig> name="ocr" path="/cloud/setting/ocr/config" description={t('ocr.description')} testId="ocr-tab">
+      {() => (
+        <>
+          <Form.Item name="enable" label={t('ocr.enable')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+          <Form.Item name="ocrEngine" label={t('ocr.engine')}>
+            <Radio.Group
+              options={[
+                { value: 'tesseract', label: 'Tesseract' },
+                { value: 'ocrLiteOnnx', label: 'OcrLite ONNX' },
+              ]}
+            />
+          </Form.Item>
+          <Form.Item name="maxTasks" label={t('ocr.maxTasks')} rules={[{ required: true, type: 'number', min: 1, max: 16 }]}>
+            <InputNumber min={1} max={16} style={{ width: 160 }} />
+          </Form.Item>
+        </>
+      )}
+    </ConfigTab>
+  );
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+export function PreviewTab() {
+  const { t } = useTranslation('settings');
+  return (
+    <ConfigTab<PreviewConfig> name="preview" path="/cloud/setting/preview/config" description={t('preview.description')} testId="preview-tab">
+      {() => (
+        <Form.Item
+          name="iframe"
+          label={t('preview.mapping')}
+          extra={t('preview.mappingHint')}
+          rules={[
+            {
+              validator: (_, value: string | undefined) =>
+                !value || isJsonObject(value) ? Promise.resolve() : Promise.reject(new Error(t('preview.invalidJson'))),
+            },
+          ]}
+        >
+          <Input.TextArea autoSize={{ minRows: 8, maxRows: 20 }} className="nb-mono" spellCheck={false} />
+        </Form.Item>
+      )}
+    </ConfigTab>
+  );
+}
+
+export function LdapTab() {
+  const { t } = useTranslation('settings');
+  const { message } = App.useApp();
+  const [testing, setTesting] = useState(false);
+  const roles = useQuery({ queryKey: ['role', 'list'], queryFn: fetchRoles, retry: false });
+  return (
+    <ConfigTab<LdapConfig>
+      name="ldap"
+      path="/ldap/config"
+      description={t('ldap.description')}
+      testId="ldap-tab"
+      extraActions={(form) => (
+        <Button
+          loading={testing}
+          onClick={() => {
+            void form.validateFields().then(async (values) => {
+              setTesting(true);
+              try {
+                await testLdapConfig(values);
+                void message.success(t('ldap.testOk'));
+              } catch {
+                // toasted by the client
+              } finally {
+                setTesting(false);
+              }
+            });
+          }}
+        >
+          {t('ldap.test')}
+        </Button>
+      )}
+    >
+      {() => (
+        <>
+          <Form.Item name="enable" label={t('ldap.enable')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+          <Form.Item name="ldapServer" label={t('ldap.server')} rules={[{ required: true }]}>
+            <Input placeholder="ldap://ldap.example.com:389" />
+          </Form.Item>
+          <Form.Item name="baseDN" label={t('ldap.baseDN')} rules={[{ required: true }]}>
+            <Input placeholder="dc=example,dc=com" />
+          </Form.Item>
+          <Form.Item name="userDN" label={t('ldap.userDN')}>
+            <Input placeholder="cn=admin,dc=example,dc=com" />
+          </Form.Item>
+          <Form.Item name="password" label={t('ldap.password')}>
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item name="loginName" label={t('ldap.loginName')} rules={[{ required: true }]}>
+            <Input placeholder="uid" />
+          </Form.Item>
+          <Form.Item name="defaultRoleList" label={t('ldap.defaultRoles')}>
+            <Select
+              mode="multiple"
+              loading={roles.isPending}
+              options={(roles.data?.items ?? []).map((role) => ({ value: role.code, label: role.name }))}
+            />
+          </Form.Item>
+        </>
+      )}
+    </ConfigTab>
+  );
+}
+
+export function MfaTab() {
+  const { t } = useTranslation('settings');
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const policy = useQuery({
+    queryKey: settingsKeys.config('mfa-force'),
+    queryFn: ({ signal }) => api.get<boolean>('/cloud/setting/mfa-force-enable', undefined, { silent: true, signal }),
+    retry: false,
+  });
+  const [saving, setSaving] = useState(false);
+
+  if (policy.isError) {
+    return (
+      <div data-testid="mfa-tab" style={{ padding: '32px 0' }}>
+        <EmptyState icon={<SafetyOutlined />} title={t('config.unavailable')} description={t('config.unavailableHint')}>
+          <Button onClick={() => void policy.refetch()}>{t('actions.retry')}</Button>
+        </EmptyState>
+      </div>
+    );
+  }
+
+  const toggle = async (value: boolean) => {
+    setSaving(true);
+    try {
+      await setMfaForceEnable(value);
+      queryClient.setQueryData(settingsKeys.config('mfa-force'), value);
+    } catch {
+      // toasted by the client
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div data-testid="mfa-tab" style={{ maxWidth: 640 }}>
+      <Form layout="vertical">
+        <Form.Item label={t('mfa.force')} extra={t('mfa.forceHint')}>
+          <Switch checked={Boolean(policy.data)} loading={policy.isPending || saving} onChange={(v) => void toggle(v)} />
+        </Form.Item>
+        <Form.Item label={t('mfa.reset')} extra={t('mfa.resetHint')}>
+          <Button
+            danger
+            onClick={() =>
+              modal.confirm({
+                title: t('mfa.reset'),
+                content: t('mfa.resetConfirm'),
+                okButtonProps: { danger: true },
+                okText: t('mfa.resetOk'),
+                cancelText: t('actions.cancel'),
+                onOk: async () => {
+                  await resetMfa();
+                  void message.success(t('mfa.resetDone'));
+                },
+              })
+            }
+          >
+            {t('mfa.resetOk')}
+          </Button>
+        </Form.Item>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,262 @@
+import {
+  ClearOutlined,
+  CloudUploadOutlined,
+  DatabaseOutlined,
+  FolderOutlined,
+  InfoCircleOutlined,
+} from '@ant-design/icons';
+import { LOGO_MAX_BYTES, PRODUCT_VERSION } from '@nimbus/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Progress, Space, Tag, Upload } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { onLiveMessage } from '../../../api/events';
+import { useBranding } from '../../../app/branding';
+import { useSessionStore } from '../../../stores/session';
+import { authKeys, useUserInfo, useWebsiteRecord } from '../../auth/api';
+import {
+  rebuildIndex,
+  recalculateFolderSize,
+  resetMenuAndRole,
+  updateDriveName,
+  uploadLogo,
+  type SyncState,
+} from '../api';
+
+/** spec §5: not empty; only Chinese characters, digits, letters and underscore. */
+export const DRIVE_NAME_PATTERN = /^[\u4e00-\u9fa5A-Za-z0-9_]+$/;
+const LOGO_TYPES = ['image/svg+xml', 'image/jpeg', 'image/png'];
+const LOGO_EXTENSIONS = /\.(svg|jpe?g|png)$/i;
+
+/** spec §5: SVG, JPG, JPEG or PNG, at most 128 KB. Returns the problem, or null. */
+export function logoProblem(file: { name: string; type: string; size: number }): 'format' | 'size' | null {
+  if (!LOGO_TYPES.includes(file.type) && !LOGO_EXTENSIONS.test(file.name)) return 'format';
+  if (file.size > LOGO_MAX_BYTES) return 'size';
+  return null;
+}
+
+function BrandingCard() {
+  const { t } = useTranslation('settings');
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const { name, logo } = useBranding();
+  const [saving, setSaving] = useState(false);
+  const [uploading, setUploading] = useState(false);
+
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
+      queryClient.invalidateQueries({ queryKey: authKeys.websiteRecord }),
+    ]);
+
+  const onFinish = async ({ netdiskName }: { netdiskName: string }) => {
+    setSaving(true);
+    try {
+      await updateDriveName(netdiskName.trim());
+      await refresh();
+      void message.success(t('general.nameSaved'));
+    } catch {
+      // toasted by the client
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Card title={t('general.branding')} data-testid="branding-card">
+      <Form layout="vertical" initialValues={{ netdiskName: name }} onFinish={(v) => void onFinish(v)}>
+        <Form.Item
+          name="netdiskName"
+          label={t('general.driveName')}
+          rules={[
+            { required: true, whitespace: true, message: t('general.driveNameRequired') },
+            { pattern: DRIVE_NAME_PATTERN, message: t('general.driveNamePattern') },
+          ]}
+        >
+          <Input maxLength={32} data-testid="drive-name-input" />
+        </Form.Item>
+        <Form.Item label={t('general.logo')} extra={t('general.logoHint')}>
+          <Space size={16} align="center">
+            <img src={logo} alt={t('general.logo')} width={48} height={48} style={{ borderRadius: 10, objectFit: 'contain' }} />
+            <Upload
+              accept=".svg,.jpg,.jpeg,.png"
+              showUploadList={false}
+              beforeUpload={(file) => {
+                const problem = logoProblem(file);
+                if (problem) {
+                  void message.error(t(problem === 'format' ? 'general.logoFormat' : 'general.logoSize'));
+                  return Upload.LIST_IGNORE;
+                }
+                setUploading(true);
+                uploadLogo(file)
+                  .then(refresh)
+                  .then(() => message.success(t('general.logoSaved')))
+                  .catch(() => undefined)
+                  .finally(() => setUploading(false));
+                return false;
+              }}
+            >
+              <Button icon={<CloudUploadOutlined />} loading={uploading} data-testid="logo-upload">
+                {t('general.logoUpload')}
+              </Button>
+            </Upload>
+          </Space>
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={saving} data-testid="drive-name-save">
+          {t('actions.save')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+function MaintenanceCard() {
+  const { t } = useTranslation('settings');
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const username = useSessionStore((s) => s.username);
+  const [sync, setSync] = useState<SyncState | null>(null);
+  const [folderPercent, setFolderPercent] = useState<number | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  useEffect(() => {
+    const offSync = onLiveMessage('synced', (m) => setSync((m.body ?? {}) as SyncState));
+    const offFolder = onLiveMessage('calculateFolderSizeProcessed', (m) =>
+      setFolderPercent(typeof m.body === 'number' ? m.body : Number(m.body) || 0),
+    );
+    return () => {
+      offSync();
+      offFolder();
+    };
+  }, []);
+
+  const run = async (key: string, action: () => Promise<void>, done: string) => {
+    setBusy(key);
+    try {
+      await action();
+      void message.success(done);
+    } catch {
+      // toasted by the client
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const confirmReset = () =>
+    modal.confirm({
+      title: t('general.resetTitle'),
+      content: t('general.resetConfirm'),
+      okText: t('general.reset'),
+      okButtonProps: { danger: true, 'data-testid': 'reset-menus-confirm' } as never,
+      cancelText: t('actions.cancel'),
+      onOk: () =>
+        run(
+          'reset',
+          async () => {
+            await resetMenuAndRole();
+            await queryClient.invalidateQueries({ queryKey: ['menu'] });
+            await queryClient.invalidateQueries({ queryKey: ['role'] });
+          },
+          t('general.resetDone'),
+        ),
+    });
+
+  const row = (icon: ReactNode, title: string, hint: string, action: ReactNode, progress?: ReactNode) => (
+    <div style={{ display: 'flex', gap: 12, alignItems: 'flex-start', padding: '12px 0', borderBottom: '1px solid var(--nb-border)' }}>
+      <span style={{ fontSize: 18, color: 'var(--nb-brand)', marginTop: 2 }}>{icon}</span>
+      <div style={{ flex: 1, minWidth: 0 }}>
+        <div style={{ fontWeight: 600 }}>{title}</div>
+        <div style={{ color: 'var(--nb-text-2)', fontSize: 13 }}>{hint}</div>
+        {progress}
+      </div>
+      {action}
+    </div>
+  );
+
+  return (
+    <Card title={t('general.maintenance')} data-testid="maintenance-card" styles={{ body: { paddingTop: 4 } }}>
+      {row(
+        <DatabaseOutlined />,
+        t('general.rebuildIndex'),
+        t('general.rebuildIndexHint'),
+        <Button loading={busy === 'sync'} onClick={() => void run('sync', () => rebuildIndex(username), t('general.rebuildStarted'))}>
+          {t('general.run')}
+        </Button>,
+        sync ? (
+          <div style={{ marginTop: 8 }}>
+            <Progress percent={Math.round(sync.syncPercent ?? 0)} size="small" format={(p) => t('general.syncPercent', { percent: p })} />
+            <Progress percent={Math.round(sync.indexingPercent ?? 0)} size="small" format={(p) => t('general.indexPercent', { percent: p })} />
+          </div>
+        ) : null,
+      )}
+      {row(
+        <FolderOutlined />,
+        t('general.folderSize'),
+        t('general.folderSizeHint'),
+        <Button
+          loading={busy === 'folder'}
+          onClick={() => void run('folder', recalculateFolderSize, t('general.folderSizeStarted'))}
+        >
+          {t('general.run')}
+        </Button>,
+        folderPercent !== null ? <Progress percent={Math.round(folderPercent)} size="small" style={{ marginTop: 8 }} /> : null,
+      )}
+      {row(
+        <ClearOutlined />,
+        t('general.resetMenus'),
+        t('general.resetMenusHint'),
+        <Button danger loading={busy === 'reset'} onClick={confirmReset} data-testid="reset-menus">
+          {t('general.reset')}
+        </Button>,
+      )}
+    </Card>
+  );
+}
+
+export function VersionCard() {
+  const { t } = useTranslation('settings');
+  const { data: user } = useUserInfo();
+  const { data: record } = useWebsiteRecord();
+  return (
+    <Card title={t('general.version')} data-testid="version-card">
+      <dl className="nb-kv">
+        <dt>{t('general.currentVersion')}</dt>
+        <dd>
+          <span className="nb-mono" data-testid="app-version">
+            {PRODUCT_VERSION}
+          </span>
+          {user?.newVersion ? (
+            <Tag color="red" style={{ marginInlineStart: 8 }}>
+              {t('general.newVersion')}
+            </Tag>
+          ) : (
+            <Tag color="green" style={{ marginInlineStart: 8 }}>
+              {t('general.upToDate')}
+            </Tag>
+          )}
+        </dd>
+        {record?.version && record.version !== PRODUCT_VERSION ? (
+          <>
+            <dt>{t('general.serverVersion')}</dt>
+            <dd className="nb-mono">{record.version}</dd>
+          </>
+        ) : null}
+      </dl>
+      <p style={{ color: 'var(--nb-text-2)', margin: '12px 0 0', fontSize: 13 }}>
+        <InfoCircleOutlined /> {t('general.versionHint')}
+      </p>
+    </Card>
+  );
+}
+
+export function GeneralTab({ isAdmin }: { isAdmin: boolean }) {
+  return (
+    <div className="nb-settings-grid" data-testid="general-tab">
+      {isAdmin ? <BrandingCard /> : null}
+      <div style={{ display: 'grid', gap: 16 }}>
+        {isAdmin ? <MaintenanceCard /> : null}
+        <VersionCard />
+      </div>
+    </div>
+  );
+}

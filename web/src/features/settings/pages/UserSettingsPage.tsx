@@ -1,0 +1,164 @@
+import { LockOutlined } from '@ant-design/icons';
+import { formatSize, quotaPercent, type UserInfo } from '@nimbus/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Avatar, Button, Card, Form, Input, Progress, Tag } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../api/client';
+import { PageHeader } from '../../../components/PageHeader';
+import { quotaColor } from '../../../layout/quota';
+import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
+import { authKeys, useUserInfo } from '../../auth/api';
+import { confirmRules, passwordRules } from '../../auth/validation';
+import { updatePassword, updateProfile, validOldPassword } from '../api';
+import { AppearanceForm } from '../components/AppearanceForm';
+
+function ProfileCard({ user }: { user: UserInfo }) {
+  const { t } = useTranslation('settings');
+  const queryClient = useQueryClient();
+  const { message } = App.useApp();
+  const [saving, setSaving] = useState(false);
+  const percent = quotaPercent(user.takeUpSpace, user.quota);
+  const name = user.showName || user.username;
+
+  const onFinish = async ({ showName }: { showName: string }) => {
+    setSaving(true);
+    try {
+      await updateProfile({ id: user.id, showName: showName.trim() });
+      queryClient.setQueryData<UserInfo>(authKeys.userInfo, (info) => (info ? { ...info, showName: showName.trim() } : info));
+      void message.success(t('profile.saved'));
+    } catch {
+      // the client toasted the reason
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Card title={t('profile.title')} data-testid="profile-card">
+      <div style={{ display: 'flex', alignItems: 'center', gap: 16, marginBottom: 20 }}>
+        <Avatar size={56} src={avatarUrl(user.avatar)} style={{ background: avatarColor(name), fontSize: 22 }}>
+          {name.slice(0, 1).toUpperCase()}
+        </Avatar>
+        <div style={{ minWidth: 0 }}>
+          <div style={{ fontSize: 16, fontWeight: 600 }}>{name}</div>
+          <div style={{ color: 'var(--nb-text-2)' }}>
+            @{user.username}
+            {user.creator ? (
+              <Tag color="blue" style={{ marginInlineStart: 8 }}>
+                {t('profile.owner')}
+              </Tag>
+            ) : null}
+          </div>
+        </div>
+      </div>
+      <dl className="nb-kv" style={{ marginBottom: 20 }}>
+        <dt>{t('profile.storage')}</dt>
+        <dd>
+          <Progress percent={percent} strokeColor={quotaColor(percent)} size="small" />
+          <span style={{ color: 'var(--nb-text-2)', fontSize: 12 }}>
+            {t('profile.storageUsed', { used: formatSize(user.takeUpSpace), quota: `${user.quota}G` })}
+          </span>
+        </dd>
+        {user.createTime ? (
+          <>
+            <dt>{t('profile.memberSince')}</dt>
+            <dd>{dayjs(user.createTime).format('YYYY-MM-DD')}</dd>
+          </>
+        ) : null}
+      </dl>
+      <Form layout="vertical" initialValues={{ showName: user.showName }} onFinish={(v) => void onFinish(v)}>
+        <Form.Item
+          name="showName"
+          label={t('profile.showName')}
+          rules={[
+            { required: true, whitespace: true, message: t('profile.showNameRequired') },
+            { max: 64, message: t('profile.showNameMax', { max: 64 }) },
+          ]}
+        >
+          <Input data-testid="profile-show-name" maxLength={64} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={saving} data-testid="profile-save">
+          {t('actions.save')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+interface PasswordValues {
+  oldPassword: string;
+  password: string;
+  confirm: string;
+}
+
+function PasswordCard({ user }: { user: UserInfo }) {
+  const { t } = useTranslation('settings');
+  const { t: tAuth } = useTranslation('auth');
+  const { message } = App.useApp();
+  const [form] = Form.useForm<PasswordValues>();
+  const [saving, setSaving] = useState(false);
+
+  const onFinish = async (values: PasswordValues) => {
+    setSaving(true);
+    try {
+      try {
+        await validOldPassword({ id: user.id, password: values.oldPassword });
+      } catch (error) {
+        if (error instanceof ApiError && error.kind === 'business') {
+          form.setFields([{ name: 'oldPassword', errors: [t('password.oldWrong')] }]);
+          return;
+        }
+        throw error;
+      }
+      await updatePassword({ id: user.id, oldPassword: values.oldPassword, password: values.password });
+      form.resetFields();
+      void message.success(t('password.changed'));
+    } catch {
+      // the client toasted the reason
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Card title={t('password.title')} data-testid="password-card">
+      <Form form={form} layout="vertical" onFinish={(v) => void onFinish(v)} requiredMark={false}>
+        <Form.Item name="oldPassword" label={t('password.old')} rules={[{ required: true, message: t('password.oldRequired') }]}>
+          <Input.Password prefix={<LockOutlined />} autoComplete="current-password" data-testid="password-old" />
+        </Form.Item>
+        <Form.Item name="password" label={t('password.new')} rules={passwordRules(tAuth)} hasFeedback>
+          <Input.Password prefix={<LockOutlined />} autoComplete="new-password" data-testid="password-new" />
+        </Form.Item>
+        <Form.Item name="confirm" label={t('password.confirm')} dependencies={['password']} rules={confirmRules(tAuth)} hasFeedback>
+          <Input.Password prefix={<LockOutlined />} autoComplete="new-password" data-testid="password-confirm" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={saving} data-testid="password-save">
+          {t('password.submit')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+/** /setting/user: profile, password, theme and language. */
+export function UserSettingsPage() {
+  const { t } = useTranslation('settings');
+  const { data: user } = useUserInfo();
+  if (!user) return null;
+  return (
+    <div className="nb-page" data-testid="user-settings">
+      <PageHeader title={t('user.title')} subtitle={t('user.subtitle')} />
+      <div className="nb-settings-grid">
+        <ProfileCard user={user} />
+        <div style={{ display: 'grid', gap: 16 }}>
+          <Card title={t('appearance.title')} data-testid="appearance-card">
+            <AppearanceForm />
+          </Card>
+          <PasswordCard user={user} />
+        </div>
+      </div>
+    </div>
+  );
+}

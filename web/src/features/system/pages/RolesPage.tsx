@@ -1,0 +1,222 @@
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import type { MenuNode, Role } from '@nimbus/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Form, Input, Modal, Space, Tag, Tooltip, Tree, type TreeDataNode } from 'antd';
+import type { TableColumnsType } from 'antd';
+import dayjs from 'dayjs';
+import { useMemo, useState, type Key } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../../components/DataTable';
+import { MenuIcon } from '../../../components/MenuIcon';
+import { PageHeader } from '../../../components/PageHeader';
+import { buildMenuTree, flattenMenus, menuLabel } from '../../../layout/menus';
+import { deleteRoles, fetchMenus, fetchRoles, saveRole, systemKeys, type RoleForm } from '../api';
+
+const ROLE_CODE = /^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/;
+
+function toTreeData(nodes: MenuNode[]): TreeDataNode[] {
+  return nodes.map((node) => ({
+    key: node.id,
+    title: menuLabel(node),
+    icon: <MenuIcon name={node.icon} />,
+    children: node.children?.length ? toTreeData(node.children) : undefined,
+  }));
+}
+
+function RoleDialog({ role, open, onClose }: { role: Role | null; open: boolean; onClose: () => void }) {
+  const { t } = useTranslation(['system', 'common']);
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<RoleForm>();
+  const [saving, setSaving] = useState(false);
+  const [checked, setChecked] = useState<Key[]>([]);
+  const [halfChecked, setHalfChecked] = useState<Key[]>([]);
+  const menus = useQuery({ queryKey: systemKeys.menus, queryFn: fetchMenus, enabled: open });
+  const tree = useMemo(() => buildMenuTree(menus.data ?? []), [menus.data]);
+  const treeData = useMemo(() => toTreeData(tree), [tree]);
+  const leafIds = useMemo(
+    () => new Set(flattenMenus(tree).filter((node) => !node.children?.length).map((node) => node.id)),
+    [tree],
+  );
+
+  const reset = () => {
+    form.resetFields();
+    form.setFieldsValue(role ? { name: role.name, code: role.code, remarks: role.remarks ?? '' } : { name: '', code: '', remarks: '' });
+    // Only leaves are set as checked: the tree derives (half-)checked parents itself.
+    setChecked((role?.menuIds ?? []).filter((id) => leafIds.has(id)));
+    setHalfChecked([]);
+  };
+
+  const submit = async () => {
+    const values = await form.validateFields();
+    setSaving(true);
+    try {
+      await saveRole({ ...values, id: role?.id, menuIds: [...checked, ...halfChecked].map(String) });
+      await queryClient.invalidateQueries({ queryKey: systemKeys.roles });
+      await queryClient.invalidateQueries({ queryKey: ['menu', 'tree'] });
+      onClose();
+    } catch {
+      // toasted by the client
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={role ? t('roles.editTitle') : t('roles.addTitle')}
+      onCancel={onClose}
+      onOk={() => void submit().catch(() => undefined)}
+      okText={t('actions.save')}
+      cancelText={t('actions.cancel')}
+      confirmLoading={saving}
+      destroyOnHidden
+      afterOpenChange={(visible) => visible && reset()}
+      okButtonProps={{ 'data-testid': 'role-dialog-save' } as never}
+    >
+      <Form form={form} layout="vertical" preserve={false} data-testid="role-dialog">
+        <Form.Item name="name" label={t('roles.name')} rules={[{ required: true, whitespace: true, message: t('roles.nameRequired') }, { max: 64 }]}>
+          <Input data-testid="role-name" />
+        </Form.Item>
+        <Form.Item
+          name="code"
+          label={t('roles.code')}
+          rules={[{ required: true, message: t('roles.codeRequired') }, { pattern: ROLE_CODE, message: t('roles.codePattern') }]}
+        >
+          <Input className="nb-mono" disabled={Boolean(role?.builtin)} data-testid="role-code" />
+        </Form.Item>
+        <Form.Item name="remarks" label={t('roles.remarks')} rules={[{ max: 500 }]}>
+          <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} />
+        </Form.Item>
+        <Form.Item label={t('roles.menus')}>
+          <div style={{ maxHeight: 320, overflow: 'auto', border: '1px solid var(--nb-border)', borderRadius: 8, padding: 8 }}>
+            {treeData.length ? (
+              <Tree
+                checkable
+                showIcon
+                defaultExpandAll
+                key={treeData.length}
+                treeData={treeData}
+                checkedKeys={checked}
+                onCheck={(keys, info) => {
+                  setChecked(Array.isArray(keys) ? keys : keys.checked);
+                  setHalfChecked(info.halfCheckedKeys ?? []);
+                }}
+                data-testid="role-menu-tree"
+              />
+            ) : (
+              <span style={{ color: 'var(--nb-text-3)' }}>{menus.isPending ? t('common:loading') : t('roles.noMenus')}</span>
+            )}
+          </div>
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** /setting/sys/role: roles and the menus each grants. */
+export function RolesPage() {
+  const { t } = useTranslation('system');
+  const { modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const roles = useQuery({ queryKey: systemKeys.roles, queryFn: fetchRoles });
+  const [editing, setEditing] = useState<Role | null>(null);
+  const [open, setOpen] = useState(false);
+
+  const confirmDelete = (role: Role) =>
+    modal.confirm({
+      title: t('roles.deleteTitle'),
+      content: t('roles.deleteConfirm', { name: role.name }),
+      okText: t('actions.delete'),
+      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' } as never,
+      cancelText: t('actions.cancel'),
+      onOk: async () => {
+        await deleteRoles([role.id]);
+        await queryClient.invalidateQueries({ queryKey: systemKeys.roles });
+      },
+    });
+
+  const columns: TableColumnsType<Role> = [
+    {
+      key: 'name',
+      dataIndex: 'name',
+      title: t('roles.name'),
+      sorter: (a, b) => a.name.localeCompare(b.name),
+      render: (name: string, row) => (
+        <Space>
+          <span style={{ fontWeight: 500 }}>{name}</span>
+          {row.builtin ? <Tag>{t('roles.builtin')}</Tag> : null}
+        </Space>
+      ),
+    },
+    { key: 'code', dataIndex: 'code', title: t('roles.code'), render: (code: string) => <span className="nb-mono">{code}</span> },
+    { key: 'remarks', dataIndex: 'remarks', title: t('roles.remarks'), responsive: ['md'], render: (v: string | null) => v || '—' },
+    { key: 'menus', title: t('roles.menuCount'), width: 110, render: (_, row) => row.menuIds?.length ?? 0 },
+    {
+      key: 'createTime',
+      dataIndex: 'createTime',
+      title: t('users.created'),
+      width: 170,
+      responsive: ['lg'],
+      render: (value: string) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm') : '—'),
+    },
+    {
+      key: 'actions',
+      title: t('actions.label'),
+      width: 110,
+      render: (_, row) => (
+        <Space size={0}>
+          <Tooltip title={t('actions.edit')}>
+            <Button
+              type="text"
+              icon={<EditOutlined />}
+              aria-label={t('actions.edit')}
+              data-testid={`role-edit-${row.code}`}
+              onClick={() => {
+                setEditing(row);
+                setOpen(true);
+              }}
+            />
+          </Tooltip>
+          <Tooltip title={row.builtin ? t('roles.builtinUndeletable') : t('actions.delete')}>
+            <Button
+              type="text"
+              danger
+              icon={<DeleteOutlined />}
+              aria-label={t('actions.delete')}
+              disabled={row.builtin}
+              data-testid={`role-delete-${row.code}`}
+              onClick={() => confirmDelete(row)}
+            />
+          </Tooltip>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <div className="nb-page" data-testid="roles-page">
+      <PageHeader
+        title={t('roles.title')}
+        subtitle={t('roles.subtitle')}
+        extra={
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            data-testid="role-add"
+            onClick={() => {
+              setEditing(null);
+              setOpen(true);
+            }}
+          >
+            {t('roles.add')}
+          </Button>
+        }
+      />
+      <div className="nb-card" style={{ padding: 16 }}>
+        <DataTable<Role> testId="roles-table" rowKey="id" columns={columns} data={roles.data?.items} loading={roles.isFetching} showIndex scrollX={640} />
+      </div>
+      <RoleDialog role={editing} open={open} onClose={() => setOpen(false)} />
+    </div>
+  );
+}

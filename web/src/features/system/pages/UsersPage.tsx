@@ -1,0 +1,398 @@
+import { CopyOutlined, DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import { formatSize, quotaPercent, type UserListItem } from '@nimbus/contract';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Avatar, Button, Form, Input, InputNumber, Modal, Progress, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import type { TableColumnsType } from 'antd';
+import dayjs from 'dayjs';
+import { useMemo, useState, type Key } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DataTable, defaultPageSize } from '../../../components/DataTable';
+import { PageHeader } from '../../../components/PageHeader';
+import { copyText } from '../../../lib/clipboard';
+import { quotaColor } from '../../../layout/quota';
+import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
+import { confirmRules, passwordRules, usernameRules } from '../../auth/validation';
+import {
+  addUser,
+  deleteUsers,
+  fetchRoles,
+  fetchUsers,
+  resetPassword,
+  systemKeys,
+  updateUser,
+  type UserForm,
+  type UserQuery,
+} from '../api';
+
+const DEFAULT_QUOTA_GB = 10;
+
+function UserDialog({
+  user,
+  open,
+  onClose,
+  onSaved,
+}: {
+  user: UserListItem | null;
+  open: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation('system');
+  const { t: tAuth } = useTranslation('auth');
+  const [form] = Form.useForm<UserForm & { confirm?: string }>();
+  const [saving, setSaving] = useState(false);
+  const roles = useQuery({ queryKey: systemKeys.roles, queryFn: fetchRoles, enabled: open });
+  const isEdit = Boolean(user);
+
+  const submit = async () => {
+    const values = await form.validateFields();
+    setSaving(true);
+    try {
+      const { confirm: _confirm, ...input } = values;
+      if (user) await updateUser({ ...input, id: user.id, username: user.username });
+      else await addUser({ ...input, username: input.username.trim() });
+      onSaved();
+      onClose();
+    } catch {
+      // toasted by the client
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={isEdit ? t('users.editTitle') : t('users.addTitle')}
+      onCancel={onClose}
+      onOk={() => void submit().catch(() => undefined)}
+      okText={t('actions.save')}
+      cancelText={t('actions.cancel')}
+      confirmLoading={saving}
+      destroyOnHidden
+      afterOpenChange={(visible) => {
+        if (visible) {
+          form.resetFields();
+          form.setFieldsValue(
+            user
+              ? { username: user.username, showName: user.showName, quota: user.quota, roles: user.roles }
+              : { quota: DEFAULT_QUOTA_GB, roles: [] },
+          );
+        }
+      }}
+      okButtonProps={{ 'data-testid': 'user-dialog-save' } as never}
+    >
+      <Form form={form} layout="vertical" requiredMark="optional" preserve={false} data-testid="user-dialog">
+        <Form.Item name="username" label={t('users.username')} rules={isEdit ? [] : usernameRules(tAuth, true)}>
+          <Input disabled={isEdit} autoComplete="off" data-testid="user-username" />
+        </Form.Item>
+        <Form.Item name="showName" label={t('users.showName')} rules={[{ max: 64 }]}>
+          <Input autoComplete="off" data-testid="user-show-name" />
+        </Form.Item>
+        {!isEdit ? (
+          <>
+            <Form.Item name="password" label={t('users.password')} rules={passwordRules(tAuth)}>
+              <Input.Password autoComplete="new-password" data-testid="user-password" />
+            </Form.Item>
+            <Form.Item name="confirm" label={t('users.confirm')} dependencies={['password']} rules={confirmRules(tAuth)}>
+              <Input.Password autoComplete="new-password" data-testid="user-confirm" />
+            </Form.Item>
+          </>
+        ) : null}
+        <Form.Item name="quota" label={t('users.quota')} rules={[{ required: true, type: 'number', min: 0, message: t('users.quotaInvalid') }]}>
+          <InputNumber min={0} max={1024 * 1024} step={1} suffix="GB" style={{ width: '100%' }} data-testid="user-quota" />
+        </Form.Item>
+        <Form.Item name="roles" label={t('users.roles')}>
+          <Select
+            mode="multiple"
+            loading={roles.isPending}
+            options={(roles.data?.items ?? []).map((role) => ({ value: role.id, label: role.name }))}
+            optionFilterProp="label"
+            data-testid="user-roles"
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** Resets a password: the admin types one or leaves it empty for a generated one, shown once. */
+function ResetPasswordDialog({ user, onClose }: { user: UserListItem | null; onClose: () => void }) {
+  const { t } = useTranslation(['system', 'common']);
+  const { t: tAuth } = useTranslation('auth');
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ password?: string }>();
+  const [saving, setSaving] = useState(false);
+  const [result, setResult] = useState<string | null>(null);
+
+  const close = () => {
+    setResult(null);
+    form.resetFields();
+    onClose();
+  };
+
+  const submit = async () => {
+    if (!user) return;
+    const { password } = await form.validateFields();
+    setSaving(true);
+    try {
+      setResult(await resetPassword(user.id, password));
+    } catch {
+      // toasted by the client
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={Boolean(user)}
+      title={t('users.resetTitle', { name: user?.username ?? '' })}
+      onCancel={close}
+      destroyOnHidden
+      footer={
+        result !== null
+          ? [
+              <Button key="done" type="primary" onClick={close}>
+                {t('actions.done')}
+              </Button>,
+            ]
+          : [
+              <Button key="cancel" onClick={close}>
+                {t('actions.cancel')}
+              </Button>,
+              <Button key="ok" type="primary" danger loading={saving} onClick={() => void submit().catch(() => undefined)} data-testid="reset-password-submit">
+                {t('users.reset')}
+              </Button>,
+            ]
+      }
+    >
+      {result !== null ? (
+        <div data-testid="reset-password-result">
+          <p>{t('users.newPasswordOnce')}</p>
+          <Space.Compact style={{ width: '100%' }}>
+            <Input readOnly value={result} className="nb-mono" data-testid="reset-password-value" />
+            <Button
+              icon={<CopyOutlined />}
+              onClick={() =>
+                void copyText(result).then((ok) =>
+                  ok
+                    ? message.success({ content: t('common:copied'), duration: 1 })
+                    : message.warning(t('common:copyUnsupported')),
+                )
+              }
+            >
+              {t('actions.copy')}
+            </Button>
+          </Space.Compact>
+        </div>
+      ) : (
+        <Form form={form} layout="vertical" preserve={false}>
+          <p style={{ color: 'var(--nb-text-2)' }}>{t('users.resetHint')}</p>
+          <Form.Item
+            name="password"
+            label={t('users.newPassword')}
+            rules={passwordRules(tAuth).filter((rule) => !('required' in rule))}
+          >
+            <Input.Password autoComplete="new-password" placeholder={t('users.generatePlaceholder')} data-testid="reset-password-input" />
+          </Form.Item>
+        </Form>
+      )}
+    </Modal>
+  );
+}
+
+/** /setting/sys/user: user administration. */
+export function UsersPage() {
+  const { t } = useTranslation('system');
+  const { modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const [query, setQuery] = useState<UserQuery>({ page: 1, pageSize: defaultPageSize(window.innerHeight) });
+  const [filters] = Form.useForm<{ username?: string; showName?: string }>();
+  const [selected, setSelected] = useState<Key[]>([]);
+  const [editing, setEditing] = useState<UserListItem | null>(null);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [resetting, setResetting] = useState<UserListItem | null>(null);
+
+  const users = useQuery({
+    queryKey: systemKeys.users(query),
+    queryFn: ({ signal }) => fetchUsers(query, signal),
+    placeholderData: keepPreviousData,
+  });
+  const roles = useQuery({ queryKey: systemKeys.roles, queryFn: fetchRoles });
+  const roleNames = useMemo(() => new Map((roles.data?.items ?? []).flatMap((r) => [[r.id, r.name], [r.code, r.name]])), [roles.data]);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['user', 'list'] });
+
+  const confirmDelete = (rows: UserListItem[]) =>
+    modal.confirm({
+      title: t('users.deleteTitle'),
+      content: t('users.deleteConfirm', { names: rows.map((r) => r.username).join(', '), count: rows.length }),
+      okText: t('actions.delete'),
+      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' } as never,
+      cancelText: t('actions.cancel'),
+      onOk: async () => {
+        await deleteUsers(rows.map((r) => r.id));
+        setSelected([]);
+        await refresh();
+      },
+    });
+
+  const columns: TableColumnsType<UserListItem> = [
+    {
+      key: 'user',
+      title: t('users.username'),
+      render: (_, row) => {
+        const name = row.showName || row.username;
+        return (
+          <Space>
+            <Avatar size={28} src={avatarUrl(row.avatar)} style={{ background: avatarColor(name) }}>
+              {name.slice(0, 1).toUpperCase()}
+            </Avatar>
+            <span>
+              <div style={{ fontWeight: 500 }}>{row.username}</div>
+              {row.showName && row.showName !== row.username ? (
+                <div style={{ color: 'var(--nb-text-2)', fontSize: 12 }}>{row.showName}</div>
+              ) : null}
+            </span>
+            {row.creator ? <Tag color="blue">{t('users.owner')}</Tag> : null}
+          </Space>
+        );
+      },
+    },
+    {
+      key: 'roles',
+      title: t('users.roles'),
+      render: (_, row) =>
+        row.roles?.length ? row.roles.map((role) => <Tag key={role}>{roleNames.get(role) ?? role}</Tag>) : <Typography.Text type="secondary">—</Typography.Text>,
+    },
+    {
+      key: 'quota',
+      title: t('users.storage'),
+      width: 200,
+      render: (_, row) => {
+        const percent = quotaPercent(row.takeUpSpace, row.quota);
+        return (
+          <div>
+            <Progress percent={percent} size="small" showInfo={false} strokeColor={quotaColor(percent)} />
+            <span style={{ fontSize: 12, color: 'var(--nb-text-2)' }}>
+              {formatSize(row.takeUpSpace)} / {row.quota}G
+            </span>
+          </div>
+        );
+      },
+    },
+    {
+      key: 'createTime',
+      dataIndex: 'createTime',
+      title: t('users.created'),
+      width: 170,
+      responsive: ['md'],
+      render: (value: string) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm') : '—'),
+    },
+    {
+      key: 'actions',
+      title: t('actions.label'),
+      width: 140,
+      fixed: 'right',
+      render: (_, row) => (
+        <Space size={0}>
+          <Tooltip title={t('actions.edit')}>
+            <Button
+              type="text"
+              icon={<EditOutlined />}
+              aria-label={t('actions.edit')}
+              data-testid={`user-edit-${row.username}`}
+              onClick={() => {
+                setEditing(row);
+                setDialogOpen(true);
+              }}
+            />
+          </Tooltip>
+          <Tooltip title={t('users.resetPassword')}>
+            <Button type="text" icon={<KeyOutlined />} aria-label={t('users.resetPassword')} data-testid={`user-reset-${row.username}`} onClick={() => setResetting(row)} />
+          </Tooltip>
+          <Tooltip title={row.creator ? t('users.ownerUndeletable') : t('actions.delete')}>
+            <Button
+              type="text"
+              danger
+              icon={<DeleteOutlined />}
+              aria-label={t('actions.delete')}
+              disabled={row.creator}
+              data-testid={`user-delete-${row.username}`}
+              onClick={() => confirmDelete([row])}
+            />
+          </Tooltip>
+        </Space>
+      ),
+    },
+  ];
+
+  const rows = users.data?.items ?? [];
+  return (
+    <div className="nb-page" data-testid="users-page">
+      <PageHeader
+        title={t('users.title')}
+        subtitle={t('users.subtitle')}
+        extra={
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            data-testid="user-add"
+            onClick={() => {
+              setEditing(null);
+              setDialogOpen(true);
+            }}
+          >
+            {t('users.add')}
+          </Button>
+        }
+      />
+      <div className="nb-card" style={{ padding: 16 }}>
+        <Form
+          form={filters}
+          layout="inline"
+          style={{ marginBottom: 16, rowGap: 8 }}
+          onFinish={(values) =>
+            setQuery((q) => ({ ...q, page: 1, username: values.username?.trim() || undefined, showName: values.showName?.trim() || undefined }))
+          }
+        >
+          <Form.Item name="username" className="nb-filter">
+            <Input allowClear placeholder={t('users.username')} prefix={<SearchOutlined />} data-testid="user-search-username" />
+          </Form.Item>
+          <Form.Item name="showName" className="nb-filter">
+            <Input allowClear placeholder={t('users.showName')} />
+          </Form.Item>
+          <Form.Item>
+            <Button htmlType="submit">{t('actions.search')}</Button>
+          </Form.Item>
+          {selected.length ? (
+            <Form.Item>
+              <Button danger icon={<DeleteOutlined />} onClick={() => confirmDelete(rows.filter((r) => selected.includes(r.id)))}>
+                {t('actions.deleteSelected', { count: selected.length })}
+              </Button>
+            </Form.Item>
+          ) : null}
+        </Form>
+        <DataTable<UserListItem>
+          testId="users-table"
+          rowKey="id"
+          columns={columns}
+          data={rows}
+          loading={users.isFetching}
+          showIndex
+          scrollX={760}
+          selection={{ selectedKeys: selected, onChange: (keys) => setSelected(keys), disabled: (row) => row.creator }}
+          pagination={{
+            page: query.page,
+            pageSize: query.pageSize,
+            total: users.data?.total ?? 0,
+            onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
+          }}
+        />
+      </div>
+      <UserDialog user={editing} open={dialogOpen} onClose={() => setDialogOpen(false)} onSaved={() => void refresh()} />
+      <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
+    </div>
+  );
+}

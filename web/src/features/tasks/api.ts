@@ -1,0 +1,46 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../api/client';
+
+/** A running task (spec §3: taskId, type, name, path, progress). */
+export interface Task {
+  taskId: string;
+  taskType?: string;
+  type: string;
+  name: string;
+  path: string;
+  progress: string | number | null;
+  username?: string;
+}
+
+export const taskKeys = { progress: ['task', 'progress'] as const };
+
+export function useTasks() {
+  return useQuery({
+    queryKey: taskKeys.progress,
+    queryFn: async ({ signal }) => {
+      const tasks = await api.get<Task[]>('/cloud/task/progress', undefined, { signal });
+      return Array.isArray(tasks) ? tasks : [];
+    },
+  });
+}
+
+/**
+ * spec §4: a progress message for a known task updates it; an empty progress removes it;
+ * a new task with progress is added.
+ */
+export function applyTaskMessage(tasks: readonly Task[], message: Partial<Task>): Task[] {
+  if (!message.taskId) return [...tasks];
+  const index = tasks.findIndex((task) => task.taskId === message.taskId);
+  const empty = message.progress === undefined || message.progress === null || message.progress === '';
+  if (index === -1) return empty ? [...tasks] : [...tasks, message as Task];
+  if (empty) return tasks.filter((task) => task.taskId !== message.taskId);
+  return tasks.map((task, i) => (i === index ? { ...task, ...message } : task));
+}
+
+/** Numeric progress 0..100 when the text is a percentage, else null. */
+export function progressPercent(progress: Task['progress']): number | null {
+  if (typeof progress === 'number') return Math.max(0, Math.min(100, progress));
+  if (typeof progress !== 'string') return null;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(progress);
+  return match?.[1] ? Math.max(0, Math.min(100, Number(match[1]))) : null;
+}

@@ -1,0 +1,74 @@
+import { SIDEBAR_WIDTH } from '@nimbus/contract';
+import { Drawer, Layout } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { isMobileUserAgent } from '../app/device';
+import { useAppStore } from '../stores/app';
+import { useSessionStore } from '../stores/session';
+import { MobileTabBar } from './MobileTabBar';
+import { Sidebar } from './Sidebar';
+import { TopBar } from './TopBar';
+
+const DRAWER_WIDTH = 248;
+
+/**
+ * spec §2 Layout: the sidebar (a drawer on mobile), the top bar with breadcrumb, and the page.
+ * No sidebar on /s/ paths or without a token; phones get a bottom tab bar outside /setting.
+ */
+export function MainLayout() {
+  const { t } = useTranslation('layout');
+  const { pathname } = useLocation();
+  const token = useSessionStore((s) => s.token);
+  const device = useAppStore((s) => s.device);
+  const opened = useAppStore((s) => s.sidebar.opened);
+  const drawerOpened = useAppStore((s) => s.drawerOpened);
+  const setDrawerOpened = useAppStore((s) => s.setDrawerOpened);
+  const isMobile = device === 'mobile';
+  const hasSidebar = Boolean(token) && !pathname.startsWith('/s/');
+  const showTabBar = isMobileUserAgent() && !pathname.startsWith('/setting');
+
+  // spec §2: a route change closes the mobile drawer
+  useEffect(() => {
+    useAppStore.getState().setDrawerOpened(false);
+  }, [pathname]);
+
+  return (
+    <Layout className="nb-layout" hasSider={hasSidebar && !isMobile}>
+      {hasSidebar && !isMobile ? (
+        <Layout.Sider
+          className="nb-sider"
+          width={SIDEBAR_WIDTH}
+          collapsedWidth={0}
+          collapsed={!opened}
+          trigger={null}
+          inert={!opened}
+        >
+          <Sidebar />
+        </Layout.Sider>
+      ) : null}
+      {hasSidebar && isMobile ? (
+        <Drawer
+          placement="left"
+          open={drawerOpened}
+          onClose={() => setDrawerOpened(false)}
+          size={DRAWER_WIDTH}
+          closable={false}
+          title={null}
+          aria-label={t('nav.sidebar')}
+          styles={{ body: { padding: 0 } }}
+          className="nb-drawer"
+        >
+          <Sidebar />
+        </Drawer>
+      ) : null}
+      <div className="nb-main">
+        <TopBar showSidebarToggle={hasSidebar} />
+        <Layout.Content className="nb-content" id="main-content">
+          <Outlet />
+        </Layout.Content>
+        {showTabBar ? <MobileTabBar /> : null}
+      </div>
+    </Layout>
+  );
+}

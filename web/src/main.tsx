@@ -1,0 +1,23 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { currentDevice } from './app/device';
+import './app/global.css';
+import { queryClient } from './api/query-client';
+import { createRouter } from './app/router';
+import './i18n';
+import { useAppStore } from './stores/app';
+
+// The device is known before the first route is matched (spec §2 mobile redirects).
+useAppStore.getState().setDevice(currentDevice());
+
+const router = createRouter();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,88 @@
+import { THEMES, type Theme } from '@nimbus/contract';
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+import { createSafeStorage } from './storage';
+
+/** A file the user copied or cut inside the app (the FileClipboard tray). */
+export interface ClipboardItem {
+  id: string;
+  name: string;
+  path: string;
+  isFolder: boolean;
+}
+
+interface SessionState {
+  token: string;
+  username: string;
+  userId: string;
+  shareToken: string;
+  shareId: string;
+  theme: Theme;
+  fileClipboard: ClipboardItem[];
+  message: string;
+  setSession: (session: { token: string; username: string; userId: string }) => void;
+  setToken: (token: string) => void;
+  resetToken: () => void;
+  setShare: (share: { shareToken: string; shareId: string }) => void;
+  setTheme: (theme: Theme) => void;
+  setFileClipboard: (items: ClipboardItem[]) => void;
+}
+
+type PersistedSession = Omit<
+  SessionState,
+  'setSession' | 'setToken' | 'resetToken' | 'setShare' | 'setTheme' | 'setFileClipboard'
+>;
+
+/** Session and shared state, persisted under the `store` key (spec §3). */
+export const useSessionStore = create<SessionState>()(
+  persist(
+    (set) => ({
+      token: '',
+      username: '',
+      userId: '',
+      shareToken: '',
+      shareId: '',
+      theme: 'auto',
+      fileClipboard: [],
+      message: '',
+      setSession: ({ token, username, userId }) => set({ token, username, userId }),
+      setToken: (token) => set({ token }),
+      resetToken: () => set({ token: '', username: '', userId: '', fileClipboard: [] }),
+      setShare: ({ shareToken, shareId }) => set({ shareToken, shareId }),
+      setTheme: (theme) => set({ theme }),
+      setFileClipboard: (fileClipboard) => set({ fileClipboard }),
+    }),
+    {
+      name: 'store',
+      version: 1,
+      storage: createSafeStorage<PersistedSession>(),
+      merge: (persisted, current) => {
+        const saved = (persisted ?? {}) as Partial<PersistedSession>;
+        const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
+        return {
+          ...current,
+          token: text(saved.token, current.token),
+          username: text(saved.username, current.username),
+          userId: text(saved.userId, current.userId),
+          shareToken: text(saved.shareToken, current.shareToken),
+          shareId: text(saved.shareId, current.shareId),
+          message: text(saved.message, current.message),
+          theme: (THEMES as readonly unknown[]).includes(saved.theme) ? (saved.theme as Theme) : current.theme,
+          fileClipboard: Array.isArray(saved.fileClipboard) ? saved.fileClipboard : current.fileClipboard,
+        };
+      },
+      partialize: ({ token, username, userId, shareToken, shareId, theme, fileClipboard, message }) => ({
+        token,
+        username,
+        userId,
+        shareToken,
+        shareId,
+        theme,
+        fileClipboard,
+        message,
+      }),
+    },
+  ),
+);
+
+export const getToken = (): string => useSessionStore.getState().token;
