@@ -37,7 +37,7 @@ export async function makeTestApp(overrides: Partial<Config> = {}): Promise<Test
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-test-'));
   const databaseUrl = dialect === 'postgres' ? await freshDatabaseUrl() : undefined;
   const config = testConfig({ dataDir, databaseUrl, ...overrides });
-  return start(config, dataDir);
+  return start(config, config.dataDir);
 }
 
 async function start(config: Config, dataDir: string): Promise<TestApp> {
@@ -54,7 +54,7 @@ async function start(config: Config, dataDir: string): Promise<TestApp> {
     },
     async restart() {
       await handle.close();
-      return start(config, dataDir);
+      return start(config, config.dataDir);
     },
   };
   return handle;

@@ -391,6 +391,21 @@ export class FilesService {
     }
     await this.tree.remove(this.tree.tmpDir);
     await this.tree.init();
+    await this.removeOrphanTrash();
     return ops.length;
+  }
+
+  /** Bytes in the trash whose rows were swept before a crash let the disk follow. */
+  private async removeOrphanTrash(): Promise<void> {
+    const { readdir } = await import('node:fs/promises');
+    for (const user of await readdir(this.tree.trashDir).catch(() => [] as string[])) {
+      const entries = await readdir(this.tree.trashPathOf(user, '')).catch(() => [] as string[]);
+      for (let i = 0; i < entries.length; i += 500) {
+        const batch = entries.slice(i, i + 500);
+        const kept = await this.db.selectFrom('file').select('id').where('id', 'in', batch).where('trashId', 'is not', null).execute();
+        const keep = new Set(kept.map((r) => r.id));
+        for (const name of batch) if (!keep.has(name)) await this.tree.remove(this.tree.trashPathOf(user, name));
+      }
+    }
   }
 }
