@@ -14,15 +14,17 @@ export class LocalTree {
   readonly filesDir: string;
   readonly trashDir: string;
   readonly tmpDir: string;
+  readonly uploadsDir: string;
 
   constructor(readonly dataDir: string) {
     this.filesDir = path.join(dataDir, 'files');
     this.trashDir = path.join(dataDir, 'trash');
     this.tmpDir = path.join(dataDir, 'tmp');
+    this.uploadsDir = path.join(dataDir, 'uploads');
   }
 
   async init(): Promise<void> {
-    for (const dir of [this.filesDir, this.trashDir, this.tmpDir]) await fsp.mkdir(dir, { recursive: true });
+    for (const dir of [this.filesDir, this.trashDir, this.tmpDir, this.uploadsDir]) await fsp.mkdir(dir, { recursive: true });
   }
 
   userRoot(username: string): string {
@@ -41,6 +43,10 @@ export class LocalTree {
 
   trashPathOf(username: string, trashId: string): string {
     return this.inside(path.join(this.trashDir, username), trashId);
+  }
+
+  uploadPath(sessionId: string): string {
+    return this.inside(this.uploadsDir, sessionId);
   }
 
   tmpPath(): string {

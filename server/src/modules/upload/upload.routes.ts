@@ -1,0 +1,113 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorCode, MAX_CHUNK_SIZE } from '@nimbus/contract';
+import { AppError, badParameter } from '../../lib/errors.ts';
+import { ok } from '../../lib/reply.ts';
+import { actorOf } from '../auth/auth.plugin.ts';
+import type { ChunkParams } from './upload.service.ts';
+
+const num = z.coerce.number();
+const text = z.string().max(4096);
+
+export const chunkSchema = z.object({
+  chunkNumber: num.int(),
+  chunkSize: num.int(),
+  currentChunkSize: num.int(),
+  totalSize: num.int(),
+  identifier: z.string().max(128),
+  filename: z.string().max(1024),
+  relativePath: text.optional(),
+  totalChunks: num.int(),
+  currentDirectory: text.optional(),
+  folderPath: text.optional(),
+  lastModified: num.optional(),
+});
+
+const mergeSchema = chunkSchema.omit({ chunkNumber: true, currentChunkSize: true }).extend({
+  totalChunks: num.int().optional(),
+});
+
+function parseChunk(fields: Record<string, unknown>): ChunkParams {
+  const parsed = chunkSchema.safeParse(fields);
+  if (!parsed.success) throw badParameter(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  return parsed.data;
+}
+
+/** The chunk's fields (query and form, form first) and its bytes, read in one pass. */
+async function readChunkRequest(request: FastifyRequest) {
+  const fields: Record<string, unknown> = { ...(request.query as Record<string, unknown>) };
+  if (!request.isMultipart()) throw badParameter('Send the chunk as multipart/form-data');
+  for await (const part of request.parts()) {
+    if (part.type === 'field') {
+      fields[part.fieldname] = part.value;
+      continue;
+    }
+    // the bytes come last; everything needed to place them has arrived
+    return { params: parseChunk(fields), file: part.file };
+  }
+  throw badParameter('The chunk has no file part');
+}
+
+export async function uploadRoutes(app: FastifyInstance): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { uploads } = app.services;
+  await app.register(multipart, {
+    limits: { fileSize: 2 * MAX_CHUNK_SIZE + 1, files: 1, fields: 40, fieldSize: 64 * 1024 },
+  });
+
+  api.post(
+    '/checkExist',
+    {
+      schema: {
+        body: z.object({
+          filenames: z.array(z.string().max(1024)).max(10_000).default([]),
+          currentDirectory: text.optional(),
+        }).passthrough(),
+      },
+    },
+    async (request) => {
+      const exist = await uploads.checkExist(actorOf(request), request.body.filenames, request.body.currentDirectory);
+      return ok({ exist, pass: false, resume: [], upload: false, merge: false });
+    },
+  );
+
+  api.get('/upload', { schema: { querystring: chunkSchema.passthrough() } }, async (request) =>
+    ok(await uploads.test(actorOf(request), request.query)),
+  );
+
+  api.post('/upload', async (request) => {
+    const actor = actorOf(request);
+    const { params, file } = await readChunkRequest(request);
+    try {
+      const result = await uploads.writeChunk(actor, params, file);
+      if (file.truncated) throw badParameter('The chunk is larger than the server accepts');
+      return ok(result);
+    } finally {
+      file.resume();
+    }
+  });
+
+  api.post('/merge', { schema: { querystring: mergeSchema.passthrough() } }, async (request) => {
+    const q = request.query;
+    const totalChunks = q.totalChunks ?? Math.max(1, Math.floor(q.totalSize / q.chunkSize));
+    const file = await uploads.merge(actorOf(request), { ...q, totalChunks });
+    return ok({ upload: true, file });
+  });
+
+  api.post(
+    '/upload-folder',
+    { schema: { querystring: z.object({ filename: z.string().max(1024), folderPath: text.optional(), currentDirectory: text.optional() }).passthrough() } },
+    async (request) => {
+      const q = request.query;
+      return ok(await uploads.createFolder(actorOf(request), q));
+    },
+  );
+
+  app.addHook('onError', async (_request, _reply, error) => {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError(ErrorCode.BAD_PARAMETER, 'The chunk is larger than the server accepts');
+    }
+  });
+}
