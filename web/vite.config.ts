@@ -7,7 +7,10 @@ const apiTarget = process.env.NIMBUS_API_URL ?? 'http://localhost:8088';
 const vendorGroups = [
   { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
   { name: 'antd-icons', test: /node_modules[\\/]@ant-design[\\/](icons|icons-svg)[\\/]/ },
-  { name: 'antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+|@babel[\\/]runtime)[\\/]/ },
+  {
+    name: 'antd',
+    test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+|@babel[\\/]runtime)[\\/]/,
+  },
   { name: 'vendor', test: /node_modules[\\/]/ },
 ];
 
@@ -33,7 +36,10 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: vendorGroups.map((group, index) => ({ ...group, priority: vendorGroups.length - index })),
+          groups: vendorGroups.map((group, index) => ({
+            ...group,
+            priority: vendorGroups.length - index,
+          })),
         },
       },
     },

@@ -7,7 +7,7 @@ import {
   type Envelope,
 } from '@nimbus/contract';
 import { feedback } from '../app/feedback';
-import i18n from '../i18n';
+import i18n, { translateKey } from '../i18n';
 import { useAppStore } from '../stores/app';
 import { useSessionStore } from '../stores/session';
 import { toQueryString, type QueryParams } from './query-string';
@@ -41,7 +41,13 @@ export class ApiError extends Error {
   readonly kind: ApiErrorKind;
   readonly envelope: Envelope | undefined;
 
-  constructor(kind: ApiErrorKind, message: string, code: number, status: number, envelope?: Envelope) {
+  constructor(
+    kind: ApiErrorKind,
+    message: string,
+    code: number,
+    status: number,
+    envelope?: Envelope,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.kind = kind;
@@ -68,7 +74,11 @@ function requestHeaders(isJsonBody: boolean): Headers {
   if (isJsonBody) headers.set('Content-Type', 'application/json');
   if (token) headers.set(TOKEN_HEADER, token);
   // Header values must be Latin-1; usernames are ASCII by contract but be defensive.
-  if (username) headers.set('name', encodeURIComponent(username) === username ? username : encodeURIComponent(username));
+  if (username)
+    headers.set(
+      'name',
+      encodeURIComponent(username) === username ? username : encodeURIComponent(username),
+    );
   if (shareToken) headers.set('share-token', shareToken);
   if (shareId) headers.set('shareId', shareId);
   return headers;
@@ -122,16 +132,27 @@ function handleSessionExpired(): void {
 export function errorText(envelope: Pick<Envelope, 'code' | 'message'>): string {
   if (envelope.message && envelope.message !== SUCCESS_MESSAGE) return envelope.message;
   const key = `errors:${envelope.code}`;
-  return i18n.exists(key) ? i18n.t(key as 'errors:-1') : i18n.t('common:request.distracted');
+  return i18n.exists(key) ? translateKey(key) : i18n.t('common:request.distracted');
 }
 
 /**
  * Calls the API and resolves with the envelope when its code is 0 (spec §7, §8).
  * Every other outcome rejects with an ApiError after the toast the spec asks for.
  */
-export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
-  const { method = 'GET', params, body, silent = false, successToast = true, handleExpired = true } = options;
-  const isRawBody = body instanceof FormData || body instanceof URLSearchParams || body instanceof Blob;
+export async function request<T = unknown>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<Envelope<T>> {
+  const {
+    method = 'GET',
+    params,
+    body,
+    silent = false,
+    successToast = true,
+    handleExpired = true,
+  } = options;
+  const isRawBody =
+    body instanceof FormData || body instanceof URLSearchParams || body instanceof Blob;
   const isJsonBody = body !== undefined && !isRawBody;
 
   const controller = new AbortController();
@@ -166,13 +187,22 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   }
 
   const refreshed = response.headers.get(TOKEN_HEADER);
-  if (refreshed && refreshed !== useSessionStore.getState().token && useSessionStore.getState().token) {
+  if (
+    refreshed &&
+    refreshed !== useSessionStore.getState().token &&
+    useSessionStore.getState().token
+  ) {
     useSessionStore.getState().setToken(refreshed);
   }
 
   if (!isEnvelope(payload)) {
     if (!silent) toastTransportError(response.status);
-    throw new ApiError('transport', `HTTP ${response.status}`, TRANSPORT_ERROR_CODE, response.status);
+    throw new ApiError(
+      'transport',
+      `HTTP ${response.status}`,
+      TRANSPORT_ERROR_CODE,
+      response.status,
+    );
   }
 
   const envelope = payload as Envelope<T>;
@@ -223,7 +253,11 @@ export interface Page<T> {
   total: number;
 }
 
-export async function requestPage<T>(path: string, params?: QueryParams, options?: RequestOptions): Promise<Page<T>> {
+export async function requestPage<T>(
+  path: string,
+  params?: QueryParams,
+  options?: RequestOptions,
+): Promise<Page<T>> {
   const envelope = await request<T[]>(path, { ...options, method: 'GET', params });
   const items = Array.isArray(envelope.data) ? envelope.data : [];
   return { items, total: envelope.count ?? items.length };

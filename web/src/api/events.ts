@@ -22,10 +22,7 @@ export const FORWARDED_TYPES = [
 ] as const;
 
 export type LiveChannel =
-  | (typeof FORWARDED_TYPES)[number]
-  | 'fileChange'
-  | 'fileOperationFault'
-  | 'taskCountChange';
+  (typeof FORWARDED_TYPES)[number] | 'fileChange' | 'fileOperationFault' | 'taskCountChange';
 
 type Listener = (message: LiveMessage) => void;
 
@@ -77,7 +74,10 @@ export function dispatchLiveMessage(message: LiveMessage): void {
     const body = (message.body ?? {}) as OperationFileBody;
     const success = body.code === 0;
     const operation = body.operation ?? '';
-    const title = i18n.t(success ? 'common:events.operationSucceeded' : 'common:events.operationFailed', { operation });
+    const title = i18n.t(
+      success ? 'common:events.operationSucceeded' : 'common:events.operationFailed',
+      { operation },
+    );
     if (success) {
       feedback().notification.success({
         title,
@@ -91,7 +91,9 @@ export function dispatchLiveMessage(message: LiveMessage): void {
     const body = (message.body ?? {}) as OperationTipsBody;
     const operation = body.operation ?? '';
     if (body.success) {
-      feedback().notification.success({ title: i18n.t('common:events.operationSucceeded', { operation }) });
+      feedback().notification.success({
+        title: i18n.t('common:events.operationSucceeded', { operation }),
+      });
     } else {
       feedback().notification.error({
         title: i18n.t('common:events.operationFailed', { operation }),
@@ -103,7 +105,11 @@ export function dispatchLiveMessage(message: LiveMessage): void {
 }
 
 function randomId(): string {
-  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function' && window.isSecureContext) {
+  if (
+    typeof crypto !== 'undefined' &&
+    typeof crypto.randomUUID === 'function' &&
+    window.isSecureContext
+  ) {
     return crypto.randomUUID();
   }
   const bytes = new Uint8Array(16);
@@ -123,12 +129,16 @@ class LiveEvents {
       console.error('This browser does not support server-sent events');
       return;
     }
-    if (this.source && this.username === username && this.source.readyState !== EventSource.CLOSED) return;
+    if (this.source && this.username === username && this.source.readyState !== EventSource.CLOSED)
+      return;
     this.disconnect();
     this.username = username;
-    const source = new EventSource(`${API_BASE}/events${toQueryString({ username, uuid: this.uuid })}`, {
-      withCredentials: true,
-    });
+    const source = new EventSource(
+      `${API_BASE}/events${toQueryString({ username, uuid: this.uuid })}`,
+      {
+        withCredentials: true,
+      },
+    );
     this.source = source;
     source.onmessage = (event: MessageEvent<string>) => {
       try {

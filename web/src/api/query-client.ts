@@ -5,7 +5,8 @@ import { ApiError } from './client';
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      retry: (failureCount, error) => error instanceof ApiError && error.kind === 'transport' && failureCount < 1,
+      retry: (failureCount, error) =>
+        error instanceof ApiError && error.kind === 'transport' && failureCount < 1,
       refetchOnWindowFocus: false,
       staleTime: 10_000,
     },

@@ -4,16 +4,15 @@ import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useMatches } from 'react-router';
+import { useMatches } from 'react-router';
 import { useAppStore } from '../stores/app';
-import { useSessionStore } from '../stores/session';
 import { useBranding } from './branding';
 import { useDeviceWatcher } from './device';
 import { bindFeedback } from './feedback';
 import { RootGuard } from './guards';
-import { isSharePath } from './navigation';
+import { useColorScheme } from './color-scheme';
 import { isRouteHandle, routeTitle, type RouteHandle } from './route-meta';
-import { antdThemeFor, resolveColorScheme, useSystemColorScheme, type ColorScheme } from './theme';
+import { antdThemeFor } from './theme';
 
 const ANTD_LOCALES = { en_US: enUS, zh_CN: zhCN } satisfies Record<Language, unknown>;
 
@@ -32,23 +31,13 @@ function DocumentTitle() {
   const { t } = useTranslation('routes');
   const matches = useMatches();
   const { name } = useBranding();
-  const handle = [...matches].reverse().find((m) => isRouteHandle(m.handle) && (m.handle as RouteHandle).title)
+  const handle = [...matches].reverse().find((m) => isRouteHandle(m.handle) && m.handle.title)
     ?.handle as RouteHandle | undefined;
   const title = handle?.title ? routeTitle(t, handle.title) : '';
   useEffect(() => {
     document.title = title ? `${title} - ${name}` : name;
   }, [title, name]);
   return null;
-}
-
-/** The effective colour scheme: the user's theme (auto follows the system); share pages default to light. */
-function useColorScheme(): ColorScheme {
-  const { pathname } = useLocation();
-  const theme = useSessionStore((s) => s.theme);
-  const token = useSessionStore((s) => s.token);
-  const system = useSystemColorScheme();
-  if (isSharePath(pathname) && !token) return 'light';
-  return resolveColorScheme(theme, system);
 }
 
 /** Root route element: theme, locale, feedback, title, device tracking and the navigation guard. */

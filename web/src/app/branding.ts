@@ -28,7 +28,10 @@ export function useBranding(): Branding {
   const name =
     user?.netdiskName || record?.netdiskName || localValue.get(NAME_KEY) || DEFAULT_DRIVE_NAME;
   const logo =
-    logoSource(user?.netdiskLogo) ?? logoSource(record?.netdiskLogo) ?? logoSource(localValue.get(LOGO_KEY)) ?? DEFAULT_LOGO;
+    logoSource(user?.netdiskLogo) ??
+    logoSource(record?.netdiskLogo) ??
+    logoSource(localValue.get(LOGO_KEY)) ??
+    DEFAULT_LOGO;
 
   useEffect(() => {
     const fetchedName = user?.netdiskName || record?.netdiskName;

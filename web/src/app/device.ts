@@ -4,7 +4,9 @@ import { useAppStore, type Device } from '../stores/app';
 
 const MOBILE_UA = /Android|webOS|iPhone|iPad|iPod|BlackBerry|IEMobile|Opera Mini|Mobile|HarmonyOS/i;
 
-export function isMobileUserAgent(userAgent = typeof navigator === 'undefined' ? '' : navigator.userAgent): boolean {
+export function isMobileUserAgent(
+  userAgent = typeof navigator === 'undefined' ? '' : navigator.userAgent,
+): boolean {
   return MOBILE_UA.test(userAgent);
 }
 
@@ -31,7 +33,8 @@ export function useDeviceWatcher(): void {
       const device = currentDevice();
       const state = useAppStore.getState();
       if (device !== state.device) state.setDevice(device);
-      document.documentElement.style.fontSize = device === 'desktop' ? `${rootFontSize(window.innerWidth)}px` : '';
+      document.documentElement.style.fontSize =
+        device === 'desktop' ? `${rootFontSize(window.innerWidth)}px` : '';
     };
     update();
     window.addEventListener('resize', update);

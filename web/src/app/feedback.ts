@@ -1,4 +1,9 @@
-import { App, message as staticMessage, Modal, notification as staticNotification } from 'antd';
+import {
+  type App,
+  message as staticMessage,
+  Modal,
+  notification as staticNotification,
+} from 'antd';
 
 type Feedback = ReturnType<typeof App.useApp>;
 

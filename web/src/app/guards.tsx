@@ -55,7 +55,8 @@ export function SessionGate() {
     if (!data || appliedThemeFor.current === data) return;
     appliedThemeFor.current = data;
     const theme = data.personalization?.theme;
-    if (theme && theme !== useSessionStore.getState().theme) useSessionStore.getState().setTheme(theme);
+    if (theme && theme !== useSessionStore.getState().theme)
+      useSessionStore.getState().setTheme(theme);
     if (!useSessionStore.getState().username && data.username) {
       useSessionStore.setState({ username: data.username, userId: data.id });
     }
@@ -90,7 +91,12 @@ export function SessionGate() {
   );
 
   if (!token || user.isError) {
-    return <Navigate to={loginRedirect(`${location.pathname}${location.search}${location.hash}`)} replace />;
+    return (
+      <Navigate
+        to={loginRedirect(`${location.pathname}${location.search}${location.hash}`)}
+        replace
+      />
+    );
   }
   if (user.isPending) return <FullPageSpin />;
   return <Outlet />;

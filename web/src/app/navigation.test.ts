@@ -11,7 +11,9 @@ describe('navigation rules (spec §2)', () => {
     expect(guardRedirect(at('/trash?vmode=grid'), false, 'desktop')).toBe(
       '/login?redirect=%2Ftrash%3Fvmode%3Dgrid',
     );
-    expect(guardRedirect(at('/setting/user'), false, 'desktop')).toBe('/login?redirect=%2Fsetting%2Fuser');
+    expect(guardRedirect(at('/setting/user'), false, 'desktop')).toBe(
+      '/login?redirect=%2Fsetting%2Fuser',
+    );
   });
 
   it('lets login and share paths through without a token', () => {
@@ -21,7 +23,12 @@ describe('navigation rules (spec §2)', () => {
   });
 
   it('sends a signed-in user away from the login page', () => {
-    expect(guardRedirect(at('/login?redirect=%2Ftrash'), true, 'desktop')).toBe('/');
+    expect(guardRedirect(at('/login'), true, 'desktop')).toBe('/');
+    expect(guardRedirect(at('/login?redirect=%2Ftrash%3Fvmode%3Dlist'), true, 'desktop')).toBe(
+      '/trash?vmode=list',
+    );
+    expect(guardRedirect(at('/login?redirect=https%3A%2F%2Fevil.test'), true, 'desktop')).toBe('/');
+    expect(guardRedirect(at('/login?redirect=%2F%2Fevil.test'), true, 'desktop')).toBe('/');
     expect(guardRedirect(at('/login_m'), true, 'mobile')).toBe('/');
   });
 

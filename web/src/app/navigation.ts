@@ -20,6 +20,19 @@ export function isSharePath(pathname: string): boolean {
   return pathname === '/s' || pathname.startsWith('/s/') || pathname === '/s_m';
 }
 
+/** Only same-app paths are followed after login, never another origin or the login page itself. */
+export function safeRedirect(redirect: string | null | undefined): string {
+  if (
+    !redirect ||
+    !redirect.startsWith('/') ||
+    redirect.startsWith('//') ||
+    redirect.startsWith('/\\')
+  )
+    return '/';
+  if (redirect.startsWith('/login')) return '/';
+  return redirect;
+}
+
 export function loginRedirect(fullPath: string): string {
   return `/login?redirect=${encodeURIComponent(fullPath)}`;
 }
@@ -28,10 +41,16 @@ export function loginRedirect(fullPath: string): string {
  * The navigation rules of spec §2, in order. Returns where to go instead, or null to proceed.
  * User info is handled by the session gate (it needs a fetch).
  */
-export function guardRedirect(location: GuardLocation, hasToken: boolean, device: Device): string | null {
+export function guardRedirect(
+  location: GuardLocation,
+  hasToken: boolean,
+  device: Device,
+): string | null {
   const { pathname, search, hash } = location;
   if (!hasToken && !isPublicPath(pathname)) return loginRedirect(`${pathname}${search}${hash}`);
-  if (hasToken && pathname.startsWith('/login')) return '/';
+  // A signed-in user on the login page goes home, or where the login was asked to lead.
+  if (hasToken && pathname.startsWith('/login'))
+    return safeRedirect(new URLSearchParams(search).get('redirect'));
   if (device === 'mobile') {
     if (pathname === '/') return `/_m${search}`;
     if (pathname === '/s' || pathname === '/s/') return `/s_m${search}`;

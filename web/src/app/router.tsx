@@ -19,9 +19,18 @@ function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>
   return lazy(async () => ({ default: (await load())[name] }));
 }
 
-const UserSettingsPage = lazyPage(() => import('../features/settings/pages/UserSettingsPage'), 'UserSettingsPage');
-const CloudManagerPage = lazyPage(() => import('../features/settings/pages/CloudManagerPage'), 'CloudManagerPage');
-const TaskProgressPage = lazyPage(() => import('../features/tasks/pages/TaskProgressPage'), 'TaskProgressPage');
+const UserSettingsPage = lazyPage(
+  () => import('../features/settings/pages/UserSettingsPage'),
+  'UserSettingsPage',
+);
+const CloudManagerPage = lazyPage(
+  () => import('../features/settings/pages/CloudManagerPage'),
+  'CloudManagerPage',
+);
+const TaskProgressPage = lazyPage(
+  () => import('../features/tasks/pages/TaskProgressPage'),
+  'TaskProgressPage',
+);
 const UsersPage = lazyPage(() => import('../features/system/pages/UsersPage'), 'UsersPage');
 const RolesPage = lazyPage(() => import('../features/system/pages/RolesPage'), 'RolesPage');
 const MenusPage = lazyPage(() => import('../features/system/pages/MenusPage'), 'MenusPage');
@@ -60,39 +69,103 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       { path: '/login', element: <LoginPage />, handle: { title: 'login' } satisfies RouteHandle },
-      { path: '/login_m', element: <LoginPage />, handle: { title: 'login' } satisfies RouteHandle },
+      {
+        path: '/login_m',
+        element: <LoginPage />,
+        handle: { title: 'login' } satisfies RouteHandle,
+      },
       {
         element: <ShareLayout />,
         children: [
           { path: '/s', element: <SharePage />, handle: { title: 'share' } satisfies RouteHandle },
-          { path: '/s/:id', element: <SharePage />, handle: { title: 'share' } satisfies RouteHandle },
-          { path: '/s_m', element: <SharePage />, handle: { title: 'share' } satisfies RouteHandle },
+          {
+            path: '/s/:id',
+            element: <SharePage />,
+            handle: { title: 'share' } satisfies RouteHandle,
+          },
+          {
+            path: '/s_m',
+            element: <SharePage />,
+            handle: { title: 'share' } satisfies RouteHandle,
+          },
         ],
       },
-      { path: '/404', element: <NotFoundPage />, handle: { title: 'notFound' } satisfies RouteHandle },
+      {
+        path: '/404',
+        element: <NotFoundPage />,
+        handle: { title: 'notFound' } satisfies RouteHandle,
+      },
       {
         element: <SessionGate />,
         children: [
           {
             element: <MainLayout />,
             children: [
-              { path: '/', element: <FilesView key="home" kind="home" />, handle: { title: 'home' } satisfies RouteHandle },
-              { path: '/_m', element: <MobileHomeRedirect />, handle: { title: 'allFiles' } satisfies RouteHandle },
-              { path: '/home_m', element: <FilesView key="home_m" kind="home" />, handle: { title: 'allFiles' } satisfies RouteHandle },
-              { path: '/upload/index_m', element: <TransferPage />, handle: { title: 'fileTransfer' } satisfies RouteHandle },
-              { path: '/tag', element: <TagsPage />, handle: { title: 'tags' } satisfies RouteHandle },
+              {
+                path: '/',
+                element: <FilesView key="home" kind="home" />,
+                handle: { title: 'home' } satisfies RouteHandle,
+              },
+              {
+                path: '/_m',
+                element: <MobileHomeRedirect />,
+                handle: { title: 'allFiles' } satisfies RouteHandle,
+              },
+              {
+                path: '/home_m',
+                element: <FilesView key="home_m" kind="home" />,
+                handle: { title: 'allFiles' } satisfies RouteHandle,
+              },
+              {
+                path: '/upload/index_m',
+                element: <TransferPage />,
+                handle: { title: 'fileTransfer' } satisfies RouteHandle,
+              },
+              {
+                path: '/tag',
+                element: <TagsPage />,
+                handle: { title: 'tags' } satisfies RouteHandle,
+              },
               ...FILE_ROUTES.map(({ path, kind }) => ({
                 path,
                 element: <FilesView key={kind} kind={kind} />,
                 handle: { title: FILE_VIEWS[kind].title } satisfies RouteHandle,
               })),
-              { path: '/articles', element: <ArticlesPage />, handle: { title: 'articles' } satisfies RouteHandle },
-              { path: '/setting/user', element: gated(<UserSettingsPage />), handle: settings('settingUser') },
-              { path: '/setting/cloudManager', element: gated(<CloudManagerPage />), handle: settings('settingCloud') },
-              { path: '/setting/taskProgress', element: gated(<TaskProgressPage />), handle: settings('settingTask') },
-              { path: '/setting/sys/user', element: gated(<UsersPage />), handle: settings('sysUser') },
-              { path: '/setting/sys/role', element: gated(<RolesPage />), handle: settings('sysRole') },
-              { path: '/setting/sys/menu', element: gated(<MenusPage />), handle: settings('sysMenu') },
+              {
+                path: '/articles',
+                element: <ArticlesPage />,
+                handle: { title: 'articles' } satisfies RouteHandle,
+              },
+              {
+                path: '/setting/user',
+                element: gated(<UserSettingsPage />),
+                handle: settings('settingUser'),
+              },
+              {
+                path: '/setting/cloudManager',
+                element: gated(<CloudManagerPage />),
+                handle: settings('settingCloud'),
+              },
+              {
+                path: '/setting/taskProgress',
+                element: gated(<TaskProgressPage />),
+                handle: settings('settingTask'),
+              },
+              {
+                path: '/setting/sys/user',
+                element: gated(<UsersPage />),
+                handle: settings('sysUser'),
+              },
+              {
+                path: '/setting/sys/role',
+                element: gated(<RolesPage />),
+                handle: settings('sysRole'),
+              },
+              {
+                path: '/setting/sys/menu',
+                element: gated(<MenusPage />),
+                handle: settings('sysMenu'),
+              },
               { path: '/setting', element: <Navigate to="/setting/user" replace /> },
             ],
           },

@@ -39,7 +39,12 @@ export function antdThemeFor(scheme: ColorScheme): ThemeConfig {
         "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', sans-serif",
       colorBgLayout: dark ? '#0f1115' : '#f4f6fb',
       ...(dark
-        ? { colorBgContainer: '#15181e', colorBgElevated: '#1d2129', colorBorderSecondary: '#262a33', colorBorder: '#363b46' }
+        ? {
+            colorBgContainer: '#15181e',
+            colorBgElevated: '#1d2129',
+            colorBorderSecondary: '#262a33',
+            colorBorder: '#363b46',
+          }
         : { colorBorderSecondary: '#e9ecf3' }),
     },
     components: {

@@ -21,7 +21,11 @@ export interface DataTableProps<T> {
   data: readonly T[] | undefined;
   loading?: boolean;
   /** Adds a checkbox column; the caller keeps the selected keys. */
-  selection?: { selectedKeys: Key[]; onChange: (keys: Key[], rows: T[]) => void; disabled?: (row: T) => boolean };
+  selection?: {
+    selectedKeys: Key[];
+    onChange: (keys: Key[], rows: T[]) => void;
+    disabled?: (row: T) => boolean;
+  };
   /** Adds a leading # column counting across pages. */
   showIndex?: boolean;
   /** Server-side paging; omitted = everything on one page. */
@@ -72,7 +76,7 @@ export function DataTable<T extends object>({
       data-testid={testId}
       rowKey={rowKey}
       columns={allColumns}
-      dataSource={data as T[] | undefined}
+      dataSource={data}
       loading={loading}
       size="middle"
       scroll={scrollX ? { x: scrollX } : undefined}
@@ -84,7 +88,9 @@ export function DataTable<T extends object>({
           ? {
               selectedRowKeys: selection.selectedKeys,
               onChange: (keys, rows) => selection.onChange(keys, rows),
-              getCheckboxProps: selection.disabled ? (row) => ({ disabled: selection.disabled!(row) }) : undefined,
+              getCheckboxProps: selection.disabled
+                ? (row) => ({ disabled: selection.disabled!(row) })
+                : undefined,
             }
           : undefined
       }

@@ -15,7 +15,11 @@ export function EmptyState({ icon, title, description, children, testId }: Empty
     <Empty
       className="nb-empty"
       data-testid={testId ?? 'empty-state'}
-      image={<span className="nb-empty__icon" aria-hidden="true">{icon}</span>}
+      image={
+        <span className="nb-empty__icon" aria-hidden="true">
+          {icon}
+        </span>
+      }
       description={
         <>
           <div className="nb-empty__title">{title}</div>

@@ -71,7 +71,7 @@ import {
   UserOutlined,
   VideoCameraOutlined,
 } from '@ant-design/icons';
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 import { isExternal } from '../layout/menus';
 
 type IconComponent = ComponentType<{ className?: string }>;
@@ -180,7 +180,12 @@ export function iconFor(name: string | null | undefined): IconComponent {
   return MENU_ICONS[name] ?? ALIASES[name] ?? ALIASES[name.toLowerCase()] ?? AppstoreOutlined;
 }
 
-export function MenuIcon({ name, className }: { name: string | null | undefined; className?: string }) {
-  const Icon = iconFor(name);
-  return <Icon className={className} />;
+export function MenuIcon({
+  name,
+  className,
+}: {
+  name: string | null | undefined;
+  className?: string;
+}) {
+  return createElement(iconFor(name), { className });
 }

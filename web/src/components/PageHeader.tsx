@@ -1,7 +1,15 @@
 import { Typography } from 'antd';
 import type { ReactNode } from 'react';
 
-export function PageHeader({ title, subtitle, extra }: { title: ReactNode; subtitle?: ReactNode; extra?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  extra,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  extra?: ReactNode;
+}) {
   return (
     <div className="nb-page__header">
       <div>

@@ -3,7 +3,7 @@ import { CheckOutlined, DesktopOutlined, MoonOutlined, SunOutlined } from '@ant-
 import { THEMES, type Theme } from '@nimbus/contract';
 import { Button, Dropdown, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSystemColorScheme, resolveColorScheme } from '../app/theme';
+import { useColorScheme } from '../app/color-scheme';
 import { useSessionStore } from '../stores/session';
 import { useSetTheme } from '../features/settings/use-set-theme';
 
@@ -17,7 +17,7 @@ export const THEME_ICONS: Record<Theme, ReactNode> = {
 export function ThemeSwitch() {
   const { t } = useTranslation();
   const theme = useSessionStore((s) => s.theme);
-  const scheme = resolveColorScheme(theme, useSystemColorScheme());
+  const scheme = useColorScheme();
   const setTheme = useSetTheme();
   return (
     <Dropdown
@@ -29,7 +29,9 @@ export function ThemeSwitch() {
           label: (
             <span data-testid={`theme-${value}`} className="nb-theme-option">
               {t(`theme.${value}`)}
-              {value === theme ? <CheckOutlined style={{ marginInlineStart: 12, fontSize: 12 }} /> : null}
+              {value === theme ? (
+                <CheckOutlined style={{ marginInlineStart: 12, fontSize: 12 }} />
+              ) : null}
             </span>
           ),
         })),

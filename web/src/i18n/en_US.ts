@@ -141,9 +141,9 @@ const en_US = {
       private: 'Private by design',
     },
     validation: {
-      usernameRequired: 'Enter your username',
+      usernameRequired: 'Enter a username',
       usernamePattern: 'Use letters, digits, "_", "-" or "." (at most 32)',
-      passwordRequired: 'Enter your password',
+      passwordRequired: 'Enter a password',
       passwordMin: 'The password needs at least {{min}} characters',
       passwordMax: 'The password can have at most {{max}} characters',
       confirmRequired: 'Enter the password again',
@@ -188,19 +188,52 @@ const en_US = {
       descending: 'Descending',
     },
     empty: {
-      home: { title: 'This folder is empty', description: 'Files and folders you add here will show up in this view.' },
-      recently: { title: 'No recent files', description: 'Files you upload will be listed here, newest first.' },
-      favorite: { title: 'No favorites yet', description: 'Mark files as favorites to find them here quickly.' },
-      document: { title: 'No documents', description: 'Text, office and PDF files across your drive appear here.' },
-      image: { title: 'No images', description: 'Photos and pictures across your drive appear here.' },
-      audio: { title: 'No audio', description: 'Music and recordings across your drive appear here.' },
+      home: {
+        title: 'This folder is empty',
+        description: 'Files and folders you add here will show up in this view.',
+      },
+      recently: {
+        title: 'No recent files',
+        description: 'Files you upload will be listed here, newest first.',
+      },
+      favorite: {
+        title: 'No favorites yet',
+        description: 'Mark files as favorites to find them here quickly.',
+      },
+      document: {
+        title: 'No documents',
+        description: 'Text, office and PDF files across your drive appear here.',
+      },
+      image: {
+        title: 'No images',
+        description: 'Photos and pictures across your drive appear here.',
+      },
+      audio: {
+        title: 'No audio',
+        description: 'Music and recordings across your drive appear here.',
+      },
       video: { title: 'No videos', description: 'Videos across your drive appear here.' },
-      mount: { title: 'No mounted folders', description: 'Folders others share with you and you mount appear here.' },
-      trash: { title: 'No files in the trash', description: 'Deleted files stay here until you restore them or empty the trash.' },
-      tag: { title: 'No files with this tag', description: 'Files you tag will be collected here.' },
+      mount: {
+        title: 'No mounted folders',
+        description: 'Folders others share with you and you mount appear here.',
+      },
+      trash: {
+        title: 'No files in the trash',
+        description: 'Deleted files stay here until you restore them or empty the trash.',
+      },
+      tag: {
+        title: 'No files with this tag',
+        description: 'Files you tag will be collected here.',
+      },
       tagsNone: { title: 'No tags yet', description: 'Tag files to group them across folders.' },
-      articles: { title: 'No articles yet', description: 'Markdown articles you publish appear here.' },
-      transfer: { title: 'No transfers', description: 'Uploads in progress and finished uploads are listed here.' },
+      articles: {
+        title: 'No articles yet',
+        description: 'Markdown articles you publish appear here.',
+      },
+      transfer: {
+        title: 'No transfers',
+        description: 'Uploads in progress and finished uploads are listed here.',
+      },
     },
   },
   tags: {
@@ -208,8 +241,15 @@ const en_US = {
   },
   share: {
     title: 'Shared files',
-    empty: { title: 'Nothing has been shared here', description: 'This share has no files, or it has expired.' },
-    noLink: { title: 'Open a share link', description: 'Shared links look like /s/ followed by a code. Ask the owner for the full link.' },
+    empty: {
+      title: 'Nothing has been shared here',
+      description: 'This share has no files, or it has expired.',
+    },
+    noLink: {
+      title: 'Open a share link',
+      description:
+        'Shared links look like /s/ followed by a code. Ask the owner for the full link.',
+    },
   },
   settings: {
     actions: {
@@ -299,10 +339,12 @@ const en_US = {
     config: {
       saved: 'Settings saved',
       unavailable: 'Not configured on this server',
-      unavailableHint: 'This server does not offer this setting yet. Once it does, you can change it here.',
+      unavailableHint:
+        'This server does not offer this setting yet. Once it does, you can change it here.',
     },
     transcode: {
-      description: 'Videos that exceed a condition or cannot play in a browser are converted to streaming format.',
+      description:
+        'Videos that exceed a condition or cannot play in a browser are converted to streaming format.',
       enable: 'Enable transcoding',
       maxThreads: 'Threads',
       conditions: 'Transcode when the source exceeds',
@@ -317,7 +359,8 @@ const en_US = {
       isReTranscode: 'Transcode again when the settings change',
     },
     preview: {
-      description: 'Open file types in external viewers. Each key lists extensions; $e_url stands for the file address.',
+      description:
+        'Open file types in external viewers. Each key lists extensions; $e_url stands for the file address.',
       mapping: 'Viewer mapping (JSON)',
       mappingHint: 'Example: { "pdf": { "PDF viewer": "/pdf.js/web/viewer.html?file=$e_url" } }',
       invalidJson: 'Enter a valid JSON object',

@@ -18,23 +18,32 @@ function flatten(tree: Tree, prefix = ''): Map<string, unknown> {
   return out;
 }
 
-const locales = { en_US: flatten(en_US as Tree), zh_CN: flatten(zh_CN as Tree) };
+const locales = { en_US: flatten(en_US), zh_CN: flatten(zh_CN) };
 
 describe('locales', () => {
   it('have the same keys', () => {
     const en = [...locales.en_US.keys()].sort();
     const zh = [...locales.zh_CN.keys()].sort();
-    expect(zh.filter((key) => !locales.en_US.has(key)), 'keys only in zh_CN').toEqual([]);
-    expect(en.filter((key) => !locales.zh_CN.has(key)), 'keys missing from zh_CN').toEqual([]);
+    expect(
+      zh.filter((key) => !locales.en_US.has(key)),
+      'keys only in zh_CN',
+    ).toEqual([]);
+    expect(
+      en.filter((key) => !locales.zh_CN.has(key)),
+      'keys missing from zh_CN',
+    ).toEqual([]);
   });
 
   it.each(Object.entries(locales))('%s has a non-empty text for every key', (_name, texts) => {
-    const empty = [...texts].filter(([, value]) => typeof value !== 'string' || value.trim() === '').map(([key]) => key);
+    const empty = [...texts]
+      .filter(([, value]) => typeof value !== 'string' || value.trim() === '')
+      .map(([key]) => key);
     expect(empty).toEqual([]);
   });
 
   it('use the same interpolation placeholders in both languages', () => {
-    const placeholders = (text: unknown) => [...String(text).matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
+    const placeholders = (text: unknown) =>
+      [...String(text).matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
     const mismatched = [...locales.en_US].filter(
       ([key, text]) => placeholders(text).join() !== placeholders(locales.zh_CN.get(key)).join(),
     );
@@ -42,7 +51,26 @@ describe('locales', () => {
   });
 
   it('cover the seeded menu ids', () => {
-    for (const id of ['home', 'recently', 'favorite', 'document', 'image', 'audio', 'video', 'mount', 'trash', 'setting-user', 'setting-cloud', 'setting-task', 'sys-user', 'sys-role', 'sys-menu', 'avatar-setting', 'avatar-cloud', 'avatar-task']) {
+    for (const id of [
+      'home',
+      'recently',
+      'favorite',
+      'document',
+      'image',
+      'audio',
+      'video',
+      'mount',
+      'trash',
+      'setting-user',
+      'setting-cloud',
+      'setting-task',
+      'sys-user',
+      'sys-role',
+      'sys-menu',
+      'avatar-setting',
+      'avatar-cloud',
+      'avatar-task',
+    ]) {
       expect(locales.en_US.has(`menu.${id}`), id).toBe(true);
     }
   });

@@ -41,4 +41,9 @@ export function changeLanguage(language: Language): void {
   void i18n.changeLanguage(language);
 }
 
+/** Translates a key built at run time (e.g. `errors:<code>`), which the typed `t` cannot check. */
+export function translateKey(key: string): string {
+  return (i18n.t as (key: string) => string)(key);
+}
+
 export default i18n;

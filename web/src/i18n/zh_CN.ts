@@ -199,7 +199,10 @@ const zh_CN: LocaleTree<typeof en_US> = {
       audio: { title: '暂无音频', description: '网盘中的音乐和录音会显示在这里。' },
       video: { title: '暂无视频', description: '网盘中的视频会显示在这里。' },
       mount: { title: '暂无挂载的文件夹', description: '你挂载的他人分享的文件夹会显示在这里。' },
-      trash: { title: '回收站中没有文件', description: '删除的文件会保留在这里，直到你还原或清空回收站。' },
+      trash: {
+        title: '回收站中没有文件',
+        description: '删除的文件会保留在这里，直到你还原或清空回收站。',
+      },
       tag: { title: '没有带此标签的文件', description: '打上标签的文件会汇集在这里。' },
       tagsNone: { title: '还没有标签', description: '给文件打标签，跨文件夹归类。' },
       articles: { title: '还没有文章', description: '你发布的 Markdown 文章会显示在这里。' },
@@ -212,7 +215,10 @@ const zh_CN: LocaleTree<typeof en_US> = {
   share: {
     title: '分享的文件',
     empty: { title: '这里没有分享内容', description: '该分享没有文件，或已过期。' },
-    noLink: { title: '请打开分享链接', description: '分享链接形如 /s/ 加上一段代码，请向分享者索取完整链接。' },
+    noLink: {
+      title: '请打开分享链接',
+      description: '分享链接形如 /s/ 加上一段代码，请向分享者索取完整链接。',
+    },
   },
   settings: {
     actions: {

@@ -8,7 +8,7 @@ import { isRouteHandle, routeTitle, type RouteHandle } from '../app/route-meta';
 export function AppBreadcrumb() {
   const { t } = useTranslation('routes');
   const matches = useMatches();
-  const handle = [...matches].reverse().find((m) => isRouteHandle(m.handle) && (m.handle as RouteHandle).title)
+  const handle = [...matches].reverse().find((m) => isRouteHandle(m.handle) && m.handle.title)
     ?.handle as RouteHandle | undefined;
   const title = handle?.title ? routeTitle(t, handle.title) : '';
   const isHome = handle?.title === 'home' || handle?.title === 'allFiles';

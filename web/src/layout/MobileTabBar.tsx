@@ -26,7 +26,11 @@ export function MobileTabBar() {
   return (
     <nav className="nb-tabbar" aria-label={t('mobileNav')} data-testid="mobile-tabbar">
       {TABS.map((tab) => (
-        <NavLink key={tab.to} to={tab.to} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+        <NavLink
+          key={tab.to}
+          to={tab.to}
+          className={({ isActive }) => (isActive ? 'active' : undefined)}
+        >
           {tab.icon}
           <span>{t(tab.title)}</span>
         </NavLink>

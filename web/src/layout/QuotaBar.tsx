@@ -13,7 +13,12 @@ export function QuotaBar() {
   const text = quotaText(user.takeUpSpace, user.quota);
   return (
     <Tooltip title={t('quota.tooltip', { percent })} placement="right">
-      <div className="nb-quota" data-testid="quota-bar" data-percent={percent} aria-label={t('quota.label', { text })}>
+      <div
+        className="nb-quota"
+        data-testid="quota-bar"
+        data-percent={percent}
+        aria-label={t('quota.label', { text })}
+      >
         <Progress
           percent={percent}
           showInfo={false}

@@ -27,7 +27,12 @@ function toItems(nodes: MenuNode[]): MenuItem[] {
       key: node.path ?? node.id,
       icon,
       label: external ? (
-        <a href={external} target="_blank" rel="noopener noreferrer" data-testid={`menu-${node.id}`}>
+        <a
+          href={external}
+          target="_blank"
+          rel="noopener noreferrer"
+          data-testid={`menu-${node.id}`}
+        >
           {label}
         </a>
       ) : (

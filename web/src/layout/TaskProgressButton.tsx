@@ -23,7 +23,7 @@ export function TaskProgressButton() {
   useEffect(
     () =>
       onLiveMessage('taskCountChange', (message) => {
-        const body = message.body as unknown;
+        const body = message.body;
         const next = Array.isArray(body) ? body.length : typeof body === 'number' ? body : 0;
         setCount(next);
         if (hideTimer.current !== null) window.clearTimeout(hideTimer.current);
@@ -33,9 +33,12 @@ export function TaskProgressButton() {
       }),
     [],
   );
-  useEffect(() => () => {
-    if (hideTimer.current !== null) window.clearTimeout(hideTimer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (hideTimer.current !== null) window.clearTimeout(hideTimer.current);
+    },
+    [],
+  );
 
   if (!visible || localValue.get(TASK_PROGRESS_ROLE_KEY) !== '1') return null;
   return (

@@ -16,7 +16,7 @@ import { UserMenu } from './UserMenu';
 
 /** Top-route buttons: the menuType 3 items (spec §2). */
 function TopRoutes() {
-  const { t } = useTranslation();
+  useTranslation(); // labels follow the language
   const { data: tree } = useMenuTree();
   const isMobile = useAppStore((s) => s.device === 'mobile');
   const nodes = useMemo(() => menusOfType(tree ?? [], MenuType.TOP_BAR), [tree]);
@@ -63,7 +63,9 @@ export function TopBar({ showSidebarToggle }: { showSidebarToggle: boolean }) {
         <Button
           type="text"
           onClick={toggleSidebar}
-          icon={isMobile ? <MenuOutlined /> : opened ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+          icon={
+            isMobile ? <MenuOutlined /> : opened ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />
+          }
           aria-label={opened ? t('sidebar.hide') : t('sidebar.show')}
           aria-expanded={opened}
           data-testid={isMobile ? 'mobile-menu-toggle' : 'sidebar-toggle'}

@@ -1,7 +1,6 @@
 import { DownOutlined, LogoutOutlined } from '@ant-design/icons';
 import { MenuType } from '@nimbus/contract';
 import { Avatar, Badge, Dropdown, Tag, type MenuProps } from 'antd';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MenuIcon } from '../components/MenuIcon';
@@ -37,7 +36,7 @@ export function UserMenu() {
   const displayName = user?.showName || user?.username || username;
   const hasNewVersion = Boolean(user?.newVersion);
 
-  const items = useMemo<MenuProps['items']>(() => {
+  const items: MenuProps['items'] = (() => {
     const avatarItems = menusOfType(tree ?? [], MenuType.AVATAR).map((node) => {
       const external = externalTarget(node);
       const label = menuLabel(node);
@@ -51,7 +50,12 @@ export function UserMenu() {
         key: node.id,
         icon: <MenuIcon name={node.icon} />,
         label: external ? (
-          <a href={external} target="_blank" rel="noopener noreferrer" data-testid={`avatar-menu-${node.id}`}>
+          <a
+            href={external}
+            target="_blank"
+            rel="noopener noreferrer"
+            data-testid={`avatar-menu-${node.id}`}
+          >
             {label}
           </a>
         ) : (
@@ -85,7 +89,7 @@ export function UserMenu() {
         onClick: () => void signOut(),
       },
     ];
-  }, [tree, t, hasNewVersion, displayName, user?.username, signOut]);
+  })();
 
   return (
     <Dropdown trigger={['click']} menu={{ items }} placement="bottomRight">

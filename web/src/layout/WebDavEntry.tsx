@@ -19,7 +19,13 @@ export function WebDavEntry() {
   };
   return (
     <Tooltip title={t('webdav.tooltip')} placement="right">
-      <button type="button" className="nb-webdav" data-testid="webdav-copy" onClick={() => void copy()} aria-label={t('webdav.copyAria', { address })}>
+      <button
+        type="button"
+        className="nb-webdav"
+        data-testid="webdav-copy"
+        onClick={() => void copy()}
+        aria-label={t('webdav.copyAria', { address })}
+      >
         <HddOutlined style={{ fontSize: 16 }} />
         <span className="nb-webdav__label">
           <strong>WebDAV</strong>

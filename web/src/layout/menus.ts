@@ -1,5 +1,5 @@
 import { MenuType, type MenuNode } from '@nimbus/contract';
-import i18n from '../i18n';
+import i18n, { translateKey } from '../i18n';
 
 const EXTERNAL = /^(https?:|mailto:|tel:)/i;
 
@@ -81,5 +81,5 @@ export function sidebarMenuType(pathname: string): number {
  */
 export function menuLabel(node: Pick<MenuNode, 'id' | 'name'>): string {
   const key = `menu:${node.id}`;
-  return i18n.exists(key) ? i18n.t(key as 'menu:home') : node.name;
+  return i18n.exists(key) ? translateKey(key) : node.name;
 }

@@ -13,6 +13,8 @@ export function quotaText(usedBytes: number, quotaGb: number): string {
   const used = formatSize(usedBytes)
     .replace(/(\.\d*?)0+(?=[A-Z]$)/, '$1')
     .replace(/\.(?=[A-Z]$)/, '');
-  const quota = Number.isInteger(quotaGb) ? String(quotaGb) : quotaGb.toFixed(2).replace(/\.?0+$/, '');
+  const quota = Number.isInteger(quotaGb)
+    ? String(quotaGb)
+    : quotaGb.toFixed(2).replace(/\.?0+$/, '');
   return `${used} / ${quota}G`;
 }

@@ -66,11 +66,16 @@ export const useAppStore = create<AppState>()(
         return {
           ...current,
           sidebar:
-            typeof saved.sidebar?.opened === 'boolean' ? { opened: saved.sidebar.opened } : current.sidebar,
-          device: saved.device === 'mobile' || saved.device === 'desktop' ? saved.device : current.device,
+            typeof saved.sidebar?.opened === 'boolean'
+              ? { opened: saved.sidebar.opened }
+              : current.sidebar,
+          device:
+            saved.device === 'mobile' || saved.device === 'desktop' ? saved.device : current.device,
           lang: isLanguage(saved.lang) ? saved.lang : current.lang,
           isUploadDragEnabled:
-            typeof saved.isUploadDragEnabled === 'boolean' ? saved.isUploadDragEnabled : current.isUploadDragEnabled,
+            typeof saved.isUploadDragEnabled === 'boolean'
+              ? saved.isUploadDragEnabled
+              : current.isUploadDragEnabled,
         };
       },
       partialize: ({ sidebar, device, lang, isUploadDragEnabled }) => ({

@@ -58,7 +58,8 @@ export const useSessionStore = create<SessionState>()(
       storage: createSafeStorage<PersistedSession>(),
       merge: (persisted, current) => {
         const saved = (persisted ?? {}) as Partial<PersistedSession>;
-        const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
+        const text = (value: unknown, fallback: string) =>
+          typeof value === 'string' ? value : fallback;
         return {
           ...current,
           token: text(saved.token, current.token),
@@ -67,11 +68,24 @@ export const useSessionStore = create<SessionState>()(
           shareToken: text(saved.shareToken, current.shareToken),
           shareId: text(saved.shareId, current.shareId),
           message: text(saved.message, current.message),
-          theme: (THEMES as readonly unknown[]).includes(saved.theme) ? (saved.theme as Theme) : current.theme,
-          fileClipboard: Array.isArray(saved.fileClipboard) ? saved.fileClipboard : current.fileClipboard,
+          theme: (THEMES as readonly unknown[]).includes(saved.theme)
+            ? (saved.theme as Theme)
+            : current.theme,
+          fileClipboard: Array.isArray(saved.fileClipboard)
+            ? saved.fileClipboard
+            : current.fileClipboard,
         };
       },
-      partialize: ({ token, username, userId, shareToken, shareId, theme, fileClipboard, message }) => ({
+      partialize: ({
+        token,
+        username,
+        userId,
+        shareToken,
+        shareId,
+        theme,
+        fileClipboard,
+        message,
+      }) => ({
         token,
         username,
         userId,

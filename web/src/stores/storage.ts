@@ -13,7 +13,9 @@ export function browserStorage(): Storage | null {
  * A zustand persist storage over a Storage that discards what it cannot read: corrupted JSON,
  * or JSON that is not a persisted state object, is removed with an error logged (spec §3).
  */
-export function createSafeStorage<S>(getStorage: () => Storage | null = browserStorage): PersistStorage<S> {
+export function createSafeStorage<S>(
+  getStorage: () => Storage | null = browserStorage,
+): PersistStorage<S> {
   return {
     getItem(name) {
       const storage = getStorage();
@@ -62,8 +64,8 @@ function isStorageValue(value: unknown): value is StorageValue<unknown> {
     value !== null &&
     !Array.isArray(value) &&
     'state' in value &&
-    typeof (value as { state: unknown }).state === 'object' &&
-    (value as { state: unknown }).state !== null
+    typeof value.state === 'object' &&
+    value.state !== null
   );
 }
 

@@ -25,7 +25,8 @@ export const authKeys = {
 /** The signed-in user. Silent: the session gate handles a failure (spec §8). */
 export const userInfoQuery = queryOptions({
   queryKey: authKeys.userInfo,
-  queryFn: ({ signal }) => api.get<UserInfo>('/user/info', undefined, { silent: true, handleExpired: false, signal }),
+  queryFn: ({ signal }) =>
+    api.get<UserInfo>('/user/info', undefined, { silent: true, handleExpired: false, signal }),
   staleTime: 60_000,
   retry: false,
 });
@@ -38,7 +39,11 @@ export function useUserInfo() {
 export const menuTreeQuery = queryOptions({
   queryKey: authKeys.menuTree,
   queryFn: async ({ signal }) => {
-    const tree = await api.get<MenuNode[]>('/menu/tree', { userId: useSessionStore.getState().userId || undefined }, { signal });
+    const tree = await api.get<MenuNode[]>(
+      '/menu/tree',
+      { userId: useSessionStore.getState().userId || undefined },
+      { signal },
+    );
     return Array.isArray(tree) ? tree : [];
   },
   staleTime: 5 * 60_000,
@@ -52,7 +57,8 @@ export function useMenuTree() {
 export function useWebsiteRecord() {
   return useQuery({
     queryKey: authKeys.websiteRecord,
-    queryFn: ({ signal }) => api.get<WebsiteRecord>('/public/website/record', undefined, { silent: true, signal }),
+    queryFn: ({ signal }) =>
+      api.get<WebsiteRecord>('/public/website/record', undefined, { silent: true, signal }),
     staleTime: 10 * 60_000,
     retry: false,
   });
@@ -80,17 +86,35 @@ export type LoginOutcome =
   | { kind: 'session'; token: string; userId: string; username: string }
   | { kind: 'mfa'; mfaToken: string; username: string; rememberMe: boolean };
 
-function toOutcome(result: LoginResult | undefined, username: string, rememberMe: boolean): LoginOutcome {
+function toOutcome(
+  result: LoginResult | undefined,
+  username: string,
+  rememberMe: boolean,
+): LoginOutcome {
   const token = result?.[TOKEN_HEADER];
-  if (result?.mfaToken && !token) return { kind: 'mfa', mfaToken: result.mfaToken, username, rememberMe };
+  if (result?.mfaToken && !token)
+    return { kind: 'mfa', mfaToken: result.mfaToken, username, rememberMe };
   if (!token) throw new Error('The server answered the login without a token');
-  return { kind: 'session', token, userId: result?.userId ?? '', username: result?.username ?? username };
+  return {
+    kind: 'session',
+    token,
+    userId: result?.userId ?? '',
+    username: result?.username ?? username,
+  };
 }
 
 /** spec §5: the username is trimmed before login and MFA calls. */
-export async function login({ username, password, rememberMe }: Credentials): Promise<LoginOutcome> {
+export async function login({
+  username,
+  password,
+  rememberMe,
+}: Credentials): Promise<LoginOutcome> {
   const name = username.trim();
-  const result = await api.post<LoginResult>('/login', { username: name, password, rememberMe }, { silent: true });
+  const result = await api.post<LoginResult>(
+    '/login',
+    { username: name, password, rememberMe },
+    { silent: true },
+  );
   return toOutcome(result, name, rememberMe);
 }
 
@@ -109,8 +133,15 @@ export async function verifyTotp(input: {
   return toOutcome(result, name, input.rememberMe);
 }
 
-export async function createAdministrator(input: { username: string; password: string }): Promise<void> {
-  await api.post('/public/initialization', { username: input.username.trim(), password: input.password }, { silent: true });
+export async function createAdministrator(input: {
+  username: string;
+  password: string;
+}): Promise<void> {
+  await api.post(
+    '/public/initialization',
+    { username: input.username.trim(), password: input.password },
+    { silent: true },
+  );
 }
 
 export async function logoutRequest(): Promise<void> {

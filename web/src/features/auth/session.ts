@@ -6,25 +6,16 @@ import { loginRedirect } from '../../app/navigation';
 import { useSessionStore } from '../../stores/session';
 import { logoutRequest, type LoginOutcome } from './api';
 
-/** Only same-app paths are followed after login, never another origin. */
-export function safeRedirect(redirect: string | null | undefined): string {
-  if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\')) return '/';
-  if (redirect.startsWith('/login')) return '/';
-  return redirect;
-}
-
-
 export function useSignIn() {
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
   return useCallback(
-    (outcome: Extract<LoginOutcome, { kind: 'session' }>, redirect: string | null) => {
+    (outcome: Extract<LoginOutcome, { kind: 'session' }>) => {
       queryClient.removeQueries({ queryKey: ['user'] });
       queryClient.removeQueries({ queryKey: ['menu'] });
+      // The navigation guard then leaves the login page for its `redirect` (or home).
       useSessionStore.getState().setSession(outcome);
-      void navigate(safeRedirect(redirect), { replace: true });
     },
-    [navigate, queryClient],
+    [queryClient],
   );
 }
 

@@ -22,8 +22,14 @@ export function usernameRules(t: TFunction<'auth'>, strict: boolean): Rule[] {
 export function passwordRules(t: TFunction<'auth'>): Rule[] {
   return [
     { required: true, message: t('validation.passwordRequired') },
-    { min: PASSWORD_MIN_LENGTH, message: t('validation.passwordMin', { min: PASSWORD_MIN_LENGTH }) },
-    { max: PASSWORD_MAX_LENGTH, message: t('validation.passwordMax', { max: PASSWORD_MAX_LENGTH }) },
+    {
+      min: PASSWORD_MIN_LENGTH,
+      message: t('validation.passwordMin', { min: PASSWORD_MIN_LENGTH }),
+    },
+    {
+      max: PASSWORD_MAX_LENGTH,
+      message: t('validation.passwordMax', { max: PASSWORD_MAX_LENGTH }),
+    },
   ];
 }
 

@@ -4,7 +4,17 @@ import { isFlatView, pathSegments } from './view-kinds';
 describe('file views', () => {
   it('marks the type views and the path-less special views as flat (spec §2)', () => {
     const none = new URLSearchParams();
-    for (const path of ['/recently', '/document', '/audio', '/image', '/video', '/favorite', '/mount', '/trash', '/tag']) {
+    for (const path of [
+      '/recently',
+      '/document',
+      '/audio',
+      '/image',
+      '/video',
+      '/favorite',
+      '/mount',
+      '/trash',
+      '/tag',
+    ]) {
       expect(isFlatView(path, none)).toBe(true);
     }
     expect(isFlatView('/favorite', new URLSearchParams('path=/a'))).toBe(false);

@@ -29,7 +29,17 @@ export type SortOrder = 'ascending' | 'descending';
 export const SORT_PROPS: SortProp[] = ['name', 'size', 'uploadDate', 'updateDate'];
 
 /** Title keys shared by the `routes` and `files.views` namespaces. */
-export type FileViewTitle = 'home' | 'recently' | 'favorite' | 'document' | 'image' | 'audio' | 'video' | 'mount' | 'trash' | 'tags';
+export type FileViewTitle =
+  | 'home'
+  | 'recently'
+  | 'favorite'
+  | 'document'
+  | 'image'
+  | 'audio'
+  | 'video'
+  | 'mount'
+  | 'trash'
+  | 'tags';
 
 export interface FileViewConfig {
   title: FileViewTitle;
@@ -39,15 +49,51 @@ export interface FileViewConfig {
 }
 
 export const FILE_VIEWS: Record<FileViewKind, FileViewConfig> = {
-  home: { title: 'home', icon: <FolderOpenOutlined />, defaultSort: { prop: 'name', order: 'ascending' } },
-  recently: { title: 'recently', icon: <ClockCircleOutlined />, defaultSort: { prop: 'uploadDate', order: 'descending' } },
-  favorite: { title: 'favorite', icon: <StarOutlined />, defaultSort: { prop: 'name', order: 'ascending' } },
-  document: { title: 'document', icon: <FileTextOutlined />, defaultSort: { prop: 'updateDate', order: 'descending' } },
-  image: { title: 'image', icon: <PictureOutlined />, defaultSort: { prop: 'updateDate', order: 'descending' } },
-  audio: { title: 'audio', icon: <CustomerServiceOutlined />, defaultSort: { prop: 'updateDate', order: 'descending' } },
-  video: { title: 'video', icon: <VideoCameraOutlined />, defaultSort: { prop: 'updateDate', order: 'descending' } },
-  mount: { title: 'mount', icon: <CloudServerOutlined />, defaultSort: { prop: 'name', order: 'ascending' } },
-  trash: { title: 'trash', icon: <DeleteOutlined />, defaultSort: { prop: 'updateDate', order: 'descending' } },
+  home: {
+    title: 'home',
+    icon: <FolderOpenOutlined />,
+    defaultSort: { prop: 'name', order: 'ascending' },
+  },
+  recently: {
+    title: 'recently',
+    icon: <ClockCircleOutlined />,
+    defaultSort: { prop: 'uploadDate', order: 'descending' },
+  },
+  favorite: {
+    title: 'favorite',
+    icon: <StarOutlined />,
+    defaultSort: { prop: 'name', order: 'ascending' },
+  },
+  document: {
+    title: 'document',
+    icon: <FileTextOutlined />,
+    defaultSort: { prop: 'updateDate', order: 'descending' },
+  },
+  image: {
+    title: 'image',
+    icon: <PictureOutlined />,
+    defaultSort: { prop: 'updateDate', order: 'descending' },
+  },
+  audio: {
+    title: 'audio',
+    icon: <CustomerServiceOutlined />,
+    defaultSort: { prop: 'updateDate', order: 'descending' },
+  },
+  video: {
+    title: 'video',
+    icon: <VideoCameraOutlined />,
+    defaultSort: { prop: 'updateDate', order: 'descending' },
+  },
+  mount: {
+    title: 'mount',
+    icon: <CloudServerOutlined />,
+    defaultSort: { prop: 'name', order: 'ascending' },
+  },
+  trash: {
+    title: 'trash',
+    icon: <DeleteOutlined />,
+    defaultSort: { prop: 'updateDate', order: 'descending' },
+  },
   tag: { title: 'tags', icon: <TagsOutlined />, defaultSort: { prop: 'name', order: 'ascending' } },
 };
 
@@ -57,7 +103,8 @@ export const FILE_VIEWS: Record<FileViewKind, FileViewConfig> = {
  */
 export function isFlatView(pathname: string, params: URLSearchParams): boolean {
   if (['/recently', '/document', '/audio', '/image', '/video'].includes(pathname)) return true;
-  if (['/favorite', '/mount', '/trash', '/tag'].includes(pathname) && !params.get('path')) return true;
+  if (['/favorite', '/mount', '/trash', '/tag'].includes(pathname) && !params.get('path'))
+    return true;
   return Boolean(params.get('keyword')) && !params.get('searchOpenFolder');
 }
 

@@ -14,7 +14,11 @@ export async function validOldPassword(input: { id: string; password: string }):
   await api.post('/valid-old-pass', input, { silent: true });
 }
 
-export async function updatePassword(input: { id: string; oldPassword: string; password: string }): Promise<void> {
+export async function updatePassword(input: {
+  id: string;
+  oldPassword: string;
+  password: string;
+}): Promise<void> {
   await api.put('/user/update-pass', input);
 }
 

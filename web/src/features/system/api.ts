@@ -36,7 +36,12 @@ export async function addUser(input: UserForm): Promise<void> {
 }
 
 export async function updateUser(input: UserForm & { id: string }): Promise<void> {
-  await api.put('/user/update', { id: input.id, showName: input.showName, quota: input.quota, roles: input.roles });
+  await api.put('/user/update', {
+    id: input.id,
+    showName: input.showName,
+    quota: input.quota,
+    roles: input.roles,
+  });
 }
 
 export async function deleteUsers(ids: string[]): Promise<void> {
@@ -45,7 +50,11 @@ export async function deleteUsers(ids: string[]): Promise<void> {
 
 /** Resets a password; without one the server generates it. Resolves with the new password. */
 export async function resetPassword(id: string, password?: string): Promise<string> {
-  const data = await api.put<{ password?: string } | null>('/user/reset-pass', { id, password: password || undefined }, { successToast: false });
+  const data = await api.put<{ password?: string } | null>(
+    '/user/reset-pass',
+    { id, password: password || undefined },
+    { successToast: false },
+  );
   return data?.password ?? password ?? '';
 }
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { applyTaskMessage, progressPercent, type Task } from './api';
 
-const task = (taskId: string, progress: Task['progress']): Task => ({ taskId, type: 'transcode', name: 'a.mp4', path: '/v/', progress });
+const task = (taskId: string, progress: Task['progress']): Task => ({
+  taskId,
+  type: 'transcode',
+  name: 'a.mp4',
+  path: '/v/',
+  progress,
+});
 
 describe('task list messages (spec §4)', () => {
   it('updates a known task, removes it on empty progress and adds a new one', () => {

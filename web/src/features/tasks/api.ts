@@ -31,7 +31,8 @@ export function useTasks() {
 export function applyTaskMessage(tasks: readonly Task[], message: Partial<Task>): Task[] {
   if (!message.taskId) return [...tasks];
   const index = tasks.findIndex((task) => task.taskId === message.taskId);
-  const empty = message.progress === undefined || message.progress === null || message.progress === '';
+  const empty =
+    message.progress === undefined || message.progress === null || message.progress === '';
   if (index === -1) return empty ? [...tasks] : [...tasks, message as Task];
   if (empty) return tasks.filter((task) => task.taskId !== message.taskId);
   return tasks.map((task, i) => (i === index ? { ...task, ...message } : task));

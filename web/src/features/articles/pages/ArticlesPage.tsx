@@ -13,7 +13,11 @@ export function ArticlesPage() {
         </div>
       </div>
       <div className="nb-files__body">
-        <EmptyState icon={<ReadOutlined />} title={t('empty.articles.title')} description={t('empty.articles.description')} />
+        <EmptyState
+          icon={<ReadOutlined />}
+          title={t('empty.articles.title')}
+          description={t('empty.articles.description')}
+        />
       </div>
     </section>
   );

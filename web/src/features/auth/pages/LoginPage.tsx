@@ -11,7 +11,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Form, Input, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../api/client';
 import { useBranding } from '../../../app/branding';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
@@ -43,8 +42,6 @@ interface CreateAdminValues {
 /** /login and /login_m: sign in, the verification-code step, or first-run "create admin" (spec §2). */
 export function LoginPage() {
   const { t } = useTranslation('auth');
-  const [params] = useSearchParams();
-  const redirect = params.get('redirect');
   const { name, logo } = useBranding();
   const hasUser = useHasUser();
   const queryClient = useQueryClient();
@@ -59,7 +56,7 @@ export function LoginPage() {
       setMfa(outcome);
       return;
     }
-    signIn(outcome, redirect);
+    signIn(outcome);
   };
 
   const run = async (action: () => Promise<void>, fallback: string) => {
@@ -75,19 +72,31 @@ export function LoginPage() {
   };
 
   const onLogin = (values: Credentials) =>
-    run(async () => finish(await login({ ...values, rememberMe: Boolean(values.rememberMe) })), t('errors.loginFailed'));
+    run(
+      async () => finish(await login({ ...values, rememberMe: Boolean(values.rememberMe) })),
+      t('errors.loginFailed'),
+    );
 
   const onVerify = (values: { mfaCode: string }) =>
     run(async () => {
       if (!mfa) return;
-      finish(await verifyTotp({ username: mfa.username, mfaToken: mfa.mfaToken, mfaCode: values.mfaCode, rememberMe: mfa.rememberMe }));
+      finish(
+        await verifyTotp({
+          username: mfa.username,
+          mfaToken: mfa.mfaToken,
+          mfaCode: values.mfaCode,
+          rememberMe: mfa.rememberMe,
+        }),
+      );
     }, t('errors.verifyFailed'));
 
   const onCreateAdmin = (values: CreateAdminValues) =>
     run(async () => {
       await createAdministrator(values);
       queryClient.setQueryData(authKeys.hasUser, true);
-      finish(await login({ username: values.username, password: values.password, rememberMe: true }));
+      finish(
+        await login({ username: values.username, password: values.password, rememberMe: true }),
+      );
     }, t('errors.createFailed'));
 
   const firstRun = hasUser.data === false;
@@ -100,7 +109,12 @@ export function LoginPage() {
       <>
         <h2>{t('mfa.title')}</h2>
         <p className="nb-login__lead">{t('mfa.lead')}</p>
-        <Form<{ mfaCode: string }> layout="vertical" onFinish={(v) => void onVerify(v)} requiredMark={false} size="large">
+        <Form<{ mfaCode: string }>
+          layout="vertical"
+          onFinish={(v) => void onVerify(v)}
+          requiredMark={false}
+          size="large"
+        >
           <Form.Item
             name="mfaCode"
             label={t('mfa.code')}
@@ -109,10 +123,30 @@ export function LoginPage() {
               { pattern: /^\d{6}$/, message: t('validation.codePattern') },
             ]}
           >
-            <Input.OTP length={6} autoFocus data-testid="login-mfa-code" aria-label={t('mfa.code')} />
+            <Input.OTP
+              length={6}
+              autoFocus
+              data-testid="login-mfa-code"
+              aria-label={t('mfa.code')}
+            />
           </Form.Item>
-          {error ? <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} role="alert" data-testid="login-error" /> : null}
-          <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-mfa-submit">
+          {error ? (
+            <Alert
+              type="error"
+              showIcon
+              title={error}
+              style={{ marginBottom: 16 }}
+              role="alert"
+              data-testid="login-error"
+            />
+          ) : null}
+          <Button
+            type="primary"
+            htmlType="submit"
+            block
+            loading={busy}
+            data-testid="login-mfa-submit"
+          >
             {t('mfa.verify')}
           </Button>
           <Button
@@ -143,10 +177,24 @@ export function LoginPage() {
           data-testid="create-admin-form"
         >
           <Form.Item name="username" label={t('fields.username')} rules={usernameRules(t, true)}>
-            <Input prefix={<UserOutlined />} autoComplete="username" autoFocus data-testid="login-username" />
+            <Input
+              prefix={<UserOutlined />}
+              autoComplete="username"
+              autoFocus
+              data-testid="login-username"
+            />
           </Form.Item>
-          <Form.Item name="password" label={t('fields.password')} rules={passwordRules(t)} hasFeedback>
-            <Input.Password prefix={<LockOutlined />} autoComplete="new-password" data-testid="login-password" />
+          <Form.Item
+            name="password"
+            label={t('fields.password')}
+            rules={passwordRules(t)}
+            hasFeedback
+          >
+            <Input.Password
+              prefix={<LockOutlined />}
+              autoComplete="new-password"
+              data-testid="login-password"
+            />
           </Form.Item>
           <Form.Item
             name="confirm"
@@ -155,9 +203,22 @@ export function LoginPage() {
             rules={confirmRules(t)}
             hasFeedback
           >
-            <Input.Password prefix={<LockOutlined />} autoComplete="new-password" data-testid="login-confirm" />
+            <Input.Password
+              prefix={<LockOutlined />}
+              autoComplete="new-password"
+              data-testid="login-confirm"
+            />
           </Form.Item>
-          {error ? <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} role="alert" data-testid="login-error" /> : null}
+          {error ? (
+            <Alert
+              type="error"
+              showIcon
+              title={error}
+              style={{ marginBottom: 16 }}
+              role="alert"
+              data-testid="login-error"
+            />
+          ) : null}
           <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
             {t('setup.submit')}
           </Button>
@@ -179,15 +240,33 @@ export function LoginPage() {
           data-testid="login-form"
         >
           <Form.Item name="username" label={t('fields.username')} rules={usernameRules(t, false)}>
-            <Input prefix={<UserOutlined />} autoComplete="username" autoFocus data-testid="login-username" />
+            <Input
+              prefix={<UserOutlined />}
+              autoComplete="username"
+              autoFocus
+              data-testid="login-username"
+            />
           </Form.Item>
           <Form.Item name="password" label={t('fields.password')} rules={passwordRules(t)}>
-            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" data-testid="login-password" />
+            <Input.Password
+              prefix={<LockOutlined />}
+              autoComplete="current-password"
+              data-testid="login-password"
+            />
           </Form.Item>
           <Form.Item name="rememberMe" valuePropName="checked" style={{ marginBottom: 20 }}>
             <Checkbox data-testid="login-remember">{t('fields.rememberMe')}</Checkbox>
           </Form.Item>
-          {error ? <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} role="alert" data-testid="login-error" /> : null}
+          {error ? (
+            <Alert
+              type="error"
+              showIcon
+              title={error}
+              style={{ marginBottom: 16 }}
+              role="alert"
+              data-testid="login-error"
+            />
+          ) : null}
           <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
             {t('login.submit')}
           </Button>

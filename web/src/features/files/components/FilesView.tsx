@@ -11,7 +11,14 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { useTags } from '../../tags/api';
-import { FILE_VIEWS, SORT_PROPS, pathSegments, type FileViewKind, type SortOrder, type SortProp } from '../view-kinds';
+import {
+  FILE_VIEWS,
+  SORT_PROPS,
+  pathSegments,
+  type FileViewKind,
+  type SortOrder,
+  type SortProp,
+} from '../view-kinds';
 
 export type ViewMode = 'list' | 'grid';
 
@@ -29,7 +36,10 @@ function FolderCrumbs({ path, vmode }: { path: string | null; vmode: ViewMode })
     return `/?${next.toString()}`;
   };
   const items = [
-    { key: 'root', title: segments.length ? <Link to={link(0)}>{t('allFiles')}</Link> : t('allFiles') },
+    {
+      key: 'root',
+      title: segments.length ? <Link to={link(0)}>{t('allFiles')}</Link> : t('allFiles'),
+    },
     ...segments.map((segment, index) => ({
       key: `${index}`,
       title: index === segments.length - 1 ? segment : <Link to={link(index + 1)}>{segment}</Link>,
@@ -57,7 +67,8 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       : config.defaultSort.order;
   const tagId = params.get('tagId');
   const { data: tags } = useTags();
-  const tag = kind === 'tag' && tagId ? tags?.find((item) => (item.tagId ?? item.id) === tagId) : undefined;
+  const tag =
+    kind === 'tag' && tagId ? tags?.find((item) => (item.tagId ?? item.id) === tagId) : undefined;
 
   const update = (changes: Record<string, string>) => {
     const next = new URLSearchParams(params);
@@ -69,13 +80,23 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     ...SORT_PROPS.map((prop) => ({
       key: `prop:${prop}`,
       label: <span data-testid={`sort-${prop}`}>{t(`sort.${prop}`)}</span>,
-      icon: prop === sortProp ? <CheckOutlined /> : <span style={{ width: 14, display: 'inline-block' }} />,
+      icon:
+        prop === sortProp ? (
+          <CheckOutlined />
+        ) : (
+          <span style={{ width: 14, display: 'inline-block' }} />
+        ),
     })),
     { type: 'divider' as const, key: 'divider' },
     ...(['ascending', 'descending'] as const).map((value) => ({
       key: `order:${value}`,
       label: <span data-testid={`sort-${value}`}>{t(`sort.${value}`)}</span>,
-      icon: value === order ? <CheckOutlined /> : <span style={{ width: 14, display: 'inline-block' }} />,
+      icon:
+        value === order ? (
+          <CheckOutlined />
+        ) : (
+          <span style={{ width: 14, display: 'inline-block' }} />
+        ),
     })),
   ];
 
@@ -83,7 +104,13 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
   const title = kind === 'tag' && tag ? tag.name : t(`views.${config.title}`);
 
   return (
-    <section className="nb-files" data-testid="files-view" data-kind={kind} data-vmode={vmode} aria-label={title}>
+    <section
+      className="nb-files"
+      data-testid="files-view"
+      data-kind={kind}
+      data-vmode={vmode}
+      aria-label={title}
+    >
       <div className="nb-files__toolbar">
         <div className="nb-files__crumb">
           {kind === 'home' ? (
@@ -92,7 +119,9 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
             <Breadcrumb
               data-testid="files-breadcrumb"
               items={[
-                ...(kind === 'tag' && tag ? [{ key: 'tags', title: <Link to="/tag">{t('views.tags')}</Link> }] : []),
+                ...(kind === 'tag' && tag
+                  ? [{ key: 'tags', title: <Link to="/tag">{t('views.tags')}</Link> }]
+                  : []),
                 { key: 'view', title },
               ]}
             />

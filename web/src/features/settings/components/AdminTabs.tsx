@@ -21,12 +21,21 @@ import { ConfigTab } from './ConfigTab';
 export function TranscodeTab() {
   const { t } = useTranslation('settings');
   const number = (name: keyof TranscodeConfig, min: number, max: number, unit?: string) => (
-    <Form.Item name={name} label={t(`transcode.${name}`)} rules={[{ required: true, type: 'number', min, max }]}>
+    <Form.Item
+      name={name}
+      label={t(`transcode.${name}`)}
+      rules={[{ required: true, type: 'number', min, max }]}
+    >
       <InputNumber min={min} max={max} style={{ width: '100%' }} suffix={unit} />
     </Form.Item>
   );
   return (
-    <ConfigTab<TranscodeConfig> name="transcode" path="/cloud/setting/transcode/config" description={t('transcode.description')} testId="transcode-tab">
+    <ConfigTab<TranscodeConfig>
+      name="transcode"
+      path="/cloud/setting/transcode/config"
+      description={t('transcode.description')}
+      testId="transcode-tab"
+    >
       {() => (
         <>
           <Form.Item name="enable" label={t('transcode.enable')} valuePropName="checked">
@@ -34,21 +43,37 @@ export function TranscodeTab() {
           </Form.Item>
           {number('maxThreads', 1, 8)}
           <Card size="small" title={t('transcode.conditions')} style={{ marginBottom: 16 }}>
-            <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))', gap: '0 12px' }}>
+            <div
+              style={{
+                display: 'grid',
+                gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))',
+                gap: '0 12px',
+              }}
+            >
               {number('bitrateCond', 100, 100000, 'kbps')}
               {number('heightCond', 144, 4320, 'px')}
               {number('frameRateCond', 1, 240, 'fps')}
             </div>
           </Card>
           <Card size="small" title={t('transcode.targets')} style={{ marginBottom: 16 }}>
-            <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))', gap: '0 12px' }}>
+            <div
+              style={{
+                display: 'grid',
+                gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))',
+                gap: '0 12px',
+              }}
+            >
               {number('bitrate', 100, 100000, 'kbps')}
               {number('height', 144, 4320, 'px')}
               {number('frameRate', 1, 240, 'fps')}
             </div>
           </Card>
           {number('vttThumbnailCount', 1, 256)}
-          <Form.Item name="isReTranscode" label={t('transcode.isReTranscode')} valuePropName="checked">
+          <Form.Item
+            name="isReTranscode"
+            label={t('transcode.isReTranscode')}
+            valuePropName="checked"
+          >
             <Switch />
           </Form.Item>
         </>
@@ -60,7 +85,12 @@ export function TranscodeTab() {
 export function OcrTab() {
   const { t } = useTranslation('settings');
   return (
-    <ConfigTab<OcrConfig> name="ocr" path="/cloud/setting/ocr/config" description={t('ocr.description')} testId="ocr-tab">
+    <ConfigTab<OcrConfig>
+      name="ocr"
+      path="/cloud/setting/ocr/config"
+      description={t('ocr.description')}
+      testId="ocr-tab"
+    >
       {() => (
         <>
           <Form.Item name="enable" label={t('ocr.enable')} valuePropName="checked">
@@ -74,7 +104,11 @@ export function OcrTab() {
               ]}
             />
           </Form.Item>
-          <Form.Item name="maxTasks" label={t('ocr.maxTasks')} rules={[{ required: true, type: 'number', min: 1, max: 16 }]}>
+          <Form.Item
+            name="maxTasks"
+            label={t('ocr.maxTasks')}
+            rules={[{ required: true, type: 'number', min: 1, max: 16 }]}
+          >
             <InputNumber min={1} max={16} style={{ width: 160 }} />
           </Form.Item>
         </>
@@ -95,7 +129,12 @@ function isJsonObject(text: string): boolean {
 export function PreviewTab() {
   const { t } = useTranslation('settings');
   return (
-    <ConfigTab<PreviewConfig> name="preview" path="/cloud/setting/preview/config" description={t('preview.description')} testId="preview-tab">
+    <ConfigTab<PreviewConfig>
+      name="preview"
+      path="/cloud/setting/preview/config"
+      description={t('preview.description')}
+      testId="preview-tab"
+    >
       {() => (
         <Form.Item
           name="iframe"
@@ -104,11 +143,17 @@ export function PreviewTab() {
           rules={[
             {
               validator: (_, value: string | undefined) =>
-                !value || isJsonObject(value) ? Promise.resolve() : Promise.reject(new Error(t('preview.invalidJson'))),
+                !value || isJsonObject(value)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('preview.invalidJson'))),
             },
           ]}
         >
-          <Input.TextArea autoSize={{ minRows: 8, maxRows: 20 }} className="nb-mono" spellCheck={false} />
+          <Input.TextArea
+            autoSize={{ minRows: 8, maxRows: 20 }}
+            className="nb-mono"
+            spellCheck={false}
+          />
         </Form.Item>
       )}
     </ConfigTab>
@@ -171,7 +216,10 @@ export function LdapTab() {
             <Select
               mode="multiple"
               loading={roles.isPending}
-              options={(roles.data?.items ?? []).map((role) => ({ value: role.code, label: role.name }))}
+              options={(roles.data?.items ?? []).map((role) => ({
+                value: role.code,
+                label: role.name,
+              }))}
             />
           </Form.Item>
         </>
@@ -186,7 +234,8 @@ export function MfaTab() {
   const queryClient = useQueryClient();
   const policy = useQuery({
     queryKey: settingsKeys.config('mfa-force'),
-    queryFn: ({ signal }) => api.get<boolean>('/cloud/setting/mfa-force-enable', undefined, { silent: true, signal }),
+    queryFn: ({ signal }) =>
+      api.get<boolean>('/cloud/setting/mfa-force-enable', undefined, { silent: true, signal }),
     retry: false,
   });
   const [saving, setSaving] = useState(false);
@@ -194,7 +243,11 @@ export function MfaTab() {
   if (policy.isError) {
     return (
       <div data-testid="mfa-tab" style={{ padding: '32px 0' }}>
-        <EmptyState icon={<SafetyOutlined />} title={t('config.unavailable')} description={t('config.unavailableHint')}>
+        <EmptyState
+          icon={<SafetyOutlined />}
+          title={t('config.unavailable')}
+          description={t('config.unavailableHint')}
+        >
           <Button onClick={() => void policy.refetch()}>{t('actions.retry')}</Button>
         </EmptyState>
       </div>
@@ -217,7 +270,11 @@ export function MfaTab() {
     <div data-testid="mfa-tab" style={{ maxWidth: 640 }}>
       <Form layout="vertical">
         <Form.Item label={t('mfa.force')} extra={t('mfa.forceHint')}>
-          <Switch checked={Boolean(policy.data)} loading={policy.isPending || saving} onChange={(v) => void toggle(v)} />
+          <Switch
+            checked={Boolean(policy.data)}
+            loading={policy.isPending || saving}
+            onChange={(v) => void toggle(v)}
+          />
         </Form.Item>
         <Form.Item label={t('mfa.reset')} extra={t('mfa.resetHint')}>
           <Button

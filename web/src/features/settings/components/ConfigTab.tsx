@@ -40,7 +40,7 @@ export function ConfigTab<T extends object>({
   const [saving, setSaving] = useState(false);
 
   useEffect(() => {
-    if (config.data) form.setFieldsValue((fromServer ? fromServer(config.data) : config.data) as Parameters<typeof form.setFieldsValue>[0]);
+    if (config.data) form.setFieldsValue(fromServer ? fromServer(config.data) : config.data);
   }, [config.data, form, fromServer]);
 
   if (config.isPending) return <Skeleton active paragraph={{ rows: 5 }} />;

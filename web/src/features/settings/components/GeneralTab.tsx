@@ -29,7 +29,11 @@ const LOGO_TYPES = ['image/svg+xml', 'image/jpeg', 'image/png'];
 const LOGO_EXTENSIONS = /\.(svg|jpe?g|png)$/i;
 
 /** spec §5: SVG, JPG, JPEG or PNG, at most 128 KB. Returns the problem, or null. */
-export function logoProblem(file: { name: string; type: string; size: number }): 'format' | 'size' | null {
+export function logoProblem(file: {
+  name: string;
+  type: string;
+  size: number;
+}): 'format' | 'size' | null {
   if (!LOGO_TYPES.includes(file.type) && !LOGO_EXTENSIONS.test(file.name)) return 'format';
   if (file.size > LOGO_MAX_BYTES) return 'size';
   return null;
@@ -64,7 +68,11 @@ function BrandingCard() {
 
   return (
     <Card title={t('general.branding')} data-testid="branding-card">
-      <Form layout="vertical" initialValues={{ netdiskName: name }} onFinish={(v) => void onFinish(v)}>
+      <Form<{ netdiskName: string }>
+        layout="vertical"
+        initialValues={{ netdiskName: name }}
+        onFinish={(v) => void onFinish(v)}
+      >
         <Form.Item
           name="netdiskName"
           label={t('general.driveName')}
@@ -77,14 +85,22 @@ function BrandingCard() {
         </Form.Item>
         <Form.Item label={t('general.logo')} extra={t('general.logoHint')}>
           <Space size={16} align="center">
-            <img src={logo} alt={t('general.logo')} width={48} height={48} style={{ borderRadius: 10, objectFit: 'contain' }} />
+            <img
+              src={logo}
+              alt={t('general.logo')}
+              width={48}
+              height={48}
+              style={{ borderRadius: 10, objectFit: 'contain' }}
+            />
             <Upload
               accept=".svg,.jpg,.jpeg,.png"
               showUploadList={false}
               beforeUpload={(file) => {
                 const problem = logoProblem(file);
                 if (problem) {
-                  void message.error(t(problem === 'format' ? 'general.logoFormat' : 'general.logoSize'));
+                  void message.error(
+                    t(problem === 'format' ? 'general.logoFormat' : 'general.logoSize'),
+                  );
                   return Upload.LIST_IGNORE;
                 }
                 setUploading(true);
@@ -120,7 +136,7 @@ function MaintenanceCard() {
   const [busy, setBusy] = useState<string | null>(null);
 
   useEffect(() => {
-    const offSync = onLiveMessage('synced', (m) => setSync((m.body ?? {}) as SyncState));
+    const offSync = onLiveMessage('synced', (m) => setSync(m.body ?? {}));
     const offFolder = onLiveMessage('calculateFolderSizeProcessed', (m) =>
       setFolderPercent(typeof m.body === 'number' ? m.body : Number(m.body) || 0),
     );
@@ -147,7 +163,7 @@ function MaintenanceCard() {
       title: t('general.resetTitle'),
       content: t('general.resetConfirm'),
       okText: t('general.reset'),
-      okButtonProps: { danger: true, 'data-testid': 'reset-menus-confirm' } as never,
+      okButtonProps: { danger: true, 'data-testid': 'reset-menus-confirm' },
       cancelText: t('actions.cancel'),
       onOk: () =>
         run(
@@ -161,8 +177,22 @@ function MaintenanceCard() {
         ),
     });
 
-  const row = (icon: ReactNode, title: string, hint: string, action: ReactNode, progress?: ReactNode) => (
-    <div style={{ display: 'flex', gap: 12, alignItems: 'flex-start', padding: '12px 0', borderBottom: '1px solid var(--nb-border)' }}>
+  const row = (
+    icon: ReactNode,
+    title: string,
+    hint: string,
+    action: ReactNode,
+    progress?: ReactNode,
+  ) => (
+    <div
+      style={{
+        display: 'flex',
+        gap: 12,
+        alignItems: 'flex-start',
+        padding: '12px 0',
+        borderBottom: '1px solid var(--nb-border)',
+      }}
+    >
       <span style={{ fontSize: 18, color: 'var(--nb-brand)', marginTop: 2 }}>{icon}</span>
       <div style={{ flex: 1, minWidth: 0 }}>
         <div style={{ fontWeight: 600 }}>{title}</div>
@@ -174,18 +204,35 @@ function MaintenanceCard() {
   );
 
   return (
-    <Card title={t('general.maintenance')} data-testid="maintenance-card" styles={{ body: { paddingTop: 4 } }}>
+    <Card
+      title={t('general.maintenance')}
+      data-testid="maintenance-card"
+      styles={{ body: { paddingTop: 4 } }}
+    >
       {row(
         <DatabaseOutlined />,
         t('general.rebuildIndex'),
         t('general.rebuildIndexHint'),
-        <Button loading={busy === 'sync'} onClick={() => void run('sync', () => rebuildIndex(username), t('general.rebuildStarted'))}>
+        <Button
+          loading={busy === 'sync'}
+          onClick={() =>
+            void run('sync', () => rebuildIndex(username), t('general.rebuildStarted'))
+          }
+        >
           {t('general.run')}
         </Button>,
         sync ? (
           <div style={{ marginTop: 8 }}>
-            <Progress percent={Math.round(sync.syncPercent ?? 0)} size="small" format={(p) => t('general.syncPercent', { percent: p })} />
-            <Progress percent={Math.round(sync.indexingPercent ?? 0)} size="small" format={(p) => t('general.indexPercent', { percent: p })} />
+            <Progress
+              percent={Math.round(sync.syncPercent ?? 0)}
+              size="small"
+              format={(p) => t('general.syncPercent', { percent: p })}
+            />
+            <Progress
+              percent={Math.round(sync.indexingPercent ?? 0)}
+              size="small"
+              format={(p) => t('general.indexPercent', { percent: p })}
+            />
           </div>
         ) : null,
       )}
@@ -199,7 +246,9 @@ function MaintenanceCard() {
         >
           {t('general.run')}
         </Button>,
-        folderPercent !== null ? <Progress percent={Math.round(folderPercent)} size="small" style={{ marginTop: 8 }} /> : null,
+        folderPercent !== null ? (
+          <Progress percent={Math.round(folderPercent)} size="small" style={{ marginTop: 8 }} />
+        ) : null,
       )}
       {row(
         <ClearOutlined />,

@@ -26,7 +26,9 @@ function ProfileCard({ user }: { user: UserInfo }) {
     setSaving(true);
     try {
       await updateProfile({ id: user.id, showName: showName.trim() });
-      queryClient.setQueryData<UserInfo>(authKeys.userInfo, (info) => (info ? { ...info, showName: showName.trim() } : info));
+      queryClient.setQueryData<UserInfo>(authKeys.userInfo, (info) =>
+        info ? { ...info, showName: showName.trim() } : info,
+      );
       void message.success(t('profile.saved'));
     } catch {
       // the client toasted the reason
@@ -38,7 +40,11 @@ function ProfileCard({ user }: { user: UserInfo }) {
   return (
     <Card title={t('profile.title')} data-testid="profile-card">
       <div style={{ display: 'flex', alignItems: 'center', gap: 16, marginBottom: 20 }}>
-        <Avatar size={56} src={avatarUrl(user.avatar)} style={{ background: avatarColor(name), fontSize: 22 }}>
+        <Avatar
+          size={56}
+          src={avatarUrl(user.avatar)}
+          style={{ background: avatarColor(name), fontSize: 22 }}
+        >
           {name.slice(0, 1).toUpperCase()}
         </Avatar>
         <div style={{ minWidth: 0 }}>
@@ -58,7 +64,10 @@ function ProfileCard({ user }: { user: UserInfo }) {
         <dd>
           <Progress percent={percent} strokeColor={quotaColor(percent)} size="small" />
           <span style={{ color: 'var(--nb-text-2)', fontSize: 12 }}>
-            {t('profile.storageUsed', { used: formatSize(user.takeUpSpace), quota: `${user.quota}G` })}
+            {t('profile.storageUsed', {
+              used: formatSize(user.takeUpSpace),
+              quota: `${user.quota}G`,
+            })}
           </span>
         </dd>
         {user.createTime ? (
@@ -68,7 +77,11 @@ function ProfileCard({ user }: { user: UserInfo }) {
           </>
         ) : null}
       </dl>
-      <Form layout="vertical" initialValues={{ showName: user.showName }} onFinish={(v) => void onFinish(v)}>
+      <Form<{ showName: string }>
+        layout="vertical"
+        initialValues={{ showName: user.showName }}
+        onFinish={(v) => void onFinish(v)}
+      >
         <Form.Item
           name="showName"
           label={t('profile.showName')}
@@ -112,7 +125,11 @@ function PasswordCard({ user }: { user: UserInfo }) {
         }
         throw error;
       }
-      await updatePassword({ id: user.id, oldPassword: values.oldPassword, password: values.password });
+      await updatePassword({
+        id: user.id,
+        oldPassword: values.oldPassword,
+        password: values.password,
+      });
       form.resetFields();
       void message.success(t('password.changed'));
     } catch {
@@ -125,14 +142,41 @@ function PasswordCard({ user }: { user: UserInfo }) {
   return (
     <Card title={t('password.title')} data-testid="password-card">
       <Form form={form} layout="vertical" onFinish={(v) => void onFinish(v)} requiredMark={false}>
-        <Form.Item name="oldPassword" label={t('password.old')} rules={[{ required: true, message: t('password.oldRequired') }]}>
-          <Input.Password prefix={<LockOutlined />} autoComplete="current-password" data-testid="password-old" />
+        <Form.Item
+          name="oldPassword"
+          label={t('password.old')}
+          rules={[{ required: true, message: t('password.oldRequired') }]}
+        >
+          <Input.Password
+            prefix={<LockOutlined />}
+            autoComplete="current-password"
+            data-testid="password-old"
+          />
         </Form.Item>
-        <Form.Item name="password" label={t('password.new')} rules={passwordRules(tAuth)} hasFeedback>
-          <Input.Password prefix={<LockOutlined />} autoComplete="new-password" data-testid="password-new" />
+        <Form.Item
+          name="password"
+          label={t('password.new')}
+          rules={passwordRules(tAuth)}
+          hasFeedback
+        >
+          <Input.Password
+            prefix={<LockOutlined />}
+            autoComplete="new-password"
+            data-testid="password-new"
+          />
         </Form.Item>
-        <Form.Item name="confirm" label={t('password.confirm')} dependencies={['password']} rules={confirmRules(tAuth)} hasFeedback>
-          <Input.Password prefix={<LockOutlined />} autoComplete="new-password" data-testid="password-confirm" />
+        <Form.Item
+          name="confirm"
+          label={t('password.confirm')}
+          dependencies={['password']}
+          rules={confirmRules(tAuth)}
+          hasFeedback
+        >
+          <Input.Password
+            prefix={<LockOutlined />}
+            autoComplete="new-password"
+            data-testid="password-confirm"
+          />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={saving} data-testid="password-save">
           {t('password.submit')}

@@ -17,9 +17,17 @@ export function SharePage() {
       </div>
       <div className="nb-files__body">
         {id ? (
-          <EmptyState icon={<ShareAltOutlined />} title={t('empty.title')} description={t('empty.description')} />
+          <EmptyState
+            icon={<ShareAltOutlined />}
+            title={t('empty.title')}
+            description={t('empty.description')}
+          />
         ) : (
-          <EmptyState icon={<LinkOutlined />} title={t('noLink.title')} description={t('noLink.description')} />
+          <EmptyState
+            icon={<LinkOutlined />}
+            title={t('noLink.title')}
+            description={t('noLink.description')}
+          />
         )}
       </div>
     </section>

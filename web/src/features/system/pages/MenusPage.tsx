@@ -25,8 +25,20 @@ import { PageHeader } from '../../../components/PageHeader';
 import { buildMenuTree, flattenMenus, menuLabel } from '../../../layout/menus';
 import { deleteMenus, fetchMenus, saveMenu, systemKeys, type MenuForm } from '../api';
 
-const MENU_TYPES = [MenuType.MAIN, MenuType.SKIPPED, MenuType.SECTION, MenuType.TOP_BAR, MenuType.AVATAR] as const;
-const TYPE_COLORS: Record<number, string> = { 0: 'blue', 1: 'default', 2: 'purple', 3: 'cyan', 4: 'orange' };
+const MENU_TYPES = [
+  MenuType.MAIN,
+  MenuType.SKIPPED,
+  MenuType.SECTION,
+  MenuType.TOP_BAR,
+  MenuType.AVATAR,
+] as const;
+const TYPE_COLORS: Record<number, string> = {
+  0: 'blue',
+  1: 'default',
+  2: 'purple',
+  3: 'cyan',
+  4: 'orange',
+};
 const ICON_NAMES = Object.keys(MENU_ICONS);
 
 interface TreeOption {
@@ -55,8 +67,15 @@ function MenuDialog({
   const iconValue = Form.useWatch('icon', form);
 
   // A menu cannot move under itself or one of its descendants.
+  const { i18n } = useTranslation();
+  const language = i18n.language;
   const parentOptions = useMemo(() => {
-    const blocked = new Set(menu ? flattenMenus([tree.length ? findNode(tree, menu.id) ?? menu : menu]).map((n) => n.id) : []);
+    if (!language) return [];
+    const blocked = new Set(
+      menu
+        ? flattenMenus([tree.length ? (findNode(tree, menu.id) ?? menu) : menu]).map((n) => n.id)
+        : [],
+    );
     const toOptions = (nodes: MenuNode[]): TreeOption[] =>
       nodes
         .filter((node) => !blocked.has(node.id))
@@ -66,7 +85,7 @@ function MenuDialog({
           children: node.children?.length ? toOptions(node.children) : undefined,
         }));
     return toOptions(tree);
-  }, [tree, menu, t]);
+  }, [tree, menu, language]);
 
   const submit = async () => {
     const values = await form.validateFields();
@@ -93,27 +112,58 @@ function MenuDialog({
       confirmLoading={saving}
       destroyOnHidden
       width={640}
-      okButtonProps={{ 'data-testid': 'menu-dialog-save' } as never}
-      afterOpenChange={(visible) => {
-        if (!visible) return;
-        form.resetFields();
-        form.setFieldsValue(
+      okButtonProps={{ 'data-testid': 'menu-dialog-save' }}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        data-testid="menu-dialog"
+        initialValues={
           menu
             ? { ...menu }
-            : { parentId, name: '', menuType: MenuType.MAIN, sortNumber: 0, hide: false, path: '', component: '', icon: '', authority: '' },
-        );
-      }}
-    >
-      <Form form={form} layout="vertical" preserve={false} data-testid="menu-dialog">
-        <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(240px, 1fr))', gap: '0 16px' }}>
+            : {
+                parentId,
+                name: '',
+                menuType: MenuType.MAIN,
+                sortNumber: 0,
+                hide: false,
+                path: '',
+                component: '',
+                icon: '',
+                authority: '',
+              }
+        }
+      >
+        <div
+          style={{
+            display: 'grid',
+            gridTemplateColumns: 'repeat(auto-fit, minmax(240px, 1fr))',
+            gap: '0 16px',
+          }}
+        >
           <Form.Item name="parentId" label={t('menus.parent')}>
-            <TreeSelect treeData={parentOptions} allowClear treeDefaultExpandAll placeholder={t('menus.root')} />
+            <TreeSelect
+              treeData={parentOptions}
+              allowClear
+              treeDefaultExpandAll
+              placeholder={t('menus.root')}
+            />
           </Form.Item>
-          <Form.Item name="name" label={t('menus.name')} rules={[{ required: true, whitespace: true, message: t('menus.nameRequired') }, { max: 64 }]}>
+          <Form.Item
+            name="name"
+            label={t('menus.name')}
+            rules={[
+              { required: true, whitespace: true, message: t('menus.nameRequired') },
+              { max: 64 },
+            ]}
+          >
             <Input data-testid="menu-name" />
           </Form.Item>
           <Form.Item name="menuType" label={t('menus.type')} rules={[{ required: true }]}>
-            <Select options={MENU_TYPES.map((type) => ({ value: type, label: t(`menus.types.${type}`) }))} />
+            <Select
+              options={MENU_TYPES.map((type) => ({ value: type, label: t(`menus.types.${type}`) }))}
+            />
           </Form.Item>
           <Form.Item name="sortNumber" label={t('menus.sort')}>
             <InputNumber style={{ width: '100%' }} />
@@ -124,7 +174,12 @@ function MenuDialog({
           <Form.Item name="component" label={t('menus.component')} rules={[{ max: 200 }]}>
             <Input className="nb-mono" />
           </Form.Item>
-          <Form.Item name="icon" label={t('menus.icon')} extra={t('menus.iconHint')} rules={[{ max: 200 }]}>
+          <Form.Item
+            name="icon"
+            label={t('menus.icon')}
+            extra={t('menus.iconHint')}
+            rules={[{ max: 200 }]}
+          >
             <AutoComplete
               options={ICON_NAMES.map((name) => ({
                 value: name,
@@ -135,7 +190,11 @@ function MenuDialog({
                   </Space>
                 ),
               }))}
-              filterOption={(input, option) => String(option?.value ?? '').toLowerCase().includes(input.toLowerCase())}
+              filterOption={(input, option) =>
+                String(option?.value ?? '')
+                  .toLowerCase()
+                  .includes(input.toLowerCase())
+              }
             >
               <Input prefix={<MenuIcon name={iconValue || null} />} />
             </AutoComplete>
@@ -163,14 +222,18 @@ export function MenusPage() {
   const queryClient = useQueryClient();
   const menus = useQuery({ queryKey: systemKeys.menus, queryFn: fetchMenus });
   const tree = useMemo(() => buildMenuTree(menus.data ?? []), [menus.data]);
-  const [dialog, setDialog] = useState<{ menu: MenuNode | null; parentId: string | null } | null>(null);
+  const [dialog, setDialog] = useState<{ menu: MenuNode | null; parentId: string | null } | null>(
+    null,
+  );
 
   const confirmDelete = (node: MenuNode) =>
     modal.confirm({
       title: t('menus.deleteTitle'),
-      content: t(node.children?.length ? 'menus.deleteConfirmChildren' : 'menus.deleteConfirm', { name: menuLabel(node) }),
+      content: t(node.children?.length ? 'menus.deleteConfirmChildren' : 'menus.deleteConfirm', {
+        name: menuLabel(node),
+      }),
       okText: t('actions.delete'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' } as never,
+      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' },
       cancelText: t('actions.cancel'),
       onOk: async () => {
         await deleteMenus(flattenMenus([node]).map((n) => n.id));
@@ -195,9 +258,16 @@ export function MenusPage() {
       dataIndex: 'menuType',
       title: t('menus.type'),
       width: 150,
-      render: (type: number) => <Tag color={TYPE_COLORS[type]}>{t(`menus.types.${type as 0 | 1 | 2 | 3 | 4}`)}</Tag>,
+      render: (type: number) => (
+        <Tag color={TYPE_COLORS[type]}>{t(`menus.types.${type as 0 | 1 | 2 | 3 | 4}`)}</Tag>
+      ),
     },
-    { key: 'path', dataIndex: 'path', title: t('menus.path'), render: (v: string | null) => (v ? <span className="nb-mono">{v}</span> : '—') },
+    {
+      key: 'path',
+      dataIndex: 'path',
+      title: t('menus.path'),
+      render: (v: string | null) => (v ? <span className="nb-mono">{v}</span> : '—'),
+    },
     {
       key: 'authority',
       dataIndex: 'authority',
@@ -213,7 +283,12 @@ export function MenusPage() {
       render: (_, row) => (
         <Space size={0}>
           <Tooltip title={t('menus.addChild')}>
-            <Button type="text" icon={<PlusOutlined />} aria-label={t('menus.addChild')} onClick={() => setDialog({ menu: null, parentId: row.id })} />
+            <Button
+              type="text"
+              icon={<PlusOutlined />}
+              aria-label={t('menus.addChild')}
+              onClick={() => setDialog({ menu: null, parentId: row.id })}
+            />
           </Tooltip>
           <Tooltip title={t('actions.edit')}>
             <Button
@@ -245,7 +320,12 @@ export function MenusPage() {
         title={t('menus.title')}
         subtitle={t('menus.subtitle')}
         extra={
-          <Button type="primary" icon={<PlusOutlined />} data-testid="menu-add" onClick={() => setDialog({ menu: null, parentId: null })}>
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            data-testid="menu-add"
+            onClick={() => setDialog({ menu: null, parentId: null })}
+          >
             {t('menus.add')}
           </Button>
         }

@@ -1,7 +1,18 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { MenuNode, Role } from '@nimbus/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Space, Tag, Tooltip, Tree, type TreeDataNode } from 'antd';
+import {
+  App,
+  Button,
+  Form,
+  Input,
+  Modal,
+  Space,
+  Tag,
+  Tooltip,
+  Tree,
+  type TreeDataNode,
+} from 'antd';
 import type { TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState, type Key } from 'react';
@@ -23,37 +34,57 @@ function toTreeData(nodes: MenuNode[]): TreeDataNode[] {
   }));
 }
 
-function RoleDialog({ role, open, onClose }: { role: Role | null; open: boolean; onClose: () => void }) {
+function RoleDialog({
+  role,
+  open,
+  onClose,
+}: {
+  role: Role | null;
+  open: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation(['system', 'common']);
   const queryClient = useQueryClient();
   const [form] = Form.useForm<RoleForm>();
   const [saving, setSaving] = useState(false);
-  const [checked, setChecked] = useState<Key[]>([]);
-  const [halfChecked, setHalfChecked] = useState<Key[]>([]);
+  // What the admin ticked; null until they touch the tree (then the role's own menus apply).
+  const [edited, setEdited] = useState<{ checked: Key[]; halfChecked: Key[] } | null>(null);
   const menus = useQuery({ queryKey: systemKeys.menus, queryFn: fetchMenus, enabled: open });
   const tree = useMemo(() => buildMenuTree(menus.data ?? []), [menus.data]);
   const treeData = useMemo(() => toTreeData(tree), [tree]);
   const leafIds = useMemo(
-    () => new Set(flattenMenus(tree).filter((node) => !node.children?.length).map((node) => node.id)),
+    () =>
+      new Set(
+        flattenMenus(tree)
+          .filter((node) => !node.children?.length)
+          .map((node) => node.id),
+      ),
     [tree],
   );
 
-  const reset = () => {
-    form.resetFields();
-    form.setFieldsValue(role ? { name: role.name, code: role.code, remarks: role.remarks ?? '' } : { name: '', code: '', remarks: '' });
-    // Only leaves are set as checked: the tree derives (half-)checked parents itself.
-    setChecked((role?.menuIds ?? []).filter((id) => leafIds.has(id)));
-    setHalfChecked([]);
+  // Only leaves start checked: the tree derives the (half-)checked parents itself.
+  const initialChecked = useMemo(
+    () => (role?.menuIds ?? []).filter((id) => leafIds.has(id)),
+    [role, leafIds],
+  );
+  const checked = edited?.checked ?? initialChecked;
+  const close = () => {
+    setEdited(null);
+    onClose();
   };
 
   const submit = async () => {
     const values = await form.validateFields();
     setSaving(true);
     try {
-      await saveRole({ ...values, id: role?.id, menuIds: [...checked, ...halfChecked].map(String) });
+      // Untouched: keep the role's menus as they are; ticked: leaves plus their (half-)checked parents.
+      const menuIds = edited
+        ? [...edited.checked, ...edited.halfChecked].map(String)
+        : (role?.menuIds ?? []);
+      await saveRole({ ...values, id: role?.id, menuIds });
       await queryClient.invalidateQueries({ queryKey: systemKeys.roles });
       await queryClient.invalidateQueries({ queryKey: ['menu', 'tree'] });
-      onClose();
+      close();
     } catch {
       // toasted by the client
     } finally {
@@ -65,23 +96,42 @@ function RoleDialog({ role, open, onClose }: { role: Role | null; open: boolean;
     <Modal
       open={open}
       title={role ? t('roles.editTitle') : t('roles.addTitle')}
-      onCancel={onClose}
+      onCancel={close}
       onOk={() => void submit().catch(() => undefined)}
       okText={t('actions.save')}
       cancelText={t('actions.cancel')}
       confirmLoading={saving}
       destroyOnHidden
-      afterOpenChange={(visible) => visible && reset()}
-      okButtonProps={{ 'data-testid': 'role-dialog-save' } as never}
+      okButtonProps={{ 'data-testid': 'role-dialog-save' }}
     >
-      <Form form={form} layout="vertical" preserve={false} data-testid="role-dialog">
-        <Form.Item name="name" label={t('roles.name')} rules={[{ required: true, whitespace: true, message: t('roles.nameRequired') }, { max: 64 }]}>
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        data-testid="role-dialog"
+        initialValues={
+          role
+            ? { name: role.name, code: role.code, remarks: role.remarks ?? '' }
+            : { name: '', code: '', remarks: '' }
+        }
+      >
+        <Form.Item
+          name="name"
+          label={t('roles.name')}
+          rules={[
+            { required: true, whitespace: true, message: t('roles.nameRequired') },
+            { max: 64 },
+          ]}
+        >
           <Input data-testid="role-name" />
         </Form.Item>
         <Form.Item
           name="code"
           label={t('roles.code')}
-          rules={[{ required: true, message: t('roles.codeRequired') }, { pattern: ROLE_CODE, message: t('roles.codePattern') }]}
+          rules={[
+            { required: true, message: t('roles.codeRequired') },
+            { pattern: ROLE_CODE, message: t('roles.codePattern') },
+          ]}
         >
           <Input className="nb-mono" disabled={Boolean(role?.builtin)} data-testid="role-code" />
         </Form.Item>
@@ -89,7 +139,15 @@ function RoleDialog({ role, open, onClose }: { role: Role | null; open: boolean;
           <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} />
         </Form.Item>
         <Form.Item label={t('roles.menus')}>
-          <div style={{ maxHeight: 320, overflow: 'auto', border: '1px solid var(--nb-border)', borderRadius: 8, padding: 8 }}>
+          <div
+            style={{
+              maxHeight: 320,
+              overflow: 'auto',
+              border: '1px solid var(--nb-border)',
+              borderRadius: 8,
+              padding: 8,
+            }}
+          >
             {treeData.length ? (
               <Tree
                 checkable
@@ -98,14 +156,18 @@ function RoleDialog({ role, open, onClose }: { role: Role | null; open: boolean;
                 key={treeData.length}
                 treeData={treeData}
                 checkedKeys={checked}
-                onCheck={(keys, info) => {
-                  setChecked(Array.isArray(keys) ? keys : keys.checked);
-                  setHalfChecked(info.halfCheckedKeys ?? []);
-                }}
+                onCheck={(keys, info) =>
+                  setEdited({
+                    checked: Array.isArray(keys) ? keys : keys.checked,
+                    halfChecked: info.halfCheckedKeys ?? [],
+                  })
+                }
                 data-testid="role-menu-tree"
               />
             ) : (
-              <span style={{ color: 'var(--nb-text-3)' }}>{menus.isPending ? t('common:loading') : t('roles.noMenus')}</span>
+              <span style={{ color: 'var(--nb-text-3)' }}>
+                {menus.isPending ? t('common:loading') : t('roles.noMenus')}
+              </span>
             )}
           </div>
         </Form.Item>
@@ -128,7 +190,7 @@ export function RolesPage() {
       title: t('roles.deleteTitle'),
       content: t('roles.deleteConfirm', { name: role.name }),
       okText: t('actions.delete'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' } as never,
+      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' },
       cancelText: t('actions.cancel'),
       onOk: async () => {
         await deleteRoles([role.id]);
@@ -149,9 +211,25 @@ export function RolesPage() {
         </Space>
       ),
     },
-    { key: 'code', dataIndex: 'code', title: t('roles.code'), render: (code: string) => <span className="nb-mono">{code}</span> },
-    { key: 'remarks', dataIndex: 'remarks', title: t('roles.remarks'), responsive: ['md'], render: (v: string | null) => v || '—' },
-    { key: 'menus', title: t('roles.menuCount'), width: 110, render: (_, row) => row.menuIds?.length ?? 0 },
+    {
+      key: 'code',
+      dataIndex: 'code',
+      title: t('roles.code'),
+      render: (code: string) => <span className="nb-mono">{code}</span>,
+    },
+    {
+      key: 'remarks',
+      dataIndex: 'remarks',
+      title: t('roles.remarks'),
+      responsive: ['md'],
+      render: (v: string | null) => v || '—',
+    },
+    {
+      key: 'menus',
+      title: t('roles.menuCount'),
+      width: 110,
+      render: (_, row) => row.menuIds?.length ?? 0,
+    },
     {
       key: 'createTime',
       dataIndex: 'createTime',
@@ -214,7 +292,15 @@ export function RolesPage() {
         }
       />
       <div className="nb-card" style={{ padding: 16 }}>
-        <DataTable<Role> testId="roles-table" rowKey="id" columns={columns} data={roles.data?.items} loading={roles.isFetching} showIndex scrollX={640} />
+        <DataTable<Role>
+          testId="roles-table"
+          rowKey="id"
+          columns={columns}
+          data={roles.data?.items}
+          loading={roles.isFetching}
+          showIndex
+          scrollX={640}
+        />
       </div>
       <RoleDialog role={editing} open={open} onClose={() => setOpen(false)} />
     </div>

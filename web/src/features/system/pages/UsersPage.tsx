@@ -1,7 +1,28 @@
-import { CopyOutlined, DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import {
+  CopyOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  KeyOutlined,
+  PlusOutlined,
+  SearchOutlined,
+} from '@ant-design/icons';
 import { formatSize, quotaPercent, type UserListItem } from '@nimbus/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Avatar, Button, Form, Input, InputNumber, Modal, Progress, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import {
+  App,
+  Avatar,
+  Button,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Progress,
+  Select,
+  Space,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
 import type { TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState, type Key } from 'react';
@@ -70,20 +91,30 @@ function UserDialog({
       cancelText={t('actions.cancel')}
       confirmLoading={saving}
       destroyOnHidden
-      afterOpenChange={(visible) => {
-        if (visible) {
-          form.resetFields();
-          form.setFieldsValue(
-            user
-              ? { username: user.username, showName: user.showName, quota: user.quota, roles: user.roles }
-              : { quota: DEFAULT_QUOTA_GB, roles: [] },
-          );
-        }
-      }}
-      okButtonProps={{ 'data-testid': 'user-dialog-save' } as never}
+      okButtonProps={{ 'data-testid': 'user-dialog-save' }}
     >
-      <Form form={form} layout="vertical" requiredMark="optional" preserve={false} data-testid="user-dialog">
-        <Form.Item name="username" label={t('users.username')} rules={isEdit ? [] : usernameRules(tAuth, true)}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark="optional"
+        preserve={false}
+        data-testid="user-dialog"
+        initialValues={
+          user
+            ? {
+                username: user.username,
+                showName: user.showName,
+                quota: user.quota,
+                roles: user.roles,
+              }
+            : { quota: DEFAULT_QUOTA_GB, roles: [] }
+        }
+      >
+        <Form.Item
+          name="username"
+          label={t('users.username')}
+          rules={isEdit ? [] : usernameRules(tAuth, true)}
+        >
           <Input disabled={isEdit} autoComplete="off" data-testid="user-username" />
         </Form.Item>
         <Form.Item name="showName" label={t('users.showName')} rules={[{ max: 64 }]}>
@@ -94,19 +125,38 @@ function UserDialog({
             <Form.Item name="password" label={t('users.password')} rules={passwordRules(tAuth)}>
               <Input.Password autoComplete="new-password" data-testid="user-password" />
             </Form.Item>
-            <Form.Item name="confirm" label={t('users.confirm')} dependencies={['password']} rules={confirmRules(tAuth)}>
+            <Form.Item
+              name="confirm"
+              label={t('users.confirm')}
+              dependencies={['password']}
+              rules={confirmRules(tAuth)}
+            >
               <Input.Password autoComplete="new-password" data-testid="user-confirm" />
             </Form.Item>
           </>
         ) : null}
-        <Form.Item name="quota" label={t('users.quota')} rules={[{ required: true, type: 'number', min: 0, message: t('users.quotaInvalid') }]}>
-          <InputNumber min={0} max={1024 * 1024} step={1} suffix="GB" style={{ width: '100%' }} data-testid="user-quota" />
+        <Form.Item
+          name="quota"
+          label={t('users.quota')}
+          rules={[{ required: true, type: 'number', min: 0, message: t('users.quotaInvalid') }]}
+        >
+          <InputNumber
+            min={0}
+            max={1024 * 1024}
+            step={1}
+            suffix="GB"
+            style={{ width: '100%' }}
+            data-testid="user-quota"
+          />
         </Form.Item>
         <Form.Item name="roles" label={t('users.roles')}>
           <Select
             mode="multiple"
             loading={roles.isPending}
-            options={(roles.data?.items ?? []).map((role) => ({ value: role.id, label: role.name }))}
+            options={(roles.data?.items ?? []).map((role) => ({
+              value: role.id,
+              label: role.name,
+            }))}
             optionFilterProp="label"
             data-testid="user-roles"
           />
@@ -117,7 +167,13 @@ function UserDialog({
 }
 
 /** Resets a password: the admin types one or leaves it empty for a generated one, shown once. */
-function ResetPasswordDialog({ user, onClose }: { user: UserListItem | null; onClose: () => void }) {
+function ResetPasswordDialog({
+  user,
+  onClose,
+}: {
+  user: UserListItem | null;
+  onClose: () => void;
+}) {
   const { t } = useTranslation(['system', 'common']);
   const { t: tAuth } = useTranslation('auth');
   const { message } = App.useApp();
@@ -161,7 +217,14 @@ function ResetPasswordDialog({ user, onClose }: { user: UserListItem | null; onC
               <Button key="cancel" onClick={close}>
                 {t('actions.cancel')}
               </Button>,
-              <Button key="ok" type="primary" danger loading={saving} onClick={() => void submit().catch(() => undefined)} data-testid="reset-password-submit">
+              <Button
+                key="ok"
+                type="primary"
+                danger
+                loading={saving}
+                onClick={() => void submit().catch(() => undefined)}
+                data-testid="reset-password-submit"
+              >
                 {t('users.reset')}
               </Button>,
             ]
@@ -194,7 +257,11 @@ function ResetPasswordDialog({ user, onClose }: { user: UserListItem | null; onC
             label={t('users.newPassword')}
             rules={passwordRules(tAuth).filter((rule) => !('required' in rule))}
           >
-            <Input.Password autoComplete="new-password" placeholder={t('users.generatePlaceholder')} data-testid="reset-password-input" />
+            <Input.Password
+              autoComplete="new-password"
+              placeholder={t('users.generatePlaceholder')}
+              data-testid="reset-password-input"
+            />
           </Form.Item>
         </Form>
       )}
@@ -207,7 +274,10 @@ export function UsersPage() {
   const { t } = useTranslation('system');
   const { modal } = App.useApp();
   const queryClient = useQueryClient();
-  const [query, setQuery] = useState<UserQuery>({ page: 1, pageSize: defaultPageSize(window.innerHeight) });
+  const [query, setQuery] = useState<UserQuery>({
+    page: 1,
+    pageSize: defaultPageSize(window.innerHeight),
+  });
   const [filters] = Form.useForm<{ username?: string; showName?: string }>();
   const [selected, setSelected] = useState<Key[]>([]);
   const [editing, setEditing] = useState<UserListItem | null>(null);
@@ -220,16 +290,28 @@ export function UsersPage() {
     placeholderData: keepPreviousData,
   });
   const roles = useQuery({ queryKey: systemKeys.roles, queryFn: fetchRoles });
-  const roleNames = useMemo(() => new Map((roles.data?.items ?? []).flatMap((r) => [[r.id, r.name], [r.code, r.name]])), [roles.data]);
+  const roleNames = useMemo(
+    () =>
+      new Map(
+        (roles.data?.items ?? []).flatMap((r) => [
+          [r.id, r.name],
+          [r.code, r.name],
+        ]),
+      ),
+    [roles.data],
+  );
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['user', 'list'] });
 
   const confirmDelete = (rows: UserListItem[]) =>
     modal.confirm({
       title: t('users.deleteTitle'),
-      content: t('users.deleteConfirm', { names: rows.map((r) => r.username).join(', '), count: rows.length }),
+      content: t('users.deleteConfirm', {
+        names: rows.map((r) => r.username).join(', '),
+        count: rows.length,
+      }),
       okText: t('actions.delete'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' } as never,
+      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' },
       cancelText: t('actions.cancel'),
       onOk: async () => {
         await deleteUsers(rows.map((r) => r.id));
@@ -264,7 +346,11 @@ export function UsersPage() {
       key: 'roles',
       title: t('users.roles'),
       render: (_, row) =>
-        row.roles?.length ? row.roles.map((role) => <Tag key={role}>{roleNames.get(role) ?? role}</Tag>) : <Typography.Text type="secondary">—</Typography.Text>,
+        row.roles?.length ? (
+          row.roles.map((role) => <Tag key={role}>{roleNames.get(role) ?? role}</Tag>)
+        ) : (
+          <Typography.Text type="secondary">—</Typography.Text>
+        ),
     },
     {
       key: 'quota',
@@ -274,7 +360,12 @@ export function UsersPage() {
         const percent = quotaPercent(row.takeUpSpace, row.quota);
         return (
           <div>
-            <Progress percent={percent} size="small" showInfo={false} strokeColor={quotaColor(percent)} />
+            <Progress
+              percent={percent}
+              size="small"
+              showInfo={false}
+              strokeColor={quotaColor(percent)}
+            />
             <span style={{ fontSize: 12, color: 'var(--nb-text-2)' }}>
               {formatSize(row.takeUpSpace)} / {row.quota}G
             </span>
@@ -310,7 +401,13 @@ export function UsersPage() {
             />
           </Tooltip>
           <Tooltip title={t('users.resetPassword')}>
-            <Button type="text" icon={<KeyOutlined />} aria-label={t('users.resetPassword')} data-testid={`user-reset-${row.username}`} onClick={() => setResetting(row)} />
+            <Button
+              type="text"
+              icon={<KeyOutlined />}
+              aria-label={t('users.resetPassword')}
+              data-testid={`user-reset-${row.username}`}
+              onClick={() => setResetting(row)}
+            />
           </Tooltip>
           <Tooltip title={row.creator ? t('users.ownerUndeletable') : t('actions.delete')}>
             <Button
@@ -354,11 +451,21 @@ export function UsersPage() {
           layout="inline"
           style={{ marginBottom: 16, rowGap: 8 }}
           onFinish={(values) =>
-            setQuery((q) => ({ ...q, page: 1, username: values.username?.trim() || undefined, showName: values.showName?.trim() || undefined }))
+            setQuery((q) => ({
+              ...q,
+              page: 1,
+              username: values.username?.trim() || undefined,
+              showName: values.showName?.trim() || undefined,
+            }))
           }
         >
           <Form.Item name="username" className="nb-filter">
-            <Input allowClear placeholder={t('users.username')} prefix={<SearchOutlined />} data-testid="user-search-username" />
+            <Input
+              allowClear
+              placeholder={t('users.username')}
+              prefix={<SearchOutlined />}
+              data-testid="user-search-username"
+            />
           </Form.Item>
           <Form.Item name="showName" className="nb-filter">
             <Input allowClear placeholder={t('users.showName')} />
@@ -368,7 +475,11 @@ export function UsersPage() {
           </Form.Item>
           {selected.length ? (
             <Form.Item>
-              <Button danger icon={<DeleteOutlined />} onClick={() => confirmDelete(rows.filter((r) => selected.includes(r.id)))}>
+              <Button
+                danger
+                icon={<DeleteOutlined />}
+                onClick={() => confirmDelete(rows.filter((r) => selected.includes(r.id)))}
+              >
                 {t('actions.deleteSelected', { count: selected.length })}
               </Button>
             </Form.Item>
@@ -382,7 +493,11 @@ export function UsersPage() {
           loading={users.isFetching}
           showIndex
           scrollX={760}
-          selection={{ selectedKeys: selected, onChange: (keys) => setSelected(keys), disabled: (row) => row.creator }}
+          selection={{
+            selectedKeys: selected,
+            onChange: (keys) => setSelected(keys),
+            disabled: (row) => row.creator,
+          }}
           pagination={{
             page: query.page,
             pageSize: query.pageSize,
@@ -391,7 +506,12 @@ export function UsersPage() {
           }}
         />
       </div>
-      <UserDialog user={editing} open={dialogOpen} onClose={() => setDialogOpen(false)} onSaved={() => void refresh()} />
+      <UserDialog
+        user={editing}
+        open={dialogOpen}
+        onClose={() => setDialogOpen(false)}
+        onSaved={() => void refresh()}
+      />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
     </div>
   );

@@ -26,7 +26,10 @@ export function TagsPage() {
           const id = tag.tagId ?? tag.id;
           return (
             <Link key={id} to={`/tag?tagId=${encodeURIComponent(id)}`}>
-              <Tag color={tag.color || DEFAULT_TAG_COLOR} style={{ fontSize: 14, padding: '4px 12px' }}>
+              <Tag
+                color={tag.color || DEFAULT_TAG_COLOR}
+                style={{ fontSize: 14, padding: '4px 12px' }}
+              >
                 {tag.name}
               </Tag>
             </Link>

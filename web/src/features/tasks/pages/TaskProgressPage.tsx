@@ -36,12 +36,25 @@ export function TaskProgressPage() {
 
   const count = tasks.data?.length ?? 0;
   useEffect(() => {
-    if (tasks.data) emitLiveMessage('taskCountChange', { url: 'taskCountChange', body: tasks.data });
+    if (tasks.data)
+      emitLiveMessage('taskCountChange', { url: 'taskCountChange', body: tasks.data });
   }, [tasks.data]);
 
   const columns: TableColumnsType<Task> = [
-    { key: 'taskId', dataIndex: 'taskId', title: t('columns.taskId'), width: 140, render: (v: string) => <span className="nb-mono">{v}</span> },
-    { key: 'type', dataIndex: 'type', title: t('columns.type'), width: 120, render: (v: string) => <Tag>{v}</Tag> },
+    {
+      key: 'taskId',
+      dataIndex: 'taskId',
+      title: t('columns.taskId'),
+      width: 140,
+      render: (v: string) => <span className="nb-mono">{v}</span>,
+    },
+    {
+      key: 'type',
+      dataIndex: 'type',
+      title: t('columns.type'),
+      width: 120,
+      render: (v: string) => <Tag>{v}</Tag>,
+    },
     {
       key: 'name',
       dataIndex: 'name',
@@ -70,7 +83,11 @@ export function TaskProgressPage() {
       width: 200,
       render: (value: Task['progress']) => {
         const percent = progressPercent(value);
-        return percent === null ? <span>{String(value ?? '')}</span> : <Progress percent={percent} size="small" />;
+        return percent === null ? (
+          <span>{String(value ?? '')}</span>
+        ) : (
+          <Progress percent={percent} size="small" />
+        );
       },
     },
   ];
@@ -81,7 +98,11 @@ export function TaskProgressPage() {
         title={t('title')}
         subtitle={t('subtitle', { count })}
         extra={
-          <Button icon={<ReloadOutlined />} onClick={() => void tasks.refetch()} loading={tasks.isFetching}>
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => void tasks.refetch()}
+            loading={tasks.isFetching}
+          >
             {t('refresh')}
           </Button>
         }
@@ -94,7 +115,14 @@ export function TaskProgressPage() {
           data={tasks.data}
           loading={tasks.isPending}
           showIndex
-          emptyText={<EmptyState icon={<ScheduleOutlined />} title={t('empty.title')} description={t('empty.description')} testId="tasks-empty" />}
+          emptyText={
+            <EmptyState
+              icon={<ScheduleOutlined />}
+              title={t('empty.title')}
+              description={t('empty.description')}
+              testId="tasks-empty"
+            />
+          }
         />
       </div>
     </div>
