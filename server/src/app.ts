@@ -22,6 +22,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { menusRoutes } from './modules/menus/menus.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { eventsRoutes } from './events/events.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,6 +59,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onClose', async () => {
     if (!options.database) await database.close();
   });
+  // Background work runs once the app is ready and stops (before the database closes) on close.
+  app.addHook('onReady', async () => {
+    services.events.start({ log: app.log.child({ module: 'events' }) });
+  });
+  app.addHook('onClose', async () => {
+    await services.events.close();
+  });
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
@@ -93,6 +101,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await api.register(usersRoutes);
     await api.register(menusRoutes);
     await api.register(settingsRoutes);
+    await api.register(eventsRoutes);
   }, { prefix: '/api' });
 
   await registerWeb(app, config);

@@ -6,6 +6,8 @@ import { LoginThrottle } from './modules/auth/throttle.ts';
 import { MenusService } from './modules/menus/menus.service.ts';
 import { SettingsService } from './modules/settings/settings.service.ts';
 import { UsersService } from './modules/users/users.service.ts';
+import { InProcessEventBus, dbEventUserLookup, type EventBus } from './events/bus.ts';
+import { EventStreams } from './events/event-streams.ts';
 
 /** Every service, wired once per app. */
 export function createServices(database: DbHandle, config: Config) {
@@ -15,7 +17,9 @@ export function createServices(database: DbHandle, config: Config) {
   const users = new UsersService(db, config, sessions, settings);
   const auth = new AuthService(users, sessions, new LoginThrottle(db));
   const menus = new MenusService(db);
-  return { database, db, settings, sessions, users, auth, menus };
+  const events: EventBus = new InProcessEventBus(dbEventUserLookup(db));
+  const eventStreams = new EventStreams(events);
+  return { database, db, settings, sessions, users, auth, menus, events, eventStreams };
 }
 
 export type Services = ReturnType<typeof createServices>;
