@@ -62,8 +62,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Background work runs once the app is ready and stops (before the database closes) on close.
   app.addHook('onReady', async () => {
     services.events.start({ log: app.log.child({ module: 'events' }) });
+    services.jobs.start({ log: app.log.child({ module: 'jobs' }) });
   });
   app.addHook('onClose', async () => {
+    await services.jobs.stop();
     await services.events.close();
   });
 

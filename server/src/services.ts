@@ -8,6 +8,8 @@ import { SettingsService } from './modules/settings/settings.service.ts';
 import { UsersService } from './modules/users/users.service.ts';
 import { InProcessEventBus, dbEventUserLookup, type EventBus } from './events/bus.ts';
 import { EventStreams } from './events/event-streams.ts';
+import { DbJobQueue } from './jobs/db-queue.ts';
+import type { JobQueue } from './jobs/queue.ts';
 
 /** Every service, wired once per app. */
 export function createServices(database: DbHandle, config: Config) {
@@ -19,7 +21,8 @@ export function createServices(database: DbHandle, config: Config) {
   const menus = new MenusService(db);
   const events: EventBus = new InProcessEventBus(dbEventUserLookup(db));
   const eventStreams = new EventStreams(events);
-  return { database, db, settings, sessions, users, auth, menus, events, eventStreams };
+  const jobs: JobQueue = new DbJobQueue(database, events);
+  return { database, db, settings, sessions, users, auth, menus, events, eventStreams, jobs };
 }
 
 export type Services = ReturnType<typeof createServices>;

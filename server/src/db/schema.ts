@@ -82,6 +82,30 @@ export interface LoginAttemptTable {
   lockedUntil: number;
 }
 
+export interface JobTable {
+  id: string;
+  /** Null for system jobs. */
+  userId: string | null;
+  type: string;
+  name: string;
+  path: string;
+  /** JSON text. */
+  payload: string;
+  state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  progress: number;
+  message: string | null;
+  attempts: number;
+  /** Not run before this time (retry back-off, delayed jobs). */
+  runAt: number;
+  /** The node running it, and until when its claim holds unless renewed. */
+  workerId: string | null;
+  leaseUntil: number | null;
+  createdAt: number;
+  updatedAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -91,4 +115,5 @@ export interface Database {
   userRole: UserRoleTable;
   setting: SettingTable;
   loginAttempt: LoginAttemptTable;
+  job: JobTable;
 }

@@ -1,0 +1,193 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Db } from '../db/index.ts';
+import type { Database, JobTable } from '../db/schema.ts';
+import { ACTIVE_JOB_STATES, FINISHED_JOB_STATES } from './queue.ts';
+
+export type JobRow = Selectable<JobTable>;
+export type JobWithUser = JobRow & { username: string | null };
+
+/** Job queries only. Every state change is conditional on the state it expects. */
+export class JobsRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: Insertable<JobTable>, trx: Kysely<Database> = this.db): Promise<void> {
+    await trx.insertInto('job').values(row).execute();
+  }
+
+  find(id: string): Promise<JobRow | undefined> {
+    return this.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findWithUser(id: string): Promise<JobWithUser | undefined> {
+    return this.db
+      .selectFrom('job')
+      .leftJoin('user', 'user.id', 'job.userId')
+      .selectAll('job')
+      .select('user.username')
+      .where('job.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async usernameOf(userId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('user')
+      .select('username')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return row?.username;
+  }
+
+  activeOf(userId: string): Promise<JobWithUser[]> {
+    return this.db
+      .selectFrom('job')
+      .leftJoin('user', 'user.id', 'job.userId')
+      .selectAll('job')
+      .select('user.username')
+      .where('job.userId', '=', userId)
+      .where('job.state', 'in', ACTIVE_JOB_STATES)
+      .orderBy('job.createdAt')
+      .orderBy('job.id')
+      .execute();
+  }
+
+  /** Queued jobs of a type that may run now, oldest first. */
+  async runnable(type: string, now: number, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('job')
+      .select('id')
+      .where('state', '=', 'queued')
+      .where('type', '=', type)
+      .where('runAt', '<=', now)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Takes a queued job for a worker; undefined when another worker took it first. */
+  async claim(
+    id: string,
+    workerId: string,
+    now: number,
+    leaseUntil: number,
+  ): Promise<JobWithUser | undefined> {
+    const result = await this.db
+      .updateTable('job')
+      .set((eb) => ({
+        state: 'running',
+        workerId,
+        leaseUntil,
+        attempts: eb('attempts', '+', 1),
+        startedAt: now,
+        updatedAt: now,
+      }))
+      .where('id', '=', id)
+      .where('state', '=', 'queued')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return undefined;
+    return this.findWithUser(id);
+  }
+
+  /** Changes a job this worker runs; false when it is no longer this worker's running job. */
+  async updateOwned(id: string, workerId: string, fields: Updateable<JobTable>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('job')
+      .set(fields)
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .where('workerId', '=', workerId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Gives a job back to the queue without counting the run (a graceful stop interrupted it). */
+  async release(id: string, workerId: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('job')
+      .set((eb) => ({
+        state: 'queued',
+        workerId: null,
+        leaseUntil: null,
+        attempts: eb('attempts', '-', 1),
+        runAt: now,
+        updatedAt: now,
+      }))
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .where('workerId', '=', workerId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async renewLeases(workerId: string, leaseUntil: number): Promise<void> {
+    await this.db
+      .updateTable('job')
+      .set({ leaseUntil })
+      .where('workerId', '=', workerId)
+      .where('state', '=', 'running')
+      .execute();
+  }
+
+  /** Of the given jobs, those that are no longer running for this worker (cancelled, taken over). */
+  async lost(ids: string[], workerId: string): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('job')
+      .select(['id', 'state', 'workerId'])
+      .where('id', 'in', ids)
+      .execute();
+    const still = new Set(
+      rows.filter((r) => r.state === 'running' && r.workerId === workerId).map((r) => r.id),
+    );
+    return ids.filter((id) => !still.has(id));
+  }
+
+  /** Running jobs whose worker is gone: its lease ran out, or every one of them (`all`). */
+  orphans(now: number, all: boolean): Promise<JobRow[]> {
+    let q = this.db.selectFrom('job').selectAll().where('state', '=', 'running');
+    if (!all) q = q.where('leaseUntil', '<', now);
+    return q.orderBy('createdAt').execute();
+  }
+
+  /** Changes an orphan, unless its worker renewed it meanwhile. */
+  async updateOrphan(row: JobRow, fields: Updateable<JobTable>): Promise<boolean> {
+    let q = this.db
+      .updateTable('job')
+      .set(fields)
+      .where('id', '=', row.id)
+      .where('state', '=', 'running');
+    q =
+      row.leaseUntil === null
+        ? q.where('leaseUntil', 'is', null)
+        : q.where('leaseUntil', '=', row.leaseUntil);
+    const result = await q.executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Cancels a queued or running job. */
+  async cancel(id: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('job')
+      .set({
+        state: 'cancelled',
+        workerId: null,
+        leaseUntil: null,
+        finishedAt: now,
+        updatedAt: now,
+      })
+      .where('id', '=', id)
+      .where('state', 'in', ACTIVE_JOB_STATES)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async pruneFinished(before: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('job')
+      .where('state', 'in', FINISHED_JOB_STATES)
+      .where('finishedAt', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
