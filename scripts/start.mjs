@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// `npm start`: install what is missing, build the web app when its sources changed, then run the
+// server in the foreground. Pure Node, no dependencies: it must work before `npm install`.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const isWindows = process.platform === 'win32';
+
+function log(message) {
+  console.log(`[nimbus] ${message}`);
+}
+
+function mtimeOf(file) {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The newest modification time of a file or of any file below a directory. */
+function newestMtime(target) {
+  let stat;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry.name)));
+  }
+  return newest;
+}
+
+/** Run npm with the same npm that started us when there is one; inherit the terminal. */
+function npm(args) {
+  const execPath = process.env.npm_execpath;
+  const [command, commandArgs] =
+    execPath && /\.[cm]?js$/.test(execPath)
+      ? [process.execPath, [execPath, ...args]]
+      : [isWindows ? 'npm.cmd' : 'npm', args];
+  log(`npm ${args.join(' ')}`);
+  const result = spawnSync(command, commandArgs, {
+    cwd: root,
+    stdio: 'inherit',
+    shell: isWindows,
+  });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function needsInstall() {
+  const installed = mtimeOf(path.join(root, 'node_modules', '.package-lock.json'));
+  if (installed === undefined) return true;
+  const lock = mtimeOf(path.join(root, 'package-lock.json'));
+  return lock !== undefined && lock > installed;
+}
+
+function needsBuild() {
+  const built = mtimeOf(path.join(root, 'web', 'dist', 'index.html'));
+  if (built === undefined) return true;
+  const sources = [
+    'web/src',
+    'web/public',
+    'web/index.html',
+    'web/vite.config.ts',
+    'web/package.json',
+    'packages/contract/src',
+  ];
+  return sources.some((source) => newestMtime(path.join(root, source)) > built);
+}
+
+if (needsInstall()) {
+  const code = npm(['install']);
+  if (code !== 0) {
+    log('npm install failed; see the messages above.');
+    process.exit(code);
+  }
+}
+
+if (needsBuild()) {
+  const code = npm(['run', 'build', '-w', 'web']);
+  if (code !== 0) {
+    log('building the web app failed; see the messages above.');
+    process.exit(code);
+  }
+}
+
+// Settings may live in .env (see .env.example); the environment itself wins over the file.
+const envFile = path.join(root, '.env');
+if (fs.existsSync(envFile)) {
+  process.loadEnvFile(envFile);
+  log('read settings from .env');
+}
+
+const env = { ...process.env };
+env.NIMBUS_DATA_DIR = path.resolve(root, env.NIMBUS_DATA_DIR || 'data');
+const port = Number(env.NIMBUS_PORT || 8088);
+const host =
+  env.NIMBUS_HOST && !['0.0.0.0', '::'].includes(env.NIMBUS_HOST) ? env.NIMBUS_HOST : 'localhost';
+const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+const probeUrl = host === 'localhost' ? `http://127.0.0.1:${port}` : url;
+
+const relativeData = path.relative(root, env.NIMBUS_DATA_DIR);
+const dataShown =
+  relativeData && !relativeData.startsWith('..') && !path.isAbsolute(relativeData)
+    ? `./${relativeData}`
+    : env.NIMBUS_DATA_DIR;
+log(`starting Nimbus on ${url} (data in ${dataShown})`);
+const server = spawn(process.execPath, ['--import', 'tsx', path.join('server', 'src', 'main.ts')], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    // A terminal's Ctrl-C reaches the whole process group; forward once for `kill <pid>` too.
+    if (stopping) return;
+    stopping = true;
+    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+  });
+}
+
+server.on('error', (err) => {
+  log(`could not start the server: ${err.message}`);
+  process.exit(1);
+});
+
+server.on('exit', (code, signal) => {
+  if (signal) process.exit(stopping ? 0 : 1);
+  process.exit(code ?? 1);
+});
+
+// Say where Nimbus runs once it answers, so the address is the last thing on screen.
+const deadline = Date.now() + 120_000;
+async function announceWhenReady() {
+  while (!stopping && server.exitCode === null && Date.now() < deadline) {
+    try {
+      const res = await fetch(`${probeUrl}/api/public/health`, {
+        signal: AbortSignal.timeout(2000),
+      });
+      // another program could answer on the port; only announce while our server lives
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (res.ok && server.exitCode === null && server.signalCode === null) {
+        log(`Nimbus is running at ${url} (Ctrl-C stops it)`);
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+void announceWhenReady();
