@@ -1,0 +1,205 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
+
+export const repoRoot = path.resolve(import.meta.dirname, '..');
+export const screenshotDir = path.join(import.meta.dirname, 'screenshots');
+
+/** A Nimbus server process of its own: fresh data folder, SQLite, a free port. */
+export interface NimbusServer {
+  baseUrl: string;
+  dataDir: string;
+  pid: number;
+  /** What the server printed so far (shown when something goes wrong). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function exited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+async function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (exited(child)) return true;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * Start the real server (`node --import tsx server/src/main.ts`) and wait until
+ * /api/public/health answers. It serves the built web app (web/dist unless NIMBUS_WEB_DIR says
+ * otherwise), so build it first.
+ */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<NimbusServer> {
+  const webDir = process.env.NIMBUS_WEB_DIR ?? path.join(repoRoot, 'web', 'dist');
+  if (!fs.existsSync(path.join(webDir, 'index.html'))) {
+    throw new Error(`no web app at ${webDir}: run \`npm run build -w web\` first`);
+  }
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-e2e-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NIMBUS_PORT: String(port),
+    NIMBUS_HOST: '127.0.0.1',
+    NIMBUS_DATA_DIR: dataDir,
+    NIMBUS_LOG_LEVEL: process.env.NIMBUS_LOG_LEVEL ?? 'warn',
+    ...extraEnv,
+  };
+  // SQLite in the fresh folder, whatever the surrounding shell points at.
+  if (!('NIMBUS_DATABASE_URL' in extraEnv)) delete env.NIMBUS_DATABASE_URL;
+
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server: NimbusServer = {
+    baseUrl,
+    dataDir,
+    pid: child.pid ?? -1,
+    output: () => output,
+    async stop() {
+      if (!exited(child)) {
+        child.kill('SIGTERM');
+        if (!(await waitForExit(child, 10_000))) {
+          child.kill('SIGKILL');
+          await waitForExit(child, 5_000);
+        }
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (exited(child)) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`the server exited before it was ready:\n${output}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/api/public/health`, {
+        signal: AbortSignal.timeout(2000),
+      });
+      if (res.ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  await server.stop();
+  throw new Error(`the server did not answer /api/public/health within 60 s:\n${output}`);
+}
+
+/** Debian's Chromium (or CHROMIUM_PATH), headless, without the background chatter. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+export const DESKTOP = { width: 1440, height: 900 } as const;
+export const PHONE = { width: 375, height: 812 } as const;
+
+/** A fresh browser context (its own storage) on the server, in English and light mode. */
+export async function openPage(
+  browser: Browser,
+  server: NimbusServer,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: server.baseUrl,
+    viewport: DESKTOP,
+    locale: 'en-US',
+    colorScheme: 'light',
+    ...options,
+  });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Save a full-page screenshot as e2e/screenshots/<name>.png and return its path. */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  const file = path.join(screenshotDir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+  return file;
+}
+
+/** Poll until `check` returns true; fail with `message` after `timeoutMs`. */
+export async function until(
+  check: () => Promise<boolean> | boolean,
+  message: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out: ${message}`);
+    await sleep(100);
+  }
+}
+
+/**
+ * The relative luminance (0 black … 1 white) of the page background: the first of body and
+ * html whose computed background colour is not transparent.
+ */
+export async function backgroundLuminance(page: Page): Promise<number> {
+  const color = await page.evaluate(() => {
+    for (const element of [document.body, document.documentElement]) {
+      const value = getComputedStyle(element).backgroundColor;
+      if (value && value !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(value)) return value;
+    }
+    return 'rgb(255, 255, 255)';
+  });
+  const channels = color
+    .match(/[\d.]+/g)
+    ?.slice(0, 3)
+    .map(Number) ?? [255, 255, 255];
+  const [r, g, b] = channels.map((c) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
