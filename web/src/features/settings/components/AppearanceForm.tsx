@@ -25,8 +25,11 @@ export function AppearanceForm() {
           data-testid="settings-theme"
         >
           {THEMES.map((value) => (
-            <Radio.Button key={value} value={value} data-testid={`settings-theme-${value}`}>
-              <span style={{ display: 'inline-flex', gap: 6 }}>
+            <Radio.Button key={value} value={value}>
+              <span
+                style={{ display: 'inline-flex', gap: 6 }}
+                data-testid={`settings-theme-${value}`}
+              >
                 {THEME_ICONS[value]}
                 {t(`common:theme.${value}`)}
               </span>
@@ -42,8 +45,8 @@ export function AppearanceForm() {
           data-testid="settings-lang"
         >
           {LANGUAGES.map((value) => (
-            <Radio.Button key={value} value={value} data-testid={`settings-lang-${value}`}>
-              {LANGUAGE_NAMES[value]}
+            <Radio.Button key={value} value={value}>
+              <span data-testid={`settings-lang-${value}`}>{LANGUAGE_NAMES[value]}</span>
             </Radio.Button>
           ))}
         </Radio.Group>
