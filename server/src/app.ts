@@ -23,6 +23,7 @@ import { menusRoutes } from './modules/menus/menus.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
+import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -104,6 +105,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await api.register(menusRoutes);
     await api.register(settingsRoutes);
     await api.register(eventsRoutes);
+    await api.register(tasksRoutes);
   }, { prefix: '/api' });
 
   await registerWeb(app, config);

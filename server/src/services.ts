@@ -10,6 +10,7 @@ import { InProcessEventBus, dbEventUserLookup, type EventBus } from './events/bu
 import { EventStreams } from './events/event-streams.ts';
 import { DbJobQueue } from './jobs/db-queue.ts';
 import type { JobQueue } from './jobs/queue.ts';
+import { TasksService } from './modules/tasks/tasks.service.ts';
 
 /** Every service, wired once per app. */
 export function createServices(database: DbHandle, config: Config) {
@@ -22,7 +23,8 @@ export function createServices(database: DbHandle, config: Config) {
   const events: EventBus = new InProcessEventBus(dbEventUserLookup(db));
   const eventStreams = new EventStreams(events);
   const jobs: JobQueue = new DbJobQueue(database, events);
-  return { database, db, settings, sessions, users, auth, menus, events, eventStreams, jobs };
+  const tasks = new TasksService(jobs);
+  return { database, db, settings, sessions, users, auth, menus, events, eventStreams, jobs, tasks };
 }
 
 export type Services = ReturnType<typeof createServices>;
