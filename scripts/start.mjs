@@ -119,14 +119,20 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join('server', '
 });
 
 let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    // A terminal's Ctrl-C reaches the whole process group; forward once for `kill <pid>` too.
-    if (stopping) return;
-    stopping = true;
-    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
-  });
+function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  if (server.exitCode === null && server.signalCode === null) server.kill(signal);
 }
+// A terminal's Ctrl-C reaches the whole process group; forward once for `kill <pid>` too.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));
+
+// `kill <pid of npm>` ends npm without passing the signal on; notice that our parent is gone
+// and stop the server too, instead of leaving it running on its own.
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid) stop('SIGTERM');
+}, 1000).unref();
 
 server.on('error', (err) => {
   log(`could not start the server: ${err.message}`);
