@@ -24,6 +24,11 @@ import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
+import { filesRoutes } from './modules/files/files.routes.ts';
+import { downloadRoutes } from './modules/files/download.routes.ts';
+import { uploadRoutes } from './modules/upload/upload.routes.ts';
+import { syncRoutes } from './modules/files/sync.routes.ts';
+import { JOB_UPLOAD_CLEANUP } from './modules/files/files.jobs.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -55,6 +60,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await migrateToLatest(database.db);
   const services = createServices(database, config);
   await services.menus.ensureSeeded();
+  await services.tree.init();
+  const recovered = await services.files.recover();
+  if (recovered > 0) app.log.warn({ recovered }, 'rolled back file operations interrupted by a crash');
   app.decorate('services', services);
   app.decorate('config', config);
   app.addHook('onClose', async () => {
@@ -64,8 +72,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onReady', async () => {
     services.events.start({ log: app.log.child({ module: 'events' }) });
     services.jobs.start({ log: app.log.child({ module: 'jobs' }) });
+    // abandoned uploads are removed (and their space freed) a minute after boot, then every 6 hours
+    const cleanUp = () => void services.jobs.enqueue(JOB_UPLOAD_CLEANUP, {}, { userId: null, delayMs: 60_000 }).catch(() => undefined);
+    cleanUp();
+    cleanupTimer = setInterval(cleanUp, 6 * 3600_000);
+    cleanupTimer.unref();
   });
+  let cleanupTimer: NodeJS.Timeout | undefined;
   app.addHook('onClose', async () => {
+    clearInterval(cleanupTimer);
     await services.jobs.stop();
     await services.events.close();
   });
@@ -73,7 +88,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
       return reply
-        .status(httpStatusOf[error.code] ?? 400)
+        .status(error.status ?? httpStatusOf[error.code] ?? 400)
         .send({ code: error.code, message: error.message, ...(error.details ? { data: error.details } : {}) });
     }
     const err = error as { validation?: Array<{ message?: string }>; statusCode?: number; code?: string; message: string };
@@ -106,6 +121,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await api.register(settingsRoutes);
     await api.register(eventsRoutes);
     await api.register(tasksRoutes);
+    await api.register(filesRoutes);
+    await api.register(downloadRoutes);
+    await api.register(uploadRoutes);
+    await api.register(syncRoutes);
   }, { prefix: '/api' });
 
   await registerWeb(app, config);
@@ -117,7 +136,8 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
   const index = path.join(config.webDir, 'index.html');
   const hasWeb = fs.existsSync(index);
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: config.webDir, wildcard: false, index: false });
+    // wildcard: files of a rebuild made while the server runs are served too
+    await app.register(fastifyStatic, { root: config.webDir, wildcard: true, index: false });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';

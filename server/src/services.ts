@@ -6,11 +6,16 @@ import { LoginThrottle } from './modules/auth/throttle.ts';
 import { MenusService } from './modules/menus/menus.service.ts';
 import { SettingsService } from './modules/settings/settings.service.ts';
 import { UsersService } from './modules/users/users.service.ts';
-import { InProcessEventBus, dbEventUserLookup, type EventBus } from './events/bus.ts';
+import { InProcessEventBus, dbEventUserLookup, type EventBus, type EventType } from './events/bus.ts';
 import { EventStreams } from './events/event-streams.ts';
 import { DbJobQueue } from './jobs/db-queue.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
+import { FilesService } from './modules/files/files.service.ts';
+import { FileOperations } from './modules/files/file-ops.service.ts';
+import { LocalTree } from './storage/local-tree.ts';
+import { UploadService } from './modules/upload/upload.service.ts';
+import { registerFileJobs } from './modules/files/files.jobs.ts';
 
 /** Every service, wired once per app. */
 export function createServices(database: DbHandle, config: Config) {
@@ -24,7 +29,20 @@ export function createServices(database: DbHandle, config: Config) {
   const eventStreams = new EventStreams(events);
   const jobs: JobQueue = new DbJobQueue(database, events);
   const tasks = new TasksService(jobs);
-  return { database, db, settings, sessions, users, auth, menus, events, eventStreams, jobs, tasks };
+  const tree = new LocalTree(config.dataDir);
+  const files = new FilesService(db, tree, (userId, url, body) => events.publish(userId, { url: url as EventType, body }));
+  const fileOps = new FileOperations(db, files);
+  const uploads = new UploadService(db, files, fileOps);
+  registerFileJobs({ db, jobs, auth, files, fileOps, uploads });
+  users.onLifecycle({
+    created: (user) => tree.mkdir(tree.userRoot(user.username)),
+    // the rows went with the user (foreign key); the bytes go too
+    deleted: async (user) => {
+      await tree.remove(tree.userRoot(user.username));
+      await tree.remove(tree.trashPathOf(user.username, ''));
+    },
+  });
+  return { database, db, settings, sessions, users, auth, menus, tree, files, fileOps, uploads, events, eventStreams, jobs, tasks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -82,6 +82,36 @@ export interface LoginAttemptTable {
   lockedUntil: number;
 }
 
+export interface FileTable {
+  id: string;
+  userId: string;
+  parentId: string;
+  name: string;
+  path: string;
+  isFolder: Flag;
+  size: number;
+  contentType: string;
+  suffix: string;
+  fileType: string;
+  hash: string | null;
+  uploadDate: number;
+  updateDate: number;
+  isFavorite: Flag;
+  media: string | null;
+  childrenCount: number;
+  trashId: string | null;
+  trashedAt: number | null;
+}
+
+export interface FileOpTable {
+  id: string;
+  userId: string;
+  kind: string;
+  fromPath: string;
+  toPath: string;
+  createdAt: number;
+}
+
 export interface JobTable {
   id: string;
   /** Null for system jobs. */
@@ -106,6 +136,29 @@ export interface JobTable {
   finishedAt: number | null;
 }
 
+export interface UploadSessionTable {
+  id: string;
+  userId: string;
+  identifier: string;
+  filename: string;
+  targetPath: string;
+  totalSize: number;
+  chunkSize: number;
+  totalChunks: number;
+  lastModified: number | null;
+  /** uploading | merging | done | failed */
+  state: string;
+  message: string | null;
+  fileId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface UploadChunkTable {
+  sessionId: string;
+  number: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -116,4 +169,8 @@ export interface Database {
   setting: SettingTable;
   loginAttempt: LoginAttemptTable;
   job: JobTable;
+  file: FileTable;
+  fileOp: FileOpTable;
+  uploadSession: UploadSessionTable;
+  uploadChunk: UploadChunkTable;
 }

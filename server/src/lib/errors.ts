@@ -6,6 +6,8 @@ export class AppError extends Error {
     readonly code: ErrorCodeValue,
     message: string,
     readonly details?: unknown,
+    /** An HTTP status other than the code's usual one. */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'AppError';

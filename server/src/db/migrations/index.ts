@@ -1,11 +1,15 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001-accounts.ts';
+import * as m002 from './002-files.ts';
 import * as m003 from './003-jobs.ts';
+import * as m004 from './004-uploads.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
   '001-accounts': m001,
+  '002-files': m002,
   '003-jobs': m003,
+  '004-uploads': m004,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -33,7 +33,7 @@ export class AuthService {
     const valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
     if (!user || !valid) {
       await this.throttle.recordFailure(username, input.ip);
-      throw new AppError(ErrorCode.ERROR, 'Wrong username or password');
+      throw new AppError(ErrorCode.ERROR, 'Wrong username or password', undefined, 401);
     }
     await this.throttle.recordSuccess(username);
     const token = await this.sessions.create(user.id, input.rememberMe, {
@@ -45,6 +45,21 @@ export class AuthService {
 
   async logout(actor: Actor): Promise<void> {
     await this.sessions.revoke(actor.sessionId);
+  }
+
+  /** The actor a background job works for, with the user's current grants. */
+  async actorFor(userId: string): Promise<Actor | null> {
+    const user = await this.users.repo.findById(userId);
+    if (!user) return null;
+    const grants = await this.users.repo.grantsOf(user.id);
+    return {
+      id: user.id,
+      username: user.username,
+      isCreator: user.isCreator === 1,
+      isAdmin: user.isCreator === 1 || grants.roleCodes.includes(ADMIN_ROLE.code),
+      authorities: new Set(grants.authorities),
+      sessionId: '',
+    };
   }
 
   /** The actor behind a token, or null. */

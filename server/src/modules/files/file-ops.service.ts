@@ -109,6 +109,23 @@ export class FileOperations {
     }
   }
 
+  /** How much a copy of these items would write: items, bytes, and a name for the task list. */
+  async measure(actor: Actor, froms: string[]): Promise<{ items: number; bytes: number; name: string; path: string }> {
+    const rows = await this.liveItems(actor, froms);
+    let items = 0;
+    let bytes = 0;
+    for (const row of rows) {
+      items += 1;
+      if (row.isFolder) {
+        const below = await this.repo.subtreeTotals(actor.id, prefixOf(row));
+        items += below.count;
+        bytes += below.bytes;
+      } else bytes += row.size;
+    }
+    const first = rows[0]!;
+    return { items, bytes, name: rows.length === 1 ? first.name : `${first.name} +${rows.length - 1}`, path: first.path };
+  }
+
   async move(actor: Actor, froms: string[], toId: string, override: boolean): Promise<OperationResult[]> {
     requireAuthority(actor, 'cloud:file:update');
     return this.files.withLock(actor.id, async () => {

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { DEFAULT_CHUNK_SIZE } from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
+import { BACKGROUND_COPY_BYTES, BACKGROUND_COPY_ITEMS, JOB_COPY } from './files.jobs.ts';
 
 /** A list sent as repeated keys (`a=1&a=2`) or comma-joined (`a=1,2`). */
 const idList = z.preprocess((v) => {
@@ -44,6 +46,10 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
       pageIndex: q.pageIndex,
       pageSize: q.pageSize,
     });
+    if (q.pageIndex === 1 && !q.queryFileType) {
+      // the uploader learns the preferred chunk size (spec §7 received messages, §9)
+      files.notify(actor.id, 'uploaderChunkSize', { chunkSize: DEFAULT_CHUNK_SIZE, proxyEnabled: false });
+    }
     return ok(items, { count: total });
   });
 
@@ -136,7 +142,19 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
 
   api.get('/copy', { schema: { querystring: moveQuery } }, async (request) => {
     const q = request.query;
-    return ok(await fileOps.copy(actorOf(request), q.froms, q.to, q.isOverride));
+    const actor = actorOf(request);
+    // a big tree copies in the background; its result arrives as an operationFile event
+    const size = await fileOps.measure(actor, q.froms);
+    if (size.items > BACKGROUND_COPY_ITEMS || size.bytes > BACKGROUND_COPY_BYTES) {
+      await files.assertSpace(actor.id, size.bytes);
+      const taskId = await app.services.jobs.enqueue(JOB_COPY, { froms: q.froms, to: q.to, override: q.isOverride }, {
+        userId: actor.id,
+        name: size.name,
+        path: size.path,
+      });
+      return ok({ taskId }, { message: 'Copying in the background' });
+    }
+    return ok(await fileOps.copy(actor, q.froms, q.to, q.isOverride));
   });
 
   api.get(

@@ -1,0 +1,268 @@
+/**
+ * File tree, download, zip and upload targets of the drive (issue targets; measured, never
+ * asserted in tests). Runs a real Nimbus server as a child process on a temporary SQLite data
+ * folder and nginx (Debian's nginx-light, installed when missing and allowed) on the same file.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../server/src/app.ts';
+import { testConfig } from '../server/src/config.ts';
+import { openDatabase } from '../server/src/db/index.ts';
+import { newId } from '../server/src/lib/ids.ts';
+import type { NewFileRow } from '../server/src/modules/files/files.repo.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
+const rows: Array<[string, string, string, string]> = [];
+const record = (target: string, measured: string, goal: string, pass: boolean | null) =>
+  rows.push([target, measured, goal, pass === null ? 'n/a' : pass ? 'met' : 'MISSED']);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** Stream a URL to nowhere: bytes, seconds to first byte, seconds in all. */
+function drain(url: string, headers: Record<string, string> = {}): Promise<{ bytes: number; firstByte: number; total: number }> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    let firstByte = 0;
+    let bytes = 0;
+    http
+      .get(url, { headers }, (res) => {
+        if ((res.statusCode ?? 500) >= 400) reject(new Error(`${url}: HTTP ${res.statusCode}`));
+        res.on('data', (chunk: Buffer) => {
+          if (bytes === 0) firstByte = Number(process.hrtime.bigint() - started) / 1e9;
+          bytes += chunk.length;
+        });
+        res.on('end', () => resolve({ bytes, firstByte, total: Number(process.hrtime.bigint() - started) / 1e9 }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+function ensureNginx(): string | null {
+  const found = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
+  if (found) return found;
+  if (process.getuid?.() !== 0) return null;
+  spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'nginx-light'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p)) ?? null;
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-bench-'));
+  // nginx's workers read the same files
+  fs.chmodSync(dataDir, 0o755);
+  const children: ChildProcess[] = [];
+  try {
+    // ---- seed: 100,000 files in one folder, a folder with 100,000 descendants, big files ----
+    const config = testConfig({ dataDir, logLevel: 'silent' });
+    const database = openDatabase(config);
+    const app = await buildApp({ config, database, logger: false });
+    const { users, files, fileOps, db } = app.services;
+    const owner = await users.initialize('bench', 'bench-password');
+    const actor = (await app.services.auth.actorFor(owner.id))!;
+    const bigFolder = await files.newFolder(actor, '/', 'hundred-k');
+    const tree = await files.newFolder(actor, '/', 'tree');
+    const now = Date.now();
+    const seed = async (parentId: string, prefix: string, count: number, nest: boolean) => {
+      let batch: NewFileRow[] = [];
+      for (let i = 0; i < count; i++) {
+        const sub = nest ? `${prefix}d${Math.floor(i / 1000)}/` : prefix;
+        batch.push({
+          id: newId(), userId: owner.id, parentId, name: `file-${String(i).padStart(6, '0')}-${(i * 7919) % 100000}.txt`, path: sub,
+          isFolder: 0, size: 10, contentType: 'text/plain', suffix: 'txt', fileType: 'document', hash: null,
+          uploadDate: now - i, updateDate: now - i, isFavorite: 0, media: null, childrenCount: 0, trashId: null, trashedAt: null,
+        });
+        if (batch.length === 500) {
+          await db.transaction().execute((trx) => files.repo.insertMany(batch, trx));
+          batch = [];
+        }
+      }
+      if (batch.length) await db.transaction().execute((trx) => files.repo.insertMany(batch, trx));
+    };
+    let t0 = performance.now();
+    await seed(bigFolder.id, '/hundred-k/', 100_000, false);
+    await seed(tree.id, '/tree/', 100_000, true);
+    const seedSeconds = (performance.now() - t0) / 1000;
+
+    // ---- first page of a 100,000-file folder, sorted by name ----
+    const times: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const s = performance.now();
+      await files.list(actor, { currentDirectory: '/hundred-k', sortableProp: 'name', order: i % 2 ? 'ascending' : 'descending', pageIndex: 1, pageSize: 100 });
+      times.push(performance.now() - s);
+    }
+    const p95 = percentile(times, 95);
+    record('first page of 100,000 files by name (SQLite)', `p95 ${p95.toFixed(1)} ms, p50 ${percentile(times, 50).toFixed(1)} ms`, 'p95 < 50 ms', p95 < 50);
+
+    // ---- rename and move of a folder with 100,000 descendants ----
+    t0 = performance.now();
+    await fileOps.rename(actor, tree.id, 'tree-renamed');
+    const renameSeconds = (performance.now() - t0) / 1000;
+    record('rename a folder with 100,000 descendants', `${renameSeconds.toFixed(2)} s`, '< 5 s', renameSeconds < 5);
+    const target = await files.newFolder(actor, '/', 'target');
+    t0 = performance.now();
+    await fileOps.move(actor, [tree.id], target.id, false);
+    const moveSeconds = (performance.now() - t0) / 1000;
+    record('move a folder with 100,000 descendants', `${moveSeconds.toFixed(2)} s`, '< 5 s', moveSeconds < 5);
+
+    // ---- 1 GiB file and 1,000 files of 1 MiB on disk, indexed ----
+    const userRoot = path.join(dataDir, 'files', 'bench');
+    const block = randomBytes(MiB);
+    const bigPath = path.join(userRoot, 'big.bin');
+    const fd = fs.openSync(bigPath, 'w');
+    for (let i = 0; i < 1024; i++) fs.writeSync(fd, block);
+    fs.closeSync(fd);
+    fs.mkdirSync(path.join(userRoot, 'thousand'));
+    for (let i = 0; i < 1000; i++) fs.writeFileSync(path.join(userRoot, 'thousand', `part-${i}.bin`), block);
+    const bigId = newId();
+    await db.transaction().execute((trx) => files.repo.insertMany([{
+      id: bigId, userId: owner.id, parentId: '0', name: 'big.bin', path: '/', isFolder: 0, size: GiB, contentType: 'application/octet-stream',
+      suffix: 'bin', fileType: 'other', hash: createHash('sha256').update('bench').digest('hex'), uploadDate: now, updateDate: now,
+      isFavorite: 0, media: null, childrenCount: 0, trashId: null, trashedAt: null,
+    }], trx));
+    await fileOps.indexer.sync(actor, { id: '0', prefix: '/' });
+    const thousand = await files.resolveFolder(owner.id, '/thousand');
+    await app.close();
+    await database.close();
+
+    // ---- the real server, as a child process ----
+    const port = await freePort();
+    const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+      cwd: root,
+      env: { ...process.env, NIMBUS_PORT: String(port), NIMBUS_HOST: '127.0.0.1', NIMBUS_DATA_DIR: dataDir, NIMBUS_LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    children.push(server);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(`${base}/api/public/health`);
+    const login = await fetch(`${base}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench-password' }) });
+    const token = ((await login.json()) as { data: Record<string, string> }).data['nimbus-token']!;
+    const auth = { 'nimbus-token': token };
+
+    // warm the page cache, then take the best of three
+    await drain(`${base}/api/pre-file/${bigId}/big.bin`, auth);
+    let nimbusBest = 0;
+    for (let i = 0; i < 3; i++) {
+      const r = await drain(`${base}/api/pre-file/${bigId}/big.bin`, auth);
+      nimbusBest = Math.max(nimbusBest, r.bytes / r.total);
+    }
+    const nginxBin = ensureNginx();
+    if (nginxBin) {
+      const nginxPort = await freePort();
+      const confDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-nginx-'));
+      fs.writeFileSync(path.join(confDir, 'nginx.conf'),
+        `worker_processes 1; pid ${confDir}/nginx.pid; error_log ${confDir}/error.log; daemon off;\n` +
+        `events { worker_connections 64; }\nhttp { access_log off; sendfile on; client_body_temp_path ${confDir}; proxy_temp_path ${confDir}; fastcgi_temp_path ${confDir}; uwsgi_temp_path ${confDir}; scgi_temp_path ${confDir};\n` +
+        `server { listen 127.0.0.1:${nginxPort}; root ${userRoot}; } }\n`);
+      const nginx = spawn(nginxBin, ['-c', path.join(confDir, 'nginx.conf')], { stdio: 'ignore' });
+      children.push(nginx);
+      await waitFor(`http://127.0.0.1:${nginxPort}/big.bin`);
+      let nginxBest = 0;
+      for (let i = 0; i < 3; i++) {
+        const r = await drain(`http://127.0.0.1:${nginxPort}/big.bin`);
+        nginxBest = Math.max(nginxBest, r.bytes / r.total);
+      }
+      const ratio = nimbusBest / nginxBest;
+      record('download 1 GiB vs nginx', `${(nimbusBest / 1e9).toFixed(2)} GB/s vs ${(nginxBest / 1e9).toFixed(2)} GB/s (${(ratio * 100).toFixed(0)}%)`, '>= 80% of nginx', ratio >= 0.8);
+    } else {
+      record('download 1 GiB', `${(nimbusBest / 1e9).toFixed(2)} GB/s (nginx not available to compare)`, '>= 80% of nginx', null);
+    }
+
+    const zip = await drain(`${base}/api/packageDownload?fileIds=${thousand.id}`, auth);
+    const zipRate = zip.bytes / zip.total / 1e6;
+    record('zip of 1 GiB in 1,000 files: first byte', `${(zip.firstByte * 1000).toFixed(0)} ms`, '< 1 s', zip.firstByte < 1);
+    record('zip of 1 GiB in 1,000 files: throughput', `${zipRate.toFixed(0)} MB/s`, '>= 200 MB/s', zipRate >= 200);
+
+    // ---- upload 1 GiB through the chunk protocol, 3 chunks at a time ----
+    const ddFile = path.join(dataDir, 'dd.bin');
+    const dd = spawnSync('dd', ['if=/dev/zero', `of=${ddFile}`, 'bs=8M', 'count=128', 'conv=fsync'], { encoding: 'utf8' });
+    const ddRate = Number(/([\d.]+) s,/.exec(dd.stderr)?.[1] ? GiB / Number(/([\d.]+) s,/.exec(dd.stderr)![1]) : 0);
+    fs.rmSync(ddFile, { force: true });
+    for (const chunkSize of [8 * MiB, MiB]) {
+      const totalSize = GiB;
+      const payload = Buffer.alloc(chunkSize, 3);
+      const hash = createHash('sha256');
+      const totalChunks = Math.floor(totalSize / chunkSize);
+      for (let i = 0; i < totalChunks; i++) hash.update(payload);
+      const identifier = hash.digest('hex');
+      const params = { chunkSize, totalSize, totalChunks, identifier, filename: `upload-${chunkSize}.bin`, relativePath: `upload-${chunkSize}.bin`, currentDirectory: '/' };
+      let peakRss = 0;
+      const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server.pid!))), 50);
+      const started = performance.now();
+      let next = 1;
+      const worker = async () => {
+        while (next <= totalChunks) {
+          const n = next++;
+          const form = new FormData();
+          for (const [k, v] of Object.entries({ ...params, chunkNumber: n, currentChunkSize: chunkSize })) form.append(k, String(v));
+          form.append('file', new Blob([payload]), params.filename);
+          const res = await fetch(`${base}/api/upload`, { method: 'POST', headers: auth, body: form });
+          const body = (await res.json()) as { code: number; message: string };
+          if (body.code !== 0) throw new Error(body.message);
+        }
+      };
+      await Promise.all([worker(), worker(), worker()]);
+      const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+      const merged = (await (await fetch(`${base}/api/merge?${query}`, { method: 'POST', headers: auth })).json()) as { code: number; message: string };
+      if (merged.code !== 0) throw new Error(merged.message);
+      const seconds = (performance.now() - started) / 1000;
+      clearInterval(sampler);
+      const rate = GiB / seconds;
+      const label = chunkSize === 8 * MiB ? '8 MiB' : '1 MiB';
+      const pass = chunkSize === 8 * MiB ? rate >= 0.6 * ddRate : null;
+      record(`upload 1 GiB, ${label} chunks x3 (incl. merge and hash check)`, `${(rate / 1e6).toFixed(0)} MB/s vs dd ${(ddRate / 1e6).toFixed(0)} MB/s (${((rate / ddRate) * 100).toFixed(0)}%)`, chunkSize === 8 * MiB ? '>= 60% of dd' : 'reported', pass);
+      record(`server RSS while receiving (${label} chunks)`, `${peakRss.toFixed(0)} MB peak`, '< 200 MB', peakRss < 200);
+    }
+    record('seeding 200,000 rows (setup)', `${seedSeconds.toFixed(1)} s`, 'reported', null);
+  } finally {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...[['target', 'measured', 'goal', 'result'][i]!.length, ...rows.map((r) => r[i]!.length)]));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  console.log(line(['target', 'measured', 'goal', 'result']));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+}
+
+await main();

@@ -1,0 +1,79 @@
+import type { Db } from '../../db/index.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import { PermanentJobError } from '../../jobs/queue.ts';
+import type { Actor } from '../../lib/access.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import type { UploadService } from '../upload/upload.service.ts';
+import type { FileOperations } from './file-ops.service.ts';
+import type { FilesService } from './files.service.ts';
+
+export const JOB_COPY = 'copy';
+export const JOB_SYNC = 'sync';
+export const JOB_FOLDER_SIZE = 'calculateFolderSize';
+export const JOB_UPLOAD_CLEANUP = 'uploadCleanup';
+
+/** Copies of more items or bytes than this run as a background task. */
+export const BACKGROUND_COPY_ITEMS = 500;
+export const BACKGROUND_COPY_BYTES = 256 * 1024 * 1024;
+
+export interface CopyPayload {
+  froms: string[];
+  to: string;
+  override: boolean;
+}
+
+export interface SyncPayload {
+  /** A folder id, or '0' for the whole tree. */
+  folderId: string;
+}
+
+/** The background work of the file tree, registered on the job queue. */
+export function registerFileJobs(deps: {
+  db: Db;
+  jobs: JobQueue;
+  auth: AuthService;
+  files: FilesService;
+  fileOps: FileOperations;
+  uploads: UploadService;
+}): void {
+  const { jobs, auth, files, fileOps, uploads } = deps;
+
+  const actorOf = async (userId: string | null): Promise<Actor> => {
+    const actor = userId ? await auth.actorFor(userId) : null;
+    if (!actor) throw new PermanentJobError('The user of this task no longer exists');
+    return actor;
+  };
+
+  jobs.register<CopyPayload>(JOB_COPY, async (ctx) => {
+    const actor = await actorOf(ctx.userId);
+    ctx.progress(1);
+    await fileOps.copy(actor, ctx.payload.froms, ctx.payload.to, ctx.payload.override);
+    ctx.progress(100);
+  }, { concurrency: 1 });
+
+  jobs.register<SyncPayload>(JOB_SYNC, async (ctx) => {
+    const actor = await actorOf(ctx.userId);
+    const folder = await files.folderById(actor.id, ctx.payload.folderId);
+    files.notify(actor.id, 'synced', { syncPercent: 0, indexingPercent: 0 });
+    const stats = await fileOps.indexer.sync(actor, folder, (done, known) => {
+      ctx.signal.throwIfAborted();
+      const percent = Math.min(99, Math.floor((done / Math.max(known, 1)) * 100));
+      ctx.progress(percent);
+      files.notify(actor.id, 'synced', { syncPercent: percent, indexingPercent: percent });
+    });
+    ctx.progress(100, `${stats.added} added, ${stats.updated} updated, ${stats.removed} removed`);
+    files.notify(actor.id, 'synced', { syncPercent: 100, indexingPercent: 100 });
+  }, { concurrency: 1 });
+
+  jobs.register(JOB_FOLDER_SIZE, async (ctx) => {
+    const actor = await actorOf(ctx.userId);
+    await fileOps.indexer.recalculateFolderSizes(actor, (percent) => {
+      ctx.progress(percent);
+      files.notify(actor.id, 'calculateFolderSizeProcessed', percent);
+    });
+  }, { concurrency: 1 });
+
+  jobs.register(JOB_UPLOAD_CLEANUP, async () => {
+    await uploads.cleanUp();
+  }, { concurrency: 1 });
+}
