@@ -1,0 +1,242 @@
+import { REQUEST_TIMEOUT_MS, TOKEN_HEADER, type Envelope } from '@nimbus/contract';
+import {
+  API_BASE,
+  ApiError,
+  errorText,
+  request,
+  TRANSPORT_ERROR_CODE,
+  type RequestOptions,
+} from '../../api/client';
+import { useAppStore } from '../../stores/app';
+import { useSessionStore } from '../../stores/session';
+
+/** The chunk fields of the upload protocol (API notes §1.4; spec §3 upload parameters). */
+export interface ChunkParams {
+  chunkNumber: number;
+  chunkSize: number;
+  currentChunkSize: number;
+  totalSize: number;
+  identifier: string;
+  filename: string;
+  relativePath: string;
+  totalChunks: number;
+  currentDirectory: string;
+  lastModified: number;
+}
+
+export type MergeParams = Omit<ChunkParams, 'chunkNumber' | 'currentChunkSize'>;
+
+export interface ChunkTestResult {
+  /** The server already has the bytes: done without sending (instant upload). */
+  pass: boolean;
+  /** Chunk numbers already on the server. */
+  resume: number[];
+  upload: boolean;
+  /** Every chunk is there: merge next. */
+  merge: boolean;
+}
+
+export interface ChunkResult {
+  upload: boolean;
+  merge: boolean;
+}
+
+/**
+ * A success envelope without data. spec §8: the uploader shows its message and closes.
+ */
+export class NoDataError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NoDataError';
+  }
+}
+
+function dataOf<T>(envelope: Envelope<T>): T {
+  if (envelope.data === undefined || envelope.data === null) {
+    throw new NoDataError(errorText({ code: envelope.code, message: envelope.message }));
+  }
+  return envelope.data;
+}
+
+const quiet = (options: RequestOptions): RequestOptions => ({ silent: true, ...options });
+
+/** spec §5: do same-named files or folders exist in the target folder? */
+export async function checkExist(
+  filenames: string[],
+  currentDirectory: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const envelope = await request<{ exist?: boolean }>(
+    '/checkExist',
+    quiet({ method: 'POST', body: { filenames, currentDirectory }, signal }),
+  );
+  return Boolean(dataOf(envelope).exist);
+}
+
+/** One folder of a folder upload; creating an existing folder again is fine. */
+export async function createFolder(
+  params: { filename: string; folderPath: string; currentDirectory: string },
+  signal?: AbortSignal,
+): Promise<void> {
+  const envelope = await request(
+    '/upload-folder',
+    quiet({ method: 'POST', params: { isFolder: true, ...params }, signal }),
+  );
+  dataOf(envelope);
+}
+
+/** GET upload: what the server already has of this file. */
+export async function testChunk(
+  params: ChunkParams,
+  signal?: AbortSignal,
+): Promise<ChunkTestResult> {
+  const envelope = await request<Partial<ChunkTestResult>>(
+    '/upload',
+    quiet({ method: 'GET', params: { ...params }, signal }),
+  );
+  const data = dataOf(envelope);
+  return {
+    pass: Boolean(data.pass),
+    resume: Array.isArray(data.resume) ? data.resume.filter((n) => Number.isInteger(n)) : [],
+    upload: Boolean(data.upload),
+    merge: Boolean(data.merge),
+  };
+}
+
+/** POST merge: the server checks the SHA-256 and puts the file in place. Idempotent. */
+export async function mergeUpload(
+  params: MergeParams,
+  signal?: AbortSignal,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<void> {
+  const envelope = await request<{ upload?: boolean }>(
+    '/merge',
+    quiet({ method: 'POST', params: { ...params }, signal, timeoutMs }),
+  );
+  const data = dataOf(envelope);
+  if (data.upload === false) throw new ApiError('business', errorText(envelope), 18, 200, envelope);
+}
+
+/** The API client's headers (spec §7), for the XMLHttpRequest that reports upload progress. */
+function setHeaders(xhr: XMLHttpRequest): void {
+  const { token, username, shareToken, shareId } = useSessionStore.getState();
+  xhr.setRequestHeader('Accept', 'application/json');
+  xhr.setRequestHeader('lang', useAppStore.getState().lang);
+  if (token) xhr.setRequestHeader(TOKEN_HEADER, token);
+  if (username) {
+    xhr.setRequestHeader(
+      'name',
+      encodeURIComponent(username) === username ? username : encodeURIComponent(username),
+    );
+  }
+  if (shareToken) xhr.setRequestHeader('share-token', shareToken);
+  if (shareId) xhr.setRequestHeader('shareId', shareId);
+}
+
+function isEnvelope(value: unknown): value is Envelope {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { code?: unknown }).code === 'number'
+  );
+}
+
+export interface SendChunkOptions {
+  signal: AbortSignal;
+  /** Bytes of this chunk on the wire so far. */
+  onProgress: (sentBytes: number) => void;
+  /** Abort when nothing moved for this long (the request is retried). */
+  stallMs?: number;
+}
+
+/**
+ * POST upload as multipart: every field first, then the `file` part, so the server knows where
+ * the bytes go before they arrive. XMLHttpRequest because fetch reports no upload progress.
+ */
+export function sendChunk(
+  params: ChunkParams,
+  bytes: Blob,
+  { signal, onProgress, stallMs = REQUEST_TIMEOUT_MS }: SendChunkOptions,
+): Promise<ChunkResult> {
+  return new Promise<ChunkResult>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new ApiError('aborted', 'aborted', TRANSPORT_ERROR_CODE, 0));
+      return;
+    }
+    const form = new FormData();
+    for (const [key, value] of Object.entries(params)) form.append(key, String(value));
+    form.append('file', bytes, params.filename);
+
+    const xhr = new XMLHttpRequest();
+    let stallTimer = 0;
+    let stalled = false;
+    const armStall = () => {
+      window.clearTimeout(stallTimer);
+      stallTimer = window.setTimeout(() => {
+        stalled = true;
+        xhr.abort();
+      }, stallMs);
+    };
+    const cleanUp = () => {
+      window.clearTimeout(stallTimer);
+      signal.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => xhr.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+
+    xhr.open('POST', `${API_BASE}/upload`);
+    setHeaders(xhr);
+    xhr.upload.onprogress = (event) => {
+      armStall();
+      if (event.lengthComputable && event.total > 0) {
+        onProgress(Math.min(bytes.size, Math.round((event.loaded / event.total) * bytes.size)));
+      }
+    };
+    xhr.upload.onload = () => {
+      onProgress(bytes.size);
+      armStall();
+    };
+    xhr.onabort = () => {
+      cleanUp();
+      reject(
+        stalled
+          ? new ApiError('timeout', 'the upload stalled', TRANSPORT_ERROR_CODE, 0)
+          : new ApiError('aborted', 'aborted', TRANSPORT_ERROR_CODE, 0),
+      );
+    };
+    xhr.onerror = () => {
+      cleanUp();
+      reject(new ApiError('transport', 'network error', TRANSPORT_ERROR_CODE, 0));
+    };
+    xhr.onload = () => {
+      cleanUp();
+      const refreshed = xhr.getResponseHeader(TOKEN_HEADER);
+      const session = useSessionStore.getState();
+      if (refreshed && session.token && refreshed !== session.token) session.setToken(refreshed);
+      let payload: unknown;
+      try {
+        payload = JSON.parse(xhr.responseText);
+      } catch {
+        payload = undefined;
+      }
+      if (!isEnvelope(payload)) {
+        reject(
+          new ApiError('transport', `HTTP ${xhr.status}`, TRANSPORT_ERROR_CODE, xhr.status),
+        );
+        return;
+      }
+      if (payload.code !== 0) {
+        reject(new ApiError('business', errorText(payload), payload.code, xhr.status, payload));
+        return;
+      }
+      try {
+        const data = dataOf(payload as Envelope<Partial<ChunkResult>>);
+        resolve({ upload: data.upload !== false, merge: Boolean(data.merge) });
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+    armStall();
+    xhr.send(form);
+  });
+}

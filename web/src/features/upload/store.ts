@@ -1,0 +1,20 @@
+import { create } from 'zustand';
+import type { UploadItem } from './types';
+
+/** What the uploader shows: the list (published by the engine) and whether the panel is open. */
+interface UploadState {
+  items: UploadItem[];
+  panelOpen: boolean;
+  /** A drag with files is over the page. */
+  dragging: boolean;
+  setPanelOpen: (open: boolean) => void;
+  setDragging: (dragging: boolean) => void;
+}
+
+export const useUploadStore = create<UploadState>()((set) => ({
+  items: [],
+  panelOpen: false,
+  dragging: false,
+  setPanelOpen: (panelOpen) => set({ panelOpen }),
+  setDragging: (dragging) => set({ dragging }),
+}));
