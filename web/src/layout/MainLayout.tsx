@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { isMobileUserAgent } from '../app/device';
+import { GlobalUploader } from '../features/upload/components/GlobalUploader';
 import { useAppStore } from '../stores/app';
 import { useSessionStore } from '../stores/session';
 import { MobileTabBar } from './MobileTabBar';
@@ -69,6 +70,7 @@ export function MainLayout() {
         </Layout.Content>
         {showTabBar ? <MobileTabBar /> : null}
       </div>
+      <GlobalUploader />
     </Layout>
   );
 }

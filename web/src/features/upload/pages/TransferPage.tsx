@@ -1,24 +1,52 @@
 import { CloudUploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/EmptyState';
+import { useCurrentFolder } from '../../files/current-folder';
+import { UploadActions } from '../components/UploadActions';
+import { UploadList } from '../components/UploadList';
+import { UploadSummaryText } from '../components/UploadSummaryText';
+import { displayFolder, useUploadItems, useUploadSummary } from '../use-upload';
 
-/** /upload/index_m: the mobile file-transfer list. */
+/** /upload/index_m: the file-transfer page, where the ball leads on phones (spec §2). */
 export function TransferPage() {
-  const { t } = useTranslation('files');
+  const { t } = useTranslation('upload');
+  const { t: tr } = useTranslation('routes');
+  const items = useUploadItems();
+  const summary = useUploadSummary();
+  const folder = useCurrentFolder();
   return (
-    <section className="nb-files" data-testid="transfer-page">
-      <div className="nb-files__toolbar">
-        <div className="nb-files__crumb">
-          <strong>{t('views.fileTransfer')}</strong>
+    <section
+      className="nb-files nb-transfer"
+      data-testid="transfer-page"
+      data-count={summary.count}
+      data-success={summary.success}
+      data-failure={summary.failure}
+      data-unfinished={summary.unfinished}
+      data-percent={summary.percent}
+    >
+      <div className="nb-files__toolbar nb-transfer__toolbar">
+        <div className="nb-transfer__heading">
+          <strong>{tr('fileTransfer')}</strong>
+          <UploadSummaryText />
         </div>
+        <span className="nb-transfer__target" data-testid="transfer-target">
+          {t('target', { path: displayFolder(folder.path, t('rootFolder')) })}
+        </span>
       </div>
-      <div className="nb-files__body">
-        <EmptyState
-          icon={<CloudUploadOutlined />}
-          title={t('empty.transfer.title')}
-          description={t('empty.transfer.description')}
-        />
+      <div className="nb-transfer__actions">
+        <UploadActions withLabels />
       </div>
+      {items.length ? (
+        <UploadList items={items} className="nb-transfer__list" />
+      ) : (
+        <div className="nb-files__body">
+          <EmptyState
+            icon={<CloudUploadOutlined />}
+            title={t('transfer.emptyTitle')}
+            description={t('transfer.empty')}
+          />
+        </div>
+      )}
     </section>
   );
 }

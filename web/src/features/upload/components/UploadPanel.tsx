@@ -1,0 +1,71 @@
+import { CloseOutlined, MinusOutlined } from '@ant-design/icons';
+import { Button, Progress, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useUploadStore } from '../store';
+import { closeUploader } from '../close';
+import { useUploadItems, useUploadSummary } from '../use-upload';
+import { UploadActions } from './UploadActions';
+import { UploadList } from './UploadList';
+import { UploadSummaryText } from './UploadSummaryText';
+
+/** The desktop file-list panel (about 720 × 300) the ball expands into. */
+export function UploadPanel() {
+  const { t } = useTranslation('upload');
+  const open = useUploadStore((s) => s.panelOpen);
+  const items = useUploadItems();
+  const summary = useUploadSummary();
+  if (!open) return null;
+  return (
+    <section
+      className="nb-upload-panel"
+      data-testid="upload-panel"
+      aria-label={t('title')}
+      data-count={summary.count}
+      data-success={summary.success}
+      data-failure={summary.failure}
+      data-unfinished={summary.unfinished}
+      data-percent={summary.percent}
+    >
+      <header className="nb-upload-panel__header">
+        <div className="nb-upload-panel__title">
+          <strong>{t('title')}</strong>
+          <UploadSummaryText />
+        </div>
+        <UploadActions />
+        <span className="nb-upload-panel__divider" aria-hidden="true" />
+        <Tooltip title={t('actions.collapse')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<MinusOutlined />}
+            aria-label={t('actions.collapse')}
+            data-testid="upload-collapse"
+            onClick={() => useUploadStore.getState().setPanelOpen(false)}
+          />
+        </Tooltip>
+        <Tooltip title={t('actions.close')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<CloseOutlined />}
+            aria-label={t('actions.close')}
+            data-testid="upload-close"
+            onClick={() => void closeUploader()}
+          />
+        </Tooltip>
+      </header>
+      <Progress
+        className="nb-upload-panel__progress"
+        percent={summary.percent}
+        showInfo={false}
+        size={{ height: 2 }}
+        status={summary.failure && !summary.isUploading ? 'exception' : 'normal'}
+      />
+      {items.length ? (
+        <UploadList items={items} className="nb-upload-panel__list" />
+      ) : (
+        <div className="nb-upload-panel__empty">{t('transfer.empty')}</div>
+      )}
+    </section>
+  );
+}
