@@ -1,6 +1,6 @@
 import { EVENT_RECONNECT_MS } from '@nimbus/contract';
 import { feedback } from '../app/feedback';
-import i18n from '../i18n';
+import i18n, { translateKey } from '../i18n';
 import { API_BASE } from './client';
 import { toQueryString } from './query-string';
 
@@ -63,6 +63,12 @@ interface OperationTipsBody {
   msg?: string;
 }
 
+/** The operation of a notification in the reader's language (`move` → "Move"). */
+function operationName(operation: string): string {
+  const key = `common:events.operations.${operation}`;
+  return operation && i18n.exists(key) ? translateKey(key) : operation;
+}
+
 /** Routes one parsed message to its channel and shows the notifications spec §4 asks for. */
 export function dispatchLiveMessage(message: LiveMessage): void {
   const type = message.url;
@@ -70,10 +76,15 @@ export function dispatchLiveMessage(message: LiveMessage): void {
     emitLiveMessage(type as LiveChannel, message);
     return;
   }
+  // spec §7 "Received messages": the running-task list whose length is the count
+  if (type === 'taskCountChange') {
+    emitLiveMessage('taskCountChange', message);
+    return;
+  }
   if (type === 'operationFile') {
     const body = (message.body ?? {}) as OperationFileBody;
     const success = body.code === 0;
-    const operation = body.operation ?? '';
+    const operation = operationName(body.operation ?? '');
     const title = i18n.t(
       success ? 'common:events.operationSucceeded' : 'common:events.operationFailed',
       { operation },
@@ -89,7 +100,7 @@ export function dispatchLiveMessage(message: LiveMessage): void {
     }
   } else if (type === 'operationTips') {
     const body = (message.body ?? {}) as OperationTipsBody;
-    const operation = body.operation ?? '';
+    const operation = operationName(body.operation ?? '');
     if (body.success) {
       feedback().notification.success({
         title: i18n.t('common:events.operationSucceeded', { operation }),

@@ -1,3 +1,5 @@
+import files from './files.en_US';
+
 /** English texts, one namespace per feature. zh_CN must have exactly the same keys. */
 const en_US = {
   common: {
@@ -30,6 +32,14 @@ const en_US = {
       operationSucceeded: '{{operation}} succeeded',
       operationFailed: '{{operation}} failed',
       fromTo: 'From {{from}} to {{to}}',
+      operations: {
+        move: 'Move',
+        copy: 'Copy',
+        rename: 'Rename',
+        delete: 'Delete',
+        restore: 'Restore',
+        'clear-trash': 'Empty trash',
+      },
     },
   },
   routes: {
@@ -158,84 +168,7 @@ const en_US = {
     },
     footer: '{{name}} · version {{version}}',
   },
-  files: {
-    allFiles: 'All files',
-    views: {
-      home: 'All files',
-      recently: 'Recent',
-      favorite: 'Favorites',
-      document: 'Documents',
-      image: 'Images',
-      audio: 'Audio',
-      video: 'Videos',
-      mount: 'Mounted folders',
-      trash: 'Trash',
-      tags: 'Tags',
-      articles: 'Articles',
-      fileTransfer: 'File transfer',
-    },
-    view: {
-      grid: 'Grid view',
-      list: 'List view',
-    },
-    sort: {
-      label: 'Sort by',
-      name: 'Name',
-      size: 'Size',
-      uploadDate: 'Date uploaded',
-      updateDate: 'Date modified',
-      ascending: 'Ascending',
-      descending: 'Descending',
-    },
-    empty: {
-      home: {
-        title: 'This folder is empty',
-        description: 'Files and folders you add here will show up in this view.',
-      },
-      recently: {
-        title: 'No recent files',
-        description: 'Files you upload will be listed here, newest first.',
-      },
-      favorite: {
-        title: 'No favorites yet',
-        description: 'Mark files as favorites to find them here quickly.',
-      },
-      document: {
-        title: 'No documents',
-        description: 'Text, office and PDF files across your drive appear here.',
-      },
-      image: {
-        title: 'No images',
-        description: 'Photos and pictures across your drive appear here.',
-      },
-      audio: {
-        title: 'No audio',
-        description: 'Music and recordings across your drive appear here.',
-      },
-      video: { title: 'No videos', description: 'Videos across your drive appear here.' },
-      mount: {
-        title: 'No mounted folders',
-        description: 'Folders others share with you and you mount appear here.',
-      },
-      trash: {
-        title: 'No files in the trash',
-        description: 'Deleted files stay here until you restore them or empty the trash.',
-      },
-      tag: {
-        title: 'No files with this tag',
-        description: 'Files you tag will be collected here.',
-      },
-      tagsNone: { title: 'No tags yet', description: 'Tag files to group them across folders.' },
-      articles: {
-        title: 'No articles yet',
-        description: 'Markdown articles you publish appear here.',
-      },
-      transfer: {
-        title: 'No transfers',
-        description: 'Uploads in progress and finished uploads are listed here.',
-      },
-    },
-  },
+  files,
   tags: {
     title: 'Tags',
   },

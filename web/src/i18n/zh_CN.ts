@@ -1,4 +1,5 @@
 import type en_US from './en_US';
+import files from './files.zh_CN';
 import type { LocaleTree } from './types';
 
 /** 简体中文，与 en_US 的键完全一致。 */
@@ -33,6 +34,14 @@ const zh_CN: LocaleTree<typeof en_US> = {
       operationSucceeded: '{{operation}}成功',
       operationFailed: '{{operation}}失败',
       fromTo: '从 {{from}} 到 {{to}}',
+      operations: {
+        move: '移动',
+        copy: '复制',
+        rename: '重命名',
+        delete: '删除',
+        restore: '还原',
+        'clear-trash': '清空回收站',
+      },
     },
   },
   routes: {
@@ -161,54 +170,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
     },
     footer: '{{name}} · 版本 {{version}}',
   },
-  files: {
-    allFiles: '全部文件',
-    views: {
-      home: '全部文件',
-      recently: '最近',
-      favorite: '收藏',
-      document: '文档',
-      image: '图片',
-      audio: '音频',
-      video: '视频',
-      mount: '挂载的文件夹',
-      trash: '回收站',
-      tags: '标签',
-      articles: '文章',
-      fileTransfer: '文件传输',
-    },
-    view: {
-      grid: '缩略图',
-      list: '列表',
-    },
-    sort: {
-      label: '排列方式',
-      name: '名称',
-      size: '大小',
-      uploadDate: '上传时间',
-      updateDate: '修改时间',
-      ascending: '升序',
-      descending: '降序',
-    },
-    empty: {
-      home: { title: '此文件夹为空', description: '添加到这里的文件和文件夹会显示在此处。' },
-      recently: { title: '暂无最近文件', description: '上传的文件会按时间从新到旧列在这里。' },
-      favorite: { title: '还没有收藏', description: '收藏文件后可以在这里快速找到它们。' },
-      document: { title: '暂无文档', description: '网盘中的文本、办公文档和 PDF 会显示在这里。' },
-      image: { title: '暂无图片', description: '网盘中的照片和图片会显示在这里。' },
-      audio: { title: '暂无音频', description: '网盘中的音乐和录音会显示在这里。' },
-      video: { title: '暂无视频', description: '网盘中的视频会显示在这里。' },
-      mount: { title: '暂无挂载的文件夹', description: '你挂载的他人分享的文件夹会显示在这里。' },
-      trash: {
-        title: '回收站中没有文件',
-        description: '删除的文件会保留在这里，直到你还原或清空回收站。',
-      },
-      tag: { title: '没有带此标签的文件', description: '打上标签的文件会汇集在这里。' },
-      tagsNone: { title: '还没有标签', description: '给文件打标签，跨文件夹归类。' },
-      articles: { title: '还没有文章', description: '你发布的 Markdown 文章会显示在这里。' },
-      transfer: { title: '暂无传输', description: '正在上传和已完成的上传会列在这里。' },
-    },
-  },
+  files,
   tags: {
     title: '标签',
   },
