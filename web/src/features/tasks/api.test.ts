@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyTaskMessage, progressPercent, type Task } from './api';
+import { applyTaskMessage, progressPercent, taskCountOf, type Task } from './api';
 
 const task = (taskId: string, progress: Task['progress']): Task => ({
   taskId,
@@ -22,5 +22,15 @@ describe('task list messages (spec §4)', () => {
     expect(progressPercent('42%')).toBe(42);
     expect(progressPercent(120)).toBe(100);
     expect(progressPercent('merging')).toBeNull();
+  });
+});
+
+describe('task count messages (spec §3: the list length is the count)', () => {
+  it('reads the server body, a bare list and a number', () => {
+    expect(taskCountOf({ data: [task('1', 5), task('2', 9)] })).toBe(2);
+    expect(taskCountOf({ data: [] })).toBe(0);
+    expect(taskCountOf([task('1', 5)])).toBe(1);
+    expect(taskCountOf(3)).toBe(3);
+    expect(taskCountOf(null)).toBe(0);
   });
 });

@@ -45,3 +45,14 @@ export function progressPercent(progress: Task['progress']): number | null {
   const match = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(progress);
   return match?.[1] ? Math.max(0, Math.min(100, Number(match[1]))) : null;
 }
+
+/**
+ * The running-task count of a `taskCountChange` message: its body is the task list, sent as
+ * `{ data: [...] }` (or the bare list, or a number).
+ */
+export function taskCountOf(body: unknown): number {
+  if (Array.isArray(body)) return body.length;
+  if (typeof body === 'number' && Number.isFinite(body)) return Math.max(0, body);
+  if (body && typeof body === 'object' && 'data' in body) return taskCountOf(body.data);
+  return 0;
+}
