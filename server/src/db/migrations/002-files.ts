@@ -35,11 +35,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(sql.ref('trash_id'), 'is', null)
     .execute();
-  await db.schema
-    .createIndex('file_listing_idx')
-    .on('file')
-    .columns(['user_id', 'parent_id', 'is_folder desc', 'name'])
-    .execute();
+  // listing a folder: folders and files are read separately, each in index order for any
+  // sort column and direction (partial indexes over live rows, so counting is index-only too)
+  for (const column of ['name', 'size', 'update_date', 'upload_date']) {
+    await db.schema
+      .createIndex(`file_live_${column}_idx`)
+      .on('file')
+      .columns(['user_id', 'parent_id', 'is_folder', column])
+      .where(sql.ref('trash_id'), 'is', null)
+      .execute();
+  }
   await db.schema.createIndex('file_path_idx').on('file').columns(['user_id', 'path']).execute();
   await db.schema
     .createIndex('file_type_idx')

@@ -9,7 +9,7 @@ import { AppError, forbidden } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { zipStream, type ZipEntry } from '../../lib/zip.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
-import { isCompressed } from './file-types.ts';
+import { isDeflatable } from './file-types.ts';
 import { contentDisposition, sendFileBytes } from './file-serve.ts';
 import { prefixOf, type FilesService, type Owner } from './files.service.ts';
 import type { FileRow } from './files.repo.ts';
@@ -30,7 +30,7 @@ export async function* zipEntriesOf(files: FilesService, owner: Owner, rows: Fil
     used.add(top);
     const disk = files.diskPathOf(owner, row);
     if (!row.isFolder) {
-      yield { name: top, isFolder: false, mtime: new Date(row.updateDate), compress: !isCompressed(row.suffix), open: () => fs.createReadStream(disk, { highWaterMark: 1024 * 1024 }) };
+      yield { name: top, isFolder: false, mtime: new Date(row.updateDate), compress: isDeflatable(row.suffix), open: () => fs.createReadStream(disk, { highWaterMark: 1024 * 1024 }) };
       continue;
     }
     yield { name: `${top}/`, isFolder: true, mtime: new Date(row.updateDate) };
@@ -41,7 +41,7 @@ export async function* zipEntriesOf(files: FilesService, owner: Owner, rows: Fil
       const relative = `${top}/${d.path.slice(base.length)}${d.name}`;
       const diskPath = files.diskPathOf(owner, d);
       if (d.isFolder) yield { name: `${relative}/`, isFolder: true, mtime: new Date(d.updateDate) };
-      else yield { name: relative, isFolder: false, mtime: new Date(d.updateDate), compress: !isCompressed(d.suffix), open: () => fs.createReadStream(diskPath, { highWaterMark: 1024 * 1024 }) };
+      else yield { name: relative, isFolder: false, mtime: new Date(d.updateDate), compress: isDeflatable(d.suffix), open: () => fs.createReadStream(diskPath, { highWaterMark: 1024 * 1024 }) };
     }
   }
 }

@@ -43,13 +43,17 @@ export function contentTypeOf(suffix: string, isFolder: boolean): string {
   return contentTypes[suffix] ?? 'application/octet-stream';
 }
 
-/** Types whose bytes are already compressed: a zip stores them rather than deflating them. */
-export function isCompressed(suffix: string): boolean {
-  const t = bySuffix.get(suffix);
-  return (
-    t === 'image' || t === 'video' || t === 'audio' || t === 'archive' ||
-    ['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub', 'pdf'].includes(suffix)
-  ) && suffix !== 'svg' && suffix !== 'bmp';
+const DEFLATABLE = new Set([
+  'txt', 'md', 'csv', 'json', 'xml', 'html', 'htm', 'css', 'js', 'ts', 'tsx', 'jsx', 'svg', 'log', 'yaml', 'yml',
+  'toml', 'ini', 'conf', 'sql', 'py', 'java', 'c', 'cpp', 'h', 'go', 'rs', 'sh', 'mind', 'drawio', 'rtf', 'bmp',
+]);
+
+/**
+ * Whether a zip should deflate this type. Deflate runs at about 50 MB/s per core, and most of
+ * a drive (media, archives, office files, unknown binaries) does not shrink: only text is worth it.
+ */
+export function isDeflatable(suffix: string): boolean {
+  return DEFLATABLE.has(suffix);
 }
 
 /** Types a browser could run as a page: served as attachments, never inline. */

@@ -107,20 +107,27 @@ export class FilesRepo {
     if (q.fileType) base = base.where('fileType', '=', q.fileType);
     if (q.favorite) base = base.where('isFavorite', '=', 1);
     if (q.foldersOnly) base = base.where('isFolder', '=', 1);
-    const total = await base
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-      .then((r) => Number(r.n));
     const direction = q.order === 'descending' ? 'desc' : 'asc';
-    const rows = await base
-      .selectAll()
-      .orderBy('isFolder', 'desc')
-      .orderBy(sortColumns[q.sortProp], direction)
-      .orderBy('name', q.sortProp === 'name' ? direction : 'asc')
-      .orderBy('id')
-      .offset(q.offset)
-      .limit(q.limit)
-      .execute();
+    const column = sortColumns[q.sortProp];
+    const count = (query: typeof base) =>
+      query
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n));
+    const page = (query: typeof base, offset: number, limit: number) => {
+      let ordered = query.selectAll().orderBy(column, direction);
+      if (q.sortProp !== 'name') ordered = ordered.orderBy('name', 'asc');
+      return ordered.offset(offset).limit(limit).execute();
+    };
+    // folders first: each half is read in index order, whatever the sort
+    const folders = base.where('isFolder', '=', 1);
+    const filesOnly = base.where('isFolder', '=', 0);
+    const folderCount = await count(folders);
+    const total = q.foldersOnly ? folderCount : folderCount + (await count(filesOnly));
+    const rows: FileRow[] = [];
+    if (q.offset < folderCount) rows.push(...(await page(folders, q.offset, q.limit)));
+    const remaining = q.limit - rows.length;
+    if (remaining > 0 && !q.foldersOnly) rows.push(...(await page(filesOnly, Math.max(0, q.offset - folderCount), remaining)));
     return { rows, total };
   }
 

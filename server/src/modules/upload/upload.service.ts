@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { Transform, type Readable } from 'node:stream';
+import { Transform, Writable, type Readable } from 'node:stream';
 import { ErrorCode, MAX_CHUNK_SIZE } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import type { UploadSessionTable } from '../../db/schema.ts';
@@ -13,6 +13,8 @@ import type { FileOperations } from '../files/file-ops.service.ts';
 import { toView, type FilesService, type FileView, type FolderRef, type Owner } from '../files/files.service.ts';
 import { checkName, folderPathOf, parseFolderPath } from '../files/names.ts';
 import { hashFile } from '../files/tree-index.ts';
+import { KeyedMutex } from '../files/mutex.ts';
+import { createHash, type Hash } from 'node:crypto';
 
 export type UploadSession = Selectable<UploadSessionTable>;
 
@@ -48,7 +50,16 @@ const HASH_PATTERN = /^[0-9a-f]{64}$/;
  * file; the session lives in the database so a restart or a reload resumes where it stopped.
  * The identifier is the SHA-256 of the content: the merged file is checked against it.
  */
+/** SHA-256 of the chunks received in order so far: merge then has little or nothing left to hash. */
+interface HashCursor {
+  hash: Hash;
+  next: number;
+}
+
 export class UploadService {
+  private readonly cursors = new Map<string, HashCursor>();
+  private readonly cursorLocks = new KeyedMutex();
+
   constructor(
     private readonly db: Db,
     private readonly files: FilesService,
@@ -228,7 +239,17 @@ export class UploadService {
       },
     });
     const offset = (p.chunkNumber - 1) * session.chunkSize;
-    await pipeline(body, meter, fs.createWriteStream(this.tree.uploadPath(session.id), { flags: 'r+', start: offset }));
+    const already = await this.db
+      .selectFrom('uploadChunk')
+      .select('number')
+      .where('sessionId', '=', session.id)
+      .where('number', '=', p.chunkNumber)
+      .executeTakeFirst();
+    // a repeated chunk is accepted but never rewritten: what was received (and hashed) stays
+    const sink = already
+      ? new Writable({ write: (_chunk, _enc, done) => done() })
+      : fs.createWriteStream(this.tree.uploadPath(session.id), { flags: 'r+', start: offset });
+    await pipeline(body, meter, sink);
     if (written !== expected) throw badParameter(`Chunk ${p.chunkNumber} was cut short: ${written} of ${expected} bytes arrived`);
     await this.db
       .insertInto('uploadChunk')
@@ -236,12 +257,56 @@ export class UploadService {
       .onConflict((oc) => oc.columns(['sessionId', 'number']).doNothing())
       .execute();
     await this.db.updateTable('uploadSession').set({ updatedAt: Date.now() }).where('id', '=', session.id).execute();
+    await this.advanceHash(session);
     const count = await this.db
       .selectFrom('uploadChunk')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('sessionId', '=', session.id)
       .executeTakeFirstOrThrow();
     return { upload: true, merge: Number(count.n) === session.totalChunks };
+  }
+
+  /** Hash the chunks that now follow on from what is hashed, re-read from the page cache. */
+  private advanceHash(session: UploadSession): Promise<void> {
+    return this.cursorLocks.run(session.id, async () => {
+      let cursor = this.cursors.get(session.id);
+      if (!cursor) {
+        cursor = { hash: createHash('sha256'), next: 1 };
+        this.cursors.set(session.id, cursor);
+      }
+      const have = new Set(
+        (await this.db.selectFrom('uploadChunk').select('number').where('sessionId', '=', session.id).where('number', '>=', cursor.next).execute()).map((r) => r.number),
+      );
+      if (!have.has(cursor.next)) return;
+      const handle = await fsp.open(this.tree.uploadPath(session.id), 'r');
+      try {
+        const buffer = Buffer.allocUnsafe(Math.min(session.chunkSize * 2, session.totalSize || 1));
+        while (have.has(cursor.next)) {
+          const n = cursor.next;
+          const start = (n - 1) * session.chunkSize;
+          const length = this.expectedChunkSize({ chunkNumber: n, totalChunks: session.totalChunks, chunkSize: session.chunkSize, totalSize: session.totalSize });
+          let done = 0;
+          while (done < length) {
+            const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, length - done), start + done);
+            if (bytesRead === 0) break;
+            cursor.hash.update(buffer.subarray(0, bytesRead));
+            done += bytesRead;
+          }
+          cursor.next += 1;
+        }
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  /** The finished hash when every chunk went through the cursor; otherwise hash the file. */
+  private async finalHash(session: UploadSession, staged: string): Promise<string> {
+    await this.cursorLocks.run(session.id, async () => undefined);
+    const cursor = this.cursors.get(session.id);
+    this.cursors.delete(session.id);
+    if (cursor && cursor.next === session.totalChunks + 1) return cursor.hash.digest('hex');
+    return hashFile(staged);
   }
 
   /**
@@ -270,7 +335,7 @@ export class UploadService {
       } finally {
         await handle.close();
       }
-      const hash = session.totalSize === 0 ? sha256('') : await hashFile(staged);
+      const hash = session.totalSize === 0 ? sha256('') : await this.finalHash(session, staged);
       if (hash !== session.identifier) {
         throw new AppError(ErrorCode.MERGE_FAILED, 'The uploaded bytes do not match the file (checksum mismatch); upload it again');
       }
@@ -329,6 +394,7 @@ export class UploadService {
   }
 
   private async discard(id: string): Promise<void> {
+    this.cursors.delete(id);
     await this.db.deleteFrom('uploadSession').where('id', '=', id).execute();
     await this.tree.remove(this.tree.uploadPath(id));
   }
