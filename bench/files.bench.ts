@@ -52,7 +52,10 @@ async function waitFor(url: string): Promise<void> {
 }
 
 /** Stream a URL to nowhere: bytes, seconds to first byte, seconds in all. */
-function drain(url: string, headers: Record<string, string> = {}): Promise<{ bytes: number; firstByte: number; total: number }> {
+function drain(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ bytes: number; firstByte: number; total: number }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     let firstByte = 0;
@@ -64,7 +67,9 @@ function drain(url: string, headers: Record<string, string> = {}): Promise<{ byt
           if (bytes === 0) firstByte = Number(process.hrtime.bigint() - started) / 1e9;
           bytes += chunk.length;
         });
-        res.on('end', () => resolve({ bytes, firstByte, total: Number(process.hrtime.bigint() - started) / 1e9 }));
+        res.on('end', () =>
+          resolve({ bytes, firstByte, total: Number(process.hrtime.bigint() - started) / 1e9 }),
+        );
         res.on('error', reject);
       })
       .on('error', reject);
@@ -81,7 +86,10 @@ function ensureNginx(): string | null {
   const found = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
   if (found) return found;
   if (process.getuid?.() !== 0) return null;
-  spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'nginx-light'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'nginx-light'], {
+    stdio: 'ignore',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   return ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p)) ?? null;
 }
 
@@ -106,9 +114,24 @@ async function main(): Promise<void> {
       for (let i = 0; i < count; i++) {
         const sub = nest ? `${prefix}d${Math.floor(i / 1000)}/` : prefix;
         batch.push({
-          id: newId(), userId: owner.id, parentId, name: `file-${String(i).padStart(6, '0')}-${(i * 7919) % 100000}.txt`, path: sub,
-          isFolder: 0, size: 10, contentType: 'text/plain', suffix: 'txt', fileType: 'document', hash: null,
-          uploadDate: now - i, updateDate: now - i, isFavorite: 0, media: null, childrenCount: 0, trashId: null, trashedAt: null,
+          id: newId(),
+          userId: owner.id,
+          parentId,
+          name: `file-${String(i).padStart(6, '0')}-${(i * 7919) % 100000}.txt`,
+          path: sub,
+          isFolder: 0,
+          size: 10,
+          contentType: 'text/plain',
+          suffix: 'txt',
+          fileType: 'document',
+          hash: null,
+          uploadDate: now - i,
+          updateDate: now - i,
+          isFavorite: 0,
+          media: null,
+          childrenCount: 0,
+          trashId: null,
+          trashedAt: null,
         });
         if (batch.length === 500) {
           await db.transaction().execute((trx) => files.repo.insertMany(batch, trx));
@@ -126,22 +149,43 @@ async function main(): Promise<void> {
     const times: number[] = [];
     for (let i = 0; i < 200; i++) {
       const s = performance.now();
-      await files.list(actor, { currentDirectory: '/hundred-k', sortableProp: 'name', order: i % 2 ? 'ascending' : 'descending', pageIndex: 1, pageSize: 100 });
+      await files.list(actor, {
+        currentDirectory: '/hundred-k',
+        sortableProp: 'name',
+        order: i % 2 ? 'ascending' : 'descending',
+        pageIndex: 1,
+        pageSize: 100,
+      });
       times.push(performance.now() - s);
     }
     const p95 = percentile(times, 95);
-    record('first page of 100,000 files by name (SQLite)', `p95 ${p95.toFixed(1)} ms, p50 ${percentile(times, 50).toFixed(1)} ms`, 'p95 < 50 ms', p95 < 50);
+    record(
+      'first page of 100,000 files by name (SQLite)',
+      `p95 ${p95.toFixed(1)} ms, p50 ${percentile(times, 50).toFixed(1)} ms`,
+      'p95 < 50 ms',
+      p95 < 50,
+    );
 
     // ---- rename and move of a folder with 100,000 descendants ----
     t0 = performance.now();
     await fileOps.rename(actor, tree.id, 'tree-renamed');
     const renameSeconds = (performance.now() - t0) / 1000;
-    record('rename a folder with 100,000 descendants', `${renameSeconds.toFixed(2)} s`, '< 5 s', renameSeconds < 5);
+    record(
+      'rename a folder with 100,000 descendants',
+      `${renameSeconds.toFixed(2)} s`,
+      '< 5 s',
+      renameSeconds < 5,
+    );
     const target = await files.newFolder(actor, '/', 'target');
     t0 = performance.now();
     await fileOps.move(actor, [tree.id], target.id, false);
     const moveSeconds = (performance.now() - t0) / 1000;
-    record('move a folder with 100,000 descendants', `${moveSeconds.toFixed(2)} s`, '< 5 s', moveSeconds < 5);
+    record(
+      'move a folder with 100,000 descendants',
+      `${moveSeconds.toFixed(2)} s`,
+      '< 5 s',
+      moveSeconds < 5,
+    );
 
     // ---- 1 GiB file and 1,000 files of 1 MiB on disk, indexed ----
     const userRoot = path.join(dataDir, 'files', 'bench');
@@ -151,13 +195,36 @@ async function main(): Promise<void> {
     for (let i = 0; i < 1024; i++) fs.writeSync(fd, block);
     fs.closeSync(fd);
     fs.mkdirSync(path.join(userRoot, 'thousand'));
-    for (let i = 0; i < 1000; i++) fs.writeFileSync(path.join(userRoot, 'thousand', `part-${i}.bin`), block);
+    for (let i = 0; i < 1000; i++)
+      fs.writeFileSync(path.join(userRoot, 'thousand', `part-${i}.bin`), block);
     const bigId = newId();
-    await db.transaction().execute((trx) => files.repo.insertMany([{
-      id: bigId, userId: owner.id, parentId: '0', name: 'big.bin', path: '/', isFolder: 0, size: GiB, contentType: 'application/octet-stream',
-      suffix: 'bin', fileType: 'other', hash: createHash('sha256').update('bench').digest('hex'), uploadDate: now, updateDate: now,
-      isFavorite: 0, media: null, childrenCount: 0, trashId: null, trashedAt: null,
-    }], trx));
+    await db.transaction().execute((trx) =>
+      files.repo.insertMany(
+        [
+          {
+            id: bigId,
+            userId: owner.id,
+            parentId: '0',
+            name: 'big.bin',
+            path: '/',
+            isFolder: 0,
+            size: GiB,
+            contentType: 'application/octet-stream',
+            suffix: 'bin',
+            fileType: 'other',
+            hash: createHash('sha256').update('bench').digest('hex'),
+            uploadDate: now,
+            updateDate: now,
+            isFavorite: 0,
+            media: null,
+            childrenCount: 0,
+            trashId: null,
+            trashedAt: null,
+          },
+        ],
+        trx,
+      ),
+    );
     await fileOps.indexer.sync(actor, { id: '0', prefix: '/' });
     const thousand = await files.resolveFolder(owner.id, '/thousand');
     await app.close();
@@ -167,13 +234,23 @@ async function main(): Promise<void> {
     const port = await freePort();
     const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
       cwd: root,
-      env: { ...process.env, NIMBUS_PORT: String(port), NIMBUS_HOST: '127.0.0.1', NIMBUS_DATA_DIR: dataDir, NIMBUS_LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        NIMBUS_PORT: String(port),
+        NIMBUS_HOST: '127.0.0.1',
+        NIMBUS_DATA_DIR: dataDir,
+        NIMBUS_LOG_LEVEL: 'warn',
+      },
       stdio: 'ignore',
     });
     children.push(server);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/api/public/health`);
-    const login = await fetch(`${base}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench-password' }) });
+    const login = await fetch(`${base}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
+    });
     const token = ((await login.json()) as { data: Record<string, string> }).data['nimbus-token']!;
     const auth = { 'nimbus-token': token };
 
@@ -188,10 +265,12 @@ async function main(): Promise<void> {
     if (nginxBin) {
       const nginxPort = await freePort();
       const confDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-nginx-'));
-      fs.writeFileSync(path.join(confDir, 'nginx.conf'),
+      fs.writeFileSync(
+        path.join(confDir, 'nginx.conf'),
         `worker_processes 1; pid ${confDir}/nginx.pid; error_log ${confDir}/error.log; daemon off;\n` +
-        `events { worker_connections 64; }\nhttp { access_log off; sendfile on; client_body_temp_path ${confDir}; proxy_temp_path ${confDir}; fastcgi_temp_path ${confDir}; uwsgi_temp_path ${confDir}; scgi_temp_path ${confDir};\n` +
-        `server { listen 127.0.0.1:${nginxPort}; root ${userRoot}; } }\n`);
+          `events { worker_connections 64; }\nhttp { access_log off; sendfile on; client_body_temp_path ${confDir}; proxy_temp_path ${confDir}; fastcgi_temp_path ${confDir}; uwsgi_temp_path ${confDir}; scgi_temp_path ${confDir};\n` +
+          `server { listen 127.0.0.1:${nginxPort}; root ${userRoot}; } }\n`,
+      );
       const nginx = spawn(nginxBin, ['-c', path.join(confDir, 'nginx.conf')], { stdio: 'ignore' });
       children.push(nginx);
       await waitFor(`http://127.0.0.1:${nginxPort}/big.bin`);
@@ -201,20 +280,46 @@ async function main(): Promise<void> {
         nginxBest = Math.max(nginxBest, r.bytes / r.total);
       }
       const ratio = nimbusBest / nginxBest;
-      record('download 1 GiB vs nginx', `${(nimbusBest / 1e9).toFixed(2)} GB/s vs ${(nginxBest / 1e9).toFixed(2)} GB/s (${(ratio * 100).toFixed(0)}%)`, '>= 80% of nginx', ratio >= 0.8);
+      record(
+        'download 1 GiB vs nginx',
+        `${(nimbusBest / 1e9).toFixed(2)} GB/s vs ${(nginxBest / 1e9).toFixed(2)} GB/s (${(ratio * 100).toFixed(0)}%)`,
+        '>= 80% of nginx',
+        ratio >= 0.8,
+      );
     } else {
-      record('download 1 GiB', `${(nimbusBest / 1e9).toFixed(2)} GB/s (nginx not available to compare)`, '>= 80% of nginx', null);
+      record(
+        'download 1 GiB',
+        `${(nimbusBest / 1e9).toFixed(2)} GB/s (nginx not available to compare)`,
+        '>= 80% of nginx',
+        null,
+      );
     }
 
     const zip = await drain(`${base}/api/packageDownload?fileIds=${thousand.id}`, auth);
     const zipRate = zip.bytes / zip.total / 1e6;
-    record('zip of 1 GiB in 1,000 files: first byte', `${(zip.firstByte * 1000).toFixed(0)} ms`, '< 1 s', zip.firstByte < 1);
-    record('zip of 1 GiB in 1,000 files: throughput', `${zipRate.toFixed(0)} MB/s`, '>= 200 MB/s', zipRate >= 200);
+    record(
+      'zip of 1 GiB in 1,000 files: first byte',
+      `${(zip.firstByte * 1000).toFixed(0)} ms`,
+      '< 1 s',
+      zip.firstByte < 1,
+    );
+    record(
+      'zip of 1 GiB in 1,000 files: throughput',
+      `${zipRate.toFixed(0)} MB/s`,
+      '>= 200 MB/s',
+      zipRate >= 200,
+    );
 
     // ---- upload 1 GiB through the chunk protocol, 3 chunks at a time ----
     const ddFile = path.join(dataDir, 'dd.bin');
-    const dd = spawnSync('dd', ['if=/dev/zero', `of=${ddFile}`, 'bs=8M', 'count=128', 'conv=fsync'], { encoding: 'utf8' });
-    const ddRate = Number(/([\d.]+) s,/.exec(dd.stderr)?.[1] ? GiB / Number(/([\d.]+) s,/.exec(dd.stderr)![1]) : 0);
+    const dd = spawnSync(
+      'dd',
+      ['if=/dev/zero', `of=${ddFile}`, 'bs=8M', 'count=128', 'conv=fsync'],
+      { encoding: 'utf8' },
+    );
+    const ddRate = Number(
+      /([\d.]+) s,/.exec(dd.stderr)?.[1] ? GiB / Number(/([\d.]+) s,/.exec(dd.stderr)![1]) : 0,
+    );
     fs.rmSync(ddFile, { force: true });
     for (const chunkSize of [8 * MiB, MiB]) {
       const totalSize = GiB;
@@ -223,7 +328,15 @@ async function main(): Promise<void> {
       const totalChunks = Math.floor(totalSize / chunkSize);
       for (let i = 0; i < totalChunks; i++) hash.update(payload);
       const identifier = hash.digest('hex');
-      const params = { chunkSize, totalSize, totalChunks, identifier, filename: `upload-${chunkSize}.bin`, relativePath: `upload-${chunkSize}.bin`, currentDirectory: '/' };
+      const params = {
+        chunkSize,
+        totalSize,
+        totalChunks,
+        identifier,
+        filename: `upload-${chunkSize}.bin`,
+        relativePath: `upload-${chunkSize}.bin`,
+        currentDirectory: '/',
+      };
       let peakRss = 0;
       const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server.pid!))), 50);
       const started = performance.now();
@@ -232,24 +345,45 @@ async function main(): Promise<void> {
         while (next <= totalChunks) {
           const n = next++;
           const form = new FormData();
-          for (const [k, v] of Object.entries({ ...params, chunkNumber: n, currentChunkSize: chunkSize })) form.append(k, String(v));
+          for (const [k, v] of Object.entries({
+            ...params,
+            chunkNumber: n,
+            currentChunkSize: chunkSize,
+          }))
+            form.append(k, String(v));
           form.append('file', new Blob([payload]), params.filename);
-          const res = await fetch(`${base}/api/upload`, { method: 'POST', headers: auth, body: form });
+          const res = await fetch(`${base}/api/upload`, {
+            method: 'POST',
+            headers: auth,
+            body: form,
+          });
           const body = (await res.json()) as { code: number; message: string };
           if (body.code !== 0) throw new Error(body.message);
         }
       };
       await Promise.all([worker(), worker(), worker()]);
       const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-      const merged = (await (await fetch(`${base}/api/merge?${query}`, { method: 'POST', headers: auth })).json()) as { code: number; message: string };
+      const merged = (await (
+        await fetch(`${base}/api/merge?${query}`, { method: 'POST', headers: auth })
+      ).json()) as { code: number; message: string };
       if (merged.code !== 0) throw new Error(merged.message);
       const seconds = (performance.now() - started) / 1000;
       clearInterval(sampler);
       const rate = GiB / seconds;
       const label = chunkSize === 8 * MiB ? '8 MiB' : '1 MiB';
       const pass = chunkSize === 8 * MiB ? rate >= 0.6 * ddRate : null;
-      record(`upload 1 GiB, ${label} chunks x3 (incl. merge and hash check)`, `${(rate / 1e6).toFixed(0)} MB/s vs dd ${(ddRate / 1e6).toFixed(0)} MB/s (${((rate / ddRate) * 100).toFixed(0)}%)`, chunkSize === 8 * MiB ? '>= 60% of dd' : 'reported', pass);
-      record(`server RSS while receiving (${label} chunks)`, `${peakRss.toFixed(0)} MB peak`, '< 200 MB', peakRss < 200);
+      record(
+        `upload 1 GiB, ${label} chunks x3 (incl. merge and hash check)`,
+        `${(rate / 1e6).toFixed(0)} MB/s vs dd ${(ddRate / 1e6).toFixed(0)} MB/s (${((rate / ddRate) * 100).toFixed(0)}%)`,
+        chunkSize === 8 * MiB ? '>= 60% of dd' : 'reported',
+        pass,
+      );
+      record(
+        `server RSS while receiving (${label} chunks)`,
+        `${peakRss.toFixed(0)} MB peak`,
+        '< 200 MB',
+        peakRss < 200,
+      );
     }
     record('seeding 200,000 rows (setup)', `${seedSeconds.toFixed(1)} s`, 'reported', null);
   } finally {
@@ -258,7 +392,11 @@ async function main(): Promise<void> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...[['target', 'measured', 'goal', 'result'][i]!.length, ...rows.map((r) => r[i]!.length)]));
+  const widths = [0, 1, 2, 3].map((i) =>
+    Math.max(
+      ...[['target', 'measured', 'goal', 'result'][i]!.length, ...rows.map((r) => r[i]!.length)],
+    ),
+  );
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   console.log(line(['target', 'measured', 'goal', 'result']));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));

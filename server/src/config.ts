@@ -8,7 +8,9 @@ const envSchema = z.object({
   NIMBUS_DATA_DIR: z.string().default('./data'),
   NIMBUS_DATABASE_URL: z.string().optional(),
   NIMBUS_WEB_DIR: z.string().optional(),
-  NIMBUS_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NIMBUS_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info'),
   NIMBUS_SESSION_HOURS: z.coerce.number().positive().default(24),
   NIMBUS_REMEMBER_DAYS: z.coerce.number().positive().default(30),
   NIMBUS_DEFAULT_QUOTA_GB: z.coerce.number().min(0).default(10),

@@ -6,7 +6,12 @@ import type { Db } from '../src/db/index.ts';
  * Compare a user's live rows with their tree on disk, and their used space with the rows.
  * Returns the differences; an empty list means disk and database agree.
  */
-export async function consistencyProblems(db: Db, dataDir: string, userId: string, username: string): Promise<string[]> {
+export async function consistencyProblems(
+  db: Db,
+  dataDir: string,
+  userId: string,
+  username: string,
+): Promise<string[]> {
   const problems: string[] = [];
   const rows = await db.selectFrom('file').selectAll().where('userId', '=', userId).execute();
   const live = rows.filter((r) => r.trashId === null);
@@ -24,11 +29,17 @@ export async function consistencyProblems(db: Db, dataDir: string, userId: strin
   for (const p of inDb) if (!onDisk.has(p)) problems.push(`row without bytes: ${p}`);
   for (const p of onDisk) if (!inDb.has(p)) problems.push(`bytes without row: ${p}`);
   for (const r of rows.filter((x) => x.trashId !== null && x.trashId === x.id)) {
-    if (!fs.existsSync(path.join(dataDir, 'trash', username, r.id))) problems.push(`trashed row without bytes: ${r.name}`);
+    if (!fs.existsSync(path.join(dataDir, 'trash', username, r.id)))
+      problems.push(`trashed row without bytes: ${r.name}`);
   }
-  const user = await db.selectFrom('user').select('usedBytes').where('id', '=', userId).executeTakeFirstOrThrow();
+  const user = await db
+    .selectFrom('user')
+    .select('usedBytes')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
   const sum = rows.filter((r) => !r.isFolder).reduce((s, r) => s + r.size, 0);
-  if (user.usedBytes !== sum) problems.push(`used space ${user.usedBytes} but rows add up to ${sum}`);
+  if (user.usedBytes !== sum)
+    problems.push(`used space ${user.usedBytes} but rows add up to ${sum}`);
   const ops = await db.selectFrom('fileOp').select('id').execute();
   if (ops.length > 0) problems.push(`${ops.length} unfinished operations`);
   return problems;

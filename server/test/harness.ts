@@ -42,7 +42,11 @@ export async function makeTestApp(overrides: Partial<Config> = {}): Promise<Test
 
 async function start(config: Config, dataDir: string): Promise<TestApp> {
   const database = openDatabase(config);
-  const app = await buildApp({ config, database, logger: process.env.NIMBUS_TEST_LOG ? { level: 'error' } : false });
+  const app = await buildApp({
+    config,
+    database,
+    logger: process.env.NIMBUS_TEST_LOG ? { level: 'error' } : false,
+  });
   const handle: TestApp = {
     app,
     config,
@@ -154,10 +158,15 @@ export async function putFile(
   return files.withLock(owner.userId, async () => {
     const parent = await files.resolveFolder(owner.userId, folderPath);
     await files.tree.writeAtomic(files.tree.pathOf(owner.username, parent.prefix, name), bytes);
-    const row = await files.insertFile({ id: owner.userId, username: owner.username }, parent, name, {
-      size: bytes.length,
-      hash: createHash('sha256').update(bytes).digest('hex'),
-    });
+    const row = await files.insertFile(
+      { id: owner.userId, username: owner.username },
+      parent,
+      name,
+      {
+        size: bytes.length,
+        hash: createHash('sha256').update(bytes).digest('hex'),
+      },
+    );
     return row.id;
   });
 }

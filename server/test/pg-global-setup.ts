@@ -15,7 +15,9 @@ function pgBinDir(): string {
     return fromConfig.stdout.trim();
   }
   const root = '/usr/lib/postgresql';
-  const versions = fs.existsSync(root) ? fs.readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = fs.existsSync(root)
+    ? fs.readdirSync(root).sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const v of versions) {
     const dir = path.join(root, v, 'bin');
     if (fs.existsSync(path.join(dir, 'initdb'))) return dir;

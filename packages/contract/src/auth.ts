@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import {
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  THEMES,
-  USERNAME_PATTERN,
-  TOKEN_HEADER,
-} from './constants.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, THEMES, USERNAME_PATTERN } from './constants.ts';
+import type { TOKEN_HEADER } from './constants.ts';
 
 export const usernameSchema = z
   .string()

@@ -4,3 +4,4 @@ export * from './auth.ts';
 export * from './users.ts';
 export * from './menus.ts';
 export * from './format.ts';
+export * from './share.ts';

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { passwordSchema, usernameSchema } from './auth.ts';
 
 const idList = z.preprocess(
-  (v) => (v === undefined ? [] : Array.isArray(v) ? v : String(v).split(',')),
+  (v: unknown): unknown[] =>
+    v === undefined ? [] : Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v],
   z.array(z.string().min(1)).min(1, 'choose at least one item'),
 );
 export const idsQuery = z.object({ ids: idList });

@@ -46,7 +46,7 @@ export async function migrateToLatest(db: Db): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    const reason = error instanceof Error ? error.message : String(error ?? '');
+    const reason = error instanceof Error ? error.message : JSON.stringify(error ?? '');
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
 }

@@ -148,12 +148,17 @@ function endRecords(count: number, cdOffset: number, cdSize: number): Buffer {
  * A zip (with zip64 where sizes or counts need it) written as it is read: no temporary file,
  * the first bytes leave at once, and memory stays at one chunk per read.
  */
-export async function* zipStream(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>): AsyncGenerator<Buffer> {
+export async function* zipStream(
+  entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>,
+): AsyncGenerator<Buffer> {
   const written: Written[] = [];
   let offset = 0;
   for await (const entry of entries) {
     const { time, date } = dosDateTime(entry.mtime);
-    const name = Buffer.from(entry.isFolder && !entry.name.endsWith('/') ? `${entry.name}/` : entry.name, 'utf8');
+    const name = Buffer.from(
+      entry.isFolder && !entry.name.endsWith('/') ? `${entry.name}/` : entry.name,
+      'utf8',
+    );
     const e: Written = {
       name,
       isFolder: entry.isFolder,
@@ -224,14 +229,17 @@ export async function* zipStream(entries: AsyncIterable<ZipEntry> | Iterable<Zip
 }
 
 /** A small zip in memory (generated documents). */
-export async function zipToBuffer(files: Array<{ name: string; content: Buffer | string }>): Promise<Buffer> {
+export async function zipToBuffer(
+  files: Array<{ name: string; content: Buffer | string }>,
+): Promise<Buffer> {
   const mtime = new Date();
   const entries: ZipEntry[] = files.map((f) => ({
     name: f.name,
     isFolder: false,
     mtime,
     compress: true,
-    open: () => Readable.from([Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content, 'utf8')]),
+    open: () =>
+      Readable.from([Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content, 'utf8')]),
   }));
   const parts: Buffer[] = [];
   for await (const part of zipStream(entries)) parts.push(part);

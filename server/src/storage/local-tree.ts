@@ -24,7 +24,8 @@ export class LocalTree {
   }
 
   async init(): Promise<void> {
-    for (const dir of [this.filesDir, this.trashDir, this.tmpDir, this.uploadsDir]) await fsp.mkdir(dir, { recursive: true });
+    for (const dir of [this.filesDir, this.trashDir, this.tmpDir, this.uploadsDir])
+      await fsp.mkdir(dir, { recursive: true });
   }
 
   userRoot(username: string): string {

@@ -45,7 +45,12 @@ describe('first run', () => {
 
   it('creates the creator as an administrator', async () => {
     const { token } = await setupAdmin(t.app);
-    const info = await call<{ creator: boolean; roles: string[]; username: string }>(t.app, 'GET', '/user/info', { token });
+    const info = await call<{ creator: boolean; roles: string[]; username: string }>(
+      t.app,
+      'GET',
+      '/user/info',
+      { token },
+    );
     expect(info.body.data).toMatchObject({ creator: true, roles: ['admin'], username: 'admin' });
   });
 });
@@ -67,31 +72,43 @@ describe('login', () => {
   });
 
   it('answers a wrong password and an unknown user alike', async () => {
-    const wrong = await call(t.app, 'POST', '/login', { body: { username: 'admin', password: 'wrong-pass' } });
-    const unknown = await call(t.app, 'POST', '/login', { body: { username: 'nobody', password: 'wrong-pass' } });
+    const wrong = await call(t.app, 'POST', '/login', {
+      body: { username: 'admin', password: 'wrong-pass' },
+    });
+    const unknown = await call(t.app, 'POST', '/login', {
+      body: { username: 'nobody', password: 'wrong-pass' },
+    });
     expect(wrong.body).toEqual({ code: -1, message: 'Wrong username or password' });
     expect(unknown.body).toEqual(wrong.body);
   });
 
   it('refuses a password shorter than 6 characters before checking it', async () => {
-    const res = await call(t.app, 'POST', '/login', { body: { username: 'admin', password: 'abc' } });
+    const res = await call(t.app, 'POST', '/login', {
+      body: { username: 'admin', password: 'abc' },
+    });
     expect(res.body.code).toBe(10);
   });
 
   it('throttles repeated failures per username with a clear message, even for the right password', async () => {
     for (let i = 0; i < 5; i++) {
-      const res = await call(t.app, 'POST', '/login', { body: { username: 'admin', password: `wrong-${i}xx` } });
+      const res = await call(t.app, 'POST', '/login', {
+        body: { username: 'admin', password: `wrong-${i}xx` },
+      });
       expect(res.body.code).toBe(-1);
     }
     const locked = await call(t.app, 'POST', '/login', { body: ADMIN });
     expect(locked.status).toBe(429);
     expect(locked.body.code).toBe(22);
-    expect(locked.body.message).toMatch(/Too many failed sign-in attempts\. Try again in 15 minutes/);
+    expect(locked.body.message).toMatch(
+      /Too many failed sign-in attempts\. Try again in 15 minutes/,
+    );
   });
 
   it('throttles one address trying many usernames', async () => {
     for (let i = 0; i < 20; i++) {
-      await call(t.app, 'POST', '/login', { body: { username: `guess${i}`, password: 'wrong-pass' } });
+      await call(t.app, 'POST', '/login', {
+        body: { username: `guess${i}`, password: 'wrong-pass' },
+      });
     }
     const res = await call(t.app, 'POST', '/login', { body: ADMIN });
     expect(res.body.code).toBe(22);
@@ -169,7 +186,11 @@ describe('sessions', () => {
       payload: { theme: 'dark' },
     });
     expect(viaCookie.json().code).toBe(5);
-    const read = await t.app.inject({ method: 'GET', url: '/api/user/info', headers: { cookie: `nimbus-token=${token}` } });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/info',
+      headers: { cookie: `nimbus-token=${token}` },
+    });
     expect(read.json().code).toBe(0);
   });
 });
@@ -178,23 +199,53 @@ describe('user info and personalization', () => {
   it('has the userInfo fields of the spec and saves the theme', async () => {
     const { token } = await setupAdmin(t.app);
     const info = await call<Record<string, unknown>>(t.app, 'GET', '/user/info', { token });
-    for (const field of ['id', 'username', 'showName', 'avatar', 'netdiskName', 'netdiskLogo', 'exactSearch', 'newVersion', 'iframe', 'personalization', 'quota', 'takeUpSpace']) {
+    for (const field of [
+      'id',
+      'username',
+      'showName',
+      'avatar',
+      'netdiskName',
+      'netdiskLogo',
+      'exactSearch',
+      'newVersion',
+      'iframe',
+      'personalization',
+      'quota',
+      'takeUpSpace',
+    ]) {
       expect(info.body.data, field).toHaveProperty(field);
     }
     expect(info.body.data?.personalization).toEqual({ theme: 'auto' });
 
-    expect((await call(t.app, 'POST', '/user/setting/personalization', { token, body: { theme: 'dark' } })).body.code).toBe(0);
-    expect((await call(t.app, 'GET', '/user/setting/personalization', { token })).body.data).toEqual({ theme: 'dark' });
-    const bad = await call(t.app, 'POST', '/user/setting/personalization', { token, body: { theme: 'neon' } });
+    expect(
+      (
+        await call(t.app, 'POST', '/user/setting/personalization', {
+          token,
+          body: { theme: 'dark' },
+        })
+      ).body.code,
+    ).toBe(0);
+    expect(
+      (await call(t.app, 'GET', '/user/setting/personalization', { token })).body.data,
+    ).toEqual({ theme: 'dark' });
+    const bad = await call(t.app, 'POST', '/user/setting/personalization', {
+      token,
+      body: { theme: 'neon' },
+    });
     expect(bad.body.code).toBe(10);
   });
 
   it('an ordinary user sees their own info only', async () => {
     const admin = await setupAdmin(t.app);
     const bob = await makeUser(t.app, admin.token, { username: 'bob' });
-    const own = await call<{ username: string; creator: boolean }>(t.app, 'GET', '/user/info', { token: bob.token });
+    const own = await call<{ username: string; creator: boolean }>(t.app, 'GET', '/user/info', {
+      token: bob.token,
+    });
     expect(own.body.data).toMatchObject({ username: 'bob', creator: false });
-    const other = await call(t.app, 'GET', '/user/userInfo', { token: bob.token, query: { id: admin.userId } });
+    const other = await call(t.app, 'GET', '/user/userInfo', {
+      token: bob.token,
+      query: { id: admin.userId },
+    });
     expect(other.status).toBe(403);
   });
 });

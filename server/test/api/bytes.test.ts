@@ -5,7 +5,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import tar from 'tar-stream';
 import { zipToBuffer } from '../../src/lib/zip.ts';
-import { ADMIN, call, makeTestApp, makeUser, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import {
+  ADMIN,
+  call,
+  makeTestApp,
+  makeUser,
+  putFile,
+  setupAdmin,
+  type TestApp,
+} from '../harness.ts';
 
 let t: TestApp;
 let admin: { token: string; userId: string };
@@ -25,7 +33,7 @@ const get = (url: string, headers: Record<string, string> = {}) =>
 function readZip(buffer: Buffer): Promise<Map<string, string>> {
   return new Promise((resolve, reject) => {
     yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
+      if (err || !zip) return reject(err ?? new Error('no zip'));
       const out = new Map<string, string>();
       zip.on('entry', (entry: yauzl.Entry) => {
         if (entry.fileName.endsWith('/')) {
@@ -34,7 +42,7 @@ function readZip(buffer: Buffer): Promise<Map<string, string>> {
           return;
         }
         zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
+          if (e || !stream) return reject(e ?? new Error('no stream'));
           const chunks: Buffer[] = [];
           stream.on('data', (c: Buffer) => chunks.push(c));
           stream.on('end', () => {
@@ -57,7 +65,9 @@ describe('file bytes', () => {
     expect(byPath.statusCode).toBe(200);
     expect(byPath.body).toBe('hello world');
     expect(byPath.headers['content-type']).toMatch(/^text\/plain/);
-    expect(byPath.headers['content-disposition']).toBe(`attachment; filename="__ final.txt"; filename*=UTF-8''${encodeURIComponent('报告 final.txt')}`);
+    expect(byPath.headers['content-disposition']).toBe(
+      `attachment; filename="__ final.txt"; filename*=UTF-8''${encodeURIComponent('报告 final.txt')}`,
+    );
     const etag = String(byPath.headers.etag);
     const cached = await get(`/api/pre-file/${id}/x.txt`, { 'if-none-match': etag });
     expect(cached.statusCode).toBe(304);
@@ -91,7 +101,10 @@ describe('file bytes', () => {
 
   it('accepts the token in the query for GET (links opened by the browser)', async () => {
     const id = await putFile(t, owner(), '/', 'a.txt', 'a');
-    const res = await t.app.inject({ method: 'GET', url: `/api/pre-file/${id}/a.txt?nimbus-token=${admin.token}` });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/pre-file/${id}/a.txt?nimbus-token=${admin.token}`,
+    });
     expect(res.body).toBe('a');
     const none = await t.app.inject({ method: 'GET', url: `/api/pre-file/${id}/a.txt` });
     expect(none.statusCode).toBe(401);
@@ -100,14 +113,27 @@ describe('file bytes', () => {
 
 describe('zip download', () => {
   it('streams a zip of files and whole folders that a reader opens', async () => {
-    await call(t.app, 'POST', '/new_folder', { token: admin.token, query: { filename: '相册', currentDirectory: '/' } });
-    await call(t.app, 'POST', '/new_folder', { token: admin.token, query: { filename: 'inner', currentDirectory: '/相册' } });
+    await call(t.app, 'POST', '/new_folder', {
+      token: admin.token,
+      query: { filename: '相册', currentDirectory: '/' },
+    });
+    await call(t.app, 'POST', '/new_folder', {
+      token: admin.token,
+      query: { filename: 'inner', currentDirectory: '/相册' },
+    });
     await putFile(t, owner(), '/相册/inner', 'deep.txt', 'deep text');
     await putFile(t, owner(), '/相册', 'pic.jpg', 'jpegbytes');
     const one = await putFile(t, owner(), '/', 'one.txt', 'one '.repeat(1000));
-    const folder = (await call<Array<{ id: string; name: string }>>(t.app, 'GET', '/list', { token: admin.token })).body.data!.find((i) => i.name === '相册')!;
+    const folder = (
+      await call<Array<{ id: string; name: string }>>(t.app, 'GET', '/list', { token: admin.token })
+    ).body.data!.find((i) => i.name === '相册')!;
 
-    const allowed = await call<{ allowDownload: boolean }>(t.app, 'GET', '/isAllowPackageDownload', { token: admin.token, query: { fileIds: [one, folder.id] } });
+    const allowed = await call<{ allowDownload: boolean }>(
+      t.app,
+      'GET',
+      '/isAllowPackageDownload',
+      { token: admin.token, query: { fileIds: [one, folder.id] } },
+    );
     expect(allowed.body.data!.allowDownload).toBe(true);
 
     const res = await get(`/api/packageDownload?fileIds=${one},${folder.id}`);
@@ -115,7 +141,9 @@ describe('zip download', () => {
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toMatch(/download\.zip/);
     const entries = await readZip(res.rawPayload);
-    expect([...entries.keys()].sort()).toEqual(['one.txt', '相册/', '相册/inner/', '相册/inner/deep.txt', '相册/pic.jpg'].sort());
+    expect([...entries.keys()].sort()).toEqual(
+      ['one.txt', '相册/', '相册/inner/', '相册/inner/deep.txt', '相册/pic.jpg'].sort(),
+    );
     expect(entries.get('相册/inner/deep.txt')).toBe('deep text');
     expect(entries.get('one.txt')).toBe('one '.repeat(1000));
   });
@@ -123,7 +151,11 @@ describe('zip download', () => {
   it("refuses another user's ids", async () => {
     const bob = await makeUser(t.app, admin.token);
     const id = await putFile(t, owner(), '/', 'mine.txt', 'm');
-    const res = await t.app.inject({ method: 'GET', url: `/api/packageDownload?fileIds=${id}`, headers: { 'nimbus-token': bob.token } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/packageDownload?fileIds=${id}`,
+      headers: { 'nimbus-token': bob.token },
+    });
     expect(res.statusCode).toBe(404);
   });
 });
@@ -138,13 +170,23 @@ describe('archives', () => {
       { name: 'top.txt', content: 'top' },
     ]);
     const id = await upload('bundle.zip', zip);
-    const res = await call<{ name: string }>(t.app, 'GET', '/unzip', { token: admin.token, query: { fileId: id } });
+    const res = await call<{ name: string }>(t.app, 'GET', '/unzip', {
+      token: admin.token,
+      query: { fileId: id },
+    });
     expect(res.body.code, res.body.message).toBe(0);
     expect(res.body.data!.name).toBe('bundle');
-    const docs = await call<Array<{ name: string }>>(t.app, 'GET', '/list', { token: admin.token, query: { currentDirectory: '/bundle/docs' } });
+    const docs = await call<Array<{ name: string }>>(t.app, 'GET', '/list', {
+      token: admin.token,
+      query: { currentDirectory: '/bundle/docs' },
+    });
     expect(docs.body.data!.map((i) => i.name).sort()).toEqual(['readme.md', '中文.txt']);
-    expect(fs.readFileSync(path.join(t.dataDir, 'files', 'admin', 'bundle', 'docs', '中文.txt'), 'utf8')).toBe('你好');
-    const info = await call<{ takeUpSpace: number }>(t.app, 'GET', '/user/info', { token: admin.token });
+    expect(
+      fs.readFileSync(path.join(t.dataDir, 'files', 'admin', 'bundle', 'docs', '中文.txt'), 'utf8'),
+    ).toBe('你好');
+    const info = await call<{ takeUpSpace: number }>(t.app, 'GET', '/user/info', {
+      token: admin.token,
+    });
     expect(info.body.data!.takeUpSpace).toBe(zip.length + 4 + 6 + 3);
   });
 
@@ -158,27 +200,39 @@ describe('archives', () => {
     const id = await upload('t.tar.gz', gzipSync(Buffer.concat(chunks)));
     const res = await call(t.app, 'GET', '/unzip', { token: admin.token, query: { fileId: id } });
     expect(res.body.code, res.body.message).toBe(0);
-    expect(fs.readFileSync(path.join(t.dataDir, 'files', 'admin', 't', 'a', 'b.txt'), 'utf8')).toBe('bee');
+    expect(fs.readFileSync(path.join(t.dataDir, 'files', 'admin', 't', 'a', 'b.txt'), 'utf8')).toBe(
+      'bee',
+    );
     // links are never created
     expect(fs.existsSync(path.join(t.dataDir, 'files', 'admin', 't', 'link'))).toBe(false);
   });
 
   it('refuses zip-slip entries and leaves nothing behind', async () => {
     for (const evil of ['../escape.txt', '/abs.txt', 'ok/../../x.txt', 'C:/win.txt']) {
-      const id = await upload(`evil-${Math.random().toString(36).slice(2)}.zip`, await zipToBuffer([{ name: 'fine.txt', content: 'fine' }, { name: evil, content: 'pwned' }]));
+      const id = await upload(
+        `evil-${Math.random().toString(36).slice(2)}.zip`,
+        await zipToBuffer([
+          { name: 'fine.txt', content: 'fine' },
+          { name: evil, content: 'pwned' },
+        ]),
+      );
       const res = await call(t.app, 'GET', '/unzip', { token: admin.token, query: { fileId: id } });
       expect(res.body.code, evil).toBe(14);
       expect(res.body.message).toMatch(/outside its folder/);
     }
     expect(fs.existsSync(path.join(t.dataDir, 'files', 'escape.txt'))).toBe(false);
     expect(fs.existsSync(path.join(t.dataDir, 'files', 'admin', 'escape.txt'))).toBe(false);
-    const listing = await call<Array<{ isFolder: boolean }>>(t.app, 'GET', '/list', { token: admin.token });
+    const listing = await call<Array<{ isFolder: boolean }>>(t.app, 'GET', '/list', {
+      token: admin.token,
+    });
     expect(listing.body.data!.filter((i) => i.isFolder)).toEqual([]);
     expect(fs.readdirSync(path.join(t.dataDir, 'tmp'))).toEqual([]);
   });
 
   it('refuses an archive that expands far beyond its size', async () => {
-    const bomb = await zipToBuffer([{ name: 'zeros.bin', content: Buffer.alloc(64 * 1024 * 1024) }]);
+    const bomb = await zipToBuffer([
+      { name: 'zeros.bin', content: Buffer.alloc(64 * 1024 * 1024) },
+    ]);
     expect(bomb.length).toBeLessThan(200 * 1024);
     const id = await upload('bomb.zip', bomb);
     const res = await call(t.app, 'GET', '/unzip', { token: admin.token, query: { fileId: id } });
@@ -205,15 +259,28 @@ describe('index rebuild', () => {
     fs.mkdirSync(path.join(root, 'outside', 'deeper'), { recursive: true });
     fs.writeFileSync(path.join(root, 'outside', 'deeper', 'new.txt'), 'new!');
 
-    const stats = await t.app.services.fileOps.indexer.sync(owner() ? { id: admin.userId, username: 'admin' } : { id: '', username: '' }, { id: '0', prefix: '/' });
+    const stats = await t.app.services.fileOps.indexer.sync(
+      owner() ? { id: admin.userId, username: 'admin' } : { id: '', username: '' },
+      { id: '0', prefix: '/' },
+    );
     expect(stats).toMatchObject({ added: 3, updated: 1, removed: 1 });
-    const listing = await call<Array<{ name: string; size: number }>>(t.app, 'GET', '/list', { token: admin.token });
+    const listing = await call<Array<{ name: string; size: number }>>(t.app, 'GET', '/list', {
+      token: admin.token,
+    });
     expect(listing.body.data!.map((i) => i.name)).toEqual(['outside', 'changed.txt']);
     expect(listing.body.data!.find((i) => i.name === 'changed.txt')!.size).toBe(11);
-    const deep = await call<Array<{ name: string }>>(t.app, 'GET', '/list', { token: admin.token, query: { currentDirectory: '/outside/deeper' } });
+    const deep = await call<Array<{ name: string }>>(t.app, 'GET', '/list', {
+      token: admin.token,
+      query: { currentDirectory: '/outside/deeper' },
+    });
     expect(deep.body.data!.map((i) => i.name)).toEqual(['new.txt']);
-    expect((await call(t.app, 'GET', '/file_info', { token: admin.token, query: { id: gone } })).body.code).toBe(7);
-    const info = await call<{ takeUpSpace: number }>(t.app, 'GET', '/user/info', { token: admin.token });
+    expect(
+      (await call(t.app, 'GET', '/file_info', { token: admin.token, query: { id: gone } })).body
+        .code,
+    ).toBe(7);
+    const info = await call<{ takeUpSpace: number }>(t.app, 'GET', '/user/info', {
+      token: admin.token,
+    });
     expect(info.body.data!.takeUpSpace).toBe(11 + 4);
   });
 });

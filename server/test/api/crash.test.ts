@@ -50,11 +50,20 @@ afterEach(() => {
   for (const p of procs.splice(0)) if (p.exitCode === null) p.kill('SIGKILL');
 });
 
-async function killDuring(t: TestApp, token: string, method: string, url: string, delayMs: number): Promise<void> {
+async function killDuring(
+  t: TestApp,
+  token: string,
+  method: string,
+  url: string,
+  delayMs: number,
+): Promise<void> {
   const port = await freePort();
   const server = await startServer(t, port);
   procs.push(server);
-  const pending = fetch(`http://127.0.0.1:${port}/api${url}`, { method, headers: { 'nimbus-token': token } }).catch(() => null);
+  const pending = fetch(`http://127.0.0.1:${port}/api${url}`, {
+    method,
+    headers: { 'nimbus-token': token },
+  }).catch(() => null);
   await new Promise((r) => setTimeout(r, delayMs));
   server.kill('SIGKILL');
   await new Promise((r) => server.once('exit', r));
@@ -66,13 +75,22 @@ describe('a server killed mid-operation', () => {
     let t = await makeTestApp();
     const admin = await setupAdmin(t.app);
     const owner = { userId: admin.userId, username: ADMIN.username };
-    await call(t.app, 'POST', '/new_folder', { token: admin.token, query: { filename: 'big', currentDirectory: '/' } });
+    await call(t.app, 'POST', '/new_folder', {
+      token: admin.token,
+      query: { filename: 'big', currentDirectory: '/' },
+    });
     const payload = Buffer.alloc(256 * 1024, 7);
     for (let i = 0; i < 400; i++) {
-      if (i % 100 === 0) await call(t.app, 'POST', '/new_folder', { token: admin.token, query: { filename: `d${i}`, currentDirectory: '/big' } });
+      if (i % 100 === 0)
+        await call(t.app, 'POST', '/new_folder', {
+          token: admin.token,
+          query: { filename: `d${i}`, currentDirectory: '/big' },
+        });
       await putFile(t, owner, `/big/d${i - (i % 100)}`, `f${i}.bin`, payload);
     }
-    const big = (await call<Array<{ id: string; name: string }>>(t.app, 'GET', '/list', { token: admin.token })).body.data!.find((i) => i.name === 'big')!;
+    const big = (
+      await call<Array<{ id: string; name: string }>>(t.app, 'GET', '/list', { token: admin.token })
+    ).body.data!.find((i) => i.name === 'big')!;
     await t.close();
 
     for (const [method, url, delay] of [
@@ -83,23 +101,38 @@ describe('a server killed mid-operation', () => {
       await killDuring(t, admin.token, method, url, delay);
       // restart: the app rolls back whatever the crash interrupted
       t = await makeTestApp({ dataDir: t.dataDir, databaseUrl: t.config.databaseUrl });
-      expect(await consistencyProblems(t.database.db, t.dataDir, admin.userId, ADMIN.username), url).toEqual([]);
+      expect(
+        await consistencyProblems(t.database.db, t.dataDir, admin.userId, ADMIN.username),
+        url,
+      ).toEqual([]);
       await t.close();
     }
 
     // restore from the trash, killed part-way, then finished after the restart
     const db = openDatabase(t.config);
-    const trashed = await db.db.selectFrom('file').select('id').where('id', '=', big.id).where('trashId', '=', big.id).executeTakeFirst();
+    const trashed = await db.db
+      .selectFrom('file')
+      .select('id')
+      .where('id', '=', big.id)
+      .where('trashId', '=', big.id)
+      .executeTakeFirst();
     await db.close();
     if (trashed) {
       await killDuring(t, admin.token, 'POST', `/restore?fileIds=${big.id}`, 5);
       t = await makeTestApp({ dataDir: t.dataDir, databaseUrl: t.config.databaseUrl });
-      expect(await consistencyProblems(t.database.db, t.dataDir, admin.userId, ADMIN.username)).toEqual([]);
+      expect(
+        await consistencyProblems(t.database.db, t.dataDir, admin.userId, ADMIN.username),
+      ).toEqual([]);
       await t.close();
     }
     // nothing of the original was lost
     t = await makeTestApp({ dataDir: t.dataDir, databaseUrl: t.config.databaseUrl });
-    const originals = await t.database.db.selectFrom('file').select(['id']).where('path', 'like', '/big/%').where('userId', '=', admin.userId).execute();
+    const originals = await t.database.db
+      .selectFrom('file')
+      .select(['id'])
+      .where('path', 'like', '/big/%')
+      .where('userId', '=', admin.userId)
+      .execute();
     expect(originals.length).toBeGreaterThanOrEqual(404);
     expect(fs.existsSync(t.dataDir)).toBe(true);
     await t.close();

@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, call, makeTestApp, makeUser, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import {
+  ADMIN,
+  call,
+  makeTestApp,
+  makeUser,
+  putFile,
+  setupAdmin,
+  type TestApp,
+} from '../harness.ts';
 
 interface Item {
   id: string;
@@ -27,16 +35,24 @@ afterEach(async () => {
 });
 
 const newFolder = async (name: string, currentDirectory = '/') => {
-  const res = await call<Item>(t.app, 'POST', '/new_folder', { token: admin.token, query: { filename: name, currentDirectory } });
+  const res = await call<Item>(t.app, 'POST', '/new_folder', {
+    token: admin.token,
+    query: { filename: name, currentDirectory },
+  });
   expect(res.body.code, res.body.message).toBe(0);
   return res.body.data!;
 };
 const list = async (currentDirectory = '/', extra: Record<string, string | number> = {}) => {
-  const res = await call<Item[]>(t.app, 'GET', '/list', { token: admin.token, query: { currentDirectory, ...extra } });
+  const res = await call<Item[]>(t.app, 'GET', '/list', {
+    token: admin.token,
+    query: { currentDirectory, ...extra },
+  });
   expect(res.body.code, res.body.message).toBe(0);
   return res.body;
 };
-const used = async () => (await call<{ takeUpSpace: number }>(t.app, 'GET', '/user/info', { token: admin.token })).body.data!.takeUpSpace;
+const used = async () =>
+  (await call<{ takeUpSpace: number }>(t.app, 'GET', '/user/info', { token: admin.token })).body
+    .data!.takeUpSpace;
 
 describe('folders and names', () => {
   it('creates folders on disk and lists folders first, sorted and paged in the database', async () => {
@@ -65,7 +81,10 @@ describe('folders and names', () => {
     const inner = await list('/文档 📁/子 目录');
     expect(inner.data!.map((i) => i.name)).toEqual(['笔记 ✅.txt']);
     expect(fs.readFileSync(disk('文档 📁', '子 目录', '笔记 ✅.txt'), 'utf8')).toBe('你好');
-    const info = await call<Item>(t.app, 'GET', '/file_info', { token: admin.token, query: { id } });
+    const info = await call<Item>(t.app, 'GET', '/file_info', {
+      token: admin.token,
+      query: { id },
+    });
     expect(info.body.data).toMatchObject({ name: '笔记 ✅.txt', path: '/文档 📁/子 目录/' });
     const parent = await list('/文档 📁');
     expect(parent.data![0]!.childrenCount).toBe(1);
@@ -85,7 +104,10 @@ describe('folders and names', () => {
       ['字'.repeat(86), /too long/],
     ];
     for (const [name, message] of cases) {
-      const res = await call(t.app, 'POST', '/new_folder', { token: admin.token, query: { filename: name, currentDirectory: '/' } });
+      const res = await call(t.app, 'POST', '/new_folder', {
+        token: admin.token,
+        query: { filename: name, currentDirectory: '/' },
+      });
       expect(res.body.code, JSON.stringify(name)).toBe(10);
       expect(res.body.message, JSON.stringify(name)).toMatch(message);
     }
@@ -97,19 +119,31 @@ describe('folders and names', () => {
 
   it('refuses a path that climbs out of the tree', async () => {
     for (const dir of ['/../..', '/a/../../etc', '..']) {
-      const res = await call(t.app, 'GET', '/list', { token: admin.token, query: { currentDirectory: dir } });
+      const res = await call(t.app, 'GET', '/list', {
+        token: admin.token,
+        query: { currentDirectory: dir },
+      });
       expect(res.body.code, dir).toBe(10);
     }
   });
 
   it('refuses a name taken in the same folder', async () => {
     await newFolder('docs');
-    const res = await call(t.app, 'POST', '/new_folder', { token: admin.token, query: { filename: 'docs', currentDirectory: '/' } });
-    expect(res).toMatchObject({ status: 409, body: { code: 4, message: '"docs" already exists in this folder' } });
+    const res = await call(t.app, 'POST', '/new_folder', {
+      token: admin.token,
+      query: { filename: 'docs', currentDirectory: '/' },
+    });
+    expect(res).toMatchObject({
+      status: 409,
+      body: { code: 4, message: '"docs" already exists in this folder' },
+    });
   });
 
   it('answers a folder that does not exist', async () => {
-    const res = await call(t.app, 'GET', '/list', { token: admin.token, query: { currentDirectory: '/nope' } });
+    const res = await call(t.app, 'GET', '/list', {
+      token: admin.token,
+      query: { currentDirectory: '/nope' },
+    });
     expect(res.body.code).toBe(13);
   });
 });
@@ -121,11 +155,20 @@ describe('rename', () => {
     const fileId = await putFile(t, owner(), '/a/b', 'f.txt', 'hello');
     await call(t.app, 'POST', '/favorite', { token: admin.token, query: { fileIds: [fileId] } });
 
-    const res = await call<Item>(t.app, 'GET', '/rename', { token: admin.token, query: { id: a.id, newFileName: 'renamed' } });
+    const res = await call<Item>(t.app, 'GET', '/rename', {
+      token: admin.token,
+      query: { id: a.id, newFileName: 'renamed' },
+    });
     expect(res.body.data).toMatchObject({ id: a.id, name: 'renamed' });
-    const info = await call<Item>(t.app, 'GET', '/file_info', { token: admin.token, query: { id: fileId } });
+    const info = await call<Item>(t.app, 'GET', '/file_info', {
+      token: admin.token,
+      query: { id: fileId },
+    });
     expect(info.body.data).toMatchObject({ id: fileId, path: '/renamed/b/', isFavorite: true });
-    const bInfo = await call<Item>(t.app, 'GET', '/file_info', { token: admin.token, query: { id: b.id } });
+    const bInfo = await call<Item>(t.app, 'GET', '/file_info', {
+      token: admin.token,
+      query: { id: b.id },
+    });
     expect(bInfo.body.data!.path).toBe('/renamed/');
     expect(fs.readFileSync(disk('renamed', 'b', 'f.txt'), 'utf8')).toBe('hello');
     expect(fs.existsSync(disk('a'))).toBe(false);
@@ -134,23 +177,35 @@ describe('rename', () => {
   it('refuses a taken name and a bad name, changing nothing', async () => {
     await newFolder('x');
     const y = await newFolder('y');
-    const taken = await call(t.app, 'GET', '/rename', { token: admin.token, query: { id: y.id, newFileName: 'x' } });
+    const taken = await call(t.app, 'GET', '/rename', {
+      token: admin.token,
+      query: { id: y.id, newFileName: 'x' },
+    });
     expect(taken.body.code).toBe(4);
-    const bad = await call(t.app, 'GET', '/rename', { token: admin.token, query: { id: y.id, newFileName: '../x' } });
+    const bad = await call(t.app, 'GET', '/rename', {
+      token: admin.token,
+      query: { id: y.id, newFileName: '../x' },
+    });
     expect(bad.body.code).toBe(10);
     expect((await list('/')).data!.map((i) => i.name)).toEqual(['x', 'y']);
   });
 
   it('renames a file and updates its type', async () => {
     const id = await putFile(t, owner(), '/', 'notes.txt', 'n');
-    const res = await call<Item & { suffix: string; type: string }>(t.app, 'GET', '/rename', { token: admin.token, query: { id, newFileName: 'photo.PNG' } });
+    const res = await call<Item & { suffix: string; type: string }>(t.app, 'GET', '/rename', {
+      token: admin.token,
+      query: { id, newFileName: 'photo.PNG' },
+    });
     expect(res.body.data).toMatchObject({ suffix: 'png', type: 'image' });
   });
 
   it('renames by path', async () => {
     await newFolder('dir');
     await putFile(t, owner(), '/dir', 'old.md', '#');
-    const res = await call<Item>(t.app, 'GET', '/rename/path', { token: admin.token, query: { path: '/dir/old.md', newFileName: 'new.md' } });
+    const res = await call<Item>(t.app, 'GET', '/rename/path', {
+      token: admin.token,
+      query: { path: '/dir/old.md', newFileName: 'new.md' },
+    });
     expect(res.body.data!.name).toBe('new.md');
   });
 });
@@ -162,16 +217,31 @@ describe('move and copy', () => {
     const fileId = await putFile(t, owner(), '/src', 'a.txt', 'A');
     await putFile(t, owner(), '/dst', 'a.txt', 'other');
 
-    const check = await call<Item[]>(t.app, 'GET', '/check-move-copy', { token: admin.token, query: { froms: [fileId], to: dst.id } });
+    const check = await call<Item[]>(t.app, 'GET', '/check-move-copy', {
+      token: admin.token,
+      query: { froms: [fileId], to: dst.id },
+    });
     expect(check.body.count).toBe(1);
     expect(check.body.data![0]!.name).toBe('a.txt');
 
-    const refused = await call<Array<{ code: number; msg: string }>>(t.app, 'GET', '/move', { token: admin.token, query: { froms: [fileId], to: dst.id } });
-    expect(refused.body.data![0]).toMatchObject({ code: -1, msg: '"a.txt" already exists in the target folder' });
+    const refused = await call<Array<{ code: number; msg: string }>>(t.app, 'GET', '/move', {
+      token: admin.token,
+      query: { froms: [fileId], to: dst.id },
+    });
+    expect(refused.body.data![0]).toMatchObject({
+      code: -1,
+      msg: '"a.txt" already exists in the target folder',
+    });
 
-    const moved = await call<Array<{ code: number }>>(t.app, 'GET', '/move', { token: admin.token, query: { froms: [fileId], to: dst.id, isOverride: 'true' } });
+    const moved = await call<Array<{ code: number }>>(t.app, 'GET', '/move', {
+      token: admin.token,
+      query: { froms: [fileId], to: dst.id, isOverride: 'true' },
+    });
     expect(moved.body.data![0]!.code).toBe(0);
-    const info = await call<Item>(t.app, 'GET', '/file_info', { token: admin.token, query: { id: fileId } });
+    const info = await call<Item>(t.app, 'GET', '/file_info', {
+      token: admin.token,
+      query: { id: fileId },
+    });
     expect(info.body.data!.path).toBe('/dst/');
     expect(fs.readFileSync(disk('dst', 'a.txt'), 'utf8')).toBe('A');
     // the overwritten file went to the trash, not away
@@ -185,7 +255,10 @@ describe('move and copy', () => {
     const a = await newFolder('a');
     const b = await newFolder('b', '/a');
     for (const to of [a.id, b.id]) {
-      const res = await call(t.app, 'GET', '/move', { token: admin.token, query: { froms: [a.id], to } });
+      const res = await call(t.app, 'GET', '/move', {
+        token: admin.token,
+        query: { froms: [a.id], to },
+      });
       expect(res.body.code).toBe(10);
       expect(res.body.message).toMatch(/into itself/);
     }
@@ -198,7 +271,10 @@ describe('move and copy', () => {
     await putFile(t, owner(), '/a/b', 'f.txt', '12345');
     const before = await used();
     const a = (await list('/')).data![0]!;
-    const res = await call<Array<{ code: number; to: string }>>(t.app, 'GET', '/copy', { token: admin.token, query: { froms: [a.id], to: '0' } });
+    const res = await call<Array<{ code: number; to: string }>>(t.app, 'GET', '/copy', {
+      token: admin.token,
+      query: { froms: [a.id], to: '0' },
+    });
     expect(res.body.data![0]).toMatchObject({ code: 0, to: '/a(1)' });
     const inner = await list('/a(1)/b');
     expect(inner.data!.map((i) => i.name)).toEqual(['f.txt']);
@@ -212,16 +288,25 @@ describe('move and copy', () => {
     const bob = await makeUser(t.app, admin.token, { username: 'bob', quota: 0.000001 }); // about 1 KiB
     const bobOwner = { userId: bob.userId, username: 'bob' };
     const id = await putFile(t, bobOwner, '/', 'big.bin', Buffer.alloc(700));
-    const res = await call(t.app, 'GET', '/copy', { token: bob.token, query: { froms: [id], to: '0' } });
+    const res = await call(t.app, 'GET', '/copy', {
+      token: bob.token,
+      query: { froms: [id], to: '0' },
+    });
     expect(res).toMatchObject({ status: 507, body: { code: 20 } });
     expect(fs.readdirSync(path.join(t.dataDir, 'files', 'bob'))).toEqual(['big.bin']);
   });
 
   it('duplicates a file next to itself', async () => {
     const id = await putFile(t, owner(), '/', 'report.pdf', 'pdf');
-    const res = await call<Item>(t.app, 'GET', '/duplicate', { token: admin.token, query: { fileId: id } });
+    const res = await call<Item>(t.app, 'GET', '/duplicate', {
+      token: admin.token,
+      query: { fileId: id },
+    });
     expect(res.body.data!.name).toBe('report(1).pdf');
-    const named = await call<Item>(t.app, 'GET', '/duplicate', { token: admin.token, query: { fileId: id, newFilename: 'copy.pdf' } });
+    const named = await call<Item>(t.app, 'GET', '/duplicate', {
+      token: admin.token,
+      query: { fileId: id, newFilename: 'copy.pdf' },
+    });
     expect(named.body.data!.name).toBe('copy.pdf');
   });
 });
@@ -230,7 +315,10 @@ describe('trash', () => {
   it('round-trips a folder through the trash, restoring under a free name when taken', async () => {
     const a = await newFolder('a');
     const fileId = await putFile(t, owner(), '/a', 'f.txt', 'data');
-    const del = await call(t.app, 'DELETE', '/delete', { token: admin.token, query: { fileIds: [a.id] } });
+    const del = await call(t.app, 'DELETE', '/delete', {
+      token: admin.token,
+      query: { fileIds: [a.id] },
+    });
     expect(del.body.code).toBe(0);
     expect((await list('/')).count).toBe(0);
     expect(fs.existsSync(disk('a'))).toBe(false);
@@ -240,10 +328,16 @@ describe('trash', () => {
     expect(await used()).toBe(4);
 
     await newFolder('a'); // the name is taken meanwhile
-    const res = await call<Array<{ to: string; msg: string }>>(t.app, 'POST', '/restore', { token: admin.token, query: { fileIds: [a.id] } });
+    const res = await call<Array<{ to: string; msg: string }>>(t.app, 'POST', '/restore', {
+      token: admin.token,
+      query: { fileIds: [a.id] },
+    });
     expect(res.body.code, res.body.message).toBe(0);
     expect(res.body.data![0]).toMatchObject({ to: '/a(1)', msg: 'Restored as "a(1)"' });
-    const info = await call<Item>(t.app, 'GET', '/file_info', { token: admin.token, query: { id: fileId } });
+    const info = await call<Item>(t.app, 'GET', '/file_info', {
+      token: admin.token,
+      query: { id: fileId },
+    });
     expect(info.body.data!.path).toBe('/a(1)/');
     expect(fs.readFileSync(disk('a(1)', 'f.txt'), 'utf8')).toBe('data');
     expect((await list('/', { queryFileType: 'trash' })).count).toBe(0);
@@ -254,7 +348,10 @@ describe('trash', () => {
     const id = await putFile(t, owner(), '/p', 'x.txt', 'x');
     await call(t.app, 'DELETE', '/delete', { token: admin.token, query: { fileIds: [id] } });
     const p = (await list('/')).data![0]!;
-    await call(t.app, 'DELETE', '/delete', { token: admin.token, query: { fileIds: [p.id], sweep: 'true' } });
+    await call(t.app, 'DELETE', '/delete', {
+      token: admin.token,
+      query: { fileIds: [p.id], sweep: 'true' },
+    });
     await call(t.app, 'POST', '/restore', { token: admin.token, query: { fileIds: [id] } });
     expect((await list('/p')).data!.map((i) => i.name)).toEqual(['x.txt']);
   });
@@ -269,7 +366,10 @@ describe('trash', () => {
     await call(t.app, 'DELETE', '/clear-trash', { token: admin.token });
     expect(await used()).toBe(0);
     expect(fs.readdirSync(path.join(t.dataDir, 'trash', ADMIN.username))).toEqual([]);
-    const gone = await call(t.app, 'POST', '/restore', { token: admin.token, query: { fileIds: [two] } });
+    const gone = await call(t.app, 'POST', '/restore', {
+      token: admin.token,
+      query: { fileIds: [two] },
+    });
     expect(gone.body.code).toBe(7);
   });
 });
@@ -280,9 +380,15 @@ describe('views, favorites and new files', () => {
     const img = await putFile(t, owner(), '/pics', 'cat.jpg', 'jpg');
     await putFile(t, owner(), '/', 'song.mp3', 'mp3');
     await putFile(t, owner(), '/', 'doc.pdf', 'pdf');
-    expect((await list('/', { queryFileType: 'image' })).data!.map((i) => i.name)).toEqual(['cat.jpg']);
-    expect((await list('/', { queryFileType: 'audio' })).data!.map((i) => i.name)).toEqual(['song.mp3']);
-    expect((await list('/', { queryFileType: 'document' })).data!.map((i) => i.name)).toEqual(['doc.pdf']);
+    expect((await list('/', { queryFileType: 'image' })).data!.map((i) => i.name)).toEqual([
+      'cat.jpg',
+    ]);
+    expect((await list('/', { queryFileType: 'audio' })).data!.map((i) => i.name)).toEqual([
+      'song.mp3',
+    ]);
+    expect((await list('/', { queryFileType: 'document' })).data!.map((i) => i.name)).toEqual([
+      'doc.pdf',
+    ]);
     const recent = await list('/', { queryFileType: 'recently' });
     expect(recent.data!.every((i) => !i.isFolder)).toBe(true);
     await call(t.app, 'POST', '/favorite', { token: admin.token, query: { fileIds: [img] } });
@@ -293,7 +399,10 @@ describe('views, favorites and new files', () => {
 
   it('creates valid empty documents', async () => {
     for (const name of ['a.txt', 'b.md', 'c.mind', 'd.docx', 'e.xlsx', 'f.pptx']) {
-      const res = await call<Item>(t.app, 'POST', '/addfile', { token: admin.token, query: { fileName: name, parentPath: '/' } });
+      const res = await call<Item>(t.app, 'POST', '/addfile', {
+        token: admin.token,
+        query: { fileName: name, parentPath: '/' },
+      });
       expect(res.body.code, name).toBe(0);
     }
     expect(fs.statSync(disk('a.txt')).size).toBe(0);
@@ -302,7 +411,10 @@ describe('views, favorites and new files', () => {
       const bytes = fs.readFileSync(disk(name));
       expect(bytes.subarray(0, 4).toString('hex'), name).toBe('504b0304');
     }
-    const dup = await call(t.app, 'POST', '/addfile', { token: admin.token, query: { fileName: 'a.txt', parentPath: '/' } });
+    const dup = await call(t.app, 'POST', '/addfile', {
+      token: admin.token,
+      query: { fileName: 'a.txt', parentPath: '/' },
+    });
     expect(dup.body.code).toBe(4);
   });
 
@@ -311,7 +423,10 @@ describe('views, favorites and new files', () => {
     await newFolder('z', '/a');
     await newFolder('m', '/a');
     await putFile(t, owner(), '/a', 'file.txt', '');
-    const tree = await call<Item[]>(t.app, 'GET', '/query-file-tree', { token: admin.token, query: { fileId: a.id } });
+    const tree = await call<Item[]>(t.app, 'GET', '/query-file-tree', {
+      token: admin.token,
+      query: { fileId: a.id },
+    });
     expect(tree.body.data!.map((i) => i.name)).toEqual(['m', 'z']);
   });
 });
@@ -321,7 +436,9 @@ describe('isolation between users', () => {
     const bob = await makeUser(t.app, admin.token, { username: 'bob' });
     const secret = await putFile(t, owner(), '/', 'secret.txt', 'top secret');
     const folder = await newFolder('private');
-    const attempts: Array<[method: 'GET' | 'POST' | 'DELETE', url: string, query: Record<string, string | string[]>]> = [
+    const attempts: Array<
+      [method: 'GET' | 'POST' | 'DELETE', url: string, query: Record<string, string | string[]>]
+    > = [
       ['GET', '/file_info', { id: secret }],
       ['GET', '/rename', { id: secret, newFileName: 'mine.txt' }],
       ['GET', '/move', { froms: [secret], to: '0' }],
@@ -342,11 +459,22 @@ describe('isolation between users', () => {
     }
     // moving bob's own file into the admin's folder is refused too
     const bobFile = await putFile(t, { userId: bob.userId, username: 'bob' }, '/', 'b.txt', 'b');
-    const into = await call(t.app, 'GET', '/move', { token: bob.token, query: { froms: [bobFile], to: folder.id } });
+    const into = await call(t.app, 'GET', '/move', {
+      token: bob.token,
+      query: { froms: [bobFile], to: folder.id },
+    });
     expect(into.body.code).toBe(13);
-    const raw = await t.app.inject({ method: 'GET', url: `/api/pre-file/${secret}/secret.txt`, headers: { 'nimbus-token': bob.token } });
+    const raw = await t.app.inject({
+      method: 'GET',
+      url: `/api/pre-file/${secret}/secret.txt`,
+      headers: { 'nimbus-token': bob.token },
+    });
     expect(raw.statusCode).toBe(404);
-    const byPath = await t.app.inject({ method: 'GET', url: `/api/file/admin/secret.txt`, headers: { 'nimbus-token': bob.token } });
+    const byPath = await t.app.inject({
+      method: 'GET',
+      url: `/api/file/admin/secret.txt`,
+      headers: { 'nimbus-token': bob.token },
+    });
     expect(byPath.statusCode).toBe(403);
     expect(fs.readFileSync(disk('secret.txt'), 'utf8')).toBe('top secret');
   });

@@ -12,13 +12,24 @@ afterEach(async () => {
   await t.close();
 });
 
-const flatten = (nodes: MenuNode[]): MenuNode[] => nodes.flatMap((n) => [n, ...flatten(n.children ?? [])]);
+const flatten = (nodes: MenuNode[]): MenuNode[] =>
+  nodes.flatMap((n) => [n, ...flatten(n.children ?? [])]);
 
 describe('menus', () => {
   it('gives the main sidebar menu in order, and settings for the administrator', async () => {
     const tree = await call<MenuNode[]>(t.app, 'GET', '/menu/tree', { token: admin.token });
     const main = tree.body.data!.filter((m) => m.menuType === 0 && !m.hide).map((m) => m.name);
-    expect(main).toEqual(['Home', 'Recently', 'Favorite', 'Document', 'Image', 'Audio', 'Video', 'Mount', 'Trash']);
+    expect(main).toEqual([
+      'Home',
+      'Recently',
+      'Favorite',
+      'Document',
+      'Image',
+      'Audio',
+      'Video',
+      'Mount',
+      'Trash',
+    ]);
     const paths = flatten(tree.body.data!).map((m) => m.path);
     expect(paths).toContain('/setting/cloudManager');
     expect(paths).toContain('/setting/sys/user');
@@ -29,7 +40,9 @@ describe('menus', () => {
     const tree = await call<MenuNode[]>(t.app, 'GET', '/menu/tree', { token: bob.token });
     const all = flatten(tree.body.data!);
     const paths = all.map((m) => m.path);
-    expect(paths).toEqual(expect.arrayContaining(['/', '/trash', '/setting/user', '/setting/taskProgress']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/', '/trash', '/setting/user', '/setting/taskProgress']),
+    );
     expect(paths).not.toContain('/setting/cloudManager');
     expect(paths).not.toContain('/setting/sys/user');
     expect(all.map((m) => m.authority)).toContain('cloud:file:upload');
@@ -46,25 +59,49 @@ describe('menus', () => {
       token: admin.token,
       body: { name: 'Child', parentId: id, menuType: 1, authority: 'blog:write' },
     });
-    const info = await call<MenuNode>(t.app, 'GET', '/menu/info', { token: admin.token, query: { menuId: id } });
+    const info = await call<MenuNode>(t.app, 'GET', '/menu/info', {
+      token: admin.token,
+      query: { menuId: id },
+    });
     expect(info.body.data).toMatchObject({ name: 'Blog', menuType: 3, builtin: false });
 
-    const cycle = await call(t.app, 'PUT', '/menu/update', { token: admin.token, body: { id, parentId: child.body.data!.id } });
+    const cycle = await call(t.app, 'PUT', '/menu/update', {
+      token: admin.token,
+      body: { id, parentId: child.body.data!.id },
+    });
     expect(cycle.body.code).toBe(10);
 
-    const upd = await call<MenuNode>(t.app, 'PUT', '/menu/update', { token: admin.token, body: { id, name: 'Articles', hide: true } });
+    const upd = await call<MenuNode>(t.app, 'PUT', '/menu/update', {
+      token: admin.token,
+      body: { id, name: 'Articles', hide: true },
+    });
     expect(upd.body.data).toMatchObject({ name: 'Articles', hide: true });
 
-    const authorities = await call<string[]>(t.app, 'GET', '/menu/authorities', { token: admin.token });
+    const authorities = await call<string[]>(t.app, 'GET', '/menu/authorities', {
+      token: admin.token,
+    });
     expect(authorities.body.data).toContain('blog:write');
 
-    expect((await call(t.app, 'DELETE', '/menu/delete', { token: admin.token, query: { menuIds: [id] } })).body.code).toBe(0);
-    const gone = await call(t.app, 'GET', '/menu/info', { token: admin.token, query: { menuId: child.body.data!.id } });
+    expect(
+      (
+        await call(t.app, 'DELETE', '/menu/delete', {
+          token: admin.token,
+          query: { menuIds: [id] },
+        })
+      ).body.code,
+    ).toBe(0);
+    const gone = await call(t.app, 'GET', '/menu/info', {
+      token: admin.token,
+      query: { menuId: child.body.data!.id },
+    });
     expect(gone.body.code).toBe(23);
   });
 
   it('refuses a menu without a name', async () => {
-    const res = await call(t.app, 'POST', '/menu/add', { token: admin.token, body: { name: ' ', menuType: 0 } });
+    const res = await call(t.app, 'POST', '/menu/add', {
+      token: admin.token,
+      body: { name: ' ', menuType: 0 },
+    });
     expect(res.body).toMatchObject({ code: 10, message: expect.stringMatching(/menu name/) });
   });
 });
@@ -79,28 +116,54 @@ describe('roles', () => {
     const bob = await makeUser(t.app, admin.token);
     // without the role bob cannot list users
     expect((await call(t.app, 'GET', '/user/userList', { token: bob.token })).status).toBe(403);
-    await call(t.app, 'PUT', '/user/update', { token: admin.token, body: { id: bob.userId, roles: [role.body.data!.id] } });
+    await call(t.app, 'PUT', '/user/update', {
+      token: admin.token,
+      body: { id: bob.userId, roles: [role.body.data!.id] },
+    });
     expect((await call(t.app, 'GET', '/user/userList', { token: bob.token })).body.code).toBe(0);
 
-    const dup = await call(t.app, 'POST', '/role/add', { token: admin.token, body: { name: 'Again', code: 'auditor' } });
+    const dup = await call(t.app, 'POST', '/role/add', {
+      token: admin.token,
+      body: { name: 'Again', code: 'auditor' },
+    });
     expect(dup.body.code).toBe(4);
-    const badMenu = await call(t.app, 'POST', '/role/add', { token: admin.token, body: { name: 'X', code: 'x', menuIds: ['nope'] } });
+    const badMenu = await call(t.app, 'POST', '/role/add', {
+      token: admin.token,
+      body: { name: 'X', code: 'x', menuIds: ['nope'] },
+    });
     expect(badMenu.body.code).toBe(10);
   });
 
   it('never deletes the administrator role', async () => {
-    const res = await call(t.app, 'DELETE', '/role/delete', { token: admin.token, query: { roleIds: ['role-admin'] } });
+    const res = await call(t.app, 'DELETE', '/role/delete', {
+      token: admin.token,
+      query: { roleIds: ['role-admin'] },
+    });
     expect(res.status).toBe(403);
   });
 
   it('reset restores the defaults and keeps what people added', async () => {
-    const own = await call<MenuNode>(t.app, 'POST', '/menu/add', { token: admin.token, body: { name: 'Mine', menuType: 0, path: '/mine' } });
-    const ownRole = await call<Role>(t.app, 'POST', '/role/add', { token: admin.token, body: { name: 'Mine', code: 'mine', menuIds: ['home', own.body.data!.id] } });
-    await call(t.app, 'PUT', '/menu/update', { token: admin.token, body: { id: 'home', name: 'Start', hide: true } });
+    const own = await call<MenuNode>(t.app, 'POST', '/menu/add', {
+      token: admin.token,
+      body: { name: 'Mine', menuType: 0, path: '/mine' },
+    });
+    await call<Role>(t.app, 'POST', '/role/add', {
+      token: admin.token,
+      body: { name: 'Mine', code: 'mine', menuIds: ['home', own.body.data!.id] },
+    });
+    await call(t.app, 'PUT', '/menu/update', {
+      token: admin.token,
+      body: { id: 'home', name: 'Start', hide: true },
+    });
     await call(t.app, 'DELETE', '/menu/delete', { token: admin.token, query: { ids: ['trash'] } });
-    await call(t.app, 'PUT', '/role/update', { token: admin.token, body: { id: 'role-user', menuIds: [] } });
+    await call(t.app, 'PUT', '/role/update', {
+      token: admin.token,
+      body: { id: 'role-user', menuIds: [] },
+    });
 
-    const reset = await call(t.app, 'PUT', '/user/setting/resetMenuAndRole', { token: admin.token });
+    const reset = await call(t.app, 'PUT', '/user/setting/resetMenuAndRole', {
+      token: admin.token,
+    });
     expect(reset.body.code).toBe(0);
 
     const list = await call<MenuNode[]>(t.app, 'GET', '/menu/list', { token: admin.token });
@@ -127,10 +190,16 @@ describe('server core', () => {
 
   it('validates the drive name (spec §5)', async () => {
     for (const bad of ['', 'with space', 'semi;colon']) {
-      const res = await call(t.app, 'PUT', '/user/setting/update_netdisk_name', { token: admin.token, query: { netdiskName: bad } });
+      const res = await call(t.app, 'PUT', '/user/setting/update_netdisk_name', {
+        token: admin.token,
+        query: { netdiskName: bad },
+      });
       expect(res.body.code, bad).toBe(10);
     }
-    const good = await call(t.app, 'PUT', '/user/setting/update_netdisk_name', { token: admin.token, query: { netdiskName: '我的_Drive2' } });
+    const good = await call(t.app, 'PUT', '/user/setting/update_netdisk_name', {
+      token: admin.token,
+      query: { netdiskName: '我的_Drive2' },
+    });
     expect(good.body.code).toBe(0);
     const record = await call<{ netdiskName: string }>(t.app, 'GET', '/public/website/record');
     expect(record.body.data?.netdiskName).toBe('我的_Drive2');

@@ -9,7 +9,9 @@ let t: TestApp;
 let admin: { token: string; userId: string };
 const disk = (...parts: string[]) => path.join(t.dataDir, 'files', ADMIN.username, ...parts);
 const uploadsLeft = () => fs.readdirSync(path.join(t.dataDir, 'uploads'));
-const used = async (token = admin.token) => (await call<{ takeUpSpace: number }>(t.app, 'GET', '/user/info', { token })).body.data!.takeUpSpace;
+const used = async (token = admin.token) =>
+  (await call<{ takeUpSpace: number }>(t.app, 'GET', '/user/info', { token })).body.data!
+    .takeUpSpace;
 
 beforeEach(async () => {
   t = await makeTestApp();
@@ -23,14 +25,26 @@ describe('chunked upload', () => {
   it('uploads a multi-chunk file whose last chunk takes the remainder, and keeps lastModified', async () => {
     const content = randomBytes(3 * 1024 + 700);
     const lastModified = Date.parse('2024-05-06T07:08:09Z');
-    const res = await uploadFile(t.app, admin.token, { name: 'data.bin', content, chunkSize: 1024, lastModified });
+    const res = await uploadFile(t.app, admin.token, {
+      name: 'data.bin',
+      content,
+      chunkSize: 1024,
+      lastModified,
+    });
     expect(res.sent).toBe(3);
     expect(res.merge).toBe(true);
     expect(res.merged!.body.code, res.merged!.body.message).toBe(0);
     expect(fs.readFileSync(disk('data.bin')).equals(content)).toBe(true);
-    const info = await call<{ updateDate: string; hash: string; size: number }>(t.app, 'GET', '/file_info', { token: admin.token, query: { id: res.merged!.body.data!.file.id } });
+    const info = await call<{ updateDate: string; hash: string; size: number }>(
+      t.app,
+      'GET',
+      '/file_info',
+      { token: admin.token, query: { id: res.merged!.body.data!.file.id } },
+    );
     expect(info.body.data!.size).toBe(content.length);
-    expect(new Date(info.body.data!.updateDate.replace(' ', 'T')).getTime()).toBe(new Date(lastModified).setMilliseconds(0));
+    expect(new Date(info.body.data!.updateDate.replace(' ', 'T')).getTime()).toBe(
+      new Date(lastModified).setMilliseconds(0),
+    );
     expect(await used()).toBe(content.length);
     expect(uploadsLeft()).toEqual([]);
   });
@@ -40,10 +54,18 @@ describe('chunked upload', () => {
     const { base, chunks } = chunkPlan({ name: 'shuffled.bin', content, chunkSize: 1000 });
     for (const i of [4, 0, 2, 2, 1, 3, 0]) {
       const c = chunks[i]!;
-      const r = await sendChunk(t.app, admin.token, { ...base, chunkNumber: c.chunkNumber, currentChunkSize: c.currentChunkSize }, c.bytes);
+      const r = await sendChunk(
+        t.app,
+        admin.token,
+        { ...base, chunkNumber: c.chunkNumber, currentChunkSize: c.currentChunkSize },
+        c.bytes,
+      );
       expect(r.body.code, r.body.message).toBe(0);
     }
-    const test = await call<{ resume: number[]; merge: boolean }>(t.app, 'GET', '/upload', { token: admin.token, query: { ...base, chunkNumber: 1, currentChunkSize: 1000 } });
+    const test = await call<{ resume: number[]; merge: boolean }>(t.app, 'GET', '/upload', {
+      token: admin.token,
+      query: { ...base, chunkNumber: 1, currentChunkSize: 1000 },
+    });
     expect(test.body.data).toMatchObject({ resume: [1, 2, 3, 4, 5], merge: true });
     const merged = await call(t.app, 'POST', '/merge', { token: admin.token, query: base });
     expect(merged.body.code).toBe(0);
@@ -51,7 +73,10 @@ describe('chunked upload', () => {
   });
 
   it('uploads a 0-byte file', async () => {
-    const res = await uploadFile(t.app, admin.token, { name: 'empty.txt', content: Buffer.alloc(0) });
+    const res = await uploadFile(t.app, admin.token, {
+      name: 'empty.txt',
+      content: Buffer.alloc(0),
+    });
     expect(res.merged!.body.code, res.merged!.body.message).toBe(0);
     expect(fs.statSync(disk('empty.txt')).size).toBe(0);
   });
@@ -59,28 +84,71 @@ describe('chunked upload', () => {
   it('refuses a chunk of the wrong size and more bytes than announced', async () => {
     const content = randomBytes(3000);
     const { base, chunks } = chunkPlan({ name: 'x.bin', content, chunkSize: 1000 });
-    const wrong = await sendChunk(t.app, admin.token, { ...base, chunkNumber: 1, currentChunkSize: 999 }, chunks[0]!.bytes.subarray(0, 999));
+    const wrong = await sendChunk(
+      t.app,
+      admin.token,
+      { ...base, chunkNumber: 1, currentChunkSize: 999 },
+      chunks[0]!.bytes.subarray(0, 999),
+    );
     expect(wrong.body).toMatchObject({ code: 10, message: 'Chunk 1 must be 1000 bytes, not 999' });
-    const lying = await sendChunk(t.app, admin.token, { ...base, chunkNumber: 1, currentChunkSize: 1000 }, Buffer.concat([chunks[0]!.bytes, Buffer.from('extra')]));
+    const lying = await sendChunk(
+      t.app,
+      admin.token,
+      { ...base, chunkNumber: 1, currentChunkSize: 1000 },
+      Buffer.concat([chunks[0]!.bytes, Buffer.from('extra')]),
+    );
     expect(lying.body.code).toBe(10);
     expect(lying.body.message).toMatch(/larger than 1000 bytes/);
-    const short = await sendChunk(t.app, admin.token, { ...base, chunkNumber: 2, currentChunkSize: 1000 }, chunks[1]!.bytes.subarray(0, 10));
+    const short = await sendChunk(
+      t.app,
+      admin.token,
+      { ...base, chunkNumber: 2, currentChunkSize: 1000 },
+      chunks[1]!.bytes.subarray(0, 10),
+    );
     expect(short.body.message).toMatch(/cut short/);
-    const beyond = await sendChunk(t.app, admin.token, { ...base, chunkNumber: 4, currentChunkSize: 1000 }, chunks[0]!.bytes);
+    const beyond = await sendChunk(
+      t.app,
+      admin.token,
+      { ...base, chunkNumber: 4, currentChunkSize: 1000 },
+      chunks[0]!.bytes,
+    );
     expect(beyond.body.message).toMatch(/outside 1\.\.3/);
-    const badCount = await sendChunk(t.app, admin.token, { ...base, totalChunks: 5, chunkNumber: 1, currentChunkSize: 1000 }, chunks[0]!.bytes);
+    const badCount = await sendChunk(
+      t.app,
+      admin.token,
+      { ...base, totalChunks: 5, chunkNumber: 1, currentChunkSize: 1000 },
+      chunks[0]!.bytes,
+    );
     expect(badCount.body.message).toMatch(/Expected 3 chunks/);
-    const huge = await sendChunk(t.app, admin.token, { ...base, chunkSize: 65 * 1024 * 1024, chunkNumber: 1, currentChunkSize: 3000 }, content);
+    const huge = await sendChunk(
+      t.app,
+      admin.token,
+      { ...base, chunkSize: 65 * 1024 * 1024, chunkNumber: 1, currentChunkSize: 3000 },
+      content,
+    );
     expect(huge.body.message).toMatch(/chunk size/);
-    const notHash = await sendChunk(t.app, admin.token, { ...base, identifier: '3000-xbin', chunkNumber: 1, currentChunkSize: 1000 }, chunks[0]!.bytes);
+    const notHash = await sendChunk(
+      t.app,
+      admin.token,
+      { ...base, identifier: '3000-xbin', chunkNumber: 1, currentChunkSize: 1000 },
+      chunks[0]!.bytes,
+    );
     expect(notHash.body.message).toMatch(/SHA-256/);
   });
 
   it('refuses a merge whose bytes do not match the hash and leaves nothing behind', async () => {
     const content = randomBytes(2048);
     const wrongId = createHash('sha256').update('something else').digest('hex');
-    const res = await uploadFile(t.app, admin.token, { name: 'bad.bin', content, chunkSize: 1024, identifier: wrongId });
-    expect(res.merged!.body).toMatchObject({ code: 16, message: expect.stringMatching(/checksum mismatch/) });
+    const res = await uploadFile(t.app, admin.token, {
+      name: 'bad.bin',
+      content,
+      chunkSize: 1024,
+      identifier: wrongId,
+    });
+    expect(res.merged!.body).toMatchObject({
+      code: 16,
+      message: expect.stringMatching(/checksum mismatch/),
+    });
     expect(fs.existsSync(disk('bad.bin'))).toBe(false);
     expect(uploadsLeft()).toEqual([]);
     expect(await used()).toBe(0);
@@ -91,7 +159,12 @@ describe('chunked upload', () => {
   it('refuses a merge before every chunk has arrived', async () => {
     const content = randomBytes(3000);
     const { base, chunks } = chunkPlan({ name: 'partial.bin', content, chunkSize: 1000 });
-    await sendChunk(t.app, admin.token, { ...base, chunkNumber: 1, currentChunkSize: 1000 }, chunks[0]!.bytes);
+    await sendChunk(
+      t.app,
+      admin.token,
+      { ...base, chunkNumber: 1, currentChunkSize: 1000 },
+      chunks[0]!.bytes,
+    );
     const merged = await call(t.app, 'POST', '/merge', { token: admin.token, query: base });
     expect(merged.body).toMatchObject({ code: 16, message: 'Only 1 of 3 chunks have arrived' });
   });
@@ -99,7 +172,11 @@ describe('chunked upload', () => {
   it('instant upload: the same bytes again send no chunk', async () => {
     const content = randomBytes(4096);
     await uploadFile(t.app, admin.token, { name: 'first.bin', content, chunkSize: 1024 });
-    const again = await uploadFile(t.app, admin.token, { name: 'second.bin', content, chunkSize: 1024 });
+    const again = await uploadFile(t.app, admin.token, {
+      name: 'second.bin',
+      content,
+      chunkSize: 1024,
+    });
     expect(again.instant).toBe(true);
     expect(again.sent).toBe(0);
     expect(fs.readFileSync(disk('second.bin')).equals(content)).toBe(true);
@@ -110,7 +187,11 @@ describe('chunked upload', () => {
     const content = randomBytes(4096);
     await uploadFile(t.app, admin.token, { name: 'mine.bin', content, chunkSize: 1024 });
     const bob = await makeUser(t.app, admin.token, { username: 'bob' });
-    const theirs = await uploadFile(t.app, bob.token, { name: 'theirs.bin', content, chunkSize: 1024 });
+    const theirs = await uploadFile(t.app, bob.token, {
+      name: 'theirs.bin',
+      content,
+      chunkSize: 1024,
+    });
     expect(theirs.instant).toBeUndefined();
     expect(theirs.sent).toBe(4);
   });
@@ -128,17 +209,28 @@ describe('chunked upload', () => {
 
   it('overwrite after confirmation keeps the old file in the trash', async () => {
     await uploadFile(t.app, admin.token, { name: 'doc.txt', content: Buffer.from('old version') });
-    const check = await call<{ exist: boolean }>(t.app, 'POST', '/checkExist', { token: admin.token, body: { filenames: ['doc.txt'], currentDirectory: '/' } });
+    const check = await call<{ exist: boolean }>(t.app, 'POST', '/checkExist', {
+      token: admin.token,
+      body: { filenames: ['doc.txt'], currentDirectory: '/' },
+    });
     expect(check.body.data!.exist).toBe(true);
     await uploadFile(t.app, admin.token, { name: 'doc.txt', content: Buffer.from('new version') });
     expect(fs.readFileSync(disk('doc.txt'), 'utf8')).toBe('new version');
-    const trash = await call<Array<{ name: string; id: string }>>(t.app, 'GET', '/list', { token: admin.token, query: { queryFileType: 'trash' } });
+    const trash = await call<Array<{ name: string; id: string }>>(t.app, 'GET', '/list', {
+      token: admin.token,
+      query: { queryFileType: 'trash' },
+    });
     expect(trash.body.data!.map((i) => i.name)).toEqual(['doc.txt']);
-    expect(fs.readFileSync(path.join(t.dataDir, 'trash', 'admin', trash.body.data![0]!.id), 'utf8')).toBe('old version');
+    expect(
+      fs.readFileSync(path.join(t.dataDir, 'trash', 'admin', trash.body.data![0]!.id), 'utf8'),
+    ).toBe('old version');
   });
 
   it('uploads a 3-level folder with Chinese and emoji names', async () => {
-    const folder = await call(t.app, 'POST', '/upload-folder', { token: admin.token, query: { filename: '旅行 🌍', currentDirectory: '/' } });
+    const folder = await call(t.app, 'POST', '/upload-folder', {
+      token: admin.token,
+      query: { filename: '旅行 🌍', currentDirectory: '/' },
+    });
     expect(folder.body.code).toBe(0);
     for (const [rel, text] of [
       ['旅行 🌍/照片/第一天 ☀️/日记.txt', 'day one'],
@@ -146,28 +238,55 @@ describe('chunked upload', () => {
       ['旅行 🌍/计划.txt', 'plan'],
     ] as const) {
       const name = rel.split('/').pop()!;
-      const res = await uploadFile(t.app, admin.token, { name, content: Buffer.from(text), relativePath: rel, currentDirectory: '/' });
+      const res = await uploadFile(t.app, admin.token, {
+        name,
+        content: Buffer.from(text),
+        relativePath: rel,
+        currentDirectory: '/',
+      });
       expect(res.merged!.body.code, res.merged!.body.message).toBe(0);
     }
-    expect(fs.readFileSync(disk('旅行 🌍', '照片', '第一天 ☀️', '日记.txt'), 'utf8')).toBe('day one');
-    const level2 = await call<Array<{ name: string }>>(t.app, 'GET', '/list', { token: admin.token, query: { currentDirectory: '/旅行 🌍/照片' } });
+    expect(fs.readFileSync(disk('旅行 🌍', '照片', '第一天 ☀️', '日记.txt'), 'utf8')).toBe(
+      'day one',
+    );
+    const level2 = await call<Array<{ name: string }>>(t.app, 'GET', '/list', {
+      token: admin.token,
+      query: { currentDirectory: '/旅行 🌍/照片' },
+    });
     expect(level2.body.data!.map((i) => i.name)).toEqual(['第一天 ☀️', 'notes.md']);
     // creating an existing folder again is fine (a resumed folder upload)
-    const again = await call(t.app, 'POST', '/upload-folder', { token: admin.token, query: { filename: '旅行 🌍', currentDirectory: '/' } });
+    const again = await call(t.app, 'POST', '/upload-folder', {
+      token: admin.token,
+      query: { filename: '旅行 🌍', currentDirectory: '/' },
+    });
     expect(again.body.code).toBe(0);
   });
 
   it('refuses relative paths that climb out of the tree', async () => {
-    const res = await uploadFile(t.app, admin.token, { name: 'x.txt', content: Buffer.from('x'), relativePath: '../../x.txt' });
+    const res = await uploadFile(t.app, admin.token, {
+      name: 'x.txt',
+      content: Buffer.from('x'),
+      relativePath: '../../x.txt',
+    });
     expect(res.test!.body.code).toBe(10);
   });
 
   it('resumes after a restart: the chunk test lists what arrived', async () => {
     const content = randomBytes(4000);
     const { base, chunks } = chunkPlan({ name: 'resume.bin', content, chunkSize: 1000 });
-    for (const c of chunks.slice(0, 2)) await sendChunk(t.app, admin.token, { ...base, chunkNumber: c.chunkNumber, currentChunkSize: c.currentChunkSize }, c.bytes);
+    for (const c of chunks.slice(0, 2))
+      await sendChunk(
+        t.app,
+        admin.token,
+        { ...base, chunkNumber: c.chunkNumber, currentChunkSize: c.currentChunkSize },
+        c.bytes,
+      );
     t = await t.restart();
-    const res = await uploadFile(t.app, admin.token, { name: 'resume.bin', content, chunkSize: 1000 });
+    const res = await uploadFile(t.app, admin.token, {
+      name: 'resume.bin',
+      content,
+      chunkSize: 1000,
+    });
     expect(res.sent).toBe(2);
     expect(fs.readFileSync(disk('resume.bin')).equals(content)).toBe(true);
   });
@@ -175,13 +294,21 @@ describe('chunked upload', () => {
   it('removes abandoned sessions after 3 days and frees their space', async () => {
     const content = randomBytes(3000);
     const { base, chunks } = chunkPlan({ name: 'abandoned.bin', content, chunkSize: 1000 });
-    await sendChunk(t.app, admin.token, { ...base, chunkNumber: 1, currentChunkSize: 1000 }, chunks[0]!.bytes);
+    await sendChunk(
+      t.app,
+      admin.token,
+      { ...base, chunkNumber: 1, currentChunkSize: 1000 },
+      chunks[0]!.bytes,
+    );
     expect(uploadsLeft()).toHaveLength(1);
     const { uploads } = t.app.services;
     expect(await uploads.cleanUp(Date.now() + 2 * 86400_000)).toBe(0);
     expect(await uploads.cleanUp(Date.now() + 3 * 86400_000 + 1000)).toBe(1);
     expect(uploadsLeft()).toEqual([]);
-    const test = await call<{ resume: number[] }>(t.app, 'GET', '/upload', { token: admin.token, query: { ...base, chunkNumber: 1, currentChunkSize: 1000 } });
+    const test = await call<{ resume: number[] }>(t.app, 'GET', '/upload', {
+      token: admin.token,
+      query: { ...base, chunkNumber: 1, currentChunkSize: 1000 },
+    });
     expect(test.body.data!.resume).toEqual([]);
   });
 });

@@ -6,7 +6,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('file')
     .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
-    .addColumn('user_id', 'varchar(36)', (c) => c.notNull().references('user.id').onDelete('cascade'))
+    .addColumn('user_id', 'varchar(36)', (c) =>
+      c.notNull().references('user.id').onDelete('cascade'),
+    )
     // '0' is the root of the user's tree
     .addColumn('parent_id', 'varchar(36)', (c) => c.notNull())
     .addColumn('name', 'varchar(255)', (c) => c.notNull())
@@ -51,7 +53,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('file')
     .columns(['user_id', 'file_type', 'update_date'])
     .execute();
-  await db.schema.createIndex('file_trash_idx').on('file').columns(['user_id', 'trash_id']).execute();
+  await db.schema
+    .createIndex('file_trash_idx')
+    .on('file')
+    .columns(['user_id', 'trash_id'])
+    .execute();
   await db.schema.createIndex('file_hash_idx').on('file').columns(['user_id', 'hash']).execute();
 
   await db.schema

@@ -5,7 +5,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('upload_session')
     .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
-    .addColumn('user_id', 'varchar(36)', (c) => c.notNull().references('user.id').onDelete('cascade'))
+    .addColumn('user_id', 'varchar(36)', (c) =>
+      c.notNull().references('user.id').onDelete('cascade'),
+    )
     .addColumn('identifier', 'varchar(128)', (c) => c.notNull())
     .addColumn('filename', 'varchar(255)', (c) => c.notNull())
     // the folder the file goes to, as a path: '/a/b/'
@@ -20,11 +22,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('upload_session_user_idx').on('upload_session').columns(['user_id', 'state']).execute();
+  await db.schema
+    .createIndex('upload_session_user_idx')
+    .on('upload_session')
+    .columns(['user_id', 'state'])
+    .execute();
 
   await db.schema
     .createTable('upload_chunk')
-    .addColumn('session_id', 'varchar(64)', (c) => c.notNull().references('upload_session.id').onDelete('cascade'))
+    .addColumn('session_id', 'varchar(64)', (c) =>
+      c.notNull().references('upload_session.id').onDelete('cascade'),
+    )
     .addColumn('number', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('upload_chunk_pk', ['session_id', 'number'])
     .execute();

@@ -23,23 +23,27 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  api.post('/login', { config: { public: true }, schema: { body: loginBody } }, async (request, reply) => {
-    const { token, ...result } = await auth.login({
-      username: request.body.username,
-      password: request.body.password,
-      rememberMe: request.body.rememberMe,
-      ip: request.ip,
-      userAgent: request.headers['user-agent'],
-    });
-    const remember = request.body.rememberMe;
-    reply.setCookie(TOKEN_HEADER, token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      ...(remember ? { maxAge: app.config.rememberTtlMs / 1000 } : {}),
-    });
-    return ok(result);
-  });
+  api.post(
+    '/login',
+    { config: { public: true }, schema: { body: loginBody } },
+    async (request, reply) => {
+      const { token, ...result } = await auth.login({
+        username: request.body.username,
+        password: request.body.password,
+        rememberMe: request.body.rememberMe,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      const remember = request.body.rememberMe;
+      reply.setCookie(TOKEN_HEADER, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        ...(remember ? { maxAge: app.config.rememberTtlMs / 1000 } : {}),
+      });
+      return ok(result);
+    },
+  );
 
   api.get('/logout', async (request, reply) => {
     await auth.logout(actorOf(request));

@@ -27,7 +27,11 @@ export class SessionService {
     return remember ? this.config.rememberTtlMs : this.config.sessionTtlMs;
   }
 
-  async create(userId: string, remember: boolean, meta: { userAgent?: string; ip?: string } = {}): Promise<string> {
+  async create(
+    userId: string,
+    remember: boolean,
+    meta: { userAgent?: string; ip?: string } = {},
+  ): Promise<string> {
     const token = newToken();
     const now = this.now();
     await this.db
@@ -50,7 +54,11 @@ export class SessionService {
   /** The live session behind a token, or null when it is unknown, expired or revoked. */
   async resolve(token: string): Promise<SessionInfo | null> {
     const id = sha256(token);
-    const row = await this.db.selectFrom('session').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('session')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     const now = this.now();
     if (!row || row.revokedAt !== null || row.expiresAt <= now) return null;
     const remember = row.remember === 1;
@@ -74,7 +82,11 @@ export class SessionService {
   }
 
   async revoke(sessionId: string): Promise<void> {
-    await this.db.updateTable('session').set({ revokedAt: this.now() }).where('id', '=', sessionId).execute();
+    await this.db
+      .updateTable('session')
+      .set({ revokedAt: this.now() })
+      .where('id', '=', sessionId)
+      .execute();
   }
 
   /** Revoke every session of a user, except one that should survive (the caller's own). */
@@ -90,6 +102,9 @@ export class SessionService {
 
   /** Drop rows that can no longer be used. */
   async prune(): Promise<void> {
-    await this.db.deleteFrom('session').where('expiresAt', '<', this.now() - 86400_000).execute();
+    await this.db
+      .deleteFrom('session')
+      .where('expiresAt', '<', this.now() - 86400_000)
+      .execute();
   }
 }

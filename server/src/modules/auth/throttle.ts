@@ -51,7 +51,11 @@ export class LoginThrottle {
     const key = keyOf(kind, value);
     const now = this.now();
     await this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('loginAttempt').selectAll().where('key', '=', key).executeTakeFirst();
+      const row = await trx
+        .selectFrom('loginAttempt')
+        .selectAll()
+        .where('key', '=', key)
+        .executeTakeFirst();
       if (!row || now - row.windowStart > limit.windowMs) {
         const values = { key, failures: 1, windowStart: now, lockedUntil: row?.lockedUntil ?? 0 };
         if (row) await trx.updateTable('loginAttempt').set(values).where('key', '=', key).execute();
@@ -62,7 +66,11 @@ export class LoginThrottle {
       const lockedUntil = failures >= limit.failures ? now + limit.lockMs : row.lockedUntil;
       await trx
         .updateTable('loginAttempt')
-        .set({ failures: failures >= limit.failures ? 0 : failures, lockedUntil, windowStart: failures >= limit.failures ? now : row.windowStart })
+        .set({
+          failures: failures >= limit.failures ? 0 : failures,
+          lockedUntil,
+          windowStart: failures >= limit.failures ? now : row.windowStart,
+        })
         .where('key', '=', key)
         .execute();
     });

@@ -19,7 +19,11 @@ export interface ExtractLimits {
   maxRatio: number;
 }
 
-export const DEFAULT_LIMITS: ExtractLimits = { maxBytes: 20 * 1024 ** 3, maxEntries: 100_000, maxRatio: 200 };
+export const DEFAULT_LIMITS: ExtractLimits = {
+  maxBytes: 20 * 1024 ** 3,
+  maxEntries: 100_000,
+  maxRatio: 200,
+};
 
 const refuse = (message: string) => new AppError(ErrorCode.DECOMPRESS_FAILED, message);
 
@@ -29,13 +33,17 @@ const refuse = (message: string) => new AppError(ErrorCode.DECOMPRESS_FAILED, me
  */
 export function entrySegments(raw: string): string[] {
   const name = raw.replace(/\\/g, '/');
-  if (name.startsWith('/') || /^[a-zA-Z]:/.test(name)) throw refuse(`The archive has an entry outside its folder: ${raw}`);
+  if (name.startsWith('/') || /^[a-zA-Z]:/.test(name))
+    throw refuse(`The archive has an entry outside its folder: ${raw}`);
   const segments = name.split('/').filter((s) => s !== '' && s !== '.');
-  if (segments.some((s) => s === '..')) throw refuse(`The archive has an entry outside its folder: ${raw}`);
+  if (segments.some((s) => s === '..'))
+    throw refuse(`The archive has an entry outside its folder: ${raw}`);
   try {
     return segments.map((s) => checkName(s));
   } catch (err) {
-    throw refuse(`The archive has an entry with a name that cannot be used: ${raw} (${(err as Error).message})`);
+    throw refuse(
+      `The archive has an entry with a name that cannot be used: ${raw} (${(err as Error).message})`,
+    );
   }
 }
 
@@ -53,19 +61,27 @@ export function archiveKind(name: string): ArchiveKind | null {
 class Budget {
   used = 0;
   entries = 0;
-  constructor(private readonly limits: ExtractLimits, private readonly archiveBytes: number) {}
+  constructor(
+    private readonly limits: ExtractLimits,
+    private readonly archiveBytes: number,
+  ) {}
 
   entry(): void {
     this.entries += 1;
-    if (this.entries > this.limits.maxEntries) throw refuse(`The archive has more than ${this.limits.maxEntries} entries`);
+    if (this.entries > this.limits.maxEntries)
+      throw refuse(`The archive has more than ${this.limits.maxEntries} entries`);
   }
 
   meter(): Transform {
     return new Transform({
       transform: (chunk: Buffer, _enc, done) => {
         this.used += chunk.length;
-        if (this.used > this.limits.maxBytes) return done(refuse('The archive expands beyond the allowed size'));
-        if (this.used > 1024 * 1024 && this.used / Math.max(1, this.archiveBytes) > this.limits.maxRatio) {
+        if (this.used > this.limits.maxBytes)
+          return done(refuse('The archive expands beyond the allowed size'));
+        if (
+          this.used > 1024 * 1024 &&
+          this.used / Math.max(1, this.archiveBytes) > this.limits.maxRatio
+        ) {
           return done(refuse('The archive expands too much for its size (a possible zip bomb)'));
         }
         done(null, chunk);
@@ -81,22 +97,35 @@ async function writeEntry(target: string, source: Readable, budget: Budget): Pro
 
 function openZip(file: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, decodeStrings: true, strictFileNames: false, validateEntrySizes: true }, (err, zip) =>
-      err || !zip ? reject(refuse(`The archive cannot be read: ${err?.message ?? 'unknown error'}`)) : resolve(zip),
+    yauzl.open(
+      file,
+      { lazyEntries: true, decodeStrings: true, strictFileNames: false, validateEntrySizes: true },
+      (err, zip) =>
+        err || !zip
+          ? reject(refuse(`The archive cannot be read: ${err?.message ?? 'unknown error'}`))
+          : resolve(zip),
     ),
   );
 }
 
-async function extractZip(file: string, dest: string, budget: Budget, limits: ExtractLimits): Promise<void> {
+async function extractZip(
+  file: string,
+  dest: string,
+  budget: Budget,
+  limits: ExtractLimits,
+): Promise<void> {
   const zip = await openZip(file);
   try {
     // the central directory declares every size: refuse a bomb before writing anything
-    if (zip.entryCount > limits.maxEntries) throw refuse(`The archive has more than ${limits.maxEntries} entries`);
+    if (zip.entryCount > limits.maxEntries)
+      throw refuse(`The archive has more than ${limits.maxEntries} entries`);
     await new Promise<void>((resolve, reject) => {
       zip.on('error', (err: Error) =>
         reject(
           /absolute path|invalid relative path/.test(err.message)
-            ? refuse(`The archive has an entry outside its folder: ${err.message.replace(/^.*?path: /, '')}`)
+            ? refuse(
+                `The archive has an entry outside its folder: ${err.message.replace(/^.*?path: /, '')}`,
+              )
             : refuse(`The archive cannot be read: ${err.message}`),
         ),
       );
@@ -111,9 +140,12 @@ async function extractZip(file: string, dest: string, budget: Budget, limits: Ex
             await fsp.mkdir(target, { recursive: true });
             return;
           }
-          if (entry.uncompressedSize > limits.maxBytes) throw refuse('The archive expands beyond the allowed size');
+          if (entry.uncompressedSize > limits.maxBytes)
+            throw refuse('The archive expands beyond the allowed size');
           const stream = await new Promise<Readable>((res, rej) =>
-            zip.openReadStream(entry, (err, s) => (err || !s ? rej(refuse(`The archive cannot be read: ${err?.message}`)) : res(s))),
+            zip.openReadStream(entry, (err, s) =>
+              err || !s ? rej(refuse(`The archive cannot be read: ${err?.message}`)) : res(s),
+            ),
           );
           await writeEntry(target, stream, budget);
         })().then(() => zip.readEntry(), reject);
@@ -125,7 +157,12 @@ async function extractZip(file: string, dest: string, budget: Budget, limits: Ex
   }
 }
 
-async function extractTar(file: string, dest: string, budget: Budget, gzip: boolean): Promise<void> {
+async function extractTar(
+  file: string,
+  dest: string,
+  budget: Budget,
+  gzip: boolean,
+): Promise<void> {
   const extract = tar.extract();
   const done = (async () => {
     for await (const entry of extract) {
@@ -156,7 +193,12 @@ async function extractTar(file: string, dest: string, budget: Budget, gzip: bool
 }
 
 /** Extract an archive into an empty folder; on any refusal the caller discards that folder. */
-export async function extractArchive(file: string, dest: string, kind: ArchiveKind, limits: ExtractLimits = DEFAULT_LIMITS): Promise<number> {
+export async function extractArchive(
+  file: string,
+  dest: string,
+  kind: ArchiveKind,
+  limits: ExtractLimits = DEFAULT_LIMITS,
+): Promise<number> {
   const { size } = await fsp.stat(file);
   const budget = new Budget(limits, size);
   await fsp.mkdir(dest, { recursive: true });

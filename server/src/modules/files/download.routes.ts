@@ -14,14 +14,24 @@ import { contentDisposition, sendFileBytes } from './file-serve.ts';
 import { prefixOf, type FilesService, type Owner } from './files.service.ts';
 import type { FileRow } from './files.repo.ts';
 
-const idList = z.preprocess((v) => {
-  if (v === undefined || v === null || v === '') return [];
-  const items = Array.isArray(v) ? v : [v];
-  return items.flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
-}, z.array(z.string().max(64)).min(1, 'Choose at least one file'));
+const idList = z.preprocess(
+  (v) => {
+    if (v === undefined || v === null || v === '') return [];
+    const items = Array.isArray(v) ? v : [v];
+    return items
+      .flatMap((x) => String(x).split(','))
+      .map((x) => x.trim())
+      .filter(Boolean);
+  },
+  z.array(z.string().max(64)).min(1, 'Choose at least one file'),
+);
 
 /** Zip entries of the chosen items: files, and folders with everything below them. */
-export async function* zipEntriesOf(files: FilesService, owner: Owner, rows: FileRow[]): AsyncGenerator<ZipEntry> {
+export async function* zipEntriesOf(
+  files: FilesService,
+  owner: Owner,
+  rows: FileRow[],
+): AsyncGenerator<ZipEntry> {
   const used = new Set<string>();
   for (const row of rows) {
     // two chosen items with one name (from different folders) keep both
@@ -30,18 +40,33 @@ export async function* zipEntriesOf(files: FilesService, owner: Owner, rows: Fil
     used.add(top);
     const disk = files.diskPathOf(owner, row);
     if (!row.isFolder) {
-      yield { name: top, isFolder: false, mtime: new Date(row.updateDate), compress: isDeflatable(row.suffix), open: () => fs.createReadStream(disk, { highWaterMark: 1024 * 1024 }) };
+      yield {
+        name: top,
+        isFolder: false,
+        mtime: new Date(row.updateDate),
+        compress: isDeflatable(row.suffix),
+        open: () => fs.createReadStream(disk, { highWaterMark: 1024 * 1024 }),
+      };
       continue;
     }
     yield { name: `${top}/`, isFolder: true, mtime: new Date(row.updateDate) };
     const base = prefixOf(row);
     const below = await files.repo.descendants(owner.id, base);
-    below.sort((a, b) => (a.path === b.path ? a.name.localeCompare(b.name) : a.path < b.path ? -1 : 1));
+    below.sort((a, b) =>
+      a.path === b.path ? a.name.localeCompare(b.name) : a.path < b.path ? -1 : 1,
+    );
     for (const d of below) {
       const relative = `${top}/${d.path.slice(base.length)}${d.name}`;
       const diskPath = files.diskPathOf(owner, d);
       if (d.isFolder) yield { name: `${relative}/`, isFolder: true, mtime: new Date(d.updateDate) };
-      else yield { name: relative, isFolder: false, mtime: new Date(d.updateDate), compress: isDeflatable(d.suffix), open: () => fs.createReadStream(diskPath, { highWaterMark: 1024 * 1024 }) };
+      else
+        yield {
+          name: relative,
+          isFolder: false,
+          mtime: new Date(d.updateDate),
+          compress: isDeflatable(d.suffix),
+          open: () => fs.createReadStream(diskPath, { highWaterMark: 1024 * 1024 }),
+        };
     }
   }
 }
@@ -51,48 +76,79 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
   const { files } = app.services;
 
   // /api/file/{user}{path}{name}: the owner's own bytes by path
-  api.get('/file/:username/*', { schema: { querystring: z.object({ o: z.string().optional() }).passthrough() } }, async (request, reply) => {
-    const actor = actorOf(request);
-    const params = request.params as { username: string; '*': string };
-    if (params.username !== actor.username) throw forbidden('This file belongs to another user');
-    const row = await files.byPath(actor.id, `/${params['*']}`);
-    if (row.isFolder) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no bytes; download it as a zip');
-    const download = request.query.o === 'download';
-    if (download) requireAuthority(actor, 'cloud:file:download');
-    return sendFileBytes(request, reply, files.diskPathOf(actor, row), row, { download });
-  });
+  api.get(
+    '/file/:username/*',
+    { schema: { querystring: z.object({ o: z.string().optional() }).passthrough() } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const params = request.params as { username: string; '*': string };
+      if (params.username !== actor.username) throw forbidden('This file belongs to another user');
+      const row = await files.byPath(actor.id, `/${params['*']}`);
+      if (row.isFolder)
+        throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no bytes; download it as a zip');
+      const download = request.query.o === 'download';
+      if (download) requireAuthority(actor, 'cloud:file:download');
+      return sendFileBytes(request, reply, files.diskPathOf(actor, row), row, { download });
+    },
+  );
 
   // /api/pre-file/{id}/{name}: bytes by id
-  api.get('/pre-file/:id/:name', { schema: { querystring: z.object({ o: z.string().optional() }).passthrough() } }, async (request, reply) => {
-    const actor = actorOf(request);
-    const { id } = request.params as { id: string };
-    const row = await files.mustFindLive(actor.id, id);
-    if (row.isFolder) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no bytes; download it as a zip');
-    return sendFileBytes(request, reply, files.diskPathOf(actor, row), row, { download: request.query.o === 'download' });
-  });
+  api.get(
+    '/pre-file/:id/:name',
+    { schema: { querystring: z.object({ o: z.string().optional() }).passthrough() } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const { id } = request.params as { id: string };
+      const row = await files.mustFindLive(actor.id, id);
+      if (row.isFolder)
+        throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no bytes; download it as a zip');
+      return sendFileBytes(request, reply, files.diskPathOf(actor, row), row, {
+        download: request.query.o === 'download',
+      });
+    },
+  );
 
   const allowed = async (request: Parameters<typeof actorOf>[0], ids: string[]) => {
     const actor = actorOf(request);
     requireAuthority(actor, 'cloud:file:download');
     const rows = await files.repo.liveMany(actor.id, [...new Set(ids)]);
-    if (rows.length !== new Set(ids).size) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
+    if (rows.length !== new Set(ids).size)
+      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
     return ok({ allowDownload: true, isRedirect: false, redirectUrl: null });
   };
-  api.get('/isAllowDownload', { schema: { querystring: z.object({ fileIds: idList }) } }, (request) => allowed(request, request.query.fileIds));
-  api.get('/isAllowPackageDownload', { schema: { querystring: z.object({ fileIds: idList }) } }, (request) => allowed(request, request.query.fileIds));
+  api.get(
+    '/isAllowDownload',
+    { schema: { querystring: z.object({ fileIds: idList }) } },
+    (request) => allowed(request, request.query.fileIds),
+  );
+  api.get(
+    '/isAllowPackageDownload',
+    { schema: { querystring: z.object({ fileIds: idList }) } },
+    (request) => allowed(request, request.query.fileIds),
+  );
 
-  api.get('/packageDownload', { schema: { querystring: z.object({ fileIds: idList }) } }, async (request, reply) => {
-    const actor = actorOf(request);
-    requireAuthority(actor, 'cloud:file:download');
-    const ids = [...new Set(request.query.fileIds)];
-    const found = await files.repo.liveMany(actor.id, ids);
-    if (found.length !== ids.length) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
-    const order = new Map(ids.map((id, i) => [id, i]));
-    found.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-    const name = found.length === 1 ? `${found[0]!.name}.zip` : 'download.zip';
-    reply.header('content-type', 'application/zip');
-    reply.header('content-disposition', contentDisposition('attachment', name));
-    reply.header('cache-control', 'no-store');
-    return reply.send(Readable.from(zipStream(zipEntriesOf(files, actor, found)), { objectMode: false, highWaterMark: 1024 * 1024 }));
-  });
+  api.get(
+    '/packageDownload',
+    { schema: { querystring: z.object({ fileIds: idList }) } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      requireAuthority(actor, 'cloud:file:download');
+      const ids = [...new Set(request.query.fileIds)];
+      const found = await files.repo.liveMany(actor.id, ids);
+      if (found.length !== ids.length)
+        throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
+      const order = new Map(ids.map((id, i) => [id, i]));
+      found.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      const name = found.length === 1 ? `${found[0]!.name}.zip` : 'download.zip';
+      reply.header('content-type', 'application/zip');
+      reply.header('content-disposition', contentDisposition('attachment', name));
+      reply.header('cache-control', 'no-store');
+      return reply.send(
+        Readable.from(zipStream(zipEntriesOf(files, actor, found)), {
+          objectMode: false,
+          highWaterMark: 1024 * 1024,
+        }),
+      );
+    },
+  );
 }

@@ -10,7 +10,10 @@ const P_NS = 'http://schemas.openxmlformats.org/presentationml/2006/main';
 
 const rels = (items: Array<[id: string, type: string, target: string]>) =>
   `${XML}<Relationships xmlns="${REL_NS}">${items
-    .map(([id, type, target]) => `<Relationship Id="${id}" Type="${OFFICE_REL}/${type}" Target="${target}"/>`)
+    .map(
+      ([id, type, target]) =>
+        `<Relationship Id="${id}" Type="${OFFICE_REL}/${type}" Target="${target}"/>`,
+    )
     .join('')}</Relationships>`;
 
 const contentTypes = (overrides: Array<[part: string, type: string]>) =>
@@ -22,7 +25,15 @@ const contentTypes = (overrides: Array<[part: string, type: string]>) =>
 
 function docx(): Promise<Buffer> {
   return zipToBuffer([
-    { name: '[Content_Types].xml', content: contentTypes([['/word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml']]) },
+    {
+      name: '[Content_Types].xml',
+      content: contentTypes([
+        [
+          '/word/document.xml',
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml',
+        ],
+      ]),
+    },
     { name: '_rels/.rels', content: rels([['rId1', 'officeDocument', 'word/document.xml']]) },
     {
       name: 'word/document.xml',
@@ -36,8 +47,14 @@ function xlsx(): Promise<Buffer> {
     {
       name: '[Content_Types].xml',
       content: contentTypes([
-        ['/xl/workbook.xml', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml'],
-        ['/xl/worksheets/sheet1.xml', 'application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml'],
+        [
+          '/xl/workbook.xml',
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml',
+        ],
+        [
+          '/xl/worksheets/sheet1.xml',
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml',
+        ],
       ]),
     },
     { name: '_rels/.rels', content: rels([['rId1', 'officeDocument', 'xl/workbook.xml']]) },
@@ -45,8 +62,14 @@ function xlsx(): Promise<Buffer> {
       name: 'xl/workbook.xml',
       content: `${XML}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${OFFICE_REL}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
     },
-    { name: 'xl/_rels/workbook.xml.rels', content: rels([['rId1', 'worksheet', 'worksheets/sheet1.xml']]) },
-    { name: 'xl/worksheets/sheet1.xml', content: `${XML}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/></worksheet>` },
+    {
+      name: 'xl/_rels/workbook.xml.rels',
+      content: rels([['rId1', 'worksheet', 'worksheets/sheet1.xml']]),
+    },
+    {
+      name: 'xl/worksheets/sheet1.xml',
+      content: `${XML}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/></worksheet>`,
+    },
   ]);
 }
 
@@ -76,10 +99,22 @@ function pptx(): Promise<Buffer> {
     {
       name: '[Content_Types].xml',
       content: contentTypes([
-        ['/ppt/presentation.xml', 'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml'],
-        ['/ppt/slideMasters/slideMaster1.xml', 'application/vnd.openxmlformats-officedocument.presentationml.slideMaster+xml'],
-        ['/ppt/slideLayouts/slideLayout1.xml', 'application/vnd.openxmlformats-officedocument.presentationml.slideLayout+xml'],
-        ['/ppt/slides/slide1.xml', 'application/vnd.openxmlformats-officedocument.presentationml.slide+xml'],
+        [
+          '/ppt/presentation.xml',
+          'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml',
+        ],
+        [
+          '/ppt/slideMasters/slideMaster1.xml',
+          'application/vnd.openxmlformats-officedocument.presentationml.slideMaster+xml',
+        ],
+        [
+          '/ppt/slideLayouts/slideLayout1.xml',
+          'application/vnd.openxmlformats-officedocument.presentationml.slideLayout+xml',
+        ],
+        [
+          '/ppt/slides/slide1.xml',
+          'application/vnd.openxmlformats-officedocument.presentationml.slide+xml',
+        ],
         ['/ppt/theme/theme1.xml', 'application/vnd.openxmlformats-officedocument.theme+xml'],
       ]),
     },
@@ -112,10 +147,19 @@ function pptx(): Promise<Buffer> {
         ['rId2', 'theme', '../theme/theme1.xml'],
       ]),
     },
-    { name: 'ppt/slideLayouts/slideLayout1.xml', content: `${XML}<p:sldLayout ${ns} type="blank">${EMPTY_TREE}</p:sldLayout>` },
-    { name: 'ppt/slideLayouts/_rels/slideLayout1.xml.rels', content: rels([['rId1', 'slideMaster', '../slideMasters/slideMaster1.xml']]) },
+    {
+      name: 'ppt/slideLayouts/slideLayout1.xml',
+      content: `${XML}<p:sldLayout ${ns} type="blank">${EMPTY_TREE}</p:sldLayout>`,
+    },
+    {
+      name: 'ppt/slideLayouts/_rels/slideLayout1.xml.rels',
+      content: rels([['rId1', 'slideMaster', '../slideMasters/slideMaster1.xml']]),
+    },
     { name: 'ppt/slides/slide1.xml', content: `${XML}<p:sld ${ns}>${EMPTY_TREE}</p:sld>` },
-    { name: 'ppt/slides/_rels/slide1.xml.rels', content: rels([['rId1', 'slideLayout', '../slideLayouts/slideLayout1.xml']]) },
+    {
+      name: 'ppt/slides/_rels/slide1.xml.rels',
+      content: rels([['rId1', 'slideLayout', '../slideLayouts/slideLayout1.xml']]),
+    },
     { name: 'ppt/theme/theme1.xml', content: THEME },
   ]);
 }
@@ -131,7 +175,11 @@ export async function emptyFileContent(suffix: string, name: string): Promise<Bu
       return pptx();
     case 'mind': {
       const title = path.basename(name, path.extname(name));
-      const doc = { root: { data: { id: newId(), text: title }, children: [] }, template: 'default', theme: 'fresh-blue' };
+      const doc = {
+        root: { data: { id: newId(), text: title }, children: [] },
+        template: 'default',
+        theme: 'fresh-blue',
+      };
       return Buffer.from(JSON.stringify(doc), 'utf8');
     }
     default:

@@ -6,7 +6,14 @@ import { AppError, badParameter, exists } from '../../lib/errors.ts';
 import { newId, sha256Bytes } from '../../lib/ids.ts';
 import { contentTypeOf, fileTypeOf } from './file-types.ts';
 import { underPrefix, type FileRow, type NewFileRow } from './files.repo.ts';
-import { prefixOf, toView, type FileView, type FilesService, type FolderRef, type Owner } from './files.service.ts';
+import {
+  prefixOf,
+  toView,
+  type FileView,
+  type FilesService,
+  type FolderRef,
+  type Owner,
+} from './files.service.ts';
 import { checkName, parseFolderPath, suffixOf } from './names.ts';
 import { emptyFileContent } from './empty-files.ts';
 import { archiveKind, DEFAULT_LIMITS, extractArchive } from './archive.ts';
@@ -70,15 +77,26 @@ export class FileOperations {
           .set({
             name,
             updateDate: Date.now(),
-            ...(row.isFolder ? {} : { suffix, contentType: contentTypeOf(suffix, false), fileType: fileTypeOf(suffix, false) }),
+            ...(row.isFolder
+              ? {}
+              : {
+                  suffix,
+                  contentType: contentTypeOf(suffix, false),
+                  fileType: fileTypeOf(suffix, false),
+                }),
           })
           .where('id', '=', row.id)
           .execute();
-        if (row.isFolder) await this.repo.rewritePrefix(actor.id, prefixOf(row), `${row.path}${name}/`, trx);
+        if (row.isFolder)
+          await this.repo.rewritePrefix(actor.id, prefixOf(row), `${row.path}${name}/`, trx);
       });
       const updated = toView(await this.files.mustFind(actor.id, id));
       this.files.notify(actor.id, 'operationFile', {
-        operation: 'rename', from: fullPath(row), to: `${row.path}${name}`, code: 0, msg: '',
+        operation: 'rename',
+        from: fullPath(row),
+        to: `${row.path}${name}`,
+        code: 0,
+        msg: '',
       } satisfies OperationResult);
       this.files.notify(actor.id, 'updateFile', updated);
       return updated;
@@ -99,7 +117,8 @@ export class FileOperations {
     const unique = [...new Set(ids)];
     if (unique.length === 0) throw badParameter('Choose at least one file');
     const rows = await this.repo.liveMany(actor.id, unique);
-    if (rows.length !== unique.length) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
+    if (rows.length !== unique.length)
+      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
     return rows;
   }
 
@@ -110,7 +129,10 @@ export class FileOperations {
   }
 
   /** How much a copy of these items would write: items, bytes, and a name for the task list. */
-  async measure(actor: Actor, froms: string[]): Promise<{ items: number; bytes: number; name: string; path: string }> {
+  async measure(
+    actor: Actor,
+    froms: string[],
+  ): Promise<{ items: number; bytes: number; name: string; path: string }> {
     const rows = await this.liveItems(actor, froms);
     let items = 0;
     let bytes = 0;
@@ -123,10 +145,20 @@ export class FileOperations {
       } else bytes += row.size;
     }
     const first = rows[0]!;
-    return { items, bytes, name: rows.length === 1 ? first.name : `${first.name} +${rows.length - 1}`, path: first.path };
+    return {
+      items,
+      bytes,
+      name: rows.length === 1 ? first.name : `${first.name} +${rows.length - 1}`,
+      path: first.path,
+    };
   }
 
-  async move(actor: Actor, froms: string[], toId: string, override: boolean): Promise<OperationResult[]> {
+  async move(
+    actor: Actor,
+    froms: string[],
+    toId: string,
+    override: boolean,
+  ): Promise<OperationResult[]> {
     requireAuthority(actor, 'cloud:file:update');
     return this.files.withLock(actor.id, async () => {
       const target = await this.files.folderById(actor.id, toId);
@@ -136,19 +168,42 @@ export class FileOperations {
       for (const row of rows) {
         const toPath = `${target.prefix}${row.name}`;
         if (row.parentId === target.id) {
-          results.push({ operation: 'move', from: fullPath(row), to: toPath, code: ErrorCode.IGNORE, msg: 'Already in this folder' });
+          results.push({
+            operation: 'move',
+            from: fullPath(row),
+            to: toPath,
+            code: ErrorCode.IGNORE,
+            msg: 'Already in this folder',
+          });
           continue;
         }
         try {
           await this.makeRoom(actor, target, row.name, override);
           const from = this.files.diskPathOf(actor, row);
           const to = this.tree.pathOf(actor.username, target.prefix, row.name);
-          await this.files.journaled(actor.id, 'move', from, to, () => this.tree.move(from, to), async (trx) => {
-            await trx.updateTable('file').set({ parentId: target.id, path: target.prefix }).where('id', '=', row.id).execute();
-            if (row.isFolder) await this.repo.rewritePrefix(actor.id, prefixOf(row), `${target.prefix}${row.name}/`, trx);
-            await this.repo.adjustChildren(row.parentId, -1, trx);
-            await this.repo.adjustChildren(target.id, 1, trx);
-          });
+          await this.files.journaled(
+            actor.id,
+            'move',
+            from,
+            to,
+            () => this.tree.move(from, to),
+            async (trx) => {
+              await trx
+                .updateTable('file')
+                .set({ parentId: target.id, path: target.prefix })
+                .where('id', '=', row.id)
+                .execute();
+              if (row.isFolder)
+                await this.repo.rewritePrefix(
+                  actor.id,
+                  prefixOf(row),
+                  `${target.prefix}${row.name}/`,
+                  trx,
+                );
+              await this.repo.adjustChildren(row.parentId, -1, trx);
+              await this.repo.adjustChildren(target.id, 1, trx);
+            },
+          );
           results.push({ operation: 'move', from: fullPath(row), to: toPath, code: 0, msg: '' });
         } catch (err) {
           results.push(this.failure('move', row, toPath, err));
@@ -160,30 +215,50 @@ export class FileOperations {
   }
 
   /** Clear a name in the target folder: refuse, or with override move the holder to the trash. */
-  private async makeRoom(actor: Actor, target: FolderRef, name: string, override: boolean): Promise<void> {
+  private async makeRoom(
+    actor: Actor,
+    target: FolderRef,
+    name: string,
+    override: boolean,
+  ): Promise<void> {
     const clash = await this.repo.childNamed(actor.id, target.id, name);
     if (!clash) return;
     if (!override) throw exists(`"${name}" already exists in the target folder`);
     await this.trashRow(actor, clash);
   }
 
-  async copy(actor: Actor, froms: string[], toId: string, override: boolean): Promise<OperationResult[]> {
+  async copy(
+    actor: Actor,
+    froms: string[],
+    toId: string,
+    override: boolean,
+  ): Promise<OperationResult[]> {
     requireAuthority(actor, 'cloud:file:upload');
     return this.files.withLock(actor.id, async () => {
       const target = await this.files.folderById(actor.id, toId);
       const rows = await this.liveItems(actor, froms);
       for (const row of rows) this.assertNotInside(row, target);
       let bytes = 0;
-      for (const row of rows) bytes += row.isFolder ? (await this.repo.subtreeTotals(actor.id, prefixOf(row))).bytes : row.size;
+      for (const row of rows)
+        bytes += row.isFolder
+          ? (await this.repo.subtreeTotals(actor.id, prefixOf(row))).bytes
+          : row.size;
       await this.files.assertSpace(actor.id, bytes);
       const results: OperationResult[] = [];
       for (const row of rows) {
         let name = row.name;
         try {
-          if (row.parentId === target.id) name = await this.files.freeName(actor.id, target.id, row.name, row.isFolder === 1);
+          if (row.parentId === target.id)
+            name = await this.files.freeName(actor.id, target.id, row.name, row.isFolder === 1);
           else await this.makeRoom(actor, target, name, override);
           await this.copyRow(actor, row, target, name);
-          results.push({ operation: 'copy', from: fullPath(row), to: `${target.prefix}${name}`, code: 0, msg: '' });
+          results.push({
+            operation: 'copy',
+            from: fullPath(row),
+            to: `${target.prefix}${name}`,
+            code: 0,
+            msg: '',
+          });
         } catch (err) {
           results.push(this.failure('copy', row, `${target.prefix}${name}`, err));
         }
@@ -213,7 +288,13 @@ export class FileOperations {
         parentId: target.id,
         path: target.prefix,
         name,
-        ...(row.isFolder ? {} : { suffix, contentType: contentTypeOf(suffix, false), fileType: fileTypeOf(suffix, false) }),
+        ...(row.isFolder
+          ? {}
+          : {
+              suffix,
+              contentType: contentTypeOf(suffix, false),
+              fileType: fileTypeOf(suffix, false),
+            }),
         uploadDate: now,
         isFavorite: 0,
       },
@@ -257,7 +338,8 @@ export class FileOperations {
       let name: string;
       if (rawName !== undefined && rawName !== '') {
         name = checkName(rawName);
-        if (await this.repo.childNamed(actor.id, row.parentId, name)) throw exists(`"${name}" already exists in this folder`);
+        if (await this.repo.childNamed(actor.id, row.parentId, name))
+          throw exists(`"${name}" already exists in this folder`);
       } else name = await this.files.freeName(actor.id, row.parentId, row.name, false);
       return toView(await this.copyRow(actor, row, parent, name));
     });
@@ -270,7 +352,9 @@ export class FileOperations {
     return this.files.withLock(actor.id, async () => {
       const rows = await this.liveItems(actor, ids);
       // an item inside another item of the same request goes with its ancestor
-      const roots = rows.filter((r) => !rows.some((o) => o.isFolder && o.id !== r.id && r.path.startsWith(prefixOf(o))));
+      const roots = rows.filter(
+        (r) => !rows.some((o) => o.isFolder && o.id !== r.id && r.path.startsWith(prefixOf(o))),
+      );
       for (const row of roots) await this.trashRow(actor, row);
       this.files.notify(actor.id, 'operationTips', { operation: 'delete', success: true, msg: '' });
       return roots.length;
@@ -282,20 +366,31 @@ export class FileOperations {
     const from = this.files.diskPathOf(owner, row);
     const to = this.tree.trashPathOf(owner.username, row.id);
     const now = Date.now();
-    await this.files.journaled(owner.id, 'trash', from, to, () => this.tree.move(from, to), async (trx) => {
-      if (row.isFolder) {
-        await trx
-          .updateTable('file')
-          .set({ trashId: row.id, trashedAt: now })
-          .where('userId', '=', owner.id)
-          .where('trashId', 'is', null)
-          .where((eb) => eb.or([eb('id', '=', row.id), underPrefix(prefixOf(row))]))
-          .execute();
-      } else {
-        await trx.updateTable('file').set({ trashId: row.id, trashedAt: now }).where('id', '=', row.id).execute();
-      }
-      await this.repo.adjustChildren(row.parentId, -1, trx);
-    });
+    await this.files.journaled(
+      owner.id,
+      'trash',
+      from,
+      to,
+      () => this.tree.move(from, to),
+      async (trx) => {
+        if (row.isFolder) {
+          await trx
+            .updateTable('file')
+            .set({ trashId: row.id, trashedAt: now })
+            .where('userId', '=', owner.id)
+            .where('trashId', 'is', null)
+            .where((eb) => eb.or([eb('id', '=', row.id), underPrefix(prefixOf(row))]))
+            .execute();
+        } else {
+          await trx
+            .updateTable('file')
+            .set({ trashId: row.id, trashedAt: now })
+            .where('id', '=', row.id)
+            .execute();
+        }
+        await this.repo.adjustChildren(row.parentId, -1, trx);
+      },
+    );
     this.files.notify(owner.id, 'deleteFile', { id: row.id, path: fullPath(row) });
   }
 
@@ -318,7 +413,8 @@ export class FileOperations {
 
   private async trashRoot(userId: string, id: string): Promise<FileRow> {
     const row = await this.repo.byId(userId, id);
-    if (!row || row.trashId !== row.id) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'This item is not in the trash');
+    if (!row || row.trashId !== row.id)
+      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'This item is not in the trash');
     return row;
   }
 
@@ -328,25 +424,49 @@ export class FileOperations {
     const name = await this.files.freeName(actor.id, parent.id, row.name, row.isFolder === 1);
     const from = this.tree.trashPathOf(actor.username, row.id);
     const to = this.tree.pathOf(actor.username, parent.prefix, name);
-    await this.files.journaled(actor.id, 'restore', from, to, () => this.tree.move(from, to), async (trx) => {
-      // while still in the trash: the new name and, below a renamed folder, the new paths
-      await trx.updateTable('file').set({ name, parentId: parent.id, path: parent.prefix }).where('id', '=', row.id).execute();
-      if (row.isFolder && (name !== row.name || parent.prefix !== row.path)) {
-        const oldPrefix = prefixOf(row);
+    await this.files.journaled(
+      actor.id,
+      'restore',
+      from,
+      to,
+      () => this.tree.move(from, to),
+      async (trx) => {
+        // while still in the trash: the new name and, below a renamed folder, the new paths
         await trx
           .updateTable('file')
-          .set({ path: sql<string>`${`${parent.prefix}${name}/`} || substr(path, ${[...oldPrefix].length + 1})` })
+          .set({ name, parentId: parent.id, path: parent.prefix })
+          .where('id', '=', row.id)
+          .execute();
+        if (row.isFolder && (name !== row.name || parent.prefix !== row.path)) {
+          const oldPrefix = prefixOf(row);
+          await trx
+            .updateTable('file')
+            .set({
+              path: sql<string>`${`${parent.prefix}${name}/`} || substr(path, ${[...oldPrefix].length + 1})`,
+            })
+            .where('userId', '=', actor.id)
+            .where('trashId', '=', row.id)
+            .where('id', '!=', row.id)
+            .execute();
+        }
+        await trx
+          .updateTable('file')
+          .set({ trashId: null, trashedAt: null })
           .where('userId', '=', actor.id)
           .where('trashId', '=', row.id)
-          .where('id', '!=', row.id)
           .execute();
-      }
-      await trx.updateTable('file').set({ trashId: null, trashedAt: null }).where('userId', '=', actor.id).where('trashId', '=', row.id).execute();
-      await this.repo.adjustChildren(parent.id, 1, trx);
-    });
+        await this.repo.adjustChildren(parent.id, 1, trx);
+      },
+    );
     const restored = await this.files.mustFind(actor.id, row.id);
     this.files.notify(actor.id, 'createFile', toView(restored));
-    return { operation: 'restore', from: fullPath(row), to: fullPath(restored), code: 0, msg: name === row.name ? '' : `Restored as "${name}"` };
+    return {
+      operation: 'restore',
+      from: fullPath(row),
+      to: fullPath(restored),
+      code: 0,
+      msg: name === row.name ? '' : `Restored as "${name}"`,
+    };
   }
 
   /** Delete trashed items for good and give their space back. */
@@ -371,7 +491,11 @@ export class FileOperations {
         .whereRef('trashId', '=', 'id')
         .execute();
       for (const row of rows) await this.sweepRow(actor, row);
-      this.files.notify(actor.id, 'operationTips', { operation: 'clear-trash', success: true, msg: '' });
+      this.files.notify(actor.id, 'operationTips', {
+        operation: 'clear-trash',
+        success: true,
+        msg: '',
+      });
       return rows.length;
     });
   }
@@ -386,7 +510,11 @@ export class FileOperations {
         .where('trashId', '=', row.id)
         .where('isFolder', '=', 0)
         .executeTakeFirstOrThrow();
-      await trx.deleteFrom('file').where('userId', '=', owner.id).where('trashId', '=', row.id).execute();
+      await trx
+        .deleteFrom('file')
+        .where('userId', '=', owner.id)
+        .where('trashId', '=', row.id)
+        .execute();
       await this.repo.adjustUsed(owner.id, -Number(total.bytes ?? 0), trx);
     });
     await this.tree.remove(this.tree.trashPathOf(owner.username, row.id));
@@ -400,22 +528,36 @@ export class FileOperations {
       .updateTable('file')
       .set({ isFavorite: favorite ? 1 : 0 })
       .where('userId', '=', actor.id)
-      .where('id', 'in', rows.map((r) => r.id))
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
       .execute();
-    for (const r of rows) this.files.notify(actor.id, 'updateFile', { ...toView(r), isFavorite: favorite });
+    for (const r of rows)
+      this.files.notify(actor.id, 'updateFile', { ...toView(r), isFavorite: favorite });
   }
 
   /** A new empty file: txt, md, a mind map, or a valid empty Word, Excel or PowerPoint document. */
-  async addFile(actor: Actor, parentPath: unknown, rawName: unknown, folderId?: string): Promise<FileView> {
+  async addFile(
+    actor: Actor,
+    parentPath: unknown,
+    rawName: unknown,
+    folderId?: string,
+  ): Promise<FileView> {
     requireAuthority(actor, 'cloud:file:upload');
     const name = checkName(rawName);
     return this.files.withLock(actor.id, async () => {
-      const parent = folderId ? await this.files.folderById(actor.id, folderId) : await this.files.resolveFolder(actor.id, parentPath);
-      if (await this.repo.childNamed(actor.id, parent.id, name)) throw exists(`"${name}" already exists in this folder`);
+      const parent = folderId
+        ? await this.files.folderById(actor.id, folderId)
+        : await this.files.resolveFolder(actor.id, parentPath);
+      if (await this.repo.childNamed(actor.id, parent.id, name))
+        throw exists(`"${name}" already exists in this folder`);
       const content = await emptyFileContent(suffixOf(name), name);
       await this.files.assertSpace(actor.id, content.length);
       const target = this.tree.pathOf(actor.username, parent.prefix, name);
-      if (await this.tree.exists(target)) throw exists('An item with this name is already on disk here; rebuild the index to see it');
+      if (await this.tree.exists(target))
+        throw exists('An item with this name is already on disk here; rebuild the index to see it');
       await this.tree.writeAtomic(target, content);
       const row = await this.files.insertFile(actor, parent, name, {
         size: content.length,
@@ -437,40 +579,82 @@ export class FileOperations {
     requireAuthority(actor, 'cloud:file:upload');
     const row = await this.files.mustFindLive(actor.id, fileId);
     const kind = archiveKind(row.name);
-    if (row.isFolder || !kind) throw new AppError(ErrorCode.UNRECOGNIZED_FILE, 'Only zip, tar and tar.gz archives can be extracted');
+    if (row.isFolder || !kind)
+      throw new AppError(
+        ErrorCode.UNRECOGNIZED_FILE,
+        'Only zip, tar and tar.gz archives can be extracted',
+      );
     const staging = this.tree.tmpPath();
     try {
-      const user = await this.db.selectFrom('user').select(['usedBytes', 'quotaGb']).where('id', '=', actor.id).executeTakeFirstOrThrow();
+      const user = await this.db
+        .selectFrom('user')
+        .select(['usedBytes', 'quotaGb'])
+        .where('id', '=', actor.id)
+        .executeTakeFirstOrThrow();
       const room = Math.max(0, user.quotaGb * 1024 ** 3 - user.usedBytes);
       const expanded = await extractArchive(this.files.diskPathOf(actor, row), staging, kind, {
         ...DEFAULT_LIMITS,
         maxBytes: Math.min(DEFAULT_LIMITS.maxBytes, room),
       }).catch((err: unknown) => {
-        if (err instanceof AppError && /allowed size/.test(err.message) && room < DEFAULT_LIMITS.maxBytes) {
-          throw new AppError(ErrorCode.SPACE_FULL, 'Not enough space left in your drive to extract this archive');
+        if (
+          err instanceof AppError &&
+          /allowed size/.test(err.message) &&
+          room < DEFAULT_LIMITS.maxBytes
+        ) {
+          throw new AppError(
+            ErrorCode.SPACE_FULL,
+            'Not enough space left in your drive to extract this archive',
+          );
         }
         throw err;
       });
       return await this.files.withLock(actor.id, async () => {
         await this.files.assertSpace(actor.id, expanded);
-        const target = destFolderId ? await this.files.folderById(actor.id, destFolderId) : { id: row.parentId, prefix: row.path };
+        const target = destFolderId
+          ? await this.files.folderById(actor.id, destFolderId)
+          : { id: row.parentId, prefix: row.path };
         const base = row.name.replace(/(\.tar\.gz|\.tgz|\.tar|\.zip|\.jar)$/i, '') || row.name;
         const name = await this.files.freeName(actor.id, target.id, base, true);
         const folderId = newId();
         const to = this.tree.pathOf(actor.username, target.prefix, name);
         const now = Date.now();
-        const rows = await this.indexer.indexNew(actor, staging, { id: folderId, prefix: `${target.prefix}${name}/` });
+        const rows = await this.indexer.indexNew(actor, staging, {
+          id: folderId,
+          prefix: `${target.prefix}${name}/`,
+        });
         const folderRow: NewFileRow = {
-          id: folderId, userId: actor.id, parentId: target.id, name, path: target.prefix, isFolder: 1, size: 0,
-          contentType: contentTypeOf('', true), suffix: '', fileType: 'folder', hash: null, uploadDate: now, updateDate: now,
-          isFavorite: 0, media: null, childrenCount: rows.filter((r) => r.parentId === folderId).length, trashId: null, trashedAt: null,
+          id: folderId,
+          userId: actor.id,
+          parentId: target.id,
+          name,
+          path: target.prefix,
+          isFolder: 1,
+          size: 0,
+          contentType: contentTypeOf('', true),
+          suffix: '',
+          fileType: 'folder',
+          hash: null,
+          uploadDate: now,
+          updateDate: now,
+          isFavorite: 0,
+          media: null,
+          childrenCount: rows.filter((r) => r.parentId === folderId).length,
+          trashId: null,
+          trashedAt: null,
         };
         const bytes = rows.reduce((sum, r) => sum + Number(r.size ?? 0), 0);
-        await this.files.journaled(actor.id, 'copy', staging, to, () => this.tree.move(staging, to), async (trx) => {
-          await this.repo.insertMany([folderRow, ...rows], trx);
-          await this.repo.adjustChildren(target.id, 1, trx);
-          await this.repo.adjustUsed(actor.id, bytes, trx);
-        });
+        await this.files.journaled(
+          actor.id,
+          'copy',
+          staging,
+          to,
+          () => this.tree.move(staging, to),
+          async (trx) => {
+            await this.repo.insertMany([folderRow, ...rows], trx);
+            await this.repo.adjustChildren(target.id, 1, trx);
+            await this.repo.adjustUsed(actor.id, bytes, trx);
+          },
+        );
         const created = toView(await this.files.mustFind(actor.id, folderId));
         this.files.notify(actor.id, 'createFile', created);
         return created;
@@ -488,7 +672,7 @@ export class FileOperations {
   }
 
   private report(userId: string, results: OperationResult[]): void {
-    for (const r of results) if (r.code !== ErrorCode.IGNORE) this.files.notify(userId, 'operationFile', r);
+    for (const r of results)
+      if (r.code !== ErrorCode.IGNORE) this.files.notify(userId, 'operationFile', r);
   }
 }
-

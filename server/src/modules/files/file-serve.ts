@@ -64,8 +64,18 @@ export async function sendFileBytes(
   reply.header('last-modified', stat.mtime.toUTCString());
   reply.header('cache-control', 'private, max-age=0, must-revalidate');
   reply.header('x-content-type-options', 'nosniff');
-  reply.header('content-type', active ? 'application/octet-stream' : row.contentType === 'folder' ? 'application/octet-stream' : row.contentType);
-  reply.header('content-disposition', contentDisposition(options.download || active ? 'attachment' : 'inline', row.name));
+  reply.header(
+    'content-type',
+    active
+      ? 'application/octet-stream'
+      : row.contentType === 'folder'
+        ? 'application/octet-stream'
+        : row.contentType,
+  );
+  reply.header(
+    'content-disposition',
+    contentDisposition(options.download || active ? 'attachment' : 'inline', row.name),
+  );
   if (request.headers['if-none-match'] === etag) return reply.status(304).send();
 
   let start = 0;

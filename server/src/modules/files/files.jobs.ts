@@ -44,36 +44,52 @@ export function registerFileJobs(deps: {
     return actor;
   };
 
-  jobs.register<CopyPayload>(JOB_COPY, async (ctx) => {
-    const actor = await actorOf(ctx.userId);
-    ctx.progress(1);
-    await fileOps.copy(actor, ctx.payload.froms, ctx.payload.to, ctx.payload.override);
-    ctx.progress(100);
-  }, { concurrency: 1 });
+  jobs.register<CopyPayload>(
+    JOB_COPY,
+    async (ctx) => {
+      const actor = await actorOf(ctx.userId);
+      ctx.progress(1);
+      await fileOps.copy(actor, ctx.payload.froms, ctx.payload.to, ctx.payload.override);
+      ctx.progress(100);
+    },
+    { concurrency: 1 },
+  );
 
-  jobs.register<SyncPayload>(JOB_SYNC, async (ctx) => {
-    const actor = await actorOf(ctx.userId);
-    const folder = await files.folderById(actor.id, ctx.payload.folderId);
-    files.notify(actor.id, 'synced', { syncPercent: 0, indexingPercent: 0 });
-    const stats = await fileOps.indexer.sync(actor, folder, (done, known) => {
-      ctx.signal.throwIfAborted();
-      const percent = Math.min(99, Math.floor((done / Math.max(known, 1)) * 100));
-      ctx.progress(percent);
-      files.notify(actor.id, 'synced', { syncPercent: percent, indexingPercent: percent });
-    });
-    ctx.progress(100, `${stats.added} added, ${stats.updated} updated, ${stats.removed} removed`);
-    files.notify(actor.id, 'synced', { syncPercent: 100, indexingPercent: 100 });
-  }, { concurrency: 1 });
+  jobs.register<SyncPayload>(
+    JOB_SYNC,
+    async (ctx) => {
+      const actor = await actorOf(ctx.userId);
+      const folder = await files.folderById(actor.id, ctx.payload.folderId);
+      files.notify(actor.id, 'synced', { syncPercent: 0, indexingPercent: 0 });
+      const stats = await fileOps.indexer.sync(actor, folder, (done, known) => {
+        ctx.signal.throwIfAborted();
+        const percent = Math.min(99, Math.floor((done / Math.max(known, 1)) * 100));
+        ctx.progress(percent);
+        files.notify(actor.id, 'synced', { syncPercent: percent, indexingPercent: percent });
+      });
+      ctx.progress(100, `${stats.added} added, ${stats.updated} updated, ${stats.removed} removed`);
+      files.notify(actor.id, 'synced', { syncPercent: 100, indexingPercent: 100 });
+    },
+    { concurrency: 1 },
+  );
 
-  jobs.register(JOB_FOLDER_SIZE, async (ctx) => {
-    const actor = await actorOf(ctx.userId);
-    await fileOps.indexer.recalculateFolderSizes(actor, (percent) => {
-      ctx.progress(percent);
-      files.notify(actor.id, 'calculateFolderSizeProcessed', percent);
-    });
-  }, { concurrency: 1 });
+  jobs.register(
+    JOB_FOLDER_SIZE,
+    async (ctx) => {
+      const actor = await actorOf(ctx.userId);
+      await fileOps.indexer.recalculateFolderSizes(actor, (percent) => {
+        ctx.progress(percent);
+        files.notify(actor.id, 'calculateFolderSizeProcessed', percent);
+      });
+    },
+    { concurrency: 1 },
+  );
 
-  jobs.register(JOB_UPLOAD_CLEANUP, async () => {
-    await uploads.cleanUp();
-  }, { concurrency: 1 });
+  jobs.register(
+    JOB_UPLOAD_CLEANUP,
+    async () => {
+      await uploads.cleanUp();
+    },
+    { concurrency: 1 },
+  );
 }

@@ -40,7 +40,12 @@ export class FilesRepo {
   constructor(private readonly db: Db) {}
 
   byId(userId: string, id: string, trx: Db = this.db): Promise<FileRow | undefined> {
-    return trx.selectFrom('file').selectAll().where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
+    return trx
+      .selectFrom('file')
+      .selectAll()
+      .where('id', '=', id)
+      .where('userId', '=', userId)
+      .executeTakeFirst();
   }
 
   live(userId: string, id: string, trx: Db = this.db): Promise<FileRow | undefined> {
@@ -65,7 +70,12 @@ export class FilesRepo {
   }
 
   /** The live folder at `/a/b` given as its parent path `/a/` and name `b`. */
-  folderAt(userId: string, parentPath: string, name: string, trx: Db = this.db): Promise<FileRow | undefined> {
+  folderAt(
+    userId: string,
+    parentPath: string,
+    name: string,
+    trx: Db = this.db,
+  ): Promise<FileRow | undefined> {
     return trx
       .selectFrom('file')
       .selectAll()
@@ -77,7 +87,12 @@ export class FilesRepo {
       .executeTakeFirst();
   }
 
-  childNamed(userId: string, parentId: string, name: string, trx: Db = this.db): Promise<FileRow | undefined> {
+  childNamed(
+    userId: string,
+    parentId: string,
+    name: string,
+    trx: Db = this.db,
+  ): Promise<FileRow | undefined> {
     return trx
       .selectFrom('file')
       .selectAll()
@@ -127,7 +142,8 @@ export class FilesRepo {
     const rows: FileRow[] = [];
     if (q.offset < folderCount) rows.push(...(await page(folders, q.offset, q.limit)));
     const remaining = q.limit - rows.length;
-    if (remaining > 0 && !q.foldersOnly) rows.push(...(await page(filesOnly, Math.max(0, q.offset - folderCount), remaining)));
+    if (remaining > 0 && !q.foldersOnly)
+      rows.push(...(await page(filesOnly, Math.max(0, q.offset - folderCount), remaining)));
     return { rows, total };
   }
 
@@ -142,7 +158,11 @@ export class FilesRepo {
       .execute();
   }
 
-  async subtreeTotals(userId: string, prefix: string, trx: Db = this.db): Promise<{ count: number; bytes: number }> {
+  async subtreeTotals(
+    userId: string,
+    prefix: string,
+    trx: Db = this.db,
+  ): Promise<{ count: number; bytes: number }> {
     const r = await trx
       .selectFrom('file')
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('size').as('bytes')])
@@ -154,7 +174,12 @@ export class FilesRepo {
   }
 
   /** Rewrite the path prefix of every live row below a folder: one statement. */
-  async rewritePrefix(userId: string, oldPrefix: string, newPrefix: string, trx: Db = this.db): Promise<void> {
+  async rewritePrefix(
+    userId: string,
+    oldPrefix: string,
+    newPrefix: string,
+    trx: Db = this.db,
+  ): Promise<void> {
     const cut = [...oldPrefix].length + 1;
     await trx
       .updateTable('file')
@@ -186,7 +211,10 @@ export class FilesRepo {
   async insertMany(rows: NewFileRow[], trx: Db = this.db): Promise<void> {
     // stay under SQLite's bound-parameter limit
     for (let i = 0; i < rows.length; i += 500) {
-      await trx.insertInto('file').values(rows.slice(i, i + 500)).execute();
+      await trx
+        .insertInto('file')
+        .values(rows.slice(i, i + 500))
+        .execute();
     }
   }
 

@@ -7,14 +7,23 @@ import { actorOf } from '../auth/auth.plugin.ts';
 import { BACKGROUND_COPY_BYTES, BACKGROUND_COPY_ITEMS, JOB_COPY } from './files.jobs.ts';
 
 /** A list sent as repeated keys (`a=1&a=2`) or comma-joined (`a=1,2`). */
-const idList = z.preprocess((v) => {
-  if (v === undefined || v === null || v === '') return [];
-  const items = Array.isArray(v) ? v : [v];
-  return items.flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
-}, z.array(z.string().max(64)));
+const idList = z.preprocess(
+  (v) => {
+    if (v === undefined || v === null || v === '') return [];
+    const items = Array.isArray(v) ? v : [v];
+    return items
+      .flatMap((x) => String(x).split(','))
+      .map((x) => x.trim())
+      .filter(Boolean);
+  },
+  z.array(z.string().max(64)),
+);
 
 const flag = z.preprocess((v) => v === true || v === 'true' || v === '1', z.boolean());
-const optionalFlag = z.preprocess((v) => (v === undefined || v === '' ? undefined : v === true || v === 'true' || v === '1'), z.boolean().optional());
+const optionalFlag = z.preprocess(
+  (v) => (v === undefined || v === '' ? undefined : v === true || v === 'true' || v === '1'),
+  z.boolean().optional(),
+);
 
 export const listQuery = z.object({
   currentDirectory: z.string().max(4096).optional(),
@@ -48,35 +57,53 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
     });
     if (q.pageIndex === 1 && !q.queryFileType) {
       // the uploader learns the preferred chunk size (spec §7 received messages, §9)
-      files.notify(actor.id, 'uploaderChunkSize', { chunkSize: DEFAULT_CHUNK_SIZE, proxyEnabled: false });
+      files.notify(actor.id, 'uploaderChunkSize', {
+        chunkSize: DEFAULT_CHUNK_SIZE,
+        proxyEnabled: false,
+      });
     }
     return ok(items, { count: total });
   });
 
-  api.get('/search-file-open', { schema: { querystring: listQuery.extend({ id: z.string().max(64).optional() }) } }, async (request) => {
-    const actor = actorOf(request);
-    const q = request.query;
-    const { items, total } = await files.list(actor, {
-      folderId: q.id ?? q.folder,
-      sortableProp: q.sortableProp,
-      order: q.order,
-      pageIndex: q.pageIndex,
-      pageSize: q.pageSize,
-    });
-    return ok(items, { count: total });
+  api.get(
+    '/search-file-open',
+    { schema: { querystring: listQuery.extend({ id: z.string().max(64).optional() }) } },
+    async (request) => {
+      const actor = actorOf(request);
+      const q = request.query;
+      const { items, total } = await files.list(actor, {
+        folderId: q.id ?? q.folder,
+        sortableProp: q.sortableProp,
+        order: q.order,
+        pageIndex: q.pageIndex,
+        pageSize: q.pageSize,
+      });
+      return ok(items, { count: total });
+    },
+  );
+
+  api.get(
+    '/file_info',
+    { schema: { querystring: z.object({ id: z.string().max(64) }) } },
+    async (request) => ok(await files.info(actorOf(request), request.query.id)),
+  );
+
+  api.get(
+    '/query-file-tree',
+    { schema: { querystring: z.object({ fileId: z.string().max(64).optional() }) } },
+    async (request) => ok(await files.childFolders(actorOf(request), request.query.fileId)),
+  );
+
+  const pathListing = z.object({
+    path: z.string().max(4096).optional(),
+    pageSize: z.coerce.number().int().min(1).max(1000).default(500),
   });
-
-  api.get('/file_info', { schema: { querystring: z.object({ id: z.string().max(64) }) } }, async (request) =>
-    ok(await files.info(actorOf(request), request.query.id)),
-  );
-
-  api.get('/query-file-tree', { schema: { querystring: z.object({ fileId: z.string().max(64).optional() }) } }, async (request) =>
-    ok(await files.childFolders(actorOf(request), request.query.fileId)),
-  );
-
-  const pathListing = z.object({ path: z.string().max(4096).optional(), pageSize: z.coerce.number().int().min(1).max(1000).default(500) });
   api.get('/listfiles', { schema: { querystring: pathListing } }, async (request) => {
-    const { items, total } = await files.list(actorOf(request), { currentDirectory: request.query.path, pageIndex: 1, pageSize: request.query.pageSize });
+    const { items, total } = await files.list(actorOf(request), {
+      currentDirectory: request.query.path,
+      pageIndex: 1,
+      pageSize: request.query.pageSize,
+    });
     return ok(items, { count: total });
   });
   api.get('/upper-level-list', { schema: { querystring: pathListing } }, async (request) => {
@@ -91,7 +118,15 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     '/new_folder',
-    { schema: { querystring: z.object({ filename: z.string().optional(), currentDirectory: z.string().max(4096).optional(), folder: z.string().max(64).optional() }) } },
+    {
+      schema: {
+        querystring: z.object({
+          filename: z.string().optional(),
+          currentDirectory: z.string().max(4096).optional(),
+          folder: z.string().max(64).optional(),
+        }),
+      },
+    },
     async (request) => {
       const q = request.query;
       return ok(await files.newFolder(actorOf(request), q.currentDirectory, q.filename, q.folder));
@@ -100,20 +135,39 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     '/addfile',
-    { schema: { querystring: z.object({ fileName: z.string().optional(), parentPath: z.string().max(4096).optional(), folder: z.string().max(64).optional() }) } },
+    {
+      schema: {
+        querystring: z.object({
+          fileName: z.string().optional(),
+          parentPath: z.string().max(4096).optional(),
+          folder: z.string().max(64).optional(),
+        }),
+      },
+    },
     async (request) => {
       const q = request.query;
       return ok(await fileOps.addFile(actorOf(request), q.parentPath, q.fileName, q.folder));
     },
   );
 
-  api.get('/rename', { schema: { querystring: z.object({ id: z.string().max(64), newFileName: z.string().optional() }) } }, async (request) =>
-    ok(await fileOps.rename(actorOf(request), request.query.id, request.query.newFileName)),
+  api.get(
+    '/rename',
+    {
+      schema: {
+        querystring: z.object({ id: z.string().max(64), newFileName: z.string().optional() }),
+      },
+    },
+    async (request) =>
+      ok(await fileOps.rename(actorOf(request), request.query.id, request.query.newFileName)),
   );
 
   api.get(
     '/rename/path',
-    { schema: { querystring: z.object({ path: z.string().max(4096), newFileName: z.string().optional() }) } },
+    {
+      schema: {
+        querystring: z.object({ path: z.string().max(4096), newFileName: z.string().optional() }),
+      },
+    },
     async (request) => {
       const actor = actorOf(request);
       const row = await files.byPath(actor.id, request.query.path);
@@ -121,17 +175,29 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  api.delete('/delFile', { schema: { querystring: z.object({ path: z.string().max(4096) }) } }, async (request) => {
-    const actor = actorOf(request);
-    const row = await files.byPath(actor.id, request.query.path);
-    await fileOps.trash(actor, [row.id]);
-    return ok();
+  api.delete(
+    '/delFile',
+    { schema: { querystring: z.object({ path: z.string().max(4096) }) } },
+    async (request) => {
+      const actor = actorOf(request);
+      const row = await files.byPath(actor.id, request.query.path);
+      await fileOps.trash(actor, [row.id]);
+      return ok();
+    },
+  );
+
+  const moveQuery = z.object({
+    froms: idList,
+    to: z.string().max(64).default('0'),
+    isOverride: flag.default(false),
   });
 
-  const moveQuery = z.object({ froms: idList, to: z.string().max(64).default('0'), isOverride: flag.default(false) });
-
   api.get('/check-move-copy', { schema: { querystring: moveQuery } }, async (request) => {
-    const conflicts = await fileOps.conflicts(actorOf(request), request.query.froms, request.query.to);
+    const conflicts = await fileOps.conflicts(
+      actorOf(request),
+      request.query.froms,
+      request.query.to,
+    );
     return ok(conflicts, { count: conflicts.length });
   });
 
@@ -147,11 +213,15 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
     const size = await fileOps.measure(actor, q.froms);
     if (size.items > BACKGROUND_COPY_ITEMS || size.bytes > BACKGROUND_COPY_BYTES) {
       await files.assertSpace(actor.id, size.bytes);
-      const taskId = await app.services.jobs.enqueue(JOB_COPY, { froms: q.froms, to: q.to, override: q.isOverride }, {
-        userId: actor.id,
-        name: size.name,
-        path: size.path,
-      });
+      const taskId = await app.services.jobs.enqueue(
+        JOB_COPY,
+        { froms: q.froms, to: q.to, override: q.isOverride },
+        {
+          userId: actor.id,
+          name: size.name,
+          path: size.path,
+        },
+      );
       return ok({ taskId }, { message: 'Copying in the background' });
     }
     return ok(await fileOps.copy(actor, q.froms, q.to, q.isOverride));
@@ -159,29 +229,47 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     '/duplicate',
-    { schema: { querystring: z.object({ fileId: z.string().max(64), newFilename: z.string().optional() }) } },
-    async (request) => ok(await fileOps.duplicate(actorOf(request), request.query.fileId, request.query.newFilename)),
+    {
+      schema: {
+        querystring: z.object({ fileId: z.string().max(64), newFilename: z.string().optional() }),
+      },
+    },
+    async (request) =>
+      ok(
+        await fileOps.duplicate(actorOf(request), request.query.fileId, request.query.newFilename),
+      ),
   );
 
-  api.delete('/delete', { schema: { querystring: z.object({ fileIds: idList, sweep: flag.default(false) }) } }, async (request) => {
-    const actor = actorOf(request);
-    if (request.query.sweep) {
+  api.delete(
+    '/delete',
+    { schema: { querystring: z.object({ fileIds: idList, sweep: flag.default(false) }) } },
+    async (request) => {
+      const actor = actorOf(request);
+      if (request.query.sweep) {
+        await fileOps.trash(actor, request.query.fileIds);
+        await fileOps.sweep(actor, request.query.fileIds);
+        return ok(undefined, { message: 'Deleted' });
+      }
       await fileOps.trash(actor, request.query.fileIds);
-      await fileOps.sweep(actor, request.query.fileIds);
-      return ok(undefined, { message: 'Deleted' });
-    }
-    await fileOps.trash(actor, request.query.fileIds);
-    return ok(undefined, { message: 'Moved to the trash' });
-  });
-
-  api.post('/restore', { schema: { querystring: z.object({ fileIds: idList }) } }, async (request) =>
-    ok(await fileOps.restore(actorOf(request), request.query.fileIds), { message: 'Restored' }),
+      return ok(undefined, { message: 'Moved to the trash' });
+    },
   );
 
-  api.delete('/sweep', { schema: { querystring: z.object({ fileIds: idList }) } }, async (request) => {
-    await fileOps.sweep(actorOf(request), request.query.fileIds);
-    return ok(undefined, { message: 'Deleted' });
-  });
+  api.post(
+    '/restore',
+    { schema: { querystring: z.object({ fileIds: idList }) } },
+    async (request) =>
+      ok(await fileOps.restore(actorOf(request), request.query.fileIds), { message: 'Restored' }),
+  );
+
+  api.delete(
+    '/sweep',
+    { schema: { querystring: z.object({ fileIds: idList }) } },
+    async (request) => {
+      await fileOps.sweep(actorOf(request), request.query.fileIds);
+      return ok(undefined, { message: 'Deleted' });
+    },
+  );
 
   api.delete('/clear-trash', async (request) => {
     await fileOps.clearTrash(actorOf(request));
@@ -190,17 +278,40 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     '/unzip',
-    { schema: { querystring: z.object({ fileId: z.string().max(64), destFileId: z.string().max(64).optional() }) } },
-    async (request) => ok(await fileOps.unzip(actorOf(request), request.query.fileId, request.query.destFileId || undefined), { message: 'Extracted' }),
+    {
+      schema: {
+        querystring: z.object({
+          fileId: z.string().max(64),
+          destFileId: z.string().max(64).optional(),
+        }),
+      },
+    },
+    async (request) =>
+      ok(
+        await fileOps.unzip(
+          actorOf(request),
+          request.query.fileId,
+          request.query.destFileId || undefined,
+        ),
+        { message: 'Extracted' },
+      ),
   );
 
-  api.post('/favorite', { schema: { querystring: z.object({ fileIds: idList }) } }, async (request) => {
-    await fileOps.setFavorite(actorOf(request), request.query.fileIds, true);
-    return ok();
-  });
+  api.post(
+    '/favorite',
+    { schema: { querystring: z.object({ fileIds: idList }) } },
+    async (request) => {
+      await fileOps.setFavorite(actorOf(request), request.query.fileIds, true);
+      return ok();
+    },
+  );
 
-  api.post('/unFavorite', { schema: { querystring: z.object({ fileIds: idList }) } }, async (request) => {
-    await fileOps.setFavorite(actorOf(request), request.query.fileIds, false);
-    return ok();
-  });
+  api.post(
+    '/unFavorite',
+    { schema: { querystring: z.object({ fileIds: idList }) } },
+    async (request) => {
+      await fileOps.setFavorite(actorOf(request), request.query.fileIds, false);
+      return ok();
+    },
+  );
 }

@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { LocalTree } from '../../storage/local-tree.ts';
 import { contentTypeOf, fileTypeOf } from './file-types.ts';
-import { FilesRepo, ROOT_ID, type FileRow, type NewFileRow, type SortOrder, type SortProp } from './files.repo.ts';
+import { FilesRepo, ROOT_ID, type FileRow, type SortOrder, type SortProp } from './files.repo.ts';
 import { checkName, folderPathOf, numberedName, parseFolderPath, suffixOf } from './names.ts';
 import { KeyedMutex } from './mutex.ts';
 
@@ -118,7 +118,8 @@ export class FilesService {
   async folderById(userId: string, id: string | undefined): Promise<FolderRef> {
     if (!id || id === ROOT_ID) return ROOT;
     const row = await this.repo.live(userId, id);
-    if (!row || row.isFolder !== 1) throw new AppError(ErrorCode.DIRECTORY_NOT_FOUND, 'This folder does not exist');
+    if (!row || row.isFolder !== 1)
+      throw new AppError(ErrorCode.DIRECTORY_NOT_FOUND, 'This folder does not exist');
     return { id: row.id, prefix: prefixOf(row) };
   }
 
@@ -130,10 +131,18 @@ export class FilesService {
     const driveWide = trash || recently || typed || p.isFavorite === true;
     let parentId: string | undefined;
     if (!driveWide) {
-      const folder = p.folderId ? await this.folderById(owner.id, p.folderId) : await this.resolveFolder(owner.id, p.currentDirectory);
+      const folder = p.folderId
+        ? await this.folderById(owner.id, p.folderId)
+        : await this.resolveFolder(owner.id, p.currentDirectory);
       parentId = folder.id;
     }
-    const defaultSort: SortProp = recently ? 'uploadDate' : typed ? 'updateDate' : trash ? 'updateDate' : 'name';
+    const defaultSort: SortProp = recently
+      ? 'uploadDate'
+      : typed
+        ? 'updateDate'
+        : trash
+          ? 'updateDate'
+          : 'name';
     const sortProp = p.sortableProp ?? defaultSort;
     const order = p.order ?? (sortProp === 'name' ? 'ascending' : 'descending');
     const { rows, total } = await this.repo.list({
@@ -207,11 +216,18 @@ export class FilesService {
 
   // ---- creating ---------------------------------------------------------------------------
 
-  async newFolder(actor: Actor, currentDirectory: unknown, rawName: unknown, folderId?: string): Promise<FileView> {
+  async newFolder(
+    actor: Actor,
+    currentDirectory: unknown,
+    rawName: unknown,
+    folderId?: string,
+  ): Promise<FileView> {
     requireAuthority(actor, 'cloud:file:upload');
     const name = checkName(rawName);
     return this.withLock(actor.id, async () => {
-      const parent = folderId ? await this.folderById(actor.id, folderId) : await this.resolveFolder(actor.id, currentDirectory);
+      const parent = folderId
+        ? await this.folderById(actor.id, folderId)
+        : await this.resolveFolder(actor.id, currentDirectory);
       if (await this.repo.childNamed(actor.id, parent.id, name)) {
         throw exists(`"${name}" already exists in this folder`);
       }
@@ -222,7 +238,12 @@ export class FilesService {
   }
 
   /** Create the folder on disk and its row; the caller holds the user's lock. */
-  async insertFolder(owner: Owner, parent: FolderRef, name: string, trx: Db = this.db): Promise<FileRow> {
+  async insertFolder(
+    owner: Owner,
+    parent: FolderRef,
+    name: string,
+    trx: Db = this.db,
+  ): Promise<FileRow> {
     await this.tree.mkdir(this.tree.pathOf(owner.username, parent.prefix, name));
     const now = Date.now();
     const row: FileRow = {
@@ -253,7 +274,11 @@ export class FilesService {
   }
 
   /** Every folder of a path, created where missing; the caller holds the user's lock. */
-  async ensureFolders(owner: Owner, segments: string[], from: FolderRef = ROOT): Promise<FolderRef> {
+  async ensureFolders(
+    owner: Owner,
+    segments: string[],
+    from: FolderRef = ROOT,
+  ): Promise<FolderRef> {
     let folder = from;
     for (const segment of segments) {
       const name = checkName(segment);
@@ -310,7 +335,11 @@ export class FilesService {
 
   async assertSpace(userId: string, extraBytes: number): Promise<void> {
     if (extraBytes <= 0) return;
-    const user = await this.db.selectFrom('user').select(['usedBytes', 'quotaGb']).where('id', '=', userId).executeTakeFirst();
+    const user = await this.db
+      .selectFrom('user')
+      .select(['usedBytes', 'quotaGb'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
     if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     const quota = user.quotaGb * 1024 ** 3;
     if (user.usedBytes + extraBytes > quota) {
@@ -319,7 +348,13 @@ export class FilesService {
   }
 
   /** A name not taken in the folder: `a.txt`, `a(1).txt`, `a(2).txt` … */
-  async freeName(userId: string, parentId: string, name: string, isFolder: boolean, taken?: Set<string>): Promise<string> {
+  async freeName(
+    userId: string,
+    parentId: string,
+    name: string,
+    isFolder: boolean,
+    taken?: Set<string>,
+  ): Promise<string> {
     const names = taken ?? (await this.repo.childNames(userId, parentId));
     if (!names.has(name)) return name;
     for (let n = 1; ; n++) {
@@ -384,7 +419,11 @@ export class FilesService {
 
   /** Boot: undo disk changes whose database commit never happened. */
   async recover(): Promise<number> {
-    const ops = await this.db.selectFrom('fileOp').selectAll().orderBy('createdAt', 'desc').execute();
+    const ops = await this.db
+      .selectFrom('fileOp')
+      .selectAll()
+      .orderBy('createdAt', 'desc')
+      .execute();
     for (const op of ops) {
       await this.rollBack(op);
       await this.db.deleteFrom('fileOp').where('id', '=', op.id).execute();
@@ -402,9 +441,15 @@ export class FilesService {
       const entries = await readdir(this.tree.trashPathOf(user, '')).catch(() => [] as string[]);
       for (let i = 0; i < entries.length; i += 500) {
         const batch = entries.slice(i, i + 500);
-        const kept = await this.db.selectFrom('file').select('id').where('id', 'in', batch).where('trashId', 'is not', null).execute();
+        const kept = await this.db
+          .selectFrom('file')
+          .select('id')
+          .where('id', 'in', batch)
+          .where('trashId', 'is not', null)
+          .execute();
         const keep = new Set(kept.map((r) => r.id));
-        for (const name of batch) if (!keep.has(name)) await this.tree.remove(this.tree.trashPathOf(user, name));
+        for (const name of batch)
+          if (!keep.has(name)) await this.tree.remove(this.tree.trashPathOf(user, name));
       }
     }
   }

@@ -15,7 +15,8 @@ export function checkName(raw: unknown): string {
   const name = raw.normalize('NFC');
   if (name.trim() === '') throw badParameter('The name cannot be empty');
   if (name === '.' || name === '..') throw badParameter('"." and ".." cannot be used as names');
-  if (name.includes('/') || name.includes('\\')) throw badParameter('A name cannot contain "/" or "\\"');
+  if (name.includes('/') || name.includes('\\'))
+    throw badParameter('A name cannot contain "/" or "\\"');
   if (CONTROL.test(name)) throw badParameter('A name cannot contain control characters');
   if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) {
     throw badParameter(`The name is too long (at most ${MAX_NAME_BYTES} bytes)`);
@@ -29,7 +30,8 @@ export function checkName(raw: unknown): string {
  */
 export function parseFolderPath(raw: unknown): string[] {
   if (raw === undefined || raw === null) return [];
-  const text = String(raw);
+  if (typeof raw !== 'string') throw badParameter('A folder path must be text');
+  const text = raw;
   if (text === '' || text === '/' || text === 'undefined' || text === 'null') return [];
   return text
     .split('/')

@@ -18,7 +18,13 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     const users = await db.selectFrom('user').select(['id', 'username']).execute();
     const taskIds: string[] = [];
     for (const user of users) {
-      taskIds.push(await jobs.enqueue(JOB_SYNC, { folderId: '0' }, { userId: user.id, name: user.username, path: '/' }));
+      taskIds.push(
+        await jobs.enqueue(
+          JOB_SYNC,
+          { folderId: '0' },
+          { userId: user.id, name: user.username, path: '/' },
+        ),
+      );
     }
     return ok({ taskIds }, { message: 'Index rebuild started' });
   });
@@ -26,14 +32,25 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
   // one folder of one's own tree
   api.get(
     '/user/setting/sync',
-    { schema: { querystring: z.object({ path: z.string().max(4096).optional(), folder: z.string().max(64).optional() }) } },
+    {
+      schema: {
+        querystring: z.object({
+          path: z.string().max(4096).optional(),
+          folder: z.string().max(64).optional(),
+        }),
+      },
+    },
     async (request) => {
       const actor = actorOf(request);
       requireAuthority(actor, 'cloud:file:upload');
       const folder = request.query.folder
         ? await files.folderById(actor.id, request.query.folder)
         : await files.resolveFolder(actor.id, request.query.path);
-      const taskId = await jobs.enqueue(JOB_SYNC, { folderId: folder.id }, { userId: actor.id, name: folder.prefix, path: folder.prefix });
+      const taskId = await jobs.enqueue(
+        JOB_SYNC,
+        { folderId: folder.id },
+        { userId: actor.id, name: folder.prefix, path: folder.prefix },
+      );
       return ok({ taskId }, { message: 'Index rebuild started' });
     },
   );
@@ -48,7 +65,11 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
   api.get('/cloud/setting/recalculateFolderSize', async (request) => {
     const actor = actorOf(request);
     requireAuthority(actor, 'cloud:set:sync');
-    const taskId = await jobs.enqueue(JOB_FOLDER_SIZE, {}, { userId: actor.id, name: 'folder sizes', path: '/' });
+    const taskId = await jobs.enqueue(
+      JOB_FOLDER_SIZE,
+      {},
+      { userId: actor.id, name: 'folder sizes', path: '/' },
+    );
     return ok({ taskId }, { message: 'Folder sizes are being recalculated' });
   });
 }

@@ -52,7 +52,12 @@ export class TreeIndexer {
   ) {}
 
   /** Rows for everything inside `diskDir` (just extracted or copied in), under `parent`. */
-  async indexNew(owner: Owner, diskDir: string, parent: FolderRef, rows: NewFileRow[] = []): Promise<NewFileRow[]> {
+  async indexNew(
+    owner: Owner,
+    diskDir: string,
+    parent: FolderRef,
+    rows: NewFileRow[] = [],
+  ): Promise<NewFileRow[]> {
     const entries = await fsp.readdir(diskDir, { withFileTypes: true });
     for (const entry of entries) {
       if (!entry.isFile() && !entry.isDirectory()) continue;
@@ -60,12 +65,24 @@ export class TreeIndexer {
       const full = path.join(diskDir, entry.name);
       const row = await this.rowFor(owner, parent, entry.name, full, entry.isDirectory());
       rows.push(row);
-      if (entry.isDirectory()) await this.indexNew(owner, full, { id: row.id, prefix: `${parent.prefix}${entry.name}/` }, rows);
+      if (entry.isDirectory())
+        await this.indexNew(
+          owner,
+          full,
+          { id: row.id, prefix: `${parent.prefix}${entry.name}/` },
+          rows,
+        );
     }
     return rows;
   }
 
-  private async rowFor(owner: Owner, parent: FolderRef, name: string, full: string, isFolder: boolean): Promise<FileRow> {
+  private async rowFor(
+    owner: Owner,
+    parent: FolderRef,
+    name: string,
+    full: string,
+    isFolder: boolean,
+  ): Promise<FileRow> {
     const stat = await fsp.stat(full);
     const suffix = isFolder ? '' : suffixOf(name);
     let children = 0;
@@ -96,7 +113,11 @@ export class TreeIndexer {
    * Bring the rows below `start` in line with the disk. `onFolder` is told after each folder,
    * with the number done and the number known so far.
    */
-  async sync(owner: Owner, start: FolderRef, onFolder?: (done: number, known: number) => Promise<void> | void): Promise<SyncStats> {
+  async sync(
+    owner: Owner,
+    start: FolderRef,
+    onFolder?: (done: number, known: number) => Promise<void> | void,
+  ): Promise<SyncStats> {
     const stats: SyncStats = { folders: 0, added: 0, updated: 0, removed: 0 };
     const queue: FolderRef[] = [start];
     let known = 1;
@@ -110,7 +131,12 @@ export class TreeIndexer {
     return stats;
   }
 
-  private async syncOne(owner: Owner, folder: FolderRef, stats: SyncStats, queue: FolderRef[]): Promise<void> {
+  private async syncOne(
+    owner: Owner,
+    folder: FolderRef,
+    stats: SyncStats,
+    queue: FolderRef[],
+  ): Promise<void> {
     const dir = this.files.tree.folderPathOf(owner.username, folder.prefix);
     let entries: fs.Dirent[];
     try {
@@ -118,7 +144,11 @@ export class TreeIndexer {
     } catch {
       entries = [];
     }
-    const onDisk = new Map(entries.filter((e) => (e.isFile() || e.isDirectory()) && acceptableName(e.name)).map((e) => [e.name, e]));
+    const onDisk = new Map(
+      entries
+        .filter((e) => (e.isFile() || e.isDirectory()) && acceptableName(e.name))
+        .map((e) => [e.name, e]),
+    );
     const rows = await this.db
       .selectFrom('file')
       .selectAll()
@@ -145,7 +175,11 @@ export class TreeIndexer {
       if (stat.size !== row.size || Math.floor(stat.mtimeMs) !== row.updateDate) {
         const hash = await hashFile(full);
         await this.db.transaction().execute(async (trx) => {
-          await trx.updateTable('file').set({ size: stat.size, hash, updateDate: Math.floor(stat.mtimeMs) }).where('id', '=', row.id).execute();
+          await trx
+            .updateTable('file')
+            .set({ size: stat.size, hash, updateDate: Math.floor(stat.mtimeMs) })
+            .where('id', '=', row.id)
+            .execute();
           await this.files.repo.adjustUsed(owner.id, stat.size - row.size, trx);
         });
         stats.updated += 1;
@@ -165,7 +199,11 @@ export class TreeIndexer {
     }
     if (folder.id !== '0') {
       const count = onDisk.size;
-      await this.db.updateTable('file').set({ childrenCount: count }).where('id', '=', folder.id).execute();
+      await this.db
+        .updateTable('file')
+        .set({ childrenCount: count })
+        .where('id', '=', folder.id)
+        .execute();
     }
   }
 
@@ -176,7 +214,12 @@ export class TreeIndexer {
       if (row.isFolder) {
         const below = await this.files.repo.subtreeTotals(owner.id, prefixOf(row), trx);
         bytes += below.bytes;
-        await trx.deleteFrom('file').where('userId', '=', owner.id).where('trashId', 'is', null).where(underPrefix(prefixOf(row))).execute();
+        await trx
+          .deleteFrom('file')
+          .where('userId', '=', owner.id)
+          .where('trashId', 'is', null)
+          .where(underPrefix(prefixOf(row)))
+          .execute();
       }
       await trx.deleteFrom('file').where('id', '=', row.id).execute();
       await this.files.repo.adjustUsed(owner.id, -bytes, trx);
@@ -187,7 +230,10 @@ export class TreeIndexer {
    * Folder sizes: one pass over the user's files, summing into each ancestor folder, then
    * one update per folder.
    */
-  async recalculateFolderSizes(owner: Owner, onProgress?: (percent: number) => void): Promise<number> {
+  async recalculateFolderSizes(
+    owner: Owner,
+    onProgress?: (percent: number) => void,
+  ): Promise<number> {
     const folders = await this.db
       .selectFrom('file')
       .select(['id', 'path', 'name'])
@@ -212,7 +258,11 @@ export class TreeIndexer {
     }
     let done = 0;
     for (const f of folders) {
-      await this.db.updateTable('file').set({ size: sums.get(prefixOf(f)) ?? 0 }).where('id', '=', f.id).execute();
+      await this.db
+        .updateTable('file')
+        .set({ size: sums.get(prefixOf(f)) ?? 0 })
+        .where('id', '=', f.id)
+        .execute();
       done += 1;
       if (done % 200 === 0) onProgress?.(Math.floor((done / folders.length) * 100));
     }

@@ -56,31 +56,124 @@ const adminAuthorities: Array<[string, string, string]> = [
  */
 export const SEED_MENUS: SeedMenu[] = [
   // Main sidebar (menuType 0)
-  menu('home', 'Home', MenuType.MAIN, 1, { path: '/', component: 'Home', icon: 'HomeOutlined', authority: 'cloud:file:list' }),
-  menu('recently', 'Recently', MenuType.MAIN, 2, { path: '/recently', component: 'Recently', icon: 'ClockCircleOutlined', authority: 'cloud:file:list' }),
-  menu('favorite', 'Favorite', MenuType.MAIN, 3, { path: '/favorite', component: 'Favorite', icon: 'StarOutlined', authority: 'cloud:file:list' }),
-  menu('document', 'Document', MenuType.MAIN, 4, { path: '/document', component: 'Document', icon: 'FileTextOutlined', authority: 'cloud:file:list' }),
-  menu('image', 'Image', MenuType.MAIN, 5, { path: '/image', component: 'Image', icon: 'PictureOutlined', authority: 'cloud:file:list' }),
-  menu('audio', 'Audio', MenuType.MAIN, 6, { path: '/audio', component: 'Audio', icon: 'CustomerServiceOutlined', authority: 'cloud:file:list' }),
-  menu('video', 'Video', MenuType.MAIN, 7, { path: '/video', component: 'Video', icon: 'VideoCameraOutlined', authority: 'cloud:file:list' }),
-  menu('mount', 'Mount', MenuType.MAIN, 8, { path: '/mount', component: 'Mount', icon: 'CloudServerOutlined', authority: 'cloud:file:list' }),
-  menu('trash', 'Trash', MenuType.MAIN, 9, { path: '/trash', component: 'Trash', icon: 'DeleteOutlined', authority: 'cloud:file:delete' }),
-  menu('tag', 'Tags', MenuType.MAIN, 10, { path: '/tag', component: 'Tag', icon: 'TagsOutlined', authority: 'cloud:file:list', hide: true }),
-  ...fileAuthorities.map(([id, name, authority], i) => menu(id, name, MenuType.SKIPPED, 20 + i, { authority, parentId: 'home' })),
+  menu('home', 'Home', MenuType.MAIN, 1, {
+    path: '/',
+    component: 'Home',
+    icon: 'HomeOutlined',
+    authority: 'cloud:file:list',
+  }),
+  menu('recently', 'Recently', MenuType.MAIN, 2, {
+    path: '/recently',
+    component: 'Recently',
+    icon: 'ClockCircleOutlined',
+    authority: 'cloud:file:list',
+  }),
+  menu('favorite', 'Favorite', MenuType.MAIN, 3, {
+    path: '/favorite',
+    component: 'Favorite',
+    icon: 'StarOutlined',
+    authority: 'cloud:file:list',
+  }),
+  menu('document', 'Document', MenuType.MAIN, 4, {
+    path: '/document',
+    component: 'Document',
+    icon: 'FileTextOutlined',
+    authority: 'cloud:file:list',
+  }),
+  menu('image', 'Image', MenuType.MAIN, 5, {
+    path: '/image',
+    component: 'Image',
+    icon: 'PictureOutlined',
+    authority: 'cloud:file:list',
+  }),
+  menu('audio', 'Audio', MenuType.MAIN, 6, {
+    path: '/audio',
+    component: 'Audio',
+    icon: 'CustomerServiceOutlined',
+    authority: 'cloud:file:list',
+  }),
+  menu('video', 'Video', MenuType.MAIN, 7, {
+    path: '/video',
+    component: 'Video',
+    icon: 'VideoCameraOutlined',
+    authority: 'cloud:file:list',
+  }),
+  menu('mount', 'Mount', MenuType.MAIN, 8, {
+    path: '/mount',
+    component: 'Mount',
+    icon: 'CloudServerOutlined',
+    authority: 'cloud:file:list',
+  }),
+  menu('trash', 'Trash', MenuType.MAIN, 9, {
+    path: '/trash',
+    component: 'Trash',
+    icon: 'DeleteOutlined',
+    authority: 'cloud:file:delete',
+  }),
+  menu('tag', 'Tags', MenuType.MAIN, 10, {
+    path: '/tag',
+    component: 'Tag',
+    icon: 'TagsOutlined',
+    authority: 'cloud:file:list',
+    hide: true,
+  }),
+  ...fileAuthorities.map(([id, name, authority], i) =>
+    menu(id, name, MenuType.SKIPPED, 20 + i, { authority, parentId: 'home' }),
+  ),
 
   // Settings section (menuType 2)
-  menu('setting-user', 'User settings', MenuType.SECTION, 1, { path: '/setting/user', component: 'SettingUser', icon: 'UserOutlined' }),
-  menu('setting-cloud', 'Cloud management', MenuType.SECTION, 2, { path: '/setting/cloudManager', component: 'CloudManager', icon: 'SettingOutlined', authority: 'cloud:set:sync' }),
-  menu('setting-task', 'Task progress', MenuType.SECTION, 3, { path: '/setting/taskProgress', component: 'TaskProgress', icon: 'UnorderedListOutlined' }),
-  menu('sys-user', 'Users', MenuType.SECTION, 4, { path: '/setting/sys/user', component: 'SysUser', icon: 'TeamOutlined', authority: 'sys:user:list' }),
-  menu('sys-role', 'Roles', MenuType.SECTION, 5, { path: '/setting/sys/role', component: 'SysRole', icon: 'SafetyCertificateOutlined', authority: 'sys:role:list' }),
-  menu('sys-menu', 'Menus', MenuType.SECTION, 6, { path: '/setting/sys/menu', component: 'SysMenu', icon: 'MenuOutlined', authority: 'sys:menu:list' }),
-  ...adminAuthorities.map(([id, name, authority], i) => menu(id, name, MenuType.SKIPPED, 20 + i, { authority, parentId: 'sys-user' })),
+  menu('setting-user', 'User settings', MenuType.SECTION, 1, {
+    path: '/setting/user',
+    component: 'SettingUser',
+    icon: 'UserOutlined',
+  }),
+  menu('setting-cloud', 'Cloud management', MenuType.SECTION, 2, {
+    path: '/setting/cloudManager',
+    component: 'CloudManager',
+    icon: 'SettingOutlined',
+    authority: 'cloud:set:sync',
+  }),
+  menu('setting-task', 'Task progress', MenuType.SECTION, 3, {
+    path: '/setting/taskProgress',
+    component: 'TaskProgress',
+    icon: 'UnorderedListOutlined',
+  }),
+  menu('sys-user', 'Users', MenuType.SECTION, 4, {
+    path: '/setting/sys/user',
+    component: 'SysUser',
+    icon: 'TeamOutlined',
+    authority: 'sys:user:list',
+  }),
+  menu('sys-role', 'Roles', MenuType.SECTION, 5, {
+    path: '/setting/sys/role',
+    component: 'SysRole',
+    icon: 'SafetyCertificateOutlined',
+    authority: 'sys:role:list',
+  }),
+  menu('sys-menu', 'Menus', MenuType.SECTION, 6, {
+    path: '/setting/sys/menu',
+    component: 'SysMenu',
+    icon: 'MenuOutlined',
+    authority: 'sys:menu:list',
+  }),
+  ...adminAuthorities.map(([id, name, authority], i) =>
+    menu(id, name, MenuType.SKIPPED, 20 + i, { authority, parentId: 'sys-user' }),
+  ),
 
   // Avatar dropdown (menuType 4)
-  menu('avatar-setting', 'Settings', MenuType.AVATAR, 1, { path: '/setting/user', icon: 'SettingOutlined' }),
-  menu('avatar-cloud', 'Cloud management', MenuType.AVATAR, 2, { path: '/setting/cloudManager', icon: 'CloudOutlined', authority: 'cloud:set:sync' }),
-  menu('avatar-task', 'Task progress', MenuType.AVATAR, 3, { path: '/setting/taskProgress', icon: 'UnorderedListOutlined' }),
+  menu('avatar-setting', 'Settings', MenuType.AVATAR, 1, {
+    path: '/setting/user',
+    icon: 'SettingOutlined',
+  }),
+  menu('avatar-cloud', 'Cloud management', MenuType.AVATAR, 2, {
+    path: '/setting/cloudManager',
+    icon: 'CloudOutlined',
+    authority: 'cloud:set:sync',
+  }),
+  menu('avatar-task', 'Task progress', MenuType.AVATAR, 3, {
+    path: '/setting/taskProgress',
+    icon: 'UnorderedListOutlined',
+  }),
 ];
 
 export const ADMIN_ROLE = { id: 'role-admin', code: 'admin', name: 'Administrator' } as const;
@@ -88,7 +181,5 @@ export const USER_ROLE = { id: 'role-user', code: 'user', name: 'User' } as cons
 
 /** Menus of the ordinary user: the file features, their own settings and task progress. */
 export const USER_ROLE_MENUS = SEED_MENUS.filter(
-  (m) =>
-    !m.authority ||
-    m.authority.startsWith('cloud:file:'),
+  (m) => !m.authority || m.authority.startsWith('cloud:file:'),
 ).map((m) => m.id);

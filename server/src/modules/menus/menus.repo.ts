@@ -9,7 +9,13 @@ export class MenusRepo {
   constructor(private readonly db: Db) {}
 
   allMenus(): Promise<MenuRow[]> {
-    return this.db.selectFrom('menu').selectAll().orderBy('menuType').orderBy('sortNumber').orderBy('id').execute();
+    return this.db
+      .selectFrom('menu')
+      .selectAll()
+      .orderBy('menuType')
+      .orderBy('sortNumber')
+      .orderBy('id')
+      .execute();
   }
 
   menuIdsOfUser(userId: string): Promise<string[]> {

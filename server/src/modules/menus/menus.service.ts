@@ -80,21 +80,44 @@ export class MenusService {
     const now = Date.now();
     await this.db.transaction().execute(async (trx) => {
       const seedIds = SEED_MENUS.map((m) => m.id);
-      await trx.deleteFrom('menu').where('builtin', '=', 1).where('id', 'not in', seedIds).execute();
+      await trx
+        .deleteFrom('menu')
+        .where('builtin', '=', 1)
+        .where('id', 'not in', seedIds)
+        .execute();
       for (const m of SEED_MENUS) {
         const values = { ...m, hide: m.hide ? (1 as const) : (0 as const), builtin: 1 as const };
-        const found = await trx.selectFrom('menu').select('id').where('id', '=', m.id).executeTakeFirst();
+        const found = await trx
+          .selectFrom('menu')
+          .select('id')
+          .where('id', '=', m.id)
+          .executeTakeFirst();
         if (found) await trx.updateTable('menu').set(values).where('id', '=', m.id).execute();
-        else await trx.insertInto('menu').values({ ...values, createdAt: now }).execute();
+        else
+          await trx
+            .insertInto('menu')
+            .values({ ...values, createdAt: now })
+            .execute();
       }
       for (const role of [ADMIN_ROLE, USER_ROLE]) {
-        const found = await trx.selectFrom('role').select('id').where('id', '=', role.id).executeTakeFirst();
+        const found = await trx
+          .selectFrom('role')
+          .select('id')
+          .where('id', '=', role.id)
+          .executeTakeFirst();
         const values = { name: role.name, code: role.code, remarks: null, builtin: 1 as const };
         if (found) await trx.updateTable('role').set(values).where('id', '=', role.id).execute();
         else {
           // a person may have taken the code for a role of their own: give it back to the built-in
-          await trx.deleteFrom('role').where('code', '=', role.code).where('builtin', '=', 0).execute();
-          await trx.insertInto('role').values({ id: role.id, ...values, createdAt: now }).execute();
+          await trx
+            .deleteFrom('role')
+            .where('code', '=', role.code)
+            .where('builtin', '=', 0)
+            .execute();
+          await trx
+            .insertInto('role')
+            .values({ id: role.id, ...values, createdAt: now })
+            .execute();
         }
         await trx.deleteFrom('roleMenu').where('roleId', '=', role.id).execute();
         const menuIds = role.id === ADMIN_ROLE.id ? seedIds : USER_ROLE_MENUS;
@@ -140,9 +163,13 @@ export class MenusService {
     return toNode(menu);
   }
 
-  async add(actor: Actor, input: MenuInput & { name: string; menuType: number }): Promise<MenuNode> {
+  async add(
+    actor: Actor,
+    input: MenuInput & { name: string; menuType: number },
+  ): Promise<MenuNode> {
     requireAuthority(actor, 'sys:menu:update');
-    if (input.parentId && !(await this.repo.findMenu(input.parentId))) throw badParameter('Parent menu not found');
+    if (input.parentId && !(await this.repo.findMenu(input.parentId)))
+      throw badParameter('Parent menu not found');
     const id = newId();
     await this.repo.insertMenu({
       id,
@@ -175,7 +202,10 @@ export class MenusService {
       if (!parentOf.has(input.parentId)) throw badParameter('Parent menu not found');
     }
     const { hide, ...rest } = input;
-    await this.repo.updateMenu(id, { ...rest, ...(hide === undefined ? {} : { hide: hide ? 1 : 0 }) });
+    await this.repo.updateMenu(id, {
+      ...rest,
+      ...(hide === undefined ? {} : { hide: hide ? 1 : 0 }),
+    });
     return this.info(actor, id);
   }
 
@@ -215,14 +245,25 @@ export class MenusService {
     };
   }
 
-  async addRole(actor: Actor, input: Required<Pick<RoleInput, 'name' | 'code'>> & RoleInput): Promise<Role> {
+  async addRole(
+    actor: Actor,
+    input: Required<Pick<RoleInput, 'name' | 'code'>> & RoleInput,
+  ): Promise<Role> {
     requireAuthority(actor, 'sys:role:update');
-    if (await this.repo.findRoleByCode(input.code)) throw exists('A role with this code already exists');
+    if (await this.repo.findRoleByCode(input.code))
+      throw exists('A role with this code already exists');
     const id = newId();
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('role')
-        .values({ id, name: input.name, code: input.code, remarks: input.remarks ?? null, builtin: 0, createdAt: Date.now() })
+        .values({
+          id,
+          name: input.name,
+          code: input.code,
+          remarks: input.remarks ?? null,
+          builtin: 0,
+          createdAt: Date.now(),
+        })
         .execute();
       await this.linkMenus(trx, id, input.menuIds ?? []);
     });
@@ -241,7 +282,8 @@ export class MenusService {
     }
     await this.db.transaction().execute(async (trx) => {
       const { menuIds, ...fields } = input;
-      if (Object.keys(fields).length > 0) await trx.updateTable('role').set(fields).where('id', '=', id).execute();
+      if (Object.keys(fields).length > 0)
+        await trx.updateTable('role').set(fields).where('id', '=', id).execute();
       if (menuIds) {
         await trx.deleteFrom('roleMenu').where('roleId', '=', id).execute();
         await this.linkMenus(trx, id, menuIds);
@@ -263,6 +305,9 @@ export class MenusService {
     if (unique.length === 0) return;
     const found = await trx.selectFrom('menu').select('id').where('id', 'in', unique).execute();
     if (found.length !== unique.length) throw badParameter('Some menus do not exist');
-    await trx.insertInto('roleMenu').values(unique.map((menuId) => ({ roleId, menuId }))).execute();
+    await trx
+      .insertInto('roleMenu')
+      .values(unique.map((menuId) => ({ roleId, menuId })))
+      .execute();
   }
 }

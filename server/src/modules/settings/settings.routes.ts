@@ -19,7 +19,11 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
 
   api.get('/public/website/record', { config: { public: true } }, async () => {
     const drive = await settings.drive();
-    return ok({ netdiskName: drive.netdiskName, netdiskLogo: drive.netdiskLogo, version: settings.version() });
+    return ok({
+      netdiskName: drive.netdiskName,
+      netdiskLogo: drive.netdiskLogo,
+      version: settings.version(),
+    });
   });
 
   api.put(

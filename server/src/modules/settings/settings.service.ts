@@ -26,7 +26,11 @@ export class SettingsService {
   constructor(private readonly db: Db) {}
 
   async get<K extends keyof DriveSettings>(key: K): Promise<DriveSettings[K]> {
-    const row = await this.db.selectFrom('setting').select('value').where('key', '=', key).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('setting')
+      .select('value')
+      .where('key', '=', key)
+      .executeTakeFirst();
     if (!row) return DEFAULTS[key];
     try {
       return JSON.parse(row.value) as DriveSettings[K];

@@ -31,7 +31,10 @@ const mergeSchema = chunkSchema.omit({ chunkNumber: true, currentChunkSize: true
 
 function parseChunk(fields: Record<string, unknown>): ChunkParams {
   const parsed = chunkSchema.safeParse(fields);
-  if (!parsed.success) throw badParameter(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!parsed.success)
+    throw badParameter(
+      parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+    );
   return parsed.data;
 }
 
@@ -61,14 +64,20 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
     '/checkExist',
     {
       schema: {
-        body: z.object({
-          filenames: z.array(z.string().max(1024)).max(10_000).default([]),
-          currentDirectory: text.optional(),
-        }).passthrough(),
+        body: z
+          .object({
+            filenames: z.array(z.string().max(1024)).max(10_000).default([]),
+            currentDirectory: text.optional(),
+          })
+          .passthrough(),
       },
     },
     async (request) => {
-      const exist = await uploads.checkExist(actorOf(request), request.body.filenames, request.body.currentDirectory);
+      const exist = await uploads.checkExist(
+        actorOf(request),
+        request.body.filenames,
+        request.body.currentDirectory,
+      );
       return ok({ exist, pass: false, resume: [], upload: false, merge: false });
     },
   );
@@ -98,7 +107,17 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     '/upload-folder',
-    { schema: { querystring: z.object({ filename: z.string().max(1024), folderPath: text.optional(), currentDirectory: text.optional() }).passthrough() } },
+    {
+      schema: {
+        querystring: z
+          .object({
+            filename: z.string().max(1024),
+            folderPath: text.optional(),
+            currentDirectory: text.optional(),
+          })
+          .passthrough(),
+      },
+    },
     async (request) => {
       const q = request.query;
       return ok(await uploads.createFolder(actorOf(request), q));

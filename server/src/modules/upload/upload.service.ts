@@ -10,7 +10,13 @@ import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError, badParameter } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
 import type { FileOperations } from '../files/file-ops.service.ts';
-import { toView, type FilesService, type FileView, type FolderRef, type Owner } from '../files/files.service.ts';
+import {
+  toView,
+  type FilesService,
+  type FileView,
+  type FolderRef,
+  type Owner,
+} from '../files/files.service.ts';
 import { checkName, folderPathOf, parseFolderPath } from '../files/names.ts';
 import { hashFile } from '../files/tree-index.ts';
 import { KeyedMutex } from '../files/mutex.ts';
@@ -71,7 +77,9 @@ export class UploadService {
   }
 
   /** The folder a file of this upload goes to: current folder + folder path + relative path. */
-  targetSegments(p: Pick<ChunkParams, 'currentDirectory' | 'relativePath' | 'folderPath' | 'filename'>): string[] {
+  targetSegments(
+    p: Pick<ChunkParams, 'currentDirectory' | 'relativePath' | 'folderPath' | 'filename'>,
+  ): string[] {
     const base = parseFolderPath(p.currentDirectory);
     const relative = (p.relativePath ?? '').split('/').filter(Boolean);
     const inner = relative.length > 1 ? relative.slice(0, -1) : parseFolderPath(p.folderPath);
@@ -80,33 +88,50 @@ export class UploadService {
 
   private sessionId(userId: string, p: ChunkParams): string {
     const target = folderPathOf(this.targetSegments(p));
-    return sha256(`${userId}\n${p.identifier}\n${target}\n${p.filename}\n${p.totalSize}\n${p.chunkSize}`);
+    return sha256(
+      `${userId}\n${p.identifier}\n${target}\n${p.filename}\n${p.totalSize}\n${p.chunkSize}`,
+    );
   }
 
   /** The protocol's arithmetic: the last chunk takes the remainder (it may reach 2× chunkSize). */
   validate(p: ChunkParams): void {
     checkName(p.filename);
-    if (!HASH_PATTERN.test(p.identifier)) throw badParameter('The upload identifier must be the SHA-256 of the file');
-    if (!Number.isSafeInteger(p.totalSize) || p.totalSize < 0) throw badParameter('Invalid file size');
+    if (!HASH_PATTERN.test(p.identifier))
+      throw badParameter('The upload identifier must be the SHA-256 of the file');
+    if (!Number.isSafeInteger(p.totalSize) || p.totalSize < 0)
+      throw badParameter('Invalid file size');
     if (!Number.isSafeInteger(p.chunkSize) || p.chunkSize < 1 || p.chunkSize > MAX_CHUNK_SIZE) {
-      throw badParameter(`The chunk size must be between 1 byte and ${MAX_CHUNK_SIZE / 1024 / 1024} MiB`);
+      throw badParameter(
+        `The chunk size must be between 1 byte and ${MAX_CHUNK_SIZE / 1024 / 1024} MiB`,
+      );
     }
     const expectedChunks = Math.max(1, Math.floor(p.totalSize / p.chunkSize));
-    if (p.totalChunks !== expectedChunks) throw badParameter(`Expected ${expectedChunks} chunks for this size, not ${p.totalChunks}`);
+    if (p.totalChunks !== expectedChunks)
+      throw badParameter(`Expected ${expectedChunks} chunks for this size, not ${p.totalChunks}`);
     if (!Number.isInteger(p.chunkNumber) || p.chunkNumber < 1 || p.chunkNumber > p.totalChunks) {
       throw badParameter(`Chunk ${p.chunkNumber} is outside 1..${p.totalChunks}`);
     }
     if (p.currentChunkSize !== this.expectedChunkSize(p)) {
-      throw badParameter(`Chunk ${p.chunkNumber} must be ${this.expectedChunkSize(p)} bytes, not ${p.currentChunkSize}`);
+      throw badParameter(
+        `Chunk ${p.chunkNumber} must be ${this.expectedChunkSize(p)} bytes, not ${p.currentChunkSize}`,
+      );
     }
   }
 
-  private expectedChunkSize(p: Pick<ChunkParams, 'chunkNumber' | 'totalChunks' | 'chunkSize' | 'totalSize'>): number {
-    return p.chunkNumber < p.totalChunks ? p.chunkSize : p.totalSize - (p.totalChunks - 1) * p.chunkSize;
+  private expectedChunkSize(
+    p: Pick<ChunkParams, 'chunkNumber' | 'totalChunks' | 'chunkSize' | 'totalSize'>,
+  ): number {
+    return p.chunkNumber < p.totalChunks
+      ? p.chunkSize
+      : p.totalSize - (p.totalChunks - 1) * p.chunkSize;
   }
 
   /** POST checkExist: do any of these names exist in the target folder? */
-  async checkExist(actor: Actor, filenames: string[], currentDirectory: string | undefined): Promise<boolean> {
+  async checkExist(
+    actor: Actor,
+    filenames: string[],
+    currentDirectory: string | undefined,
+  ): Promise<boolean> {
     let folder: FolderRef;
     try {
       folder = await this.files.resolveFolder(actor.id, currentDirectory);
@@ -123,7 +148,12 @@ export class UploadService {
   }
 
   private async received(id: string): Promise<number[]> {
-    const rows = await this.db.selectFrom('uploadChunk').select('number').where('sessionId', '=', id).orderBy('number').execute();
+    const rows = await this.db
+      .selectFrom('uploadChunk')
+      .select('number')
+      .where('sessionId', '=', id)
+      .orderBy('number')
+      .execute();
     return rows.map((r) => r.number);
   }
 
@@ -172,7 +202,11 @@ export class UploadService {
       await this.db.deleteFrom('uploadChunk').where('sessionId', '=', id).execute();
       await this.db.updateTable('uploadSession').set(session).where('id', '=', id).execute();
     } else {
-      await this.db.insertInto('uploadSession').values(session).onConflict((oc) => oc.column('id').doNothing()).execute();
+      await this.db
+        .insertInto('uploadSession')
+        .values(session)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
     }
     return (await this.find(id))!;
   }
@@ -184,17 +218,34 @@ export class UploadService {
     const id = this.sessionId(actor.id, p);
     const session = await this.find(id);
     if (session?.state === 'done') {
-      const file = session.fileId ? await this.files.repo.live(actor.id, session.fileId) : undefined;
-      if (file) return { pass: true, exist: false, resume: [], upload: true, merge: false, file: toView(file) };
+      const file = session.fileId
+        ? await this.files.repo.live(actor.id, session.fileId)
+        : undefined;
+      if (file)
+        return {
+          pass: true,
+          exist: false,
+          resume: [],
+          upload: true,
+          merge: false,
+          file: toView(file),
+        };
       await this.discard(id);
     }
     if (!session || session.state === 'done') {
       const copy = await this.instantCopy(actor, p);
-      if (copy) return { pass: true, exist: false, resume: [], upload: true, merge: false, file: copy };
+      if (copy)
+        return { pass: true, exist: false, resume: [], upload: true, merge: false, file: copy };
       return { pass: false, exist: false, resume: [], upload: false, merge: false };
     }
     const resume = await this.received(id);
-    return { pass: false, exist: false, resume, upload: resume.length > 0, merge: resume.length === session.totalChunks };
+    return {
+      pass: false,
+      exist: false,
+      resume,
+      upload: resume.length > 0,
+      merge: resume.length === session.totalChunks,
+    };
   }
 
   /** A new file made from one the user already owns with the same hash and size: no bytes sent. */
@@ -215,26 +266,39 @@ export class UploadService {
     const staged = this.tree.tmpPath();
     await this.tree.copy(source, staged);
     try {
-      return await this.place(actor, p.filename, this.targetSegments(p), staged, { size: p.totalSize, hash: p.identifier, lastModified: p.lastModified ?? null });
+      return await this.place(actor, p.filename, this.targetSegments(p), staged, {
+        size: p.totalSize,
+        hash: p.identifier,
+        lastModified: p.lastModified ?? null,
+      });
     } finally {
       await this.tree.remove(staged);
     }
   }
 
   /** POST upload: write one chunk at its offset; refuse wrong sizes and overflow. */
-  async writeChunk(actor: Actor, p: ChunkParams, body: Readable): Promise<{ upload: boolean; merge: boolean }> {
+  async writeChunk(
+    actor: Actor,
+    p: ChunkParams,
+    body: Readable,
+  ): Promise<{ upload: boolean; merge: boolean }> {
     requireAuthority(actor, 'cloud:file:upload');
     this.validate(p);
     const session = await this.open(actor, p);
     if (session.state === 'done') return { upload: true, merge: false };
-    if (session.state !== 'uploading') throw new AppError(ErrorCode.LOCKED, 'This upload is being merged');
-    await this.files.assertSpace(actor.id, session.totalSize + (await this.reserved(actor.id, session.id)));
+    if (session.state !== 'uploading')
+      throw new AppError(ErrorCode.LOCKED, 'This upload is being merged');
+    await this.files.assertSpace(
+      actor.id,
+      session.totalSize + (await this.reserved(actor.id, session.id)),
+    );
     const expected = this.expectedChunkSize(p);
     let written = 0;
     const meter = new Transform({
       transform(chunk: Buffer, _enc, done) {
         written += chunk.length;
-        if (written > expected) return done(badParameter(`Chunk ${p.chunkNumber} is larger than ${expected} bytes`));
+        if (written > expected)
+          return done(badParameter(`Chunk ${p.chunkNumber} is larger than ${expected} bytes`));
         done(null, chunk);
       },
     });
@@ -250,13 +314,20 @@ export class UploadService {
       ? new Writable({ write: (_chunk, _enc, done) => done() })
       : fs.createWriteStream(this.tree.uploadPath(session.id), { flags: 'r+', start: offset });
     await pipeline(body, meter, sink);
-    if (written !== expected) throw badParameter(`Chunk ${p.chunkNumber} was cut short: ${written} of ${expected} bytes arrived`);
+    if (written !== expected)
+      throw badParameter(
+        `Chunk ${p.chunkNumber} was cut short: ${written} of ${expected} bytes arrived`,
+      );
     await this.db
       .insertInto('uploadChunk')
       .values({ sessionId: session.id, number: p.chunkNumber })
       .onConflict((oc) => oc.columns(['sessionId', 'number']).doNothing())
       .execute();
-    await this.db.updateTable('uploadSession').set({ updatedAt: Date.now() }).where('id', '=', session.id).execute();
+    await this.db
+      .updateTable('uploadSession')
+      .set({ updatedAt: Date.now() })
+      .where('id', '=', session.id)
+      .execute();
     await this.advanceHash(session);
     const count = await this.db
       .selectFrom('uploadChunk')
@@ -275,7 +346,14 @@ export class UploadService {
         this.cursors.set(session.id, cursor);
       }
       const have = new Set(
-        (await this.db.selectFrom('uploadChunk').select('number').where('sessionId', '=', session.id).where('number', '>=', cursor.next).execute()).map((r) => r.number),
+        (
+          await this.db
+            .selectFrom('uploadChunk')
+            .select('number')
+            .where('sessionId', '=', session.id)
+            .where('number', '>=', cursor.next)
+            .execute()
+        ).map((r) => r.number),
       );
       if (!have.has(cursor.next)) return;
       const handle = await fsp.open(this.tree.uploadPath(session.id), 'r');
@@ -284,10 +362,20 @@ export class UploadService {
         while (have.has(cursor.next)) {
           const n = cursor.next;
           const start = (n - 1) * session.chunkSize;
-          const length = this.expectedChunkSize({ chunkNumber: n, totalChunks: session.totalChunks, chunkSize: session.chunkSize, totalSize: session.totalSize });
+          const length = this.expectedChunkSize({
+            chunkNumber: n,
+            totalChunks: session.totalChunks,
+            chunkSize: session.chunkSize,
+            totalSize: session.totalSize,
+          });
           let done = 0;
           while (done < length) {
-            const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, length - done), start + done);
+            const { bytesRead } = await handle.read(
+              buffer,
+              0,
+              Math.min(buffer.length, length - done),
+              start + done,
+            );
             if (bytesRead === 0) break;
             cursor.hash.update(buffer.subarray(0, bytesRead));
             done += bytesRead;
@@ -313,20 +401,45 @@ export class UploadService {
    * POST merge: fsync, verify the SHA-256, move into place (a same-named file goes to the
    * trash), commit the row, announce it. Idempotent: a finished session answers its file.
    */
-  async merge(actor: Actor, p: Pick<ChunkParams, 'identifier' | 'filename' | 'totalSize' | 'chunkSize' | 'currentDirectory' | 'relativePath' | 'folderPath' | 'totalChunks' | 'lastModified'>): Promise<FileView> {
+  async merge(
+    actor: Actor,
+    p: Pick<
+      ChunkParams,
+      | 'identifier'
+      | 'filename'
+      | 'totalSize'
+      | 'chunkSize'
+      | 'currentDirectory'
+      | 'relativePath'
+      | 'folderPath'
+      | 'totalChunks'
+      | 'lastModified'
+    >,
+  ): Promise<FileView> {
     requireAuthority(actor, 'cloud:file:upload');
     const id = this.sessionId(actor.id, { ...p, chunkNumber: 1, currentChunkSize: 0 });
     const session = await this.find(id);
-    if (!session) throw new AppError(ErrorCode.MERGE_FAILED, 'This upload has no chunks on the server; upload it again');
+    if (!session)
+      throw new AppError(
+        ErrorCode.MERGE_FAILED,
+        'This upload has no chunks on the server; upload it again',
+      );
     if (session.state === 'done' && session.fileId) {
       const row = await this.files.repo.live(actor.id, session.fileId);
       if (row) return toView(row);
     }
     const chunks = await this.received(id);
     if (chunks.length !== session.totalChunks) {
-      throw new AppError(ErrorCode.MERGE_FAILED, `Only ${chunks.length} of ${session.totalChunks} chunks have arrived`);
+      throw new AppError(
+        ErrorCode.MERGE_FAILED,
+        `Only ${chunks.length} of ${session.totalChunks} chunks have arrived`,
+      );
     }
-    await this.db.updateTable('uploadSession').set({ state: 'merging', updatedAt: Date.now() }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('uploadSession')
+      .set({ state: 'merging', updatedAt: Date.now() })
+      .where('id', '=', id)
+      .execute();
     const staged = this.tree.uploadPath(id);
     try {
       const handle = await fsp.open(staged, 'r+');
@@ -337,14 +450,27 @@ export class UploadService {
       }
       const hash = session.totalSize === 0 ? sha256('') : await this.finalHash(session, staged);
       if (hash !== session.identifier) {
-        throw new AppError(ErrorCode.MERGE_FAILED, 'The uploaded bytes do not match the file (checksum mismatch); upload it again');
+        throw new AppError(
+          ErrorCode.MERGE_FAILED,
+          'The uploaded bytes do not match the file (checksum mismatch); upload it again',
+        );
       }
-      const view = await this.place(actor, session.filename, parseFolderPath(session.targetPath), staged, {
-        size: session.totalSize,
-        hash,
-        lastModified: session.lastModified,
-      });
-      await this.db.updateTable('uploadSession').set({ state: 'done', fileId: view.id, updatedAt: Date.now() }).where('id', '=', id).execute();
+      const view = await this.place(
+        actor,
+        session.filename,
+        parseFolderPath(session.targetPath),
+        staged,
+        {
+          size: session.totalSize,
+          hash,
+          lastModified: session.lastModified,
+        },
+      );
+      await this.db
+        .updateTable('uploadSession')
+        .set({ state: 'done', fileId: view.id, updatedAt: Date.now() })
+        .where('id', '=', id)
+        .execute();
       await this.db.deleteFrom('uploadChunk').where('sessionId', '=', id).execute();
       return view;
     } catch (err) {
@@ -355,24 +481,39 @@ export class UploadService {
   }
 
   /** Put finished bytes at their place in the tree and index them. */
-  private async place(owner: Owner, filename: string, segments: string[], staged: string, meta: { size: number; hash: string; lastModified: number | null }): Promise<FileView> {
+  private async place(
+    owner: Owner,
+    filename: string,
+    segments: string[],
+    staged: string,
+    meta: { size: number; hash: string; lastModified: number | null },
+  ): Promise<FileView> {
     return this.files.withLock(owner.id, async () => {
       const folder = await this.files.ensureFolders(owner, segments);
       const clash = await this.files.repo.childNamed(owner.id, folder.id, filename);
       if (clash) {
-        if (clash.isFolder) throw new AppError(ErrorCode.EXISTS, `A folder named "${filename}" is already here`);
+        if (clash.isFolder)
+          throw new AppError(ErrorCode.EXISTS, `A folder named "${filename}" is already here`);
         // the user confirmed the overwrite: the previous file goes to the trash, nothing is lost
         await this.fileOps.trashRow(owner, clash);
       }
       const target = this.tree.pathOf(owner.username, folder.prefix, filename);
-      if (await this.tree.exists(target)) throw new AppError(ErrorCode.EXISTS, 'An item with this name is already on disk here; rebuild the index to see it');
+      if (await this.tree.exists(target))
+        throw new AppError(
+          ErrorCode.EXISTS,
+          'An item with this name is already on disk here; rebuild the index to see it',
+        );
       if (meta.lastModified) {
         const when = new Date(meta.lastModified);
         await fsp.utimes(staged, when, when);
       }
       await this.tree.move(staged, target);
       try {
-        const row = await this.files.insertFile(owner, folder, filename, { size: meta.size, hash: meta.hash, updateDate: meta.lastModified ?? undefined });
+        const row = await this.files.insertFile(owner, folder, filename, {
+          size: meta.size,
+          hash: meta.hash,
+          updateDate: meta.lastModified ?? undefined,
+        });
         const view = toView(row);
         this.files.notify(owner.id, 'createFile', view);
         return view;
@@ -384,9 +525,16 @@ export class UploadService {
   }
 
   /** POST upload-folder: the folders of a folder upload (idempotent, so a resumed upload works). */
-  async createFolder(actor: Actor, p: { currentDirectory?: string; folderPath?: string; filename: string }): Promise<FileView> {
+  async createFolder(
+    actor: Actor,
+    p: { currentDirectory?: string; folderPath?: string; filename: string },
+  ): Promise<FileView> {
     requireAuthority(actor, 'cloud:file:upload');
-    const segments = [...parseFolderPath(p.currentDirectory), ...parseFolderPath(p.folderPath), checkName(p.filename)];
+    const segments = [
+      ...parseFolderPath(p.currentDirectory),
+      ...parseFolderPath(p.folderPath),
+      checkName(p.filename),
+    ];
     return this.files.withLock(actor.id, async () => {
       const folder = await this.files.ensureFolders(actor, segments);
       return this.files.info(actor, folder.id);
@@ -404,14 +552,23 @@ export class UploadService {
     const stale = await this.db
       .selectFrom('uploadSession')
       .select('id')
-      .where((eb) => eb.or([eb('updatedAt', '<', now - ABANDONED_AFTER_MS), eb.and([eb('state', '=', 'done'), eb('updatedAt', '<', now - 86400_000)])]))
+      .where((eb) =>
+        eb.or([
+          eb('updatedAt', '<', now - ABANDONED_AFTER_MS),
+          eb.and([eb('state', '=', 'done'), eb('updatedAt', '<', now - 86400_000)]),
+        ]),
+      )
       .execute();
     for (const s of stale) await this.discard(s.id);
     // bytes whose session is gone (a crash between the two deletes)
     const names = await fsp.readdir(this.tree.uploadsDir).catch(() => [] as string[]);
     for (let i = 0; i < names.length; i += 500) {
       const batch = names.slice(i, i + 500);
-      const known = new Set((await this.db.selectFrom('uploadSession').select('id').where('id', 'in', batch).execute()).map((r) => r.id));
+      const known = new Set(
+        (
+          await this.db.selectFrom('uploadSession').select('id').where('id', 'in', batch).execute()
+        ).map((r) => r.id),
+      );
       for (const n of batch) if (!known.has(n)) await this.tree.remove(this.tree.uploadPath(n));
     }
     return stale.length;

@@ -39,13 +39,23 @@ export class UsersRepo {
   }
 
   findByUsername(username: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('user').selectAll().where('username', '=', username).executeTakeFirst();
+    return this.db
+      .selectFrom('user')
+      .selectAll()
+      .where('username', '=', username)
+      .executeTakeFirst();
   }
 
   async list(filter: UserFilter): Promise<{ rows: UserRow[]; total: number }> {
     let q = this.db.selectFrom('user');
-    if (filter.username) q = q.where(sql<boolean>`lower(username) like lower(${likeText(filter.username)}) escape '\\'`);
-    if (filter.showName) q = q.where(sql<boolean>`lower(show_name) like lower(${likeText(filter.showName)}) escape '\\'`);
+    if (filter.username)
+      q = q.where(
+        sql<boolean>`lower(username) like lower(${likeText(filter.username)}) escape '\\'`,
+      );
+    if (filter.showName)
+      q = q.where(
+        sql<boolean>`lower(show_name) like lower(${likeText(filter.showName)}) escape '\\'`,
+      );
     const total = await q
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow()

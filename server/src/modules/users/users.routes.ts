@@ -20,8 +20,10 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
 
   api.get('/user/info', async (request) => ok(await users.info(actorOf(request))));
 
-  api.get('/user/userInfo', { schema: { querystring: z.object({ id: z.string().min(1) }) } }, async (request) =>
-    ok(await users.get(actorOf(request), request.query.id)),
+  api.get(
+    '/user/userInfo',
+    { schema: { querystring: z.object({ id: z.string().min(1) }) } },
+    async (request) => ok(await users.get(actorOf(request), request.query.id)),
   );
 
   api.get('/user/userList', { schema: { querystring: userListQuery } }, async (request) => {
@@ -52,12 +54,20 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
   });
 
   api.put('/user/reset-pass', { schema: { body: resetPassBody } }, async (request) => {
-    const password = await users.resetPassword(actorOf(request), request.body.id, request.body.password);
+    const password = await users.resetPassword(
+      actorOf(request),
+      request.body.id,
+      request.body.password,
+    );
     return ok({ password });
   });
 
   api.post('/valid-old-pass', { schema: { body: validOldPassBody } }, async (request, reply) => {
-    const valid = await users.checkOldPassword(actorOf(request), request.body.id, request.body.password);
+    const valid = await users.checkOldPassword(
+      actorOf(request),
+      request.body.id,
+      request.body.password,
+    );
     return valid ? ok(true) : reply.send({ code: -2, message: 'The current password is wrong' });
   });
 
@@ -71,8 +81,12 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     ok({ theme: await users.theme(actorOf(request)) }),
   );
 
-  api.post('/user/setting/personalization', { schema: { body: personalizationBody } }, async (request) => {
-    await users.setTheme(actorOf(request), request.body.theme);
-    return ok({ theme: request.body.theme });
-  });
+  api.post(
+    '/user/setting/personalization',
+    { schema: { body: personalizationBody } },
+    async (request) => {
+      await users.setTheme(actorOf(request), request.body.theme);
+      return ok({ theme: request.body.theme });
+    },
+  );
 }

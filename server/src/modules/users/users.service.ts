@@ -72,7 +72,8 @@ export class UsersService {
   private async create(input: NewUser, isCreator: boolean): Promise<UserRow> {
     const username = input.username.trim();
     if (await this.repo.findByUsername(username)) throw exists('This username is already taken');
-    const roles = input.roles && input.roles.length > 0 ? [...new Set(input.roles)] : [USER_ROLE.id];
+    const roles =
+      input.roles && input.roles.length > 0 ? [...new Set(input.roles)] : [USER_ROLE.id];
     const now = Date.now();
     const row: UserRow = {
       id: newId(),
@@ -99,7 +100,10 @@ export class UsersService {
       const found = await trx.selectFrom('role').select('id').where('id', 'in', roles).execute();
       if (found.length !== roles.length) throw badParameter('Some roles do not exist');
       await trx.insertInto('user').values(row).execute();
-      await trx.insertInto('userRole').values(roles.map((roleId) => ({ userId: row.id, roleId }))).execute();
+      await trx
+        .insertInto('userRole')
+        .values(roles.map((roleId) => ({ userId: row.id, roleId })))
+        .execute();
     });
     for (const hook of this.lifecycle) await hook.created?.(row);
     return row;
@@ -127,7 +131,11 @@ export class UsersService {
     }
     await this.db.transaction().execute(async (trx) => {
       const { roles, quota, ...profile } = input;
-      const set = { ...profile, ...(quota === undefined ? {} : { quotaGb: quota }), updatedAt: Date.now() };
+      const set = {
+        ...profile,
+        ...(quota === undefined ? {} : { quotaGb: quota }),
+        updatedAt: Date.now(),
+      };
       await trx.updateTable('user').set(set).where('id', '=', id).execute();
       if (roles) {
         const unique = [...new Set(roles)];
@@ -137,7 +145,10 @@ export class UsersService {
         if (found.length !== unique.length) throw badParameter('Some roles do not exist');
         await trx.deleteFrom('userRole').where('userId', '=', id).execute();
         if (unique.length) {
-          await trx.insertInto('userRole').values(unique.map((roleId) => ({ userId: id, roleId }))).execute();
+          await trx
+            .insertInto('userRole')
+            .values(unique.map((roleId) => ({ userId: id, roleId })))
+            .execute();
         }
       }
     });
@@ -148,9 +159,13 @@ export class UsersService {
     requireAuthority(actor, 'sys:user:delete');
     const unique = [...new Set(ids)];
     const rows = await this.db.selectFrom('user').selectAll().where('id', 'in', unique).execute();
-    if (rows.length !== unique.length) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (rows.length !== unique.length)
+      throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     if (rows.some((r) => r.isCreator === 1)) {
-      throw new AppError(ErrorCode.PERMISSION_DENIED, 'The creator of this drive cannot be deleted');
+      throw new AppError(
+        ErrorCode.PERMISSION_DENIED,
+        'The creator of this drive cannot be deleted',
+      );
     }
     if (unique.includes(actor.id)) throw badParameter('You cannot delete yourself');
     await this.db.deleteFrom('user').where('id', 'in', unique).execute();
@@ -174,7 +189,12 @@ export class UsersService {
   }
 
   /** Change one's own password (the old one is required) and sign out every other session. */
-  async changePassword(actor: Actor, id: string, oldPassword: string | undefined, password: string): Promise<void> {
+  async changePassword(
+    actor: Actor,
+    id: string,
+    oldPassword: string | undefined,
+    password: string,
+  ): Promise<void> {
     if (actor.id !== id) {
       await this.resetPassword(actor, id, password);
       return;
@@ -197,7 +217,11 @@ export class UsersService {
   }
 
   async setTheme(actor: Actor, theme: Theme): Promise<void> {
-    await this.db.updateTable('user').set({ theme, updatedAt: Date.now() }).where('id', '=', actor.id).execute();
+    await this.db
+      .updateTable('user')
+      .set({ theme, updatedAt: Date.now() })
+      .where('id', '=', actor.id)
+      .execute();
   }
 
   async theme(actor: Actor): Promise<Theme> {

@@ -1,0 +1,147 @@
+/**
+ * Text → index terms, and keyword → query, shared by both database dialects so the index and
+ * the queries always agree.
+ *
+ * - CJK runs (Han, kana, Hangul) become overlapping bigrams plus single characters, so any one-,
+ *   two- or longer substring of a run is found: a query run of n ≥ 2 characters needs its n-1
+ *   bigrams, a single character needs its unigram.
+ * - Other words come from Intl.Segmenter, folded (NFKC, lower case, no diacritics) and split at
+ *   separators, letter/digit changes and camelCase humps (`IMG_20230101` → img_20230101's
+ *   pieces `img`, `20230101`; `MyDocument` → `mydocument`, `my`, `document`). A query word
+ *   matches any term it begins.
+ * Terms hold only letters and digits, so a database tokenizer that splits on ASCII punctuation
+ * and spaces (SQLite FTS5 `ascii`) keeps every term whole.
+ */
+
+const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆]+/gu;
+const NOT_WORD = /[^\p{L}\p{N}]+/u;
+const MARKS = /\p{M}+/gu;
+/** Terms longer than this (hashes, base64) are not worth an index entry. */
+const MAX_TERM = 48;
+
+/** A run of letters/digits split where letters turn into digits or lower case into upper. */
+function subPieces(piece: string): string[] {
+  const parts = piece.split(/(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})|(?<=\p{Ll})(?=\p{Lu})/u);
+  return parts.length > 1 ? parts : [];
+}
+
+/** Folding of non-CJK words: compatibility forms, case and diacritics. */
+export function foldWord(word: string): string {
+  return word.normalize('NFKD').replace(MARKS, '').normalize('NFC').toLowerCase();
+}
+
+/** The comparable form of a whole name or keyword (exact matching, ranking). */
+export function normalizeText(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+function pushCjk(run: string, out: string[]): void {
+  const chars = [...run];
+  for (let i = 0; i < chars.length; i++) {
+    out.push(chars[i]!);
+    if (i + 1 < chars.length) out.push(chars[i]! + chars[i + 1]!);
+  }
+}
+
+function pushWord(word: string, out: string[]): void {
+  for (const piece of word.split(NOT_WORD)) {
+    if (!piece) continue;
+    const folded = foldWord(piece);
+    if (folded.length <= MAX_TERM) out.push(folded);
+    for (const sub of subPieces(piece)) {
+      const f = foldWord(sub);
+      if (f.length <= MAX_TERM) out.push(f);
+    }
+  }
+}
+
+/** Walk the words of a text: CJK runs and other word-like segments, in order. */
+function walk(text: string, onCjk: (run: string) => void, onWord: (word: string) => void): void {
+  const normalized = text.normalize('NFKC');
+  let last = 0;
+  for (const match of normalized.matchAll(CJK_RUN)) {
+    const at = match.index;
+    if (at > last) words(normalized.slice(last, at), onWord);
+    onCjk(match[0]);
+    last = at + match[0].length;
+  }
+  if (last < normalized.length) words(normalized.slice(last), onWord);
+}
+
+function words(text: string, onWord: (word: string) => void): void {
+  // plain ASCII needs no dictionary: splitting on separators gives the same words, faster
+  if (/^[\x20-\x7e]*$/.test(text)) {
+    for (const w of text.split(/[^A-Za-z0-9]+/)) if (w) onWord(w);
+    return;
+  }
+  for (const s of segmenter.segment(text)) if (s.isWordLike) onWord(s.segment);
+}
+
+/** Every index term of a text, in order, repeats kept (term frequency matters for ranking). */
+export function indexTerms(text: string): string[] {
+  const out: string[] = [];
+  walk(
+    text,
+    (run) => pushCjk(run, out),
+    (word) => pushWord(word, out),
+  );
+  return out;
+}
+
+/** Index terms without repeats (names, tsvector input). */
+export function uniqueTerms(text: string): string[] {
+  return [...new Set(indexTerms(text))];
+}
+
+/** One condition of a query: an exact term, or a prefix of a term. */
+export interface QueryTerm {
+  term: string;
+  prefix: boolean;
+}
+
+export interface ParsedQuery {
+  /** Every condition must hold. */
+  terms: QueryTerm[];
+  /** The words a result shows highlighted: CJK runs and words as typed. */
+  highlights: string[];
+  /** The keyword folded, for exact (substring) matching and ranking. */
+  normalized: string;
+}
+
+/**
+ * A keyword as conditions. CJK: a single character is a unigram, longer runs their bigrams.
+ * Other words: each piece a prefix (fuzzy) or a whole term (exact).
+ */
+export function parseQuery(keyword: string, exact = false): ParsedQuery {
+  const terms = new Map<string, QueryTerm>();
+  const highlights: string[] = [];
+  const add = (term: string, prefix: boolean) => {
+    if (!term || term.length > MAX_TERM) return;
+    const known = terms.get(term);
+    // an exact condition on a term is stricter than a prefix one on the same text
+    if (!known || (known.prefix && !prefix)) terms.set(term, { term, prefix });
+  };
+  walk(
+    keyword,
+    (run) => {
+      highlights.push(run);
+      const chars = [...run];
+      if (chars.length === 1) add(chars[0]!, false);
+      for (let i = 0; i + 1 < chars.length; i++) add(chars[i]! + chars[i + 1]!, false);
+    },
+    (word) => {
+      highlights.push(word);
+      for (const piece of word.split(NOT_WORD)) if (piece) add(foldWord(piece), !exact);
+    },
+  );
+  // a prefix condition made redundant by a longer one is dropped (`rep` beside `report`)
+  const list = [...terms.values()].filter(
+    (a) => !(a.prefix && [...terms.values()].some((b) => b !== a && b.term.startsWith(a.term))),
+  );
+  return { terms: list, highlights: [...new Set(highlights)], normalized: normalizeText(keyword.trim()) };
+}
+
+export const hasCjk = (text: string) => CJK_CHAR.test(text);

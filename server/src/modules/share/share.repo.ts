@@ -1,0 +1,246 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import type { MountTable, ShareTable } from '../../db/schema.ts';
+import { underPrefix, type FileRow } from '../files/files.repo.ts';
+
+export type ShareRow = Selectable<ShareTable>;
+export type MountRow = Selectable<MountTable>;
+
+export type ShareSort = 'createDate' | 'expireDate' | 'fileName' | 'views' | 'downloads';
+
+/** A share with the row of what it shares. */
+export interface SharedRow {
+  share: ShareRow;
+  file: FileRow;
+}
+
+/** The ancestors of an item as (parent path, name) pairs: `/a/b/` → (`/`, a), (`/a/`, b). */
+export function ancestorsOf(path: string): Array<{ path: string; name: string }> {
+  const segments = path.split('/').filter(Boolean);
+  return segments.map((name, i) => ({
+    path: i === 0 ? '/' : `/${segments.slice(0, i).join('/')}/`,
+    name,
+  }));
+}
+
+export class ShareRepo {
+  constructor(private readonly db: Db) {}
+
+  byId(id: string): Promise<ShareRow | undefined> {
+    return this.db.selectFrom('share').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** By its short address first, then by id (addresses never take the shape of an id). */
+  async byAddress(address: string): Promise<ShareRow | undefined> {
+    return (
+      (await this.db
+        .selectFrom('share')
+        .selectAll()
+        .where('shortId', '=', address)
+        .executeTakeFirst()) ?? (await this.byId(address))
+    );
+  }
+
+  byFile(userId: string, fileId: string): Promise<ShareRow | undefined> {
+    return this.db
+      .selectFrom('share')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('fileId', '=', fileId)
+      .executeTakeFirst();
+  }
+
+  async shortIdTaken(shortId: string, exceptId?: string): Promise<boolean> {
+    let q = this.db.selectFrom('share').select('id').where('shortId', '=', shortId);
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  async insert(row: ShareRow): Promise<void> {
+    await this.db.insertInto('share').values(row).execute();
+  }
+
+  async update(id: string, values: Partial<Omit<ShareRow, 'id'>>): Promise<void> {
+    await this.db.updateTable('share').set(values).where('id', '=', id).execute();
+  }
+
+  async remove(userId: string, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.db
+      .deleteFrom('share')
+      .where('userId', '=', userId)
+      .where('id', 'in', ids)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async countView(id: string): Promise<void> {
+    await this.db
+      .updateTable('share')
+      .set({ views: sql<number>`views + 1` })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async countDownload(id: string): Promise<void> {
+    await this.db
+      .updateTable('share')
+      .set({ downloads: sql<number>`downloads + 1` })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /**
+   * The live shared folders among the ancestors of an item, outermost first: the shares a share
+   * of that item would sit inside.
+   */
+  async enclosing(userId: string, itemPath: string): Promise<SharedRow[]> {
+    const ancestors = ancestorsOf(itemPath);
+    if (ancestors.length === 0) return [];
+    const shares = await this.db
+      .selectFrom('share')
+      .innerJoin('file', 'file.id', 'share.fileId')
+      .selectAll('share')
+      .where('share.userId', '=', userId)
+      .where('file.userId', '=', userId)
+      .where('file.isFolder', '=', 1)
+      .where('file.trashId', 'is', null)
+      .where((eb) =>
+        eb.or(
+          ancestors.map((a) => eb.and([eb('file.path', '=', a.path), eb('file.name', '=', a.name)])),
+        ),
+      )
+      .execute();
+    const rows = await this.withFiles(shares);
+    return rows.sort((a, b) => [...a.file.path].length - [...b.file.path].length);
+  }
+
+  /** Each share with the row of its item (in the order given; shares without a row are left out). */
+  async withFiles(shares: ShareRow[]): Promise<SharedRow[]> {
+    if (shares.length === 0) return [];
+    const files = await this.db
+      .selectFrom('file')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        shares.map((s) => s.fileId),
+      )
+      .execute();
+    const byId = new Map(files.map((f) => [f.id, f]));
+    const out: SharedRow[] = [];
+    for (const share of shares) {
+      const file = byId.get(share.fileId);
+      if (file) out.push({ share, file });
+    }
+    return out;
+  }
+
+  /** Shares of items strictly below a folder (whose children have the path `prefix`). */
+  inside(userId: string, prefix: string): Promise<ShareRow[]> {
+    return this.db
+      .selectFrom('share')
+      .innerJoin('file', 'file.id', 'share.fileId')
+      .selectAll('share')
+      .where('share.userId', '=', userId)
+      .where('file.userId', '=', userId)
+      .where('file.trashId', 'is', null)
+      .where(underPrefix(prefix))
+      .execute();
+  }
+
+  async page(
+    userId: string,
+    sort: ShareSort,
+    order: 'asc' | 'desc',
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: SharedRow[]; total: number }> {
+    const base = this.db
+      .selectFrom('share')
+      .innerJoin('file', 'file.id', 'share.fileId')
+      .where('share.userId', '=', userId);
+    const total = await base
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const column = {
+      createDate: 'share.createdAt',
+      expireDate: 'share.expiresAt',
+      fileName: 'file.name',
+      views: 'share.views',
+      downloads: 'share.downloads',
+    } as const;
+    const shares = await base
+      .selectAll('share')
+      .orderBy(column[sort], order)
+      .orderBy('share.id', 'asc')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    return { total: Number(total.n), rows: await this.withFiles(shares) };
+  }
+
+  // ---- mounts -------------------------------------------------------------------------------
+
+  mountOf(userId: string, shareId: string): Promise<MountRow | undefined> {
+    return this.db
+      .selectFrom('mount')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('shareId', '=', shareId)
+      .executeTakeFirst();
+  }
+
+  mountById(userId: string, id: string): Promise<MountRow | undefined> {
+    return this.db
+      .selectFrom('mount')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  mountsOf(userId: string): Promise<MountRow[]> {
+    return this.db
+      .selectFrom('mount')
+      .selectAll()
+      .where('userId', '=', userId)
+      .orderBy('name', 'asc')
+      .execute();
+  }
+
+  /** The mounts of a user whose shares belong to `ownerId`. */
+  mountsOfOwner(userId: string, ownerId: string): Promise<MountRow[]> {
+    return this.db
+      .selectFrom('mount')
+      .innerJoin('share', 'share.id', 'mount.shareId')
+      .selectAll('mount')
+      .where('mount.userId', '=', userId)
+      .where('share.userId', '=', ownerId)
+      .execute();
+  }
+
+  async mountNameTaken(userId: string, parentId: string, name: string): Promise<boolean> {
+    const found = await this.db
+      .selectFrom('mount')
+      .select('id')
+      .where('userId', '=', userId)
+      .where('parentId', '=', parentId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return found !== undefined;
+  }
+
+  async insertMount(row: MountRow): Promise<void> {
+    await this.db.insertInto('mount').values(row).execute();
+  }
+
+  async removeMount(userId: string, id: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('mount')
+      .where('userId', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
