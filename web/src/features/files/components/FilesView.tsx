@@ -1,62 +1,136 @@
-import {
-  AppstoreOutlined,
-  ArrowDownOutlined,
-  ArrowUpOutlined,
-  CheckOutlined,
-  SortAscendingOutlined,
-  UnorderedListOutlined,
-} from '@ant-design/icons';
-import { Breadcrumb, Button, Dropdown, Segmented, Tooltip } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Breadcrumb, Button, Result, Spin } from 'antd';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../../../api/client';
 import { EmptyState } from '../../../components/EmptyState';
+import { formatSize } from '../../../lib/format';
+import { useAppStore } from '../../../stores/app';
+import { authKeys } from '../../auth/api';
 import { useTags } from '../../tags/api';
+import {
+  FILE_ACTIONS,
+  NEW_FILE_KINDS,
+  SHORTCUT_ACTIONS,
+  isEnabled,
+  menuFor,
+  type ActionContext,
+  type FileAction,
+  type FileCommands,
+  type NewFileKind,
+  type ViewMode,
+  type ViewState,
+} from '../actions';
+import {
+  PAGE_SIZE,
+  addFile,
+  checkMoveCopy,
+  clearTrash,
+  copyItems,
+  createFolder,
+  duplicateItem,
+  extractArchive,
+  fileKeys,
+  fileUrl,
+  isListable,
+  isPackageDownloadAllowed,
+  moveItems,
+  packageUrl,
+  rememberFolderId,
+  renameItem,
+  resolveFolderId,
+  restoreItems,
+  setFavorite,
+  startDownload,
+  sweepItems,
+  trashItems,
+  useFolderId,
+} from '../api';
+import { clearClipboard, putOnClipboard, removeFromClipboard, useFileClipboard } from '../clipboard';
+import { setCurrentFolder, setCurrentFolderRefresh } from '../current-folder';
+import { DRAG_TYPE, blankDragImage, canDropInto, useDragStore, type DropTarget } from '../drag';
+import { isViewableImage, openKindOf } from '../file-kinds';
+import { normalizeFolderPath, parentFolderPath } from '../folder-path';
+import { installLiveListings } from '../live';
+import { insertItem, removeItems, sumSizes, updateItem } from '../listing';
+import { freeName } from '../names';
+import { EMPTY_SELECTION, clickSelection, stepSelection, type Selection } from '../selection';
+import { isTypingTarget, matchShortcut } from '../shortcuts';
+import { childPathOf, fullPathOf, ROOT_FOLDER_ID, type FileItem, type ListingKey } from '../types';
+import { patchListings, refreshListing, useListing } from '../use-listing';
+import { useFileFormat } from '../use-format';
 import {
   FILE_VIEWS,
   SORT_PROPS,
-  pathSegments,
+  isFlatView,
   type FileViewKind,
   type SortOrder,
   type SortProp,
 } from '../view-kinds';
+import { ContextMenu, type MenuRequest } from './ActionMenu';
+import { ClipboardTray } from './ClipboardTray';
+import { DetailsDrawer } from './DetailsDrawer';
+import { DragChip } from './DragChip';
+import { FileCollection, type CollectionApi, type CollectionHandlers } from './FileCollection';
+import { FileIcon } from './FileIcon';
+import { FilesToolbar } from './FilesToolbar';
+import { ImageViewer } from './ImageViewer';
+import { MoveCopyDialog, type MoveCopyRequest } from './MoveCopyDialog';
+import { NameDialog, type NameDialogRequest } from './NameDialog';
+import { TextPreviewDialog } from './TextPreviewDialog';
+import '../files.css';
 
-export type ViewMode = 'list' | 'grid';
+installLiveListings();
+
+export type { ViewMode };
 
 function readViewMode(params: URLSearchParams): ViewMode {
   return params.get('vmode') === 'list' ? 'list' : 'grid';
 }
 
-/** Breadcrumb of the home folder path: "All files / a / b", each crumb a link keeping the view. */
-function FolderCrumbs({ path, vmode }: { path: string | null; vmode: ViewMode }) {
-  const { t } = useTranslation('files');
-  const segments = pathSegments(path);
-  const link = (depth: number) => {
-    const next = new URLSearchParams({ vmode });
-    if (depth > 0) next.set('path', `/${segments.slice(0, depth).join('/')}/`);
-    return `/?${next.toString()}`;
-  };
-  const items = [
-    {
-      key: 'root',
-      title: segments.length ? <Link to={link(0)}>{t('allFiles')}</Link> : t('allFiles'),
-    },
-    ...segments.map((segment, index) => ({
-      key: `${index}`,
-      title: index === segments.length - 1 ? segment : <Link to={link(index + 1)}>{segment}</Link>,
-    })),
-  ];
-  return <Breadcrumb items={items} data-testid="files-breadcrumb" />;
+/** Forwarders that never change identity, calling the latest implementation. */
+function useStable<T extends object>(impl: T): T {
+  const latest = useRef(impl);
+  latest.current = impl;
+  return useMemo(() => {
+    const out = {} as Record<string, unknown>;
+    for (const key of Object.keys(impl)) {
+      out[key] = (...args: unknown[]) =>
+        (latest.current as Record<string, (...a: unknown[]) => unknown>)[key]!(...args);
+    }
+    return out as T;
+    // the keys are fixed; the forwarders read the latest functions
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+}
+
+interface MoveLike {
+  id: string;
+  name: string;
+  path: string;
+  isFolder: boolean;
 }
 
 /**
- * The file browser frame: a toolbar (breadcrumb, view toggle kept in `vmode`, sort kept in
- * `sortableProp`/`order`) above the listing. The listing itself arrives with the files feature;
- * until a view has files it shows that view's empty state.
+ * The file browser: the home folder tree and the drive-wide views (recent, type views,
+ * favorites, trash). Folder, sort and view mode live in the URL; the listing in TanStack Query;
+ * selection and dialogs here. Every action comes from one registry (actions.tsx).
  */
 export function FilesView({ kind }: { kind: FileViewKind }) {
   const { t } = useTranslation('files');
+  const { modal, message } = App.useApp();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [params, setParams] = useSearchParams();
+  const fmt = useFileFormat();
+  const mobile = useAppStore((s) => s.device === 'mobile');
+  const clipboard = useFileClipboard();
   const config = FILE_VIEWS[kind];
+
+  // ---- URL state --------------------------------------------------------------------------
   const vmode = readViewMode(params);
   const sortProp = (SORT_PROPS as string[]).includes(params.get('sortableProp') ?? '')
     ? (params.get('sortableProp') as SortProp)
@@ -65,120 +139,844 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     params.get('order') === 'ascending' || params.get('order') === 'descending'
       ? (params.get('order') as SortOrder)
       : config.defaultSort.order;
-  const tagId = params.get('tagId');
-  const { data: tags } = useTags();
-  const tag =
-    kind === 'tag' && tagId ? tags?.find((item) => (item.tagId ?? item.id) === tagId) : undefined;
+  const isHome = kind === 'home';
+  const path = isHome ? normalizeFolderPath(params.get('path')) : '';
+  const highlightParam = params.get('highlight');
+  const flat = isFlatView(pathname, params);
+  const isTrash = kind === 'trash';
+  const listable = isListable(kind);
 
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) next.set(key, value);
-    setParams(next, { replace: true });
+  const listingKey: ListingKey = useMemo(
+    () => ({ kind, path, sortProp, order }),
+    [kind, path, sortProp, order],
+  );
+
+  const update = useCallback(
+    (changes: Record<string, string | null>) => {
+      const next = new URLSearchParams(params);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === null) next.delete(key);
+        else next.set(key, value);
+      }
+      setParams(next, { replace: true });
+    },
+    [params, setParams],
+  );
+
+  /** A link to a folder of the tree, keeping the view mode and sort. */
+  const linkTo = useCallback(
+    (folder: string, highlight?: string) => {
+      const next = new URLSearchParams();
+      if (params.get('vmode')) next.set('vmode', vmode);
+      if (isHome && params.get('sortableProp')) next.set('sortableProp', sortProp);
+      if (isHome && params.get('order')) next.set('order', order);
+      if (folder !== '/') next.set('path', folder);
+      if (highlight) next.set('highlight', highlight);
+      const query = next.toString();
+      return query ? `/?${query}` : '/';
+    },
+    [params, vmode, isHome, sortProp, order],
+  );
+
+  // ---- data -------------------------------------------------------------------------------
+  const folderId = useFolderId(path, isHome, queryClient);
+  const { query, items, total } = useListing(listingKey, listable);
+  const folderMissing =
+    isHome &&
+    ((folderId.error instanceof ApiError && folderId.error.code === 13) ||
+      (query.error instanceof ApiError && query.error.code === 13));
+  const writable = isHome && !folderMissing;
+
+  const { data: tags } = useTags();
+  const tagId = params.get('tagId');
+  const tag = kind === 'tag' && tagId ? tags?.find((item) => (item.tagId ?? item.id) === tagId) : undefined;
+
+  // ---- UI state ---------------------------------------------------------------------------
+  const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const [renamingId, setRenamingId] = useState<string | null>(null);
+  const [detailsOpen, setDetailsOpen] = useState(false);
+  const [menu, setMenu] = useState<MenuRequest | null>(null);
+  const [nameDialog, setNameDialog] = useState<NameDialogRequest | null>(null);
+  const [moveRequest, setMoveRequest] = useState<MoveCopyRequest | null>(null);
+  const [imageId, setImageId] = useState<string | null>(null);
+  const [textItem, setTextItem] = useState<FileItem | null>(null);
+  const [highlightId, setHighlightId] = useState<string | null>(null);
+  const collection = useRef<CollectionApi>(null);
+  const marqueeBase = useRef<ReadonlySet<string>>(new Set());
+
+  // a new folder or view starts with nothing selected
+  useEffect(() => {
+    setSelection(EMPTY_SELECTION);
+    setFocusedId(null);
+    setRenamingId(null);
+    setMenu(null);
+  }, [kind, path]);
+
+  const order_ = useMemo(() => items.map((item) => item.id), [items]);
+  const selectedItems = useMemo(
+    () => (selection.ids.size === 0 ? [] : items.filter((item) => selection.ids.has(item.id))),
+    [items, selection],
+  );
+  const images = useMemo(() => items.filter(isViewableImage), [items]);
+
+  useEffect(() => {
+    if (detailsOpen && selectedItems.length === 0) setDetailsOpen(false);
+  }, [detailsOpen, selectedItems.length]);
+
+  const currentTarget = useCallback(async (): Promise<DropTarget> => {
+    const id = await resolveFolderId(queryClient, path);
+    const segments = path.split('/').filter(Boolean);
+    return { id, path, name: segments[segments.length - 1] ?? t('allFiles') };
+  }, [queryClient, path, t]);
+
+  // the uploader puts files into the folder on screen and refreshes it
+  useEffect(() => {
+    setCurrentFolder({
+      path: isHome ? path : '/',
+      folderId: isHome ? (path === '/' ? ROOT_FOLDER_ID : (folderId.data ?? '')) : '',
+      writable,
+    });
+  }, [isHome, path, folderId.data, writable]);
+  useEffect(() => {
+    setCurrentFolderRefresh(() => refreshListing(queryClient, listingKey, true));
+  }, [queryClient, listingKey]);
+  useEffect(
+    () => () => {
+      setCurrentFolder({ path: '/', folderId: ROOT_FOLDER_ID, writable: false });
+      setCurrentFolderRefresh(null);
+    },
+    [],
+  );
+
+  // ---- highlight (task links: /?path=…&highlight=name) ------------------------------------
+  const handledHighlight = useRef<string | null>(null);
+  useEffect(() => {
+    if (!highlightParam || !query.data) return;
+    const token = `${kind}|${path}|${highlightParam}`;
+    if (handledHighlight.current === token) return;
+    const index = items.findIndex((item) => item.id === highlightParam || item.name === highlightParam);
+    if (index >= 0) {
+      handledHighlight.current = token;
+      const item = items[index]!;
+      setSelection({ ids: new Set([item.id]), anchor: item.id });
+      setFocusedId(item.id);
+      setHighlightId(item.id);
+      window.setTimeout(() => collection.current?.scrollToIndex(index, 'center'), 0);
+      window.setTimeout(() => setHighlightId((id) => (id === item.id ? null : id)), 4000);
+      return;
+    }
+    if (query.hasNextPage && items.length < 20_000) {
+      if (!query.isFetchingNextPage) void query.fetchNextPage();
+      return;
+    }
+    handledHighlight.current = token;
+    void message.info(t('messages.notFound', { name: highlightParam }));
+  }, [highlightParam, query, items, kind, path, message, t]);
+
+  // ---- helpers ----------------------------------------------------------------------------
+  const confirm = useCallback(
+    (options: { title: string; content: string; okText: string; danger?: boolean }) =>
+      new Promise<boolean>((resolve) => {
+        modal.confirm({
+          title: options.title,
+          content: options.content,
+          okText: options.okText,
+          cancelText: t('confirm.cancel'),
+          okButtonProps: { danger: options.danger, 'data-testid': 'confirm-ok' },
+          cancelButtonProps: { 'data-testid': 'confirm-cancel' },
+          onOk: () => resolve(true),
+          onCancel: () => resolve(false),
+        });
+      }),
+    [modal, t],
+  );
+
+  const removeFromListings = useCallback(
+    (match: (item: FileItem) => boolean) =>
+      patchListings(queryClient, (data) => {
+        const next = removeItems(data, match);
+        return next.changed ? next.data : null;
+      }),
+    [queryClient],
+  );
+
+  const selectOnly = useCallback((item: FileItem) => {
+    setSelection({ ids: new Set([item.id]), anchor: item.id });
+    setFocusedId(item.id);
+  }, []);
+
+  const showNew = useCallback(
+    (item: FileItem) => {
+      patchListings(queryClient, (data, key) =>
+        key.kind === 'home' && key.path === item.path
+          ? insertItem(data, item, key.sortProp, key.order, PAGE_SIZE).data
+          : null,
+      );
+      selectOnly(item);
+      setHighlightId(item.id);
+      window.setTimeout(() => {
+        const list = queryClient.getQueryData<{ pages: { items: FileItem[] }[] }>(fileKeys.list(listingKey));
+        const index = list?.pages.flatMap((p) => p.items).findIndex((i) => i.id === item.id) ?? -1;
+        if (index >= 0) collection.current?.scrollToIndex(index, 'center');
+      }, 0);
+      window.setTimeout(() => setHighlightId((id) => (id === item.id ? null : id)), 2500);
+    },
+    [queryClient, listingKey, selectOnly],
+  );
+
+  /** Move or copy, asking before anything of the same name is replaced. */
+  const transfer = useCallback(
+    async (moving: MoveLike[], target: DropTarget, mode: 'move' | 'copy'): Promise<boolean> => {
+      if (moving.length === 0) return false;
+      const ids = moving.map((item) => item.id);
+      if (moving.some((i) => i.isFolder && (i.id === target.id || target.path.startsWith(`${i.path}${i.name}/`)))) {
+        void message.warning(t('messages.moveIntoItself'));
+        return false;
+      }
+      if (mode === 'move' && moving.every((i) => i.path === target.path)) {
+        void message.info(t('messages.alreadyHere'));
+        return false;
+      }
+      const targetId = target.id.startsWith('path:') ? await resolveFolderId(queryClient, target.path) : target.id;
+      const conflicts = await checkMoveCopy(ids, targetId);
+      let override = false;
+      if (conflicts.length > 0) {
+        const names = conflicts.slice(0, 5).map((c) => `"${c.name}"`).join(', ') + (conflicts.length > 5 ? '…' : '');
+        override = await confirm({
+          title: t('confirm.overwriteTitle'),
+          content: t('confirm.overwriteBody', { count: conflicts.length, target: target.name, names }),
+          okText: t('confirm.overwriteOk'),
+          danger: true,
+        });
+        if (!override) return false;
+      }
+      if (mode === 'move') {
+        const results = await moveItems(ids, targetId, override);
+        const moved = new Set(results.filter((r) => r.code === 0).map((r) => r.from));
+        removeFromListings((item) => moved.has(fullPathOf(item)) && item.path !== target.path);
+      } else {
+        const answer = await copyItems(ids, targetId, override);
+        if (!Array.isArray(answer) && answer && 'taskId' in answer) {
+          void message.info({ content: t('messages.backgroundCopy'), duration: 4 });
+        }
+      }
+      refreshListing(queryClient, { kind: 'home', path: target.path, sortProp, order }, target.path === path);
+      void queryClient.invalidateQueries({ queryKey: ['files', 'tree'] });
+      void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
+      return true;
+    },
+    [confirm, message, queryClient, removeFromListings, t, sortProp, order, path],
+  );
+
+  const nameDialogFor = useCallback(
+    (isFolder: boolean, kindId?: NewFileKind) => {
+      const taken = new Set(items.map((item) => item.name));
+      const ext = kindId ? NEW_FILE_KINDS.find((k) => k.id === kindId)!.ext : '';
+      const kindLabel = kindId ? t(`newFile.kinds.${kindId}`) : '';
+      const wanted = isFolder ? t('newFile.defaultFolder') : `${t('newFile.defaultName')}.${ext}`;
+      setNameDialog({
+        title: isFolder ? t('newFile.folderTitle') : t('newFile.fileTitle', { kind: kindLabel }),
+        icon: <FileIcon item={{ name: wanted, suffix: ext, isFolder }} size={22} />,
+        initialName: freeName(wanted, taken),
+        isFolder,
+        okText: t('newFile.create'),
+        submit: async (name) => {
+          const created = isFolder ? await createFolder(path, name) : await addFile(path, name);
+          if (created?.id) {
+            if (created.isFolder) rememberFolderId(queryClient, childPathOf(created), created.id);
+            showNew(created);
+          } else refreshListing(queryClient, listingKey, true);
+          void message.success(t('newFile.created', { name }));
+        },
+      });
+    },
+    [items, t, path, queryClient, showNew, listingKey, message],
+  );
+
+  // ---- commands ---------------------------------------------------------------------------
+  const download = useCallback(
+    async (targets: FileItem[]) => {
+      if (targets.length === 0) return;
+      const only = targets[0]!;
+      if (targets.length === 1 && !only.isFolder) {
+        startDownload(fileUrl(only, true), only.name);
+        return;
+      }
+      const ids = targets.map((item) => item.id);
+      if (!(await isPackageDownloadAllowed(ids))) {
+        void message.error(t('messages.downloadRefused'));
+        return;
+      }
+      startDownload(packageUrl(ids));
+    },
+    [message, t],
+  );
+
+  const cmd: FileCommands = {
+    open: (item) => {
+      if (isTrash) {
+        selectOnly(item);
+        setDetailsOpen(true);
+        return;
+      }
+      switch (openKindOf(item)) {
+        case 'folder': {
+          const child = childPathOf(item);
+          rememberFolderId(queryClient, child, item.id);
+          void navigate(linkTo(child));
+          return;
+        }
+        case 'image':
+          setImageId(item.id);
+          return;
+        case 'text':
+          setTextItem(item);
+          return;
+        default:
+          void confirm({
+            title: t('preview.noneTitle'),
+            content: t('preview.noneBody', { name: item.name, size: formatSize(item.size) }),
+            okText: t('preview.download'),
+          }).then((ok) => ok && void download([item]));
+      }
+    },
+    download: (targets) => void download(targets),
+    setFavorite: (targets, favorite) => {
+      void setFavorite(
+        targets.map((i) => i.id),
+        favorite,
+      ).then(() => {
+        for (const item of targets) {
+          patchListings(queryClient, (data, key) => {
+            if (key.kind === 'favorite' && !favorite) {
+              const next = removeItems(data, (i) => i.id === item.id);
+              return next.changed ? next.data : null;
+            }
+            return updateItem(data, item.id, { isFavorite: favorite });
+          });
+        }
+        void message.success(t(favorite ? 'messages.favoriteAdded' : 'messages.favoriteRemoved'));
+      });
+    },
+    toggleDetails: (item) => {
+      if (detailsOpen) {
+        setDetailsOpen(false);
+        return;
+      }
+      if (item && !selection.ids.has(item.id)) selectOnly(item);
+      if (item || selectedItems.length) setDetailsOpen(true);
+    },
+    toClipboard: (targets, mode) => {
+      putOnClipboard(targets, mode);
+      const first = targets[0];
+      void message.success(
+        t(mode === 'cut' ? 'messages.cut' : 'messages.copied', { count: targets.length, name: first?.name ?? '' }),
+      );
+    },
+    paste: (as) => {
+      if (!writable || clipboard.length === 0) return;
+      const mode = as ?? (clipboard[0]?.mode === 'cut' ? 'move' : 'copy');
+      void currentTarget()
+        .then((target) => transfer(clipboard, target, mode))
+        .then((done) => {
+          if (done && mode === 'move') removeFromClipboard(clipboard.map((c) => c.id));
+        });
+    },
+    rename: (item) => {
+      selectOnly(item);
+      setRenamingId(item.id);
+      const index = items.indexOf(item);
+      if (index >= 0) collection.current?.scrollToIndex(index);
+    },
+    moveOrCopy: (targets) => {
+      void (isHome ? currentTarget() : Promise.resolve(undefined))
+        .catch(() => undefined)
+        .then((initial) => setMoveRequest({ items: targets, initial }));
+    },
+    duplicate: (item) => {
+      if (item.isFolder) return;
+      void duplicateItem(item.id).then((copy) => {
+        if (copy?.id) showNew(copy);
+        void message.success(t('messages.duplicated', { name: copy?.name ?? '' }));
+      });
+    },
+    extract: (item) => {
+      const key = `extract-${item.id}`;
+      void message.loading({ key, content: t('messages.extracting', { name: item.name }), duration: 0 });
+      extractArchive(item.id)
+        .then((folder) => {
+          void message.success({ key, content: t('messages.extracted', { name: folder?.name ?? '' }) });
+          if (folder?.id && folder.path === path) showNew(folder);
+          void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
+        })
+        .catch(() => message.destroy(key));
+    },
+    trash: (targets) => {
+      const ids = targets.map((item) => item.id);
+      void trashItems(ids).then(() => {
+        const gone = new Set(ids);
+        removeFromListings((item) => gone.has(item.id));
+        removeFromClipboard(ids);
+        setSelection(EMPTY_SELECTION);
+        void queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('trash', '') });
+        const key = `trash-${ids.join(',')}`;
+        void message.success({
+          key,
+          duration: 6,
+          content: (
+            <span className="nb-undo" data-testid="trash-message">
+              {t('messages.trashed', { count: ids.length, name: targets[0]?.name ?? '' })}
+              <Button
+                type="link"
+                size="small"
+                data-testid="trash-undo"
+                onClick={() => {
+                  message.destroy(key);
+                  void restoreItems(ids).then(() =>
+                    queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('trash', '') }),
+                  );
+                }}
+              >
+                {t('messages.undo')}
+              </Button>
+            </span>
+          ),
+        });
+      });
+    },
+    restore: (targets) => {
+      const first = targets[0];
+      void confirm({
+        title: t('confirm.restoreTitle'),
+        content:
+          targets.length === 1 && first
+            ? t('confirm.restoreOne', { name: first.name, path: first.path })
+            : t('confirm.restoreMany', { count: targets.length }),
+        okText: t('confirm.restoreOk'),
+      }).then(async (ok) => {
+        if (!ok) return;
+        const results = await restoreItems(targets.map((i) => i.id));
+        const done = new Set(targets.map((i) => i.id));
+        removeFromListings((item) => done.has(item.id) && Boolean(item.trashDate));
+        setSelection(EMPTY_SELECTION);
+        const failed = (results ?? []).filter((r) => r.code !== 0);
+        for (const failure of failed) {
+          void message.error(t('messages.restoreFailed', { name: failure.from, msg: failure.msg }));
+        }
+        const restored = targets.length - failed.length;
+        if (restored > 0) {
+          void message.success(t('messages.restored', { count: restored, name: first?.name ?? '' }));
+        }
+        refreshListing(queryClient, listingKey, true);
+      });
+    },
+    deleteForever: (targets) => {
+      const first = targets[0];
+      void confirm({
+        title: t('confirm.sweepTitle'),
+        content:
+          targets.length === 1 && first
+            ? t('confirm.sweepOne', { name: first.name })
+            : t('confirm.sweepMany', { count: targets.length }),
+        okText: t('confirm.sweepOk'),
+        danger: true,
+      }).then(async (ok) => {
+        if (!ok) return;
+        const ids = targets.map((i) => i.id);
+        await sweepItems(ids);
+        const gone = new Set(ids);
+        removeFromListings((item) => gone.has(item.id));
+        setSelection(EMPTY_SELECTION);
+        void message.success(t('messages.swept'));
+        void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
+      });
+    },
+    emptyTrash: () => {
+      void confirm({
+        title: t('confirm.emptyTitle'),
+        content: t('confirm.emptyBody', { count: total }),
+        okText: t('confirm.emptyOk'),
+        danger: true,
+      }).then(async (ok) => {
+        if (!ok) return;
+        await clearTrash();
+        setSelection(EMPTY_SELECTION);
+        void queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('trash', '') });
+        void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
+        void message.success(t('messages.trashEmptied'));
+      });
+    },
+    deselect: () => setSelection(EMPTY_SELECTION),
+    selectAll: () => setSelection({ ids: new Set(order_), anchor: order_[0] ?? null }),
+    refresh: () => {
+      refreshListing(queryClient, listingKey, true);
+      void queryClient.invalidateQueries({ queryKey: ['files', 'tree'] });
+      void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
+    },
+    setViewMode: (mode) => update({ vmode: mode }),
+    setSort: (prop, value) => update({ sortableProp: prop, order: value }),
+    newFolder: () => nameDialogFor(true),
+    newFile: (kindId) => nameDialogFor(false, kindId),
   };
 
-  const sortItems = [
-    ...SORT_PROPS.map((prop) => ({
-      key: `prop:${prop}`,
-      label: <span data-testid={`sort-${prop}`}>{t(`sort.${prop}`)}</span>,
-      icon:
-        prop === sortProp ? (
-          <CheckOutlined />
-        ) : (
-          <span style={{ width: 14, display: 'inline-block' }} />
-        ),
-    })),
-    { type: 'divider' as const, key: 'divider' },
-    ...(['ascending', 'descending'] as const).map((value) => ({
-      key: `order:${value}`,
-      label: <span data-testid={`sort-${value}`}>{t(`sort.${value}`)}</span>,
-      icon:
-        value === order ? (
-          <CheckOutlined />
-        ) : (
-          <span style={{ width: 14, display: 'inline-block' }} />
-        ),
-    })),
-  ];
+  const view: ViewState = { kind, path, writable, vmode, sortProp, order, total };
+  const ctx: ActionContext = { items: selectedItems, view, clipboard, cmd };
+  const run = (action: FileAction, context: ActionContext = ctx) => {
+    if (isEnabled(action, context)) action.run?.(context);
+  };
 
-  const emptyKey = kind === 'tag' && !tagId ? 'tagsNone' : kind;
+  // ---- keyboard ---------------------------------------------------------------------------
+  const keyState = useRef({ ctx, run, menu, detailsOpen });
+  keyState.current = { ctx, run, menu, detailsOpen };
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || isTypingTarget(event.target)) return;
+      const { ctx: c, run: go, menu: openMenu, detailsOpen: details } = keyState.current;
+      const onControl =
+        event.target instanceof Element &&
+        Boolean(event.target.closest('button, a, [role="menuitem"], [role="tab"], .ant-segmented')) &&
+        !(event.target instanceof Element && event.target.closest('.nb-collection__scroll'));
+      if (event.key === 'Escape') {
+        if (openMenu) setMenu(null);
+        else if (details) setDetailsOpen(false);
+        else if (c.items.length) setSelection(EMPTY_SELECTION);
+        return;
+      }
+      if ((event.key === ' ' || event.key === 'Enter') && onControl) return;
+      if (event.key === ' ') {
+        if (c.items.length === 1 || details) {
+          event.preventDefault();
+          c.cmd.toggleDetails(c.items[0] ?? null);
+        }
+        return;
+      }
+      // Ctrl/⌘+X with nothing selected moves the clipboard here (API-NOTES §3)
+      if (
+        matchShortcut(event, { key: 'x', mod: true }) &&
+        c.items.length === 0 &&
+        c.clipboard.length > 0 &&
+        c.view.writable
+      ) {
+        event.preventDefault();
+        c.cmd.paste('move');
+        return;
+      }
+      for (const id of SHORTCUT_ACTIONS) {
+        const action: FileAction = FILE_ACTIONS[id];
+        if (!action.shortcut || !matchShortcut(event, action.shortcut)) continue;
+        if (!isEnabled(action, c)) continue;
+        event.preventDefault();
+        go(action, c);
+        return;
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  // ---- collection events ------------------------------------------------------------------
+  const dragItems = useDragStore((s) => s.items);
+
+  const handlers: CollectionHandlers = useStable<CollectionHandlers>({
+    onItemClick: (item, event) => {
+      if (renamingId && renamingId !== item.id) setRenamingId(null);
+      if (mobile && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+        if (selection.ids.size > 0) {
+          setSelection(clickSelection(selection, order_, item.id, { toggle: true, range: false }));
+        } else cmd.open(item);
+        return;
+      }
+      const mods = { toggle: event.ctrlKey || event.metaKey, range: event.shiftKey };
+      setSelection(clickSelection(selection, order_, item.id, mods));
+      setFocusedId(item.id);
+    },
+    onItemOpen: (item) => {
+      if (!mobile) cmd.open(item);
+    },
+    onItemToggle: (item) => {
+      setSelection(clickSelection(selection, order_, item.id, { toggle: true, range: false }));
+      setFocusedId(item.id);
+    },
+    onItemContextMenu: (item, point) => {
+      let targets = selectedItems;
+      if (!selection.ids.has(item.id)) {
+        selectOnly(item);
+        targets = [item];
+      }
+      const context = { ...ctx, items: targets };
+      setMenu({ ...point, ctx: context, entries: menuFor(context) });
+    },
+    onBackgroundClick: () => {
+      setSelection(EMPTY_SELECTION);
+      setRenamingId(null);
+    },
+    onBackgroundContextMenu: (point) => {
+      setSelection(EMPTY_SELECTION);
+      const context = { ...ctx, items: [] };
+      setMenu({ ...point, ctx: context, entries: menuFor(context) });
+    },
+    onMarqueeStart: () => {
+      marqueeBase.current = selection.ids;
+      setRenamingId(null);
+    },
+    onMarquee: (ids, additive) => {
+      const next = new Set(additive ? marqueeBase.current : []);
+      for (const id of ids) next.add(id);
+      setSelection((current) => ({ ids: next, anchor: current.anchor ?? ids[0] ?? null }));
+    },
+    onLoadMore: () => {
+      if (query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage();
+    },
+    onSort: (prop) => {
+      const nextOrder: SortOrder =
+        prop === sortProp ? (order === 'ascending' ? 'descending' : 'ascending') : prop === 'name' ? 'ascending' : 'descending';
+      update({ sortableProp: prop, order: nextOrder });
+    },
+    onDragStart: (item, event) => {
+      let dragged = selectedItems;
+      if (!selection.ids.has(item.id)) {
+        selectOnly(item);
+        dragged = [item];
+      }
+      event.dataTransfer.setData(DRAG_TYPE, JSON.stringify(dragged.map((i) => i.id)));
+      event.dataTransfer.effectAllowed = 'move';
+      event.dataTransfer.setDragImage(blankDragImage(), 0, 0);
+      const store = useDragStore.getState();
+      store.start(dragged);
+      store.moveTo(event.clientX, event.clientY);
+      const end = () => {
+        useDragStore.getState().end();
+        window.removeEventListener('dragend', end, true);
+        window.removeEventListener('drop', end, true);
+      };
+      window.addEventListener('dragend', end, true);
+      window.addEventListener('drop', () => window.setTimeout(end, 0), { capture: true, once: true });
+    },
+    canDropOn: (target) => !isTrash && canDropInto(dragItems, target),
+    onDropOn: (target) => {
+      const moving = useDragStore.getState().items;
+      useDragStore.getState().end();
+      if (!canDropInto(moving, target)) return;
+      const first = moving[0]!;
+      void confirm({
+        title: t('confirm.moveTitle'),
+        content:
+          moving.length === 1
+            ? t('confirm.moveOne', { name: first.name, target: target.name })
+            : t('confirm.moveMany', { count: moving.length, target: target.name }),
+        okText: t('confirm.moveOk'),
+      }).then((ok) => {
+        if (ok) void transfer(moving, target, 'move').then((done) => done && setSelection(EMPTY_SELECTION));
+      });
+    },
+    onRenameSubmit: async (item, name) => {
+      try {
+        const renamed = await renameItem(item.id, name);
+        patchListings(queryClient, (data) => updateItem(data, item.id, renamed?.id ? renamed : { name }));
+        setRenamingId(null);
+        collection.current?.focus();
+        return null;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    },
+    onRenameCancel: () => {
+      setRenamingId(null);
+      collection.current?.focus();
+    },
+    onKeyDown: (event, columns) => {
+      if (isTypingTarget(event.target)) return;
+      const steps: Record<string, number> = {
+        ArrowDown: columns,
+        ArrowUp: -columns,
+        ArrowRight: columns > 1 ? 1 : 0,
+        ArrowLeft: columns > 1 ? -1 : 0,
+        Home: -Infinity,
+        End: Infinity,
+      };
+      const step = steps[event.key];
+      if (step === undefined || step === 0) return;
+      event.preventDefault();
+      const from = focusedId ?? selection.anchor;
+      const bounded = Number.isFinite(step) ? step : step > 0 ? order_.length : -order_.length;
+      const next = stepSelection(order_, from, bounded);
+      if (!next) return;
+      if (event.shiftKey) {
+        setSelection(clickSelection(selection, order_, next, { toggle: false, range: true }));
+      } else setSelection({ ids: new Set([next]), anchor: next });
+      setFocusedId(next);
+      collection.current?.scrollToIndex(order_.indexOf(next));
+    },
+  });
+
+  // ---- rendering --------------------------------------------------------------------------
   const title = kind === 'tag' && tag ? tag.name : t(`views.${config.title}`);
+  const titleNode = (
+    <Breadcrumb
+      data-testid="files-breadcrumb"
+      items={[
+        ...(kind === 'tag' && tag ? [{ key: 'tags', title: <Link to="/tag">{t('views.tags')}</Link> }] : []),
+        {
+          key: 'view',
+          title: (
+            <span className="nb-view-title">
+              {config.icon} {title}
+            </span>
+          ),
+        },
+      ]}
+    />
+  );
 
-  return (
-    <section
-      className="nb-files"
-      data-testid="files-view"
-      data-kind={kind}
-      data-vmode={vmode}
-      aria-label={title}
-    >
-      <div className="nb-files__toolbar">
-        <div className="nb-files__crumb">
-          {kind === 'home' ? (
-            <FolderCrumbs path={params.get('path')} vmode={vmode} />
-          ) : (
-            <Breadcrumb
-              data-testid="files-breadcrumb"
-              items={[
-                ...(kind === 'tag' && tag
-                  ? [{ key: 'tags', title: <Link to="/tag">{t('views.tags')}</Link> }]
-                  : []),
-                { key: 'view', title },
-              ]}
-            />
-          )}
-        </div>
-        <div className="nb-files__tools">
-          <Dropdown
-            trigger={['click']}
-            menu={{
-              items: sortItems,
-              onClick: ({ key }) => {
-                const [field, value] = key.split(':');
-                if (field === 'prop' && value) update({ sortableProp: value, order });
-                if (field === 'order' && value) update({ sortableProp: sortProp, order: value });
-              },
-            }}
-          >
-            <Tooltip title={t('sort.label')}>
-              <Button
-                icon={<SortAscendingOutlined />}
-                data-testid="sort-menu"
-                aria-label={`${t('sort.label')}: ${t(`sort.${sortProp}`)}, ${t(`sort.${order}`)}`}
-              >
-                <span className="nb-hide-narrow">{t(`sort.${sortProp}`)}</span>
-                {order === 'ascending' ? <ArrowUpOutlined /> : <ArrowDownOutlined />}
-              </Button>
-            </Tooltip>
-          </Dropdown>
-          <Segmented<ViewMode>
-            data-testid="view-toggle"
-            value={vmode}
-            onChange={(value) => update({ vmode: value })}
-            options={[
-              {
-                value: 'grid',
-                icon: <AppstoreOutlined data-testid="view-grid" aria-label={t('view.grid')} />,
-                title: t('view.grid'),
-                tooltip: t('view.grid'),
-              },
-              {
-                value: 'list',
-                icon: <UnorderedListOutlined data-testid="view-list" aria-label={t('view.list')} />,
-                title: t('view.list'),
-                tooltip: t('view.list'),
-              },
-            ]}
-          />
-        </div>
+  const loadedAll = !query.hasNextPage;
+  const shownTotal = loadedAll ? items.length : total;
+  const emptyKey = kind === 'tag' && !tagId ? 'tagsNone' : kind;
+
+  let body: React.ReactNode;
+  if (folderMissing) {
+    body = (
+      <Result
+        status="404"
+        title={t('messages.folderMissing')}
+        subTitle={t('messages.folderMissingHint')}
+        data-testid="files-missing"
+        extra={
+          <Link to={linkTo('/')}>
+            <Button type="primary">{t('messages.goHome')}</Button>
+          </Link>
+        }
+      />
+    );
+  } else if (listable && query.isPending) {
+    body = (
+      <div className="nb-files__center" data-testid="files-loading">
+        <Spin size="large" />
       </div>
-      <div className="nb-files__body">
+    );
+  } else if (listable && query.isError && !query.data) {
+    body = (
+      <Result
+        status="warning"
+        title={t('messages.loadFailed')}
+        subTitle={query.error instanceof Error ? query.error.message : undefined}
+        data-testid="files-error"
+        extra={
+          <Button icon={<ReloadOutlined />} onClick={() => void query.refetch()}>
+            {t('messages.retry')}
+          </Button>
+        }
+      />
+    );
+  } else if (items.length === 0) {
+    body = (
+      <div
+        className="nb-files__center"
+        onContextMenu={(event) => {
+          if (!listable) return;
+          event.preventDefault();
+          handlers.onBackgroundContextMenu({ x: event.clientX, y: event.clientY });
+        }}
+      >
         <EmptyState
           icon={config.icon}
           title={t(`empty.${emptyKey}.title`)}
-          description={t(`empty.${emptyKey}.description`)}
+          description={
+            <>
+              {t(`empty.${emptyKey}.description`)}
+              {writable ? <div className="nb-files__hint">{t('empty.dropHint')}</div> : null}
+            </>
+          }
           testId="files-empty"
         />
       </div>
+    );
+  } else {
+    body = (
+      <FileCollection
+        apiRef={collection}
+        items={items}
+        mode={vmode}
+        mobile={mobile}
+        selected={selection.ids}
+        focusedId={focusedId}
+        highlightId={highlightId}
+        renamingId={renamingId}
+        hasMore={Boolean(query.hasNextPage)}
+        loadingMore={query.isFetchingNextPage}
+        showLocation={flat}
+        trash={isTrash}
+        sortProp={sortProp}
+        order={order}
+        draggable={!isTrash}
+        handlers={handlers}
+        label={t('a11y.list')}
+      />
+    );
+  }
+
+  const selectedSize = sumSizes(selectedItems);
+  const detailsItems = detailsOpen ? selectedItems : [];
+
+  return (
+    <section
+      className="nb-files nb-fb"
+      data-testid="files-view"
+      data-kind={kind}
+      data-vmode={vmode}
+      data-path={isHome ? path : undefined}
+      aria-label={title}
+    >
+      <FilesToolbar
+        ctx={ctx}
+        title={titleNode}
+        folderPath={isHome ? path : null}
+        parentLink={isHome && path !== '/' ? linkTo(parentFolderPath(path)) : null}
+        linkTo={(p) => linkTo(p)}
+        mobile={mobile}
+        handlers={handlers}
+        run={(action) => run(action)}
+      />
+      <div className="nb-fb__body">{body}</div>
+      <ClipboardTray canPaste={writable} onPaste={() => cmd.paste()} />
+      {listable && query.data ? (
+        <div className="nb-fb__status" data-testid="files-status" aria-live="polite">
+          <span>
+            {loadedAll
+              ? `${t('status.allLoaded')} · ${t('status.items', { count: shownTotal })}`
+              : t('status.loaded', { loaded: fmt.count(items.length), total: fmt.count(total) })}
+            {' · '}
+            {formatSize(sumSizes(items))}
+          </span>
+          {selectedItems.length ? (
+            <span data-testid="files-status-selection">
+              {t('status.selected', { count: selectedItems.length })} · {formatSize(selectedSize)}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+      <ContextMenu key={menu ? `${menu.x}:${menu.y}` : 'none'} request={menu} onClose={() => setMenu(null)} />
+      <NameDialog request={nameDialog} onClose={() => setNameDialog(null)} />
+      <MoveCopyDialog
+        request={moveRequest}
+        onClose={() => setMoveRequest(null)}
+        onSubmit={(moving, target, mode) =>
+          transfer(moving, target, mode).then((done) => {
+            if (done) setSelection(EMPTY_SELECTION);
+            return done;
+          })
+        }
+      />
+      <DetailsDrawer
+        open={detailsOpen && detailsItems.length > 0}
+        items={detailsItems}
+        mobile={mobile}
+        onClose={() => setDetailsOpen(false)}
+        locationLink={(folder, name) => linkTo(folder, name)}
+      />
+      <ImageViewer images={images} current={imageId} onChange={setImageId} />
+      <TextPreviewDialog item={textItem} onClose={() => setTextItem(null)} onDownload={(item) => void download([item])} mobile={mobile} />
+      <DragChip />
     </section>
   );
 }

@@ -1,0 +1,97 @@
+import { Form, Input, Modal, type InputRef } from 'antd';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../api/client';
+import { baseNameEnd, nameProblem } from '../names';
+
+export interface NameDialogRequest {
+  title: string;
+  icon?: ReactNode;
+  initialName: string;
+  isFolder: boolean;
+  okText: string;
+  /** Creates the item; a rejection's message shows under the field. */
+  submit: (name: string) => Promise<void>;
+}
+
+/** "New folder" / "New document": a validated name, the server's refusal shown in place. */
+export function NameDialog({ request, onClose }: { request: NameDialogRequest | null; onClose: () => void }) {
+  const { t } = useTranslation('files');
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<InputRef>(null);
+
+  useEffect(() => {
+    if (!request) return;
+    setName(request.initialName);
+    setError(null);
+    setBusy(false);
+  }, [request]);
+
+  const submit = async () => {
+    if (!request || busy) return;
+    const problem = nameProblem(name);
+    if (problem) {
+      setError(t(`nameErrors.${problem}`));
+      return;
+    }
+    setBusy(true);
+    try {
+      await request.submit(name);
+      onClose();
+    } catch (failure) {
+      setError(failure instanceof ApiError || failure instanceof Error ? failure.message : String(failure));
+      input.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={Boolean(request)}
+      title={
+        <span className="nb-dialog-title">
+          {request?.icon}
+          {request?.title}
+        </span>
+      }
+      okText={request?.okText}
+      cancelText={t('confirm.cancel')}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      confirmLoading={busy}
+      destroyOnHidden
+      width={420}
+      okButtonProps={{ 'data-testid': 'name-dialog-ok' }}
+      afterOpenChange={(open) => {
+        const element = input.current?.input;
+        if (!open || !element || !request) return;
+        element.focus();
+        element.setSelectionRange(0, baseNameEnd(element.value, request.isFolder));
+      }}
+    >
+      <Form layout="vertical" onFinish={() => void submit()} requiredMark={false} data-testid="name-dialog">
+        <Form.Item
+          label={t('newFile.name')}
+          validateStatus={error ? 'error' : undefined}
+          help={error ?? undefined}
+          style={{ marginBottom: 8 }}
+        >
+          <Input
+            ref={input}
+            value={name}
+            maxLength={1024}
+            onChange={(event) => {
+              setName(event.target.value);
+              setError(null);
+            }}
+            data-testid="name-input"
+            aria-invalid={Boolean(error)}
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

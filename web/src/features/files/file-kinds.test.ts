@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { iconKindOf, iconLabelOf, isExtractable, openKindOf } from './file-kinds';
+import { baseNameEnd, freeName, nameProblem } from './names';
+
+const file = (name: string, isFolder = false) => ({
+  name,
+  suffix: isFolder ? '' : (name.split('.').pop() ?? '').toLowerCase(),
+  isFolder,
+});
+
+describe('file kinds', () => {
+  it('picks a type icon per file type', () => {
+    expect(iconKindOf(file('docs', true))).toBe('folder');
+    expect(iconKindOf(file('cat.JPG'))).toBe('image');
+    expect(iconKindOf(file('film.mkv'))).toBe('video');
+    expect(iconKindOf(file('song.flac'))).toBe('audio');
+    expect(iconKindOf(file('report.pdf'))).toBe('pdf');
+    expect(iconKindOf(file('letter.docx'))).toBe('word');
+    expect(iconKindOf(file('sheet.xlsx'))).toBe('excel');
+    expect(iconKindOf(file('deck.pptx'))).toBe('ppt');
+    expect(iconKindOf(file('backup.tar'))).toBe('archive');
+    expect(iconKindOf(file('notes.md'))).toBe('markdown');
+    expect(iconKindOf(file('setup.py'))).toBe('code');
+    expect(iconKindOf(file('jmeter.log'))).toBe('text');
+    expect(iconKindOf(file('plan.mind'))).toBe('mind');
+    expect(iconKindOf({ name: 'Dockerfile', suffix: '', isFolder: false })).toBe('text');
+    expect(iconKindOf(file('blob.bin'))).toBe('other');
+  });
+
+  it('opens images in the viewer, text in the preview, the rest as a download', () => {
+    expect(openKindOf(file('a', true))).toBe('folder');
+    expect(openKindOf(file('a.png'))).toBe('image');
+    expect(openKindOf(file('a.svg'))).toBe('none');
+    expect(openKindOf(file('a.json'))).toBe('text');
+    expect(openKindOf(file('README.md'))).toBe('text');
+    expect(openKindOf(file('a.docx'))).toBe('none');
+  });
+
+  it('knows which archives the server extracts', () => {
+    expect(isExtractable(file('a.zip'))).toBe(true);
+    expect(isExtractable(file('a.tar.gz'))).toBe(true);
+    expect(isExtractable(file('a.tgz'))).toBe(true);
+    expect(isExtractable(file('a.7z'))).toBe(false);
+    expect(isExtractable(file('a.zip', true))).toBe(false);
+  });
+
+  it('labels icons with the extension', () => {
+    expect(iconLabelOf(file('a.html'))).toBe('HTML');
+    expect(iconLabelOf(file('a.markdown'))).toBe('MARK');
+    expect(iconLabelOf(file('x', true))).toBe('');
+  });
+});
+
+describe('names (the server rules)', () => {
+  it('accepts ordinary names, Chinese, emoji and 255 bytes', () => {
+    expect(nameProblem('report.pdf')).toBeNull();
+    expect(nameProblem('文档 📁')).toBeNull();
+    expect(nameProblem('x'.repeat(255))).toBeNull();
+  });
+
+  it('refuses what the server refuses', () => {
+    expect(nameProblem('')).toBe('empty');
+    expect(nameProblem('   ')).toBe('empty');
+    expect(nameProblem('.')).toBe('dots');
+    expect(nameProblem('..')).toBe('dots');
+    expect(nameProblem('a/b')).toBe('slash');
+    expect(nameProblem('a\\b')).toBe('slash');
+    expect(nameProblem('tab\tname')).toBe('control');
+    expect(nameProblem('nul\u0000')).toBe('control');
+    expect(nameProblem('x'.repeat(256))).toBe('tooLong');
+    // 86 CJK characters are 258 bytes
+    expect(nameProblem('字'.repeat(86))).toBe('tooLong');
+  });
+
+  it('selects the base name for a rename', () => {
+    expect(baseNameEnd('report.final.pdf', false)).toBe(12);
+    expect(baseNameEnd('.env', false)).toBe(4);
+    expect(baseNameEnd('my.folder', true)).toBe(9);
+  });
+
+  it('finds a free name', () => {
+    expect(freeName('Untitled.txt', new Set())).toBe('Untitled.txt');
+    expect(freeName('Untitled.txt', new Set(['Untitled.txt', 'Untitled (2).txt']))).toBe(
+      'Untitled (3).txt',
+    );
+    expect(freeName('New folder', new Set(['New folder']))).toBe('New folder (2)');
+  });
+});
