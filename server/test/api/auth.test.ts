@@ -249,3 +249,14 @@ describe('user info and personalization', () => {
     expect(other.status).toBe(403);
   });
 });
+
+describe('logging', () => {
+  it('masks tokens in logged URLs', async () => {
+    const { redactUrl } = await import('../../src/app.ts');
+    expect(redactUrl('/api/pre-file/1/a.txt?nimbus-token=secret123&o=download')).toBe(
+      '/api/pre-file/1/a.txt?nimbus-token=***&o=download',
+    );
+    expect(redactUrl('/api/x?share-token=abc')).toBe('/api/x?share-token=***');
+    expect(redactUrl('/api/x?a=1')).toBe('/api/x?a=1');
+  });
+});
