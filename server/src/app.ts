@@ -37,6 +37,11 @@ declare module 'fastify' {
   }
 }
 
+/** A URL with the values of token-bearing query parameters masked. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:nimbus-token|share-token|token|access-token)=)[^&#]*/gi, '$1***');
+}
+
 export interface BuildOptions {
   config: Config;
   logger?: FastifyServerOptions['logger'];
@@ -47,7 +52,17 @@ export interface BuildOptions {
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers["nimbus-token"]', 'req.headers.cookie'] },
+    logger: options.logger ?? {
+      level: config.logLevel,
+      // secrets never reach the log: tokens in headers, cookies and URLs are masked
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          remoteAddress: req.ip,
+        }),
+      },
+    },
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 10 * 1024 * 1024,
