@@ -1,0 +1,300 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import {
+  PHONE,
+  DESKTOP,
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  startServer,
+  until,
+  type NimbusServer,
+} from './harness.ts';
+
+// The file browser as a person uses it: folders, rename, drag to move, clipboard, trash,
+// zip downloads, view modes and a long folder. The steps share one page and run in order.
+
+const ADMIN = { username: 'admin', password: 'admin-secret-1' };
+const THOUSAND = 1000;
+
+let server: NimbusServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token = '';
+
+interface Item {
+  id: string;
+  name: string;
+  path: string;
+  isFolder: boolean;
+}
+
+async function api<T>(method: string, url: string, query: Record<string, string | string[]> = {}): Promise<T> {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    for (const v of Array.isArray(value) ? value : [value]) search.append(key, v);
+  }
+  const res = await fetch(`${server.baseUrl}/api${url}?${search.toString()}`, {
+    method,
+    headers: { 'nimbus-token': token },
+  });
+  const body = (await res.json()) as { code: number; message: string; data: T };
+  if (body.code !== 0) throw new Error(`${method} ${url}: ${body.code} ${body.message}`);
+  return body.data;
+}
+
+const list = (currentDirectory: string, extra: Record<string, string> = {}) =>
+  api<Item[]>('GET', '/list', { currentDirectory, pageSize: '1000', ...extra });
+const namesIn = async (folder: string) => (await list(folder)).map((item) => item.name);
+const trashNames = async () => (await list('/', { queryFileType: 'trash' })).map((item) => item.name);
+
+const item = (name: string): Locator => page.locator(`[data-testid="file-item"][data-name="${name}"]`);
+const filesView = () => page.getByTestId('files-view');
+
+/** Route inside the app (the address bar would reload the page). */
+async function visit(url: string): Promise<void> {
+  await page.evaluate((target) => {
+    window.history.pushState({}, '', target);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, url);
+  const { pathname, searchParams } = new URL(url, server.baseUrl);
+  const kind = pathname === '/' ? 'home' : pathname.slice(1);
+  const folder = searchParams.get('path') ?? '/';
+  await until(
+    async () =>
+      (await filesView().getAttribute('data-kind')) === kind &&
+      (kind !== 'home' || (await filesView().getAttribute('data-path')) === folder),
+    `the ${kind} view shows`,
+  );
+}
+
+async function confirmDialog(): Promise<void> {
+  const ok = page.getByTestId('confirm-ok');
+  await ok.waitFor({ state: 'visible' });
+  await ok.click();
+  await ok.waitFor({ state: 'hidden' });
+}
+
+function zipNames(file: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err ?? new Error('no zip'));
+      const names: string[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        names.push(entry.fileName);
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(names));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  // the administrator, and a session for arranging files behind the browser's back
+  const init = await fetch(`${server.baseUrl}/api/public/initialization`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  expect(((await init.json()) as { code: number }).code).toBe(0);
+  const login = await fetch(`${server.baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...ADMIN, rememberMe: true }),
+  });
+  token = ((await login.json()) as { data: Record<string, string> }).data['nimbus-token']!;
+
+  // a folder of 1,000 files written on disk, then indexed
+  const thousand = path.join(server.dataDir, 'files', ADMIN.username, 'thousand');
+  fs.mkdirSync(thousand, { recursive: true });
+  for (let i = 0; i < THOUSAND; i++) {
+    fs.writeFileSync(path.join(thousand, `item-${String(i).padStart(4, '0')}.txt`), `item ${i}\n`);
+  }
+  await api('GET', '/user/setting/sync', { path: '/' });
+  await until(
+    async () => (await namesIn('/thousand').catch(() => [])).length === THOUSAND,
+    'the 1,000 files are indexed',
+    60_000,
+  );
+
+  browser = await launchBrowser();
+  ({ context, page } = await openPage(browser, server, { acceptDownloads: true }));
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('the file browser', () => {
+  it('signs in and shows the home folder', async () => {
+    await page.goto('/login');
+    await page.getByTestId('login-username').fill(ADMIN.username);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await filesView().waitFor({ state: 'visible' });
+    expect(await filesView().getAttribute('data-kind')).toBe('home');
+    await item('thousand').waitFor({ state: 'visible' });
+  });
+
+  it('creates a folder', async () => {
+    await page.getByTestId('new-button').click();
+    await page.getByTestId('action-newFolder').click();
+    const input = page.getByTestId('name-input');
+    await input.waitFor({ state: 'visible' });
+    // the server's rules show before anything is sent
+    await input.fill('bad/name');
+    await page.getByTestId('name-dialog-ok').click();
+    await page.getByText('A name cannot contain "/" or "\\"').waitFor({ state: 'visible' });
+    await input.fill('Reports');
+    await page.getByTestId('name-dialog-ok').click();
+    await item('Reports').waitFor({ state: 'visible' });
+    expect(await namesIn('/')).toContain('Reports');
+  });
+
+  it('renames with F2: Enter saves, a taken name shows the server message', async () => {
+    await api('POST', '/addfile', { fileName: 'memo.txt', parentPath: '/' });
+    await item('memo.txt').waitFor({ state: 'visible' });
+    await item('Reports').click();
+    await page.keyboard.press('F2');
+    const input = page.getByTestId('file-rename-input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('memo.txt');
+    await input.press('Enter');
+    await page.getByText('"memo.txt" already exists in this folder').waitFor({ state: 'visible' });
+    await input.fill('Reports 2025');
+    await input.press('Enter');
+    await item('Reports 2025').waitFor({ state: 'visible' });
+    expect(await item('Reports').count()).toBe(0);
+    expect(await namesIn('/')).toEqual(expect.arrayContaining(['Reports 2025', 'memo.txt']));
+    await saveScreenshot(page, 'files-1440-grid');
+  });
+
+  it('drags a file onto a folder and moves it after confirming', async () => {
+    await item('memo.txt').dragTo(item('Reports 2025'));
+    const dialog = page.locator('.ant-modal-confirm');
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.textContent()).toContain('Move "memo.txt" to "Reports 2025"?');
+    await confirmDialog();
+    await item('memo.txt').waitFor({ state: 'detached' });
+    await until(async () => (await namesIn('/Reports 2025')).includes('memo.txt'), 'memo.txt is in the folder');
+    expect(await namesIn('/')).not.toContain('memo.txt');
+  });
+
+  it('copies with Ctrl+C and pastes into another folder', async () => {
+    await item('Reports 2025').dblclick();
+    await until(async () => (await filesView().getAttribute('data-path')) === '/Reports 2025/', 'the folder opens');
+    await item('memo.txt').click();
+    await page.keyboard.press('Control+c');
+    const tray = page.getByTestId('clipboard-tray');
+    await tray.waitFor({ state: 'visible' });
+    expect(await tray.getAttribute('data-mode')).toBe('copy');
+    await page.getByTestId('crumb-root').click();
+    await until(async () => (await filesView().getAttribute('data-path')) === '/', 'back at the root');
+    await item('thousand').waitFor({ state: 'visible' });
+    await page.getByTestId('clipboard-paste').click();
+    await item('memo.txt').waitFor({ state: 'visible' });
+    expect(await namesIn('/')).toContain('memo.txt');
+    expect(await namesIn('/Reports 2025')).toContain('memo.txt');
+    await page.getByTestId('clipboard-clear').click();
+    await tray.waitFor({ state: 'detached' });
+  });
+
+  it('deletes with the Del key', async () => {
+    await item('memo.txt').click();
+    await page.keyboard.press('Delete');
+    await item('memo.txt').waitFor({ state: 'detached' });
+    await page.getByTestId('trash-message').waitFor({ state: 'visible' });
+    expect(await namesIn('/')).not.toContain('memo.txt');
+    expect(await trashNames()).toContain('memo.txt');
+  });
+
+  it('restores from the trash', async () => {
+    await visit('/trash');
+    expect(await filesView().getAttribute('data-kind')).toBe('trash');
+    await item('memo.txt').click({ button: 'right' });
+    await page.getByTestId('action-restore').click();
+    await confirmDialog();
+    await item('memo.txt').waitFor({ state: 'detached' });
+    expect(await namesIn('/')).toContain('memo.txt');
+    expect(await trashNames()).not.toContain('memo.txt');
+  });
+
+  it('empties the trash', async () => {
+    await visit('/');
+    await item('memo.txt').click({ button: 'right' });
+    await page.getByTestId('action-delete').click();
+    await item('memo.txt').waitFor({ state: 'detached' });
+    await visit('/trash');
+    await item('memo.txt').waitFor({ state: 'visible' });
+    await saveScreenshot(page, 'files-1440-trash');
+    await page.getByTestId('toolbar-emptyTrash').click();
+    await confirmDialog();
+    await page.getByTestId('files-empty').waitFor({ state: 'visible' });
+    expect(await trashNames()).toEqual([]);
+  });
+
+  it('downloads two files as one zip', async () => {
+    await api('POST', '/addfile', { fileName: 'alpha.txt', parentPath: '/' });
+    await api('POST', '/addfile', { fileName: 'beta.md', parentPath: '/' });
+    await visit('/?vmode=list');
+    await item('alpha.txt').click();
+    await item('beta.md').click({ modifiers: ['Control'] });
+    expect(await page.getByTestId('selection-count').textContent()).toContain('2');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('toolbar-download').click(),
+    ]);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-zip-')), 'download.zip');
+    await download.saveAs(file);
+    expect(download.suggestedFilename()).toMatch(/\.zip$/);
+    expect((await zipNames(file)).sort()).toEqual(['alpha.txt', 'beta.md']);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+
+  it('switches between list and grid, keeping the mode in the URL', async () => {
+    await page.getByTestId('view-grid').click();
+    await until(async () => (await filesView().getAttribute('data-vmode')) === 'grid', 'grid mode');
+    expect(new URL(page.url()).searchParams.get('vmode')).toBe('grid');
+    await page.getByTestId('view-list').click();
+    await until(async () => (await filesView().getAttribute('data-vmode')) === 'list', 'list mode');
+    expect(new URL(page.url()).searchParams.get('vmode')).toBe('list');
+    await saveScreenshot(page, 'files-1440-list');
+  });
+
+  it('scrolls a folder of 1,000 items to its end', async () => {
+    await visit('/?path=%2Fthousand%2F&vmode=list');
+    await item('item-0000.txt').waitFor({ state: 'visible' });
+    // one page of 100 at first; the rest arrives while scrolling
+    const scroller = page.getByTestId('files-list');
+    expect(Number(await scroller.getAttribute('data-count'))).toBeLessThan(THOUSAND);
+    const last = item(`item-${String(THOUSAND - 1).padStart(4, '0')}.txt`);
+    await until(async () => {
+      await scroller.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+      return last.isVisible();
+    }, 'the last item comes into view', 30_000);
+    expect(Number(await scroller.getAttribute('data-count'))).toBe(THOUSAND);
+    expect(await page.getByTestId('files-status').textContent()).toContain('1000 items');
+    // only the rows on screen exist in the page
+    expect(await page.locator('[data-testid="file-item"]').count()).toBeLessThan(100);
+  });
+
+  it('fits a phone screen', async () => {
+    await visit('/?vmode=list');
+    await page.setViewportSize(PHONE);
+    await item('thousand').waitFor({ state: 'visible' });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(PHONE.width);
+    await saveScreenshot(page, 'files-375-list');
+    await page.setViewportSize(DESKTOP);
+  });
+});
