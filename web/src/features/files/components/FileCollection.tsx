@@ -71,6 +71,8 @@ interface CollectionProps {
   draggable: boolean;
   /** Thumbnails of images in the grid. */
   thumbnails?: boolean;
+  /** Each item's "…" menu button and checkbox (off in the file picker). */
+  itemControls?: boolean;
   handlers: CollectionHandlers;
   apiRef?: Ref<CollectionApi>;
   label: string;
@@ -156,6 +158,7 @@ export function useFolderDrop(target: DropTarget | null, handlers: Pick<Collecti
 }
 
 interface ItemProps {
+  controls: boolean;
   item: FileItem;
   index: number;
   selected: boolean;
@@ -288,7 +291,7 @@ const ListRow = memo(function ListRow(p: RowProps) {
       data-folder={item.isFolder ? 'true' : undefined}
       {...rootProps}
     >
-      {p.mobile ? null : (
+      {p.mobile || !p.controls ? null : (
         <span className="nb-row__check" onClick={(event) => event.stopPropagation()}>
           <Checkbox
             checked={p.selected}
@@ -332,7 +335,7 @@ const ListRow = memo(function ListRow(p: RowProps) {
           </span>
         </>
       )}
-      <MenuButton item={item} handlers={p.handlers} />
+      {p.controls ? <MenuButton item={item} handlers={p.handlers} /> : <span />}
     </div>
   );
 });
@@ -378,13 +381,15 @@ const GridTile = memo(function GridTile(p: TileProps) {
       {...rootProps}
       {...dragProps}
     >
-      <span className="nb-tile__check" onClick={(event) => event.stopPropagation()}>
-        <Checkbox
-          checked={p.selected}
-          aria-label={t('a11y.selectItem', { name: item.name })}
-          onChange={() => p.handlers.onItemToggle(item)}
-        />
-      </span>
+      {p.controls ? (
+        <span className="nb-tile__check" onClick={(event) => event.stopPropagation()}>
+          <Checkbox
+            checked={p.selected}
+            aria-label={t('a11y.selectItem', { name: item.name })}
+            onChange={() => p.handlers.onItemToggle(item)}
+          />
+        </span>
+      ) : null}
       <span className="nb-tile__icon" style={{ width: metrics.icon, height: metrics.icon }}>
         <Thumb item={item} size={metrics.icon} thumbnails={p.thumbnails} />
       </span>
@@ -398,7 +403,7 @@ const GridTile = memo(function GridTile(p: TileProps) {
           </>
         )}
       </span>
-      <MenuButton item={item} handlers={p.handlers} />
+      {p.controls ? <MenuButton item={item} handlers={p.handlers} /> : null}
     </div>
   );
 });
@@ -628,6 +633,7 @@ export function FileCollection(props: CollectionProps) {
     renaming: props.renamingId === item.id,
     mobile,
     draggable: props.draggable,
+    controls: props.itemControls !== false,
     handlers,
   });
 
