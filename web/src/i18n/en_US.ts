@@ -492,6 +492,7 @@ const en_US = {
     allDone: 'Upload finished: {{count}} files',
     foldersCreated: 'Folders created',
     errors: {
+      http: 'The server answered HTTP {{status}}; retry to continue where it stopped',
       network: 'The connection dropped; retry to continue where it stopped',
       rejected: 'The server did not accept this chunk',
     },

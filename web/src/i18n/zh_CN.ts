@@ -486,6 +486,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
     allDone: '上传完成：共 {{count}} 个文件',
     foldersCreated: '文件夹已创建',
     errors: {
+      http: '服务器返回 HTTP {{status}}，重试即可从中断处继续',
       network: '网络连接中断，重试即可从中断处继续',
       rejected: '服务器没有接受这个分片',
     },

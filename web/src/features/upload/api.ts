@@ -220,9 +220,7 @@ export function sendChunk(
         payload = undefined;
       }
       if (!isEnvelope(payload)) {
-        reject(
-          new ApiError('transport', `HTTP ${xhr.status}`, TRANSPORT_ERROR_CODE, xhr.status),
-        );
+        reject(new ApiError('transport', `HTTP ${xhr.status}`, TRANSPORT_ERROR_CODE, xhr.status));
         return;
       }
       if (payload.code !== 0) {

@@ -6,7 +6,10 @@ export const CHUNK_SIZE_KEY = 'uploader_chunk_size';
 /** A usable chunk size from a stored or received value, else the default 1 MiB. */
 export function normalizeChunkSize(value: unknown): number {
   const size = typeof value === 'string' ? Number(value) : value;
-  return typeof size === 'number' && Number.isSafeInteger(size) && size > 0 && size <= MAX_CHUNK_SIZE
+  return typeof size === 'number' &&
+    Number.isSafeInteger(size) &&
+    size > 0 &&
+    size <= MAX_CHUNK_SIZE
     ? size
     : DEFAULT_CHUNK_SIZE;
 }

@@ -20,7 +20,8 @@ const scope = self as unknown as {
 scope.onmessage = (event: MessageEvent<HashRequest>) => {
   const { id, blob } = event.data;
   hashBlob(blob, {
-    onProgress: (hashed) => scope.postMessage({ id, type: 'progress', hashed } satisfies HashResponse),
+    onProgress: (hashed) =>
+      scope.postMessage({ id, type: 'progress', hashed } satisfies HashResponse),
   }).then(
     (hash) => scope.postMessage({ id, type: 'done', hash } satisfies HashResponse),
     (error: unknown) =>

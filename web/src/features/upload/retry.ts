@@ -23,6 +23,15 @@ export function isRetryable(error: unknown): boolean {
   return TRANSIENT_CODES.has(error.code);
 }
 
+/** The request never reached the server or its answer never came back. */
+export function isConnectionError(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    (error.kind === 'transport' || error.kind === 'timeout') &&
+    error.status === 0
+  );
+}
+
 /** Resolves after `ms`, or rejects at once when the signal aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

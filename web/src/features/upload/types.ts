@@ -3,13 +3,7 @@
  * computed), uploading, paused, merging, success, failure.
  */
 export type UploadStatus =
-  | 'waiting'
-  | 'checking'
-  | 'uploading'
-  | 'paused'
-  | 'merging'
-  | 'success'
-  | 'failure';
+  'waiting' | 'checking' | 'uploading' | 'paused' | 'merging' | 'success' | 'failure';
 
 /** One file of the upload list. The File itself lives in the engine, never in the store. */
 export interface UploadItem {
@@ -35,6 +29,8 @@ export interface UploadItem {
   speed: number;
   /** The server's text, or ours, when status is failure. */
   error?: string;
+  /** Failed because the connection dropped: retried by itself when the browser is online again. */
+  offline?: boolean;
   /** Restored after a reload: the user must choose the file again (browsers forget files). */
   needsFile: boolean;
   /** Sent nothing: the server already had these bytes (instant upload). */

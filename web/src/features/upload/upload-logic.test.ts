@@ -1,13 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE } from '@nimbus/contract';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
-import { chunkRange, normalizeChunkSize, planChunks, storedChunkSize, totalChunksFor } from './chunk-plan';
+import {
+  chunkRange,
+  normalizeChunkSize,
+  planChunks,
+  storedChunkSize,
+  totalChunksFor,
+} from './chunk-plan';
 import { hashBlob } from './hash-core';
 import { cleanRelativePath, foldersToCreate, isSameFile, topLevelNames } from './paths';
 import { formatSpeed, SpeedMeter, summarize, uploadTitle } from './progress';
-import { backoffMs, isRetryable } from './retry';
+import { backoffMs, isConnectionError, isRetryable } from './retry';
 import type { UploadItem } from './types';
+import { UploadParams, UploadParamsTimeout } from './upload-params';
 
 const item = (changes: Partial<UploadItem>): UploadItem => ({
   id: 'x',
@@ -119,7 +126,16 @@ describe('progress', () => {
       item({ size: 1000, status: 'failure', uploaded: 10 }),
       item({ size: 0, status: 'waiting' }),
     ]);
-    expect(s).toMatchObject({ count: 4, success: 1, failure: 1, unfinished: 2, active: 1, percent: 75, speed: 10, isUploading: true });
+    expect(s).toMatchObject({
+      count: 4,
+      success: 1,
+      failure: 1,
+      unfinished: 2,
+      active: 1,
+      percent: 75,
+      speed: 10,
+      isUploading: true,
+    });
     expect(uploadTitle(s)).toBe('75% | 10 B/s');
     expect(summarize([item({ size: 0, status: 'success' })]).percent).toBe(100);
     expect(summarize([]).percent).toBe(0);
@@ -146,6 +162,13 @@ describe('retries (spec §9)', () => {
     expect(isRetryable(new ApiError('aborted', 'x', -1000, 0))).toBe(false);
     expect(isRetryable(new TypeError('Failed to fetch'))).toBe(true);
   });
+
+  it('tells a dropped connection from a server that answered', () => {
+    expect(isConnectionError(new ApiError('transport', 'x', -1000, 0))).toBe(true);
+    expect(isConnectionError(new ApiError('timeout', 'x', -1000, 0))).toBe(true);
+    expect(isConnectionError(new ApiError('transport', 'HTTP 502', -1000, 502))).toBe(false);
+    expect(isConnectionError(new ApiError('business', 'x', 20, 507))).toBe(false);
+  });
 });
 
 describe('identifier', () => {
@@ -168,5 +191,35 @@ describe('identifier', () => {
   it('stops when cancelled', async () => {
     const blob = new Blob([randomBytes(10_000)]);
     await expect(hashBlob(blob, { sliceBytes: 1000, isCancelled: () => true })).rejects.toThrow();
+  });
+});
+
+describe('upload parameters (spec §5: 3 s wait)', () => {
+  const folder = (writable: boolean) => ({ path: '/a/', folderId: '1', writable });
+
+  it('answers at once when the current folder is writable', async () => {
+    const params = new UploadParams();
+    params.set(folder(true));
+    await expect(params.wait(3000)).resolves.toMatchObject({ path: '/a/' });
+  });
+
+  it('waits for the folder to arrive, and times out after 3 s', async () => {
+    vi.useFakeTimers();
+    try {
+      const params = new UploadParams();
+      params.set(folder(false));
+      const arriving = params.wait(3000);
+      vi.advanceTimersByTime(2000);
+      params.set(folder(true));
+      await expect(arriving).resolves.toMatchObject({ writable: true });
+
+      params.set(null);
+      const never = params.wait(3000);
+      const outcome = expect(never).rejects.toBeInstanceOf(UploadParamsTimeout);
+      vi.advanceTimersByTime(3000);
+      await outcome;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

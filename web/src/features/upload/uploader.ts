@@ -5,7 +5,6 @@ import {
   SIMULTANEOUS_UPLOADS,
   UPLOAD_PARAMS_TIMEOUT_MS,
 } from '@nimbus/contract';
-import type { ButtonProps } from 'antd';
 import { ApiError, request } from '../../api/client';
 import { queryClient } from '../../api/query-client';
 import { feedback } from '../../app/feedback';
@@ -30,8 +29,9 @@ import { computeIdentifier } from './hasher';
 import { cleanRelativePath, foldersToCreate, isSameFile, topLevelNames } from './paths';
 import { SpeedMeter } from './progress';
 import { forgetUploads, loadUploads, saveUploads } from './queue-db';
-import { abortError, backoffMs, isAbort, isRetryable, sleep } from './retry';
+import { abortError, backoffMs, isAbort, isConnectionError, isRetryable, sleep } from './retry';
 import { useUploadStore } from './store';
+import { UploadParams, UploadParamsTimeout } from './upload-params';
 import type { PickedFile, SavedUpload, UploadItem } from './types';
 
 /** Chunks of one file on the wire at once. */
@@ -42,9 +42,8 @@ export const CHUNKS_IN_FLIGHT = 3;
  */
 const GLOBAL_CHUNK_SLOTS = 5;
 const PUBLISH_EVERY_MS = 200;
+const CHECK_EXIST_BATCH = 1000;
 const REFRESH_DELAY_MS = 400;
-
-class UploadParamsTimeout extends Error {}
 
 /** A counting semaphore whose waiters can give up. */
 class Slots {
@@ -104,7 +103,9 @@ function newId(): string {
 function messageOf(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.kind === 'transport' || error.kind === 'timeout') {
-      return t('upload:errors.network');
+      return error.status > 0
+        ? t('upload:errors.http', { status: error.status })
+        : t('upload:errors.network');
     }
     return error.message;
   }
@@ -135,8 +136,8 @@ function confirmOverwrite(): Promise<boolean> {
       content: t('upload:overwrite.content'),
       okText: t('upload:overwrite.ok'),
       cancelText: t('common:actions.cancel'),
-      okButtonProps: { 'data-testid': 'upload-overwrite-ok' } as ButtonProps,
-      cancelButtonProps: { 'data-testid': 'upload-overwrite-cancel' } as ButtonProps,
+      okButtonProps: { 'data-testid': 'upload-overwrite-ok' },
+      cancelButtonProps: { 'data-testid': 'upload-overwrite-cancel' },
       onOk: () => resolve(true),
       onCancel: () => resolve(false),
     });
@@ -151,8 +152,8 @@ export function confirmExit(): Promise<boolean> {
       content: t('upload:exit.content'),
       okText: t('upload:exit.ok'),
       cancelText: t('common:actions.cancel'),
-      okButtonProps: { danger: true, 'data-testid': 'upload-exit-ok' } as ButtonProps,
-      cancelButtonProps: { 'data-testid': 'upload-exit-cancel' } as ButtonProps,
+      okButtonProps: { danger: true, 'data-testid': 'upload-exit-ok' },
+      cancelButtonProps: { 'data-testid': 'upload-exit-cancel' },
       onOk: () => resolve(true),
       onCancel: () => resolve(false),
     });
@@ -175,8 +176,7 @@ export class Uploader {
   /** Batches whose folders are still being created: their files wait. */
   private pendingBatches = new Set<string>();
   private slots = new Slots(GLOBAL_CHUNK_SLOTS);
-  private params: CurrentFolder | null = null;
-  private paramsListeners = new Set<() => void>();
+  private params = new UploadParams();
   private owner = '';
   private publishTimer: number | null = null;
   private refreshTimer: number | null = null;
@@ -246,29 +246,7 @@ export class Uploader {
 
   /** The current folder, from the file browser; uploads go there. */
   setUploadParams(folder: CurrentFolder | null): void {
-    this.params = folder;
-    for (const listener of this.paramsListeners) listener();
-  }
-
-  /** spec §5: wait for the upload parameters at most 3 s. */
-  private waitForParams(): Promise<CurrentFolder> {
-    const ready = () => (this.params?.writable ? this.params : null);
-    const now = ready();
-    if (now) return Promise.resolve(now);
-    return new Promise((resolve, reject) => {
-      const timer = window.setTimeout(() => {
-        this.paramsListeners.delete(check);
-        reject(new UploadParamsTimeout());
-      }, UPLOAD_PARAMS_TIMEOUT_MS);
-      const check = () => {
-        const params = ready();
-        if (!params) return;
-        window.clearTimeout(timer);
-        this.paramsListeners.delete(check);
-        resolve(params);
-      };
-      this.paramsListeners.add(check);
-    });
+    this.params.set(folder);
   }
 
   // ---- adding ---------------------------------------------------------------------------
@@ -300,7 +278,7 @@ export class Uploader {
 
     let folder: CurrentFolder;
     try {
-      folder = await this.waitForParams();
+      folder = await this.params.wait(UPLOAD_PARAMS_TIMEOUT_MS);
     } catch (error) {
       if (error instanceof UploadParamsTimeout) {
         void feedback().message.error({ content: t('upload:paramsTimeout'), duration: 3 });
@@ -316,10 +294,15 @@ export class Uploader {
     const names = topLevelNames([...entries.map((e) => e.relativePath), ...emptyFolders]);
 
     try {
-      const exist = await this.withRetry(
-        (signal) => checkExist(names, currentDirectory, signal),
-        new AbortController().signal,
-      );
+      let exist = false;
+      // the server takes at most 10 000 names a call
+      for (let i = 0; i < names.length && !exist; i += CHECK_EXIST_BATCH) {
+        const batch = names.slice(i, i + CHECK_EXIST_BATCH);
+        exist = await this.withRetry(
+          (signal) => checkExist(batch, currentDirectory, signal),
+          new AbortController().signal,
+        );
+      }
       if (exist && !(await confirmOverwrite())) return;
     } catch (error) {
       this.reportBatchError(error);
@@ -435,6 +418,48 @@ export class Uploader {
     if (!count) return;
     this.publish();
     if (useAppStore.getState().device === 'desktop') useUploadStore.getState().setPanelOpen(true);
+    await this.probeRestored(saved.map((row) => row.id));
+  }
+
+  /**
+   * Asks the server what it holds of each remembered upload, so the list shows real progress
+   * before the files are chosen again, and uploads that finished just before the reload (the
+   * answer was lost with the page) show as done.
+   */
+  private async probeRestored(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const item = this.items.get(id);
+      if (!item?.needsFile || !item.identifier || !item.chunkSize) continue;
+      const { identifier, chunkSize } = item;
+      try {
+        const first = chunkRange(1, item.size, chunkSize);
+        const test = await testChunk({
+          chunkNumber: 1,
+          chunkSize,
+          currentChunkSize: first.end - first.start,
+          totalSize: item.size,
+          identifier,
+          filename: item.name,
+          relativePath: item.relativePath,
+          totalChunks: totalChunksFor(item.size, chunkSize),
+          currentDirectory: item.currentDirectory,
+          lastModified: item.lastModified,
+        });
+        const now = this.items.get(id);
+        if (!now?.needsFile) continue;
+        if (test.pass) {
+          this.succeed(id, false);
+          continue;
+        }
+        const have = new Set(test.resume);
+        const uploaded = planChunks(item.size, chunkSize)
+          .filter((c) => have.has(c.chunkNumber))
+          .reduce((sum, c) => sum + c.end - c.start, 0);
+        this.patch(id, { uploaded });
+      } catch {
+        // only a hint: the upload itself asks again
+      }
+    }
   }
 
   /** Sign-out or another user: stop everything, keep what is remembered for later. */
@@ -470,7 +495,7 @@ export class Uploader {
   retry(id: string): void {
     const item = this.items.get(id);
     if (!item || item.status !== 'failure' || !this.files.has(id)) return;
-    this.patch(id, { status: 'waiting', error: undefined, uploaded: 0 }, true);
+    this.patch(id, { status: 'waiting', error: undefined, offline: false, uploaded: 0 }, true);
     this.pump();
   }
 
@@ -502,9 +527,24 @@ export class Uploader {
     for (const id of this.order) {
       const item = this.items.get(id);
       if (item?.status === 'failure' && this.files.has(id)) {
-        this.patch(id, { status: 'waiting', error: undefined, uploaded: 0 });
+        this.patch(id, { status: 'waiting', error: undefined, offline: false, uploaded: 0 });
       }
     }
+    this.publish();
+    this.pump();
+  }
+
+  /** The connection is back: uploads that failed for want of it go on by themselves. */
+  retryConnectionFailures(): void {
+    let any = false;
+    for (const id of this.order) {
+      const item = this.items.get(id);
+      if (item?.status === 'failure' && item.offline && this.files.has(id)) {
+        this.patch(id, { status: 'waiting', error: undefined, offline: false });
+        any = true;
+      }
+    }
+    if (!any) return;
     this.publish();
     this.pump();
   }
@@ -602,7 +642,7 @@ export class Uploader {
         lastModified: item.lastModified,
       };
       const chunkParams = (chunkNumber: number): ChunkParams => {
-        const range = chunkRange(chunkNumber, item!.size, chunkSize);
+        const range = chunkRange(chunkNumber, item.size, chunkSize);
         return { ...base, chunkNumber, currentChunkSize: range.end - range.start };
       };
 
@@ -650,6 +690,7 @@ export class Uploader {
         {
           status: 'failure',
           error: messageOf(error),
+          offline: isConnectionError(error),
           speed: 0,
           uploaded: restart ? 0 : rt.confirmed,
           ...(restart ? { identifier: undefined, checkProgress: 0 } : {}),
@@ -681,7 +722,14 @@ export class Uploader {
     const lane = async () => {
       while (next < chunks.length && !local.signal.aborted) {
         const chunk = chunks[next++]!;
-        await this.sendWithRetry(rt, file, chunk, chunkParams(chunk.chunkNumber), local.signal, report);
+        await this.sendWithRetry(
+          rt,
+          file,
+          chunk,
+          chunkParams(chunk.chunkNumber),
+          local.signal,
+          report,
+        );
       }
     };
     try {
@@ -740,7 +788,10 @@ export class Uploader {
   }
 
   /** A protocol call retried like a chunk: 3 times, with backoff, on errors that may pass. */
-  private async withRetry<T>(call: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T> {
+  private async withRetry<T>(
+    call: (signal: AbortSignal) => Promise<T>,
+    signal: AbortSignal,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await call(signal);
@@ -755,7 +806,11 @@ export class Uploader {
   private succeed(id: string, instant: boolean): void {
     const item = this.items.get(id);
     if (!item) return;
-    this.patch(id, { status: 'success', uploaded: item.size, speed: 0, instant, error: undefined }, true);
+    this.patch(
+      id,
+      { status: 'success', uploaded: item.size, speed: 0, instant, error: undefined },
+      true,
+    );
     this.files.delete(id);
     void forgetUploads([id]);
     this.scheduleRefresh();

@@ -93,23 +93,32 @@ export function GlobalUploader() {
     () =>
       onLiveMessage('uploaderChunkSize', (msg) => {
         const size = (msg.body as { chunkSize?: unknown } | null)?.chunkSize;
-        if (size !== undefined && normalizeChunkSize(size) === Number(size)) {
+        if (typeof size === 'number' && normalizeChunkSize(size) === size) {
           localValue.set(CHUNK_SIZE_KEY, String(size));
         }
       }),
     [],
   );
 
-  // spec §5: leaving the page while uploading warns
   useEffect(() => {
-    if (!summary.isUploading) return;
+    const online = () => uploader.retryConnectionFailures();
+    window.addEventListener('online', online);
+    return () => window.removeEventListener('online', online);
+  }, []);
+
+  // spec §5: leaving the page while uploading warns (a paused file would have to be chosen again)
+  const items = useUploadStore((s) => s.items);
+  const hasLiveWork =
+    summary.isUploading || items.some((item) => item.status === 'paused' && !item.needsFile);
+  useEffect(() => {
+    if (!hasLiveWork) return;
     const warn = (event: BeforeUnloadEvent) => {
       event.preventDefault();
       event.returnValue = '';
     };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, [summary.isUploading]);
+  }, [hasLiveWork]);
 
   useUploadTitle();
 

@@ -1,4 +1,4 @@
-import { CheckOutlined, ExclamationOutlined, PauseOutlined } from '@ant-design/icons';
+import { CheckOutlined, ExclamationOutlined } from '@ant-design/icons';
 import { Progress } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -26,15 +26,21 @@ export function UploadBall() {
   const finished = !summary.isUploading;
   const failed = finished && summary.failure > 0;
   const paused = finished && !failed && summary.paused > 0;
+  const done = finished && !failed && !paused;
   const center = failed ? (
     <ExclamationOutlined />
-  ) : paused ? (
-    <PauseOutlined />
-  ) : finished && summary.percent >= 100 ? (
+  ) : done ? (
     <CheckOutlined />
   ) : (
     `${summary.percent}%`
   );
+  const label = summary.isUploading
+    ? formatSpeed(summary.speed)
+    : failed
+      ? t('summary.failed', { count: summary.failure })
+      : paused
+        ? t('status.paused')
+        : t('status.success');
   return (
     <button
       type="button"
@@ -56,14 +62,15 @@ export function UploadBall() {
         size={56}
         percent={summary.percent}
         strokeWidth={7}
-        status={failed ? 'exception' : finished && !paused ? 'success' : 'normal'}
+        status={failed ? 'exception' : done ? 'success' : 'normal'}
         format={() => <span className="nb-upload-ball__value">{center}</span>}
       />
-      {summary.isUploading ? (
-        <span className="nb-upload-ball__speed" data-testid="upload-ball-speed">
-          {formatSpeed(summary.speed)}
-        </span>
-      ) : null}
+      <span
+        className={`nb-upload-ball__label${failed ? ' nb-upload-ball__label--error' : ''}`}
+        data-testid={summary.isUploading ? 'upload-ball-speed' : 'upload-ball-label'}
+      >
+        {label}
+      </span>
     </button>
   );
 }
