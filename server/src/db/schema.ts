@@ -159,6 +159,36 @@ export interface UploadChunkTable {
   number: number;
 }
 
+export interface ShareTable {
+  id: string;
+  shortId: string;
+  userId: string;
+  fileId: string;
+  isPrivacy: Flag;
+  code: string | null;
+  /** Null: permanent. */
+  expiresAt: number | null;
+  allowDownload: Flag;
+  canUpload: Flag;
+  canEdit: Flag;
+  canDelete: Flag;
+  views: number;
+  downloads: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface MountTable {
+  id: string;
+  /** The mounter. */
+  userId: string;
+  shareId: string;
+  /** The mounter's folder the mount sits in: '0' is the root. */
+  parentId: string;
+  name: string;
+  createdAt: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -173,4 +203,6 @@ export interface Database {
   fileOp: FileOpTable;
   uploadSession: UploadSessionTable;
   uploadChunk: UploadChunkTable;
+  share: ShareTable;
+  mount: MountTable;
 }

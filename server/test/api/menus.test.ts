@@ -29,6 +29,7 @@ describe('menus', () => {
       'Video',
       'Mount',
       'Trash',
+      'Shares',
     ]);
     const paths = flatten(tree.body.data!).map((m) => m.path);
     expect(paths).toContain('/setting/cloudManager');

@@ -117,6 +117,12 @@ export const SEED_MENUS: SeedMenu[] = [
     authority: 'cloud:file:list',
     hide: true,
   }),
+  menu('share', 'Shares', MenuType.MAIN, 11, {
+    path: '/share',
+    component: 'Share',
+    icon: 'ShareAltOutlined',
+    authority: 'cloud:file:share',
+  }),
   ...fileAuthorities.map(([id, name, authority], i) =>
     menu(id, name, MenuType.SKIPPED, 20 + i, { authority, parentId: 'home' }),
   ),
