@@ -156,6 +156,7 @@ export interface MountView {
   operationPermissionList: ShareOperation[];
   allowDownload: boolean;
   expireDate: string | null;
+  expired: boolean;
   createDate: string;
   updateDate: string;
   type: 'folder';

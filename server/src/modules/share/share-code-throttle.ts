@@ -67,7 +67,12 @@ export class ShareCodeThrottle {
       if (!row || now - row.windowStart > limit.windowMs) {
         const values = { key, failures: 1, windowStart: now, lockedUntil: row?.lockedUntil ?? 0 };
         if (row) await trx.updateTable('loginAttempt').set(values).where('key', '=', key).execute();
-        else await trx.insertInto('loginAttempt').values(values).execute();
+        else
+          await trx
+            .insertInto('loginAttempt')
+            .values(values)
+            .onConflict((oc) => oc.column('key').doNothing())
+            .execute();
         return;
       }
       const failures = row.failures + 1;

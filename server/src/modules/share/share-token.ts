@@ -17,7 +17,10 @@ const b64 = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 
 /** Fingerprint of a share's effective code (empty for a public share). */
 export function codeFingerprint(shareId: string, code: string | null): string {
-  return createHash('sha256').update(`${shareId}\n${code ?? ''}`).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(`${shareId}\n${code ?? ''}`)
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 /**
@@ -36,7 +39,11 @@ export class ShareTokens {
   private async signingKey(): Promise<Buffer> {
     if (this.key) return this.key;
     const read = () =>
-      this.db.selectFrom('setting').select('value').where('key', '=', KEY_SETTING).executeTakeFirst();
+      this.db
+        .selectFrom('setting')
+        .select('value')
+        .where('key', '=', KEY_SETTING)
+        .executeTakeFirst();
     let row = await read();
     if (!row) {
       // two nodes may race here: the first insert wins and both read the winner back

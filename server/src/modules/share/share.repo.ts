@@ -107,7 +107,9 @@ export class ShareRepo {
       .where('file.trashId', 'is', null)
       .where((eb) =>
         eb.or(
-          ancestors.map((a) => eb.and([eb('file.path', '=', a.path), eb('file.name', '=', a.name)])),
+          ancestors.map((a) =>
+            eb.and([eb('file.path', '=', a.path), eb('file.name', '=', a.name)]),
+          ),
         ),
       )
       .execute();
