@@ -28,6 +28,8 @@ import { filesRoutes } from './modules/files/files.routes.ts';
 import { downloadRoutes } from './modules/files/download.routes.ts';
 import { uploadRoutes } from './modules/upload/upload.routes.ts';
 import { syncRoutes } from './modules/files/sync.routes.ts';
+import { shareRoutes } from './modules/share/share.routes.ts';
+import { sharePublicRoutes } from './modules/share/share-public.routes.ts';
 import { JOB_UPLOAD_CLEANUP } from './modules/files/files.jobs.ts';
 
 declare module 'fastify' {
@@ -140,6 +142,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await api.register(downloadRoutes);
     await api.register(uploadRoutes);
     await api.register(syncRoutes);
+    await api.register(shareRoutes);
+    await api.register(sharePublicRoutes);
   }, { prefix: '/api' });
 
   await registerWeb(app, config);

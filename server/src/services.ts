@@ -16,6 +16,11 @@ import { FileOperations } from './modules/files/file-ops.service.ts';
 import { LocalTree } from './storage/local-tree.ts';
 import { UploadService } from './modules/upload/upload.service.ts';
 import { registerFileJobs } from './modules/files/files.jobs.ts';
+import { ShareTokens } from './modules/share/share-token.ts';
+import { ShareAccess } from './modules/share/share-access.ts';
+import { ShareCodeThrottle } from './modules/share/share-code-throttle.ts';
+import { ShareService } from './modules/share/share.service.ts';
+import { MountService } from './modules/share/mount.service.ts';
 
 /** Every service, wired once per app. */
 export function createServices(database: DbHandle, config: Config) {
@@ -33,6 +38,9 @@ export function createServices(database: DbHandle, config: Config) {
   const files = new FilesService(db, tree, (userId, url, body) => events.publish(userId, { url: url as EventType, body }));
   const fileOps = new FileOperations(db, files);
   const uploads = new UploadService(db, files, fileOps);
+  const shareAccess = new ShareAccess(db, files, new ShareTokens(db), config.sessionTtlMs);
+  const shares = new ShareService(db, files, shareAccess, settings, new ShareCodeThrottle(db));
+  const mounts = new MountService(files, shareAccess);
   registerFileJobs({ db, jobs, auth, files, fileOps, uploads });
   users.onLifecycle({
     created: (user) => tree.mkdir(tree.userRoot(user.username)),
@@ -42,7 +50,26 @@ export function createServices(database: DbHandle, config: Config) {
       await tree.remove(tree.trashPathOf(user.username, ''));
     },
   });
-  return { database, db, settings, sessions, users, auth, menus, tree, files, fileOps, uploads, events, eventStreams, jobs, tasks };
+  return {
+    database,
+    db,
+    settings,
+    sessions,
+    users,
+    auth,
+    menus,
+    tree,
+    files,
+    fileOps,
+    uploads,
+    events,
+    eventStreams,
+    jobs,
+    tasks,
+    shareAccess,
+    shares,
+    mounts,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -92,19 +92,19 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  // /api/pre-file/{id}/{name}: bytes by id
+  // /api/pre-file/{id}/{name}: bytes by id, of one's own files or of files in a mounted share
   api.get(
     '/pre-file/:id/:name',
     { schema: { querystring: z.object({ o: z.string().optional() }).passthrough() } },
     async (request, reply) => {
       const actor = actorOf(request);
       const { id } = request.params as { id: string };
-      const row = await files.mustFindLive(actor.id, id);
+      const { owner, row, open } = await app.services.shareAccess.fileForActor(actor, id);
       if (row.isFolder)
         throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no bytes; download it as a zip');
-      return sendFileBytes(request, reply, files.diskPathOf(actor, row), row, {
-        download: request.query.o === 'download',
-      });
+      const download = request.query.o === 'download';
+      if (open && download) app.services.shareAccess.require(open, 'download');
+      return sendFileBytes(request, reply, files.diskPathOf(owner, row), row, { download });
     },
   );
 

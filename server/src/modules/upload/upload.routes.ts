@@ -25,7 +25,7 @@ export const chunkSchema = z.object({
   lastModified: num.optional(),
 });
 
-const mergeSchema = chunkSchema.omit({ chunkNumber: true, currentChunkSize: true }).extend({
+export const mergeSchema = chunkSchema.omit({ chunkNumber: true, currentChunkSize: true }).extend({
   totalChunks: num.int().optional(),
 });
 
@@ -39,7 +39,7 @@ function parseChunk(fields: Record<string, unknown>): ChunkParams {
 }
 
 /** The chunk's fields (query and form, form first) and its bytes, read in one pass. */
-async function readChunkRequest(request: FastifyRequest) {
+export async function readChunkRequest(request: FastifyRequest) {
   const fields: Record<string, unknown> = { ...(request.query as Record<string, unknown>) };
   if (!request.isMultipart()) throw badParameter('Send the chunk as multipart/form-data');
   for await (const part of request.parts()) {

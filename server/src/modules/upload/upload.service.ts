@@ -47,6 +47,16 @@ export interface ChunkTestResult {
   merge: boolean;
 }
 
+/** What an upload may do besides adding a file; uploads into a share may do less. */
+export interface UploadPolicy {
+  /** Complete at once from a file of the same owner with the same content hash. */
+  instantCopy: boolean;
+  /** Replace a same-named file (the previous one goes to the trash). */
+  replace: boolean;
+}
+
+const OWNER_POLICY: UploadPolicy = { instantCopy: true, replace: true };
+
 /** Sessions untouched this long are abandoned: their bytes go and their space is freed. */
 export const ABANDONED_AFTER_MS = 3 * 86400_000;
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
@@ -212,7 +222,11 @@ export class UploadService {
   }
 
   /** GET upload: the chunk test. Instant upload when the user already has these bytes. */
-  async test(actor: Actor, p: ChunkParams): Promise<ChunkTestResult & { file?: FileView }> {
+  async test(
+    actor: Actor,
+    p: ChunkParams,
+    policy: UploadPolicy = OWNER_POLICY,
+  ): Promise<ChunkTestResult & { file?: FileView }> {
     requireAuthority(actor, 'cloud:file:upload');
     this.validate(p);
     const id = this.sessionId(actor.id, p);
@@ -233,7 +247,7 @@ export class UploadService {
       await this.discard(id);
     }
     if (!session || session.state === 'done') {
-      const copy = await this.instantCopy(actor, p);
+      const copy = policy.instantCopy ? await this.instantCopy(actor, p) : null;
       if (copy)
         return { pass: true, exist: false, resume: [], upload: true, merge: false, file: copy };
       return { pass: false, exist: false, resume: [], upload: false, merge: false };
@@ -415,6 +429,7 @@ export class UploadService {
       | 'totalChunks'
       | 'lastModified'
     >,
+    policy: UploadPolicy = OWNER_POLICY,
   ): Promise<FileView> {
     requireAuthority(actor, 'cloud:file:upload');
     const id = this.sessionId(actor.id, { ...p, chunkNumber: 1, currentChunkSize: 0 });
@@ -465,6 +480,7 @@ export class UploadService {
           hash,
           lastModified: session.lastModified,
         },
+        policy,
       );
       await this.db
         .updateTable('uploadSession')
@@ -487,6 +503,7 @@ export class UploadService {
     segments: string[],
     staged: string,
     meta: { size: number; hash: string; lastModified: number | null },
+    policy: UploadPolicy = OWNER_POLICY,
   ): Promise<FileView> {
     return this.files.withLock(owner.id, async () => {
       const folder = await this.files.ensureFolders(owner, segments);
@@ -494,6 +511,8 @@ export class UploadService {
       if (clash) {
         if (clash.isFolder)
           throw new AppError(ErrorCode.EXISTS, `A folder named "${filename}" is already here`);
+        if (!policy.replace)
+          throw new AppError(ErrorCode.EXISTS, `"${filename}" already exists here`);
         // the user confirmed the overwrite: the previous file goes to the trash, nothing is lost
         await this.fileOps.trashRow(owner, clash);
       }
