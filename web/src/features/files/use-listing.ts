@@ -24,6 +24,8 @@ export function useListing(key: ListingKey, enabled: boolean) {
       last.pageIndex * PAGE_SIZE < last.total ? last.pageIndex + 1 : undefined,
     enabled,
     staleTime: 30_000,
+    // pages already held keep their identity; comparing 100,000 items deeply costs frames
+    structuralSharing: false,
   });
   const items = useMemo(() => flattenPages(query.data), [query.data]);
   return { query, items, total: totalOf(query.data) };

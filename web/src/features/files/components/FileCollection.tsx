@@ -1,17 +1,18 @@
-import { ArrowDownOutlined, ArrowUpOutlined, EllipsisOutlined, StarFilled } from '@ant-design/icons';
+import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Checkbox, Spin } from 'antd';
+import { Spin } from 'antd';
 import {
   memo,
   useCallback,
   useEffect,
   useImperativeHandle,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
-  type CSSProperties,
   type Ref,
 } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { truncateName } from '../../../lib/format';
 import { fileUrl } from '../api';
@@ -130,12 +131,14 @@ function Thumb({ item, size, thumbnails }: { item: FileItem; size: number; thumb
 export function useFolderDrop(target: DropTarget | null, handlers: Pick<CollectionHandlers, 'canDropOn' | 'onDropOn'>) {
   const dragging = useDragStore((s) => s.items.length > 0);
   const isOver = useDragStore((s) => Boolean(target && s.over?.id === target.id));
-  if (!target || !dragging) return { isOver: false, props: {} };
+  return { isOver, props: target && dragging ? dropProps(target, handlers) : {} };
+}
+
+/** The drag-over / drop handlers that make an element take dragged items. */
+function dropProps(target: DropTarget, handlers: Pick<CollectionHandlers, 'canDropOn' | 'onDropOn'>) {
   const accepts = (event: React.DragEvent) =>
     event.dataTransfer.types.includes(DRAG_TYPE) && handlers.canDropOn(target);
   return {
-    isOver,
-    props: {
       onDragOver: (event: React.DragEvent) => {
         if (!accepts(event)) return;
         event.preventDefault();
@@ -153,11 +156,21 @@ export function useFolderDrop(target: DropTarget | null, handlers: Pick<Collecti
         event.stopPropagation();
         handlers.onDropOn(target);
       },
-    },
   };
 }
 
+/** What every row shares; made once per collection render so rows stay cheap. */
+interface Shared {
+  t: TFunction<'files'>;
+  fmt: ReturnType<typeof useFileFormat>;
+  /** Items are being dragged (folders become drop targets). */
+  dragging: boolean;
+}
+
 interface ItemProps {
+  shared: Shared;
+  /** A drag is over this folder. */
+  dropOver: boolean;
   controls: boolean;
   item: FileItem;
   index: number;
@@ -205,7 +218,10 @@ function useItemEvents(p: ItemProps) {
   const dropTarget: DropTarget | null = item.isFolder
     ? { id: item.id, path: childPathOf(item), name: item.name }
     : null;
-  const drop = useFolderDrop(dropTarget, handlers);
+  const drop = {
+    isOver: p.dropOver,
+    props: dropTarget && p.shared.dragging ? dropProps(dropTarget, handlers) : {},
+  };
   const dragProps =
     p.draggable && !p.renaming && !p.mobile
       ? { draggable: true, onDragStart: (event: React.DragEvent) => handlers.onDragStart(item, event) }
@@ -236,8 +252,39 @@ function useItemEvents(p: ItemProps) {
   };
 }
 
-function MenuButton({ item, handlers }: { item: FileItem; handlers: CollectionHandlers }) {
-  const { t } = useTranslation('files');
+/** Small glyphs drawn inline: rows mount while scrolling, and icon components inject styles. */
+const MoreGlyph = () => (
+  <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="currentColor">
+    <circle cx="3" cy="8" r="1.5" />
+    <circle cx="8" cy="8" r="1.5" />
+    <circle cx="13" cy="8" r="1.5" />
+  </svg>
+);
+
+function StarGlyph({ className, label }: { className: string; label: string }) {
+  return (
+    <svg className={className} width="12" height="12" viewBox="0 0 24 24" role="img" aria-label={label} fill="currentColor">
+      <path d="M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6-4.9-4.6 6.6-.8z" />
+    </svg>
+  );
+}
+
+/** A plain checkbox: rows mount while scrolling, so it stays light. */
+function ItemCheck({ item, selected, handlers, t }: { item: FileItem; selected: boolean; handlers: CollectionHandlers; t: Shared['t'] }) {
+  return (
+    <input
+      type="checkbox"
+      className="nb-check"
+      checked={selected}
+      aria-label={t('a11y.selectItem', { name: item.name })}
+      onClick={(event) => event.stopPropagation()}
+      onDoubleClick={(event) => event.stopPropagation()}
+      onChange={() => handlers.onItemToggle(item)}
+    />
+  );
+}
+
+function MenuButton({ item, handlers, t }: { item: FileItem; handlers: CollectionHandlers; t: Shared['t'] }) {
   return (
     <button
       type="button"
@@ -251,7 +298,7 @@ function MenuButton({ item, handlers }: { item: FileItem; handlers: CollectionHa
       }}
       onDoubleClick={(event) => event.stopPropagation()}
     >
-      <EllipsisOutlined />
+      <MoreGlyph />
     </button>
   );
 }
@@ -260,13 +307,14 @@ interface RowProps extends ItemProps {
   showLocation: boolean;
   trash: boolean;
   nameUnits: number;
-  style: CSSProperties;
+  top: number;
+  height: number;
+  template: string;
 }
 
 const ListRow = memo(function ListRow(p: RowProps) {
   const { item } = p;
-  const fmt = useFileFormat();
-  const { t } = useTranslation('files');
+  const { fmt, t } = p.shared;
   const { isOver, rootProps, dragProps } = useItemEvents(p);
   const date = p.trash ? item.trashDate : item.updateDate;
   const className = [
@@ -281,7 +329,7 @@ const ListRow = memo(function ListRow(p: RowProps) {
   return (
     <div
       className={className}
-      style={p.style}
+      style={{ transform: `translateY(${p.top}px)`, height: p.height, gridTemplateColumns: p.template }}
       role="option"
       aria-selected={p.selected}
       data-index={p.index}
@@ -292,12 +340,8 @@ const ListRow = memo(function ListRow(p: RowProps) {
       {...rootProps}
     >
       {p.mobile || !p.controls ? null : (
-        <span className="nb-row__check" onClick={(event) => event.stopPropagation()}>
-          <Checkbox
-            checked={p.selected}
-            aria-label={t('a11y.selectItem', { name: item.name })}
-            onChange={() => p.handlers.onItemToggle(item)}
-          />
+        <span className="nb-row__check">
+          <ItemCheck item={item} selected={p.selected} handlers={p.handlers} t={p.shared.t} />
         </span>
       )}
       <span className="nb-row__name" data-drag-handle {...dragProps}>
@@ -316,9 +360,7 @@ const ListRow = memo(function ListRow(p: RowProps) {
             </span>
           ) : null}
         </span>
-        {item.isFavorite ? (
-          <StarFilled className="nb-row__star" aria-label={t('a11y.favorite')} />
-        ) : null}
+        {item.isFavorite ? <StarGlyph className="nb-row__star" label={t('a11y.favorite')} /> : null}
       </span>
       {p.mobile ? null : (
         <>
@@ -335,21 +377,21 @@ const ListRow = memo(function ListRow(p: RowProps) {
           </span>
         </>
       )}
-      {p.controls ? <MenuButton item={item} handlers={p.handlers} /> : <span />}
+      {p.controls ? <MenuButton item={item} handlers={p.handlers} t={p.shared.t} /> : <span />}
     </div>
   );
 });
 
 interface TileProps extends ItemProps {
-  style: CSSProperties;
+  left: number;
+  top: number;
   metrics: GridMetrics;
   thumbnails: boolean;
 }
 
 const GridTile = memo(function GridTile(p: TileProps) {
   const { item, metrics } = p;
-  const { t } = useTranslation('files');
-  const fmt = useFileFormat();
+  const { fmt, t } = p.shared;
   const { isOver, rootProps, dragProps } = useItemEvents(p);
   // two lines of about 7 px per narrow character
   const units = Math.max(8, Math.floor((metrics.tileWidth - 16) / 7.2) * 2 - 2);
@@ -368,7 +410,11 @@ const GridTile = memo(function GridTile(p: TileProps) {
   return (
     <div
       className={className}
-      style={{ ...p.style, width: metrics.tileWidth, height: metrics.tileHeight }}
+      style={{
+        transform: `translate(${p.left}px, ${p.top}px)`,
+        width: metrics.tileWidth,
+        height: metrics.tileHeight,
+      }}
       role="option"
       aria-selected={p.selected}
       data-index={p.index}
@@ -382,12 +428,8 @@ const GridTile = memo(function GridTile(p: TileProps) {
       {...dragProps}
     >
       {p.controls ? (
-        <span className="nb-tile__check" onClick={(event) => event.stopPropagation()}>
-          <Checkbox
-            checked={p.selected}
-            aria-label={t('a11y.selectItem', { name: item.name })}
-            onChange={() => p.handlers.onItemToggle(item)}
-          />
+        <span className="nb-tile__check">
+          <ItemCheck item={item} selected={p.selected} handlers={p.handlers} t={p.shared.t} />
         </span>
       ) : null}
       <span className="nb-tile__icon" style={{ width: metrics.icon, height: metrics.icon }}>
@@ -398,12 +440,12 @@ const GridTile = memo(function GridTile(p: TileProps) {
           <RenameInput item={item} onSubmit={p.handlers.onRenameSubmit} onCancel={p.handlers.onRenameCancel} />
         ) : (
           <>
-            {item.isFavorite ? <StarFilled className="nb-tile__star" aria-label={t('a11y.favorite')} /> : null}
+            {item.isFavorite ? <StarGlyph className="nb-tile__star" label={t('a11y.favorite')} /> : null}
             {truncateName(item.name, units)}
           </>
         )}
       </span>
-      {p.controls ? <MenuButton item={item} handlers={p.handlers} /> : null}
+      {p.controls ? <MenuButton item={item} handlers={p.handlers} t={p.shared.t} /> : null}
     </div>
   );
 });
@@ -454,6 +496,10 @@ interface MarqueeState {
  */
 export function FileCollection(props: CollectionProps) {
   const { t } = useTranslation('files');
+  const fmt = useFileFormat();
+  const dragging = useDragStore((s) => s.items.length > 0);
+  const overId = useDragStore((s) => s.over?.id ?? null);
+  const shared = useMemo<Shared>(() => ({ t, fmt, dragging }), [t, fmt, dragging]);
   const { items, mode, mobile, handlers } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
@@ -481,6 +527,8 @@ export function FileCollection(props: CollectionProps) {
     count: rowCount,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
+    // let React batch scroll updates instead of rendering inside the scroll event
+    useFlushSync: false,
     overscan: mode === 'grid' ? 3 : 10,
     paddingStart: PAD,
     paddingEnd: 24,
@@ -568,7 +616,7 @@ export function FileCollection(props: CollectionProps) {
   const onPointerDown = (event: React.PointerEvent<HTMLDivElement>) => {
     if (event.button !== 0 || event.pointerType === 'touch') return;
     const target = event.target as HTMLElement;
-    if (target.closest('[data-drag-handle], input, button, a, .ant-checkbox-wrapper, .nb-list-head')) return;
+    if (target.closest('[data-drag-handle], input, button, a, .nb-list-head')) return;
     // the scrollbar
     if (event.clientX > event.currentTarget.getBoundingClientRect().left + event.currentTarget.clientWidth) return;
     const start = contentPoint(event.clientX, event.clientY);
@@ -625,6 +673,8 @@ export function FileCollection(props: CollectionProps) {
     : `36px minmax(0, 1fr)${props.showLocation ? ' minmax(120px, 220px)' : ''} 110px 150px 44px`;
 
   const common = (item: FileItem, index: number) => ({
+    shared,
+    dropOver: overId === item.id,
     item,
     index,
     selected: props.selected.has(item.id),
@@ -705,11 +755,9 @@ export function FileCollection(props: CollectionProps) {
                   showLocation={props.showLocation}
                   trash={props.trash}
                   nameUnits={nameUnits}
-                  style={{
-                    transform: `translateY(${row.start}px)`,
-                    height: rowHeight,
-                    gridTemplateColumns: listTemplate,
-                  }}
+                  top={row.start}
+                  height={rowHeight}
+                  template={listTemplate}
                 />
               );
             }
@@ -720,9 +768,8 @@ export function FileCollection(props: CollectionProps) {
                 {...common(item, start + col)}
                 metrics={metrics}
                 thumbnails={props.thumbnails !== false}
-                style={{
-                  transform: `translate(${PAD + col * metrics.cellWidth}px, ${row.start}px)`,
-                }}
+                left={PAD + col * metrics.cellWidth}
+                top={row.start}
               />
             ));
           })}
