@@ -513,6 +513,55 @@ describe('the uploader', () => {
     expect(fs.existsSync(onDisk('slow.bin'))).toBe(false);
   });
 
+  it('uses the chunk size kept in local storage, and 3 files at a time', async () => {
+    await clearList();
+    await page.evaluate(() => localStorage.setItem('uploader_chunk_size', String(2 * 1024 * 1024)));
+    chunkPosts.delayMs = 250;
+    const files = [1, 2, 3, 4, 5].map((n) => writeTemp(`five/file ${n}.bin`, randomBytes(5 * MiB)));
+    const sentAtStart = chunkPosts.sent;
+    await page.getByTestId('upload-input-files').setInputFiles(files);
+    let mostActive = 0;
+    let sawWaiting = false;
+    await until(
+      async () => {
+        const statuses = await page
+          .getByTestId('upload-item')
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
+        const active = statuses.filter(
+          (s) => s === 'checking' || s === 'uploading' || s === 'merging',
+        );
+        mostActive = Math.max(mostActive, active.length);
+        sawWaiting ||= statuses.includes('waiting') && active.length > 0;
+        return statuses.length === 5 && statuses.every((s) => s === 'success');
+      },
+      'five files uploaded',
+      60_000,
+    );
+    chunkPosts.delayMs = 0;
+    await page.evaluate(() => localStorage.removeItem('uploader_chunk_size'));
+    expect(mostActive).toBe(3);
+    expect(sawWaiting).toBe(true);
+    // 5 MiB in 2 MiB chunks: 2 chunks each, the second taking the remainder
+    expect(chunkPosts.sent - sentAtStart).toBe(10);
+    for (const file of files) expectSameBytes(onDisk(path.basename(file)), file);
+  });
+
+  it('a response without data shows its message and closes the uploader (spec §8)', async () => {
+    await clearList();
+    await page.route('**/api/upload?*', async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      await route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 0, message: 'The upload service is being restarted' }),
+      });
+    });
+    await page.getByTestId('upload-input-files').setInputFiles(writeTemp('nodata/x.txt', 'x'));
+    await page.getByText('The upload service is being restarted').waitFor({ state: 'visible' });
+    await page.getByTestId('upload-panel').waitFor({ state: 'hidden' });
+    expect(await page.getByTestId('upload-ball').count()).toBe(0);
+    await page.unroute('**/api/upload?*');
+  });
+
   it('looks right: ball, panel and overlay at 1440 and 375 px, light and dark', async () => {
     // a finished list and one paused upload give the ball and the panel something to show
     chunkPosts.delayMs = 300;

@@ -4,6 +4,8 @@ import { hashBlob } from './hash-core';
 export interface HashRequest {
   id: number;
   blob: Blob;
+  /** Digest in one native call (see hashBlob). */
+  oneShot: boolean;
 }
 
 export type HashResponse =
@@ -18,8 +20,9 @@ const scope = self as unknown as {
 };
 
 scope.onmessage = (event: MessageEvent<HashRequest>) => {
-  const { id, blob } = event.data;
+  const { id, blob, oneShot } = event.data;
   hashBlob(blob, {
+    oneShot,
     onProgress: (hashed) =>
       scope.postMessage({ id, type: 'progress', hashed } satisfies HashResponse),
   }).then(

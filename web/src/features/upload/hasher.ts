@@ -10,6 +10,17 @@ interface PooledWorker {
   idleTimer: number | null;
 }
 
+const MiB = 1024 * 1024;
+/**
+ * Bytes that may be hashed in one native digest at once, across files: it costs about twice the
+ * file in memory for a moment, so big files, small devices and parallel jobs stream instead.
+ */
+const ONE_SHOT_BUDGET =
+  ((navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 0) >= 8
+    ? 1024 * MiB
+    : 256 * MiB;
+let oneShotInUse = 0;
+
 let nextJobId = 1;
 const idle: PooledWorker[] = [];
 let workersUnavailable = false;
@@ -59,10 +70,25 @@ export function computeIdentifier(
   signal: AbortSignal,
 ): Promise<string> {
   if (signal.aborted) return Promise.reject(abortError());
+  const oneShot = oneShotInUse + file.size <= ONE_SHOT_BUDGET;
+  if (!oneShot) return hashWith(file, false, onProgress, signal);
+  oneShotInUse += file.size;
+  return hashWith(file, true, onProgress, signal).finally(() => {
+    oneShotInUse -= file.size;
+  });
+}
+
+function hashWith(
+  file: Blob,
+  oneShot: boolean,
+  onProgress: (fraction: number) => void,
+  signal: AbortSignal,
+): Promise<string> {
   const fraction = (hashed: number) => (file.size > 0 ? hashed / file.size : 1);
   const pooled = acquire();
   if (!pooled) {
     return hashBlob(file, {
+      oneShot,
       onProgress: (hashed) => onProgress(fraction(hashed)),
       isCancelled: () => signal.aborted,
     }).catch((error: unknown) => {
@@ -95,7 +121,7 @@ export function computeIdentifier(
       worker.terminate();
       console.error('Checksum worker failed; hashing on the page instead', event.message);
       workersUnavailable = true;
-      computeIdentifier(file, onProgress, signal).then(resolve, reject);
+      hashWith(file, oneShot, onProgress, signal).then(resolve, reject);
     };
     const onAbort = () => {
       finish();
@@ -105,6 +131,6 @@ export function computeIdentifier(
     worker.addEventListener('message', onMessage);
     worker.addEventListener('error', onError);
     signal.addEventListener('abort', onAbort, { once: true });
-    worker.postMessage({ id, blob: file } satisfies HashRequest);
+    worker.postMessage({ id, blob: file, oneShot } satisfies HashRequest);
   });
 }

@@ -15,9 +15,12 @@ const TRANSIENT_CODES = new Set<number>([
   ErrorCode.TOO_MANY_REQUESTS,
 ]);
 
-/** Dropped connections, timeouts, 5xx without an envelope and transient codes; never an abort. */
+/**
+ * Dropped connections, timeouts, 5xx without an envelope and transient codes; never an abort,
+ * nor anything that is not a failed request (a bug would only repeat).
+ */
 export function isRetryable(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return true;
+  if (!(error instanceof ApiError)) return false;
   if (error.kind === 'aborted') return false;
   if (error.kind === 'transport' || error.kind === 'timeout') return true;
   return TRANSIENT_CODES.has(error.code);
