@@ -34,7 +34,11 @@ interface Item {
   isFolder: boolean;
 }
 
-async function api<T>(method: string, url: string, query: Record<string, string | string[]> = {}): Promise<T> {
+async function api<T>(
+  method: string,
+  url: string,
+  query: Record<string, string | string[]> = {},
+): Promise<T> {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     for (const v of Array.isArray(value) ? value : [value]) search.append(key, v);
@@ -51,9 +55,11 @@ async function api<T>(method: string, url: string, query: Record<string, string 
 const list = (currentDirectory: string, extra: Record<string, string> = {}) =>
   api<Item[]>('GET', '/list', { currentDirectory, pageSize: '1000', ...extra });
 const namesIn = async (folder: string) => (await list(folder)).map((item) => item.name);
-const trashNames = async () => (await list('/', { queryFileType: 'trash' })).map((item) => item.name);
+const trashNames = async () =>
+  (await list('/', { queryFileType: 'trash' })).map((item) => item.name);
 
-const item = (name: string): Locator => page.locator(`[data-testid="file-item"][data-name="${name}"]`);
+const item = (name: string): Locator =>
+  page.locator(`[data-testid="file-item"][data-name="${name}"]`);
 const filesView = () => page.getByTestId('files-view');
 
 /** Route inside the app (the address bar would reload the page). */
@@ -186,20 +192,29 @@ describe('the file browser', () => {
     expect(await dialog.textContent()).toContain('Move "memo.txt" to "Reports 2025"?');
     await confirmDialog();
     await item('memo.txt').waitFor({ state: 'detached' });
-    await until(async () => (await namesIn('/Reports 2025')).includes('memo.txt'), 'memo.txt is in the folder');
+    await until(
+      async () => (await namesIn('/Reports 2025')).includes('memo.txt'),
+      'memo.txt is in the folder',
+    );
     expect(await namesIn('/')).not.toContain('memo.txt');
   });
 
   it('copies with Ctrl+C and pastes into another folder', async () => {
     await item('Reports 2025').dblclick();
-    await until(async () => (await filesView().getAttribute('data-path')) === '/Reports 2025/', 'the folder opens');
+    await until(
+      async () => (await filesView().getAttribute('data-path')) === '/Reports 2025/',
+      'the folder opens',
+    );
     await item('memo.txt').click();
     await page.keyboard.press('Control+c');
     const tray = page.getByTestId('clipboard-tray');
     await tray.waitFor({ state: 'visible' });
     expect(await tray.getAttribute('data-mode')).toBe('copy');
     await page.getByTestId('crumb-root').click();
-    await until(async () => (await filesView().getAttribute('data-path')) === '/', 'back at the root');
+    await until(
+      async () => (await filesView().getAttribute('data-path')) === '/',
+      'back at the root',
+    );
     await item('thousand').waitFor({ state: 'visible' });
     await page.getByTestId('clipboard-paste').click();
     await item('memo.txt').waitFor({ state: 'visible' });
@@ -278,10 +293,14 @@ describe('the file browser', () => {
     const scroller = page.getByTestId('files-list');
     expect(Number(await scroller.getAttribute('data-count'))).toBeLessThan(THOUSAND);
     const last = item(`item-${String(THOUSAND - 1).padStart(4, '0')}.txt`);
-    await until(async () => {
-      await scroller.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
-      return last.isVisible();
-    }, 'the last item comes into view', 30_000);
+    await until(
+      async () => {
+        await scroller.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+        return last.isVisible();
+      },
+      'the last item comes into view',
+      30_000,
+    );
     expect(Number(await scroller.getAttribute('data-count'))).toBe(THOUSAND);
     expect(await page.getByTestId('files-status').textContent()).toContain('1000 items');
     // only the rows on screen exist in the page

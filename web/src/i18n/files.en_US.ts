@@ -164,7 +164,8 @@ const files = {
     sweepMany: '{{count}} items will be deleted for good. This cannot be undone.',
     sweepOk: 'Delete forever',
     emptyTitle: 'Empty the trash?',
-    emptyBody: 'Everything in the trash ({{count}}) will be deleted for good. This cannot be undone.',
+    emptyBody:
+      'Everything in the trash ({{count}}) will be deleted for good. This cannot be undone.',
     emptyOk: 'Empty trash',
     moveTitle: 'Move items?',
     moveOne: 'Move "{{name}}" to "{{target}}"?',
@@ -267,7 +268,8 @@ const files = {
     loadFailed: 'Could not load the preview',
     emptyFile: 'This file is empty',
     noneTitle: 'No preview for this file',
-    noneBody: '"{{name}}" ({{size}}) cannot be previewed here. Download it to open it on your device.',
+    noneBody:
+      '"{{name}}" ({{size}}) cannot be previewed here. Download it to open it on your device.',
     image: 'Image viewer',
   },
   picker: {

@@ -144,7 +144,8 @@ const files: LocaleTree<typeof files_en> = {
     moveMany: '将 {{count}} 项移动到“{{target}}”？',
     moveOk: '移动',
     overwriteTitle: '替换已有项目？',
-    overwriteBody: '“{{target}}”中已存在其中 {{count}} 项：{{names}}。是否替换？被替换的项目会移到回收站。',
+    overwriteBody:
+      '“{{target}}”中已存在其中 {{count}} 项：{{names}}。是否替换？被替换的项目会移到回收站。',
     overwriteOk: '替换',
     cancel: '取消',
   },

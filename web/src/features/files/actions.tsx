@@ -10,12 +10,6 @@ import {
   ExpandOutlined,
   ExportOutlined,
   FileAddOutlined,
-  FileExcelOutlined,
-  FileMarkdownOutlined,
-  FilePptOutlined,
-  FileTextOutlined,
-  FileWordOutlined,
-  FolderAddOutlined,
   FolderOpenOutlined,
   InfoCircleOutlined,
   NodeIndexOutlined,
@@ -28,12 +22,12 @@ import {
   StarOutlined,
   SwapOutlined,
   UnorderedListOutlined,
-  DeploymentUnitOutlined,
   BlockOutlined,
 } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { clipboardMode, type ClipboardEntry } from './clipboard';
+import { FileIcon } from './components/FileIcon';
 import { isExtractable } from './file-kinds';
 import type { Shortcut } from './shortcuts';
 import type { FileItem } from './types';
@@ -42,13 +36,17 @@ import { SORT_PROPS, type FileViewKind, type SortOrder, type SortProp } from './
 export type ViewMode = 'list' | 'grid';
 
 /** New documents the server creates empty (POST /api/addfile). */
+const kindIcon = (ext: string) => (
+  <FileIcon item={{ name: `new.${ext}`, suffix: ext, isFolder: false }} size={16} />
+);
+
 export const NEW_FILE_KINDS = [
-  { id: 'text', ext: 'txt', icon: <FileTextOutlined /> },
-  { id: 'markdown', ext: 'md', icon: <FileMarkdownOutlined /> },
-  { id: 'mind', ext: 'mind', icon: <DeploymentUnitOutlined /> },
-  { id: 'word', ext: 'docx', icon: <FileWordOutlined /> },
-  { id: 'excel', ext: 'xlsx', icon: <FileExcelOutlined /> },
-  { id: 'ppt', ext: 'pptx', icon: <FilePptOutlined /> },
+  { id: 'text', ext: 'txt', icon: kindIcon('txt') },
+  { id: 'markdown', ext: 'md', icon: kindIcon('md') },
+  { id: 'mind', ext: 'mind', icon: kindIcon('mind') },
+  { id: 'word', ext: 'docx', icon: kindIcon('docx') },
+  { id: 'excel', ext: 'xlsx', icon: kindIcon('xlsx') },
+  { id: 'ppt', ext: 'pptx', icon: kindIcon('pptx') },
 ] as const;
 export type NewFileKind = (typeof NEW_FILE_KINDS)[number]['id'];
 
@@ -162,7 +160,9 @@ export const FILE_ACTIONS = {
   download: {
     id: 'download',
     label: (t, ctx) =>
-      ctx.items.length > 1 || ctx.items[0]?.isFolder ? t('actions.downloadZip') : t('actions.download'),
+      ctx.items.length > 1 || ctx.items[0]?.isFolder
+        ? t('actions.downloadZip')
+        : t('actions.download'),
     icon: <DownloadOutlined />,
     visible: (ctx) => some(ctx) && live(ctx),
     run: (ctx) => ctx.cmd.download(ctx.items),
@@ -173,11 +173,7 @@ export const FILE_ACTIONS = {
       ctx.items.every((item) => item.isFavorite) ? t('actions.unfavorite') : t('actions.favorite'),
     icon: (ctx) => (ctx.items.every((item) => item.isFavorite) ? <StarFilled /> : <StarOutlined />),
     visible: (ctx) => some(ctx) && live(ctx),
-    run: (ctx) =>
-      ctx.cmd.setFavorite(
-        ctx.items,
-        !ctx.items.every((item) => item.isFavorite),
-      ),
+    run: (ctx) => ctx.cmd.setFavorite(ctx.items, !ctx.items.every((item) => item.isFavorite)),
   },
   details: {
     id: 'details',
@@ -206,9 +202,7 @@ export const FILE_ACTIONS = {
   paste: {
     id: 'paste',
     label: (t, ctx) =>
-      clipboardMode(ctx.clipboard) === 'cut'
-        ? t('actions.pasteMove')
-        : t('actions.paste'),
+      clipboardMode(ctx.clipboard) === 'cut' ? t('actions.pasteMove') : t('actions.paste'),
     icon: <SnippetsOutlined />,
     shortcut: { key: 'v', mod: true },
     visible: (ctx) => ctx.view.writable,
@@ -320,7 +314,7 @@ export const FILE_ACTIONS = {
   newFolder: {
     id: 'newFolder',
     label: (t) => t('actions.newFolder'),
-    icon: <FolderAddOutlined />,
+    icon: <FileIcon item={{ name: 'folder', suffix: '', isFolder: true }} size={16} />,
     visible: (ctx) => ctx.view.writable,
     run: (ctx) => ctx.cmd.newFolder(),
   },
@@ -331,14 +325,12 @@ export const FILE_ACTIONS = {
     visible: (ctx) => ctx.view.writable,
     children: (): FileAction[] => [
       FILE_ACTIONS.newFolder,
-      ...NEW_FILE_KINDS.map(
-        (kind): FileAction => ({
-          id: `new-${kind.id}`,
-          label: (t) => t(`newFile.kinds.${kind.id}`),
-          icon: kind.icon,
-          run: (ctx) => ctx.cmd.newFile(kind.id),
-        }),
-      ),
+      ...NEW_FILE_KINDS.map((kind): FileAction => ({
+        id: `new-${kind.id}`,
+        label: (t) => t(`newFile.kinds.${kind.id}`),
+        icon: kind.icon,
+        run: (ctx) => ctx.cmd.newFile(kind.id),
+      })),
     ],
   },
   moveTo: {
@@ -357,7 +349,22 @@ export type MenuEntry = ActionId | '-';
 
 /** spec / API-NOTES §3: dividers after Download and Details and before Delete. */
 export const MENUS = {
-  item: ['open', 'download', '-', 'favorite', 'details', '-', 'copy', 'cut', 'rename', 'moveCopy', 'duplicate', 'extract', '-', 'delete'],
+  item: [
+    'open',
+    'download',
+    '-',
+    'favorite',
+    'details',
+    '-',
+    'copy',
+    'cut',
+    'rename',
+    'moveCopy',
+    'duplicate',
+    'extract',
+    '-',
+    'delete',
+  ],
   multi: ['deselect', 'download', '-', 'favorite', 'copy', 'cut', 'moveCopy', '-', 'delete'],
   trashItem: ['restore', 'details', '-', 'deleteForever'],
   trashMulti: ['deselect', 'restore', '-', 'deleteForever'],
@@ -382,7 +389,10 @@ export function isEnabled(action: FileAction, ctx: ActionContext): boolean {
 }
 
 /** The visible entries of a menu, without leading, trailing or doubled dividers. */
-export function visibleEntries(entries: readonly MenuEntry[], ctx: ActionContext): (FileAction | '-')[] {
+export function visibleEntries(
+  entries: readonly MenuEntry[],
+  ctx: ActionContext,
+): (FileAction | '-')[] {
   const out: (FileAction | '-')[] = [];
   for (const entry of entries) {
     if (entry === '-') {

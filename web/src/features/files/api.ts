@@ -136,11 +136,9 @@ export function useFolderId(path: string, enabled: boolean, queryClient: QueryCl
 // ---- changes ------------------------------------------------------------------------------
 
 export const createFolder = (currentDirectory: string, filename: string) =>
-  api.post<FileItem>(
-    `/new_folder${toQueryString({ currentDirectory, filename })}`,
-    undefined,
-    { silent: true },
-  );
+  api.post<FileItem>(`/new_folder${toQueryString({ currentDirectory, filename })}`, undefined, {
+    silent: true,
+  });
 
 export const addFile = (parentPath: string, fileName: string) =>
   api.post<FileItem>(`/addfile${toQueryString({ parentPath, fileName })}`, undefined, {
@@ -177,7 +175,8 @@ export const restoreItems = (fileIds: string[]) =>
 export const sweepItems = (fileIds: string[]) =>
   api.delete<void>('/sweep', { fileIds }, { successToast: false });
 
-export const clearTrash = () => api.delete<void>('/clear-trash', undefined, { successToast: false });
+export const clearTrash = () =>
+  api.delete<void>('/clear-trash', undefined, { successToast: false });
 
 export const extractArchive = (fileId: string) =>
   api.get<FileItem>('/unzip', { fileId }, { successToast: false, timeoutMs: 10 * 60_000 });
@@ -207,10 +206,12 @@ function tokenQuery(): Record<string, string> {
  * downloads work (the server honours it for GET only).
  */
 export function fileUrl(item: Pick<FileItem, 'id' | 'name'>, download = false): string {
-  return `/api/pre-file/${encodeURIComponent(item.id)}/${encodeURIComponent(item.name)}${toQueryString({
-    ...(download ? { o: 'download' } : {}),
-    ...tokenQuery(),
-  })}`;
+  return `/api/pre-file/${encodeURIComponent(item.id)}/${encodeURIComponent(item.name)}${toQueryString(
+    {
+      ...(download ? { o: 'download' } : {}),
+      ...tokenQuery(),
+    },
+  )}`;
 }
 
 /** A zip of several items or a folder (`fileIds=a,b`, API-NOTES §1.5). */

@@ -31,8 +31,7 @@ export const useDragStore = create<DragState>()((set) => ({
   x: 0,
   y: 0,
   start: (items) => set({ items, over: null }),
-  setOver: (over) =>
-    set((state) => (state.over?.id === over?.id ? state : { over })),
+  setOver: (over) => set((state) => (state.over?.id === over?.id ? state : { over })),
   moveTo: (x, y) => set({ x, y }),
   end: () => set({ items: [], over: null }),
 }));

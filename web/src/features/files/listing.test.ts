@@ -51,7 +51,13 @@ describe('listing order', () => {
 
 describe('paged listing patches', () => {
   it('flattens pages and drops an id seen twice', () => {
-    const data = listing([[item('a'), item('b')], [item('b'), item('c')]], 3);
+    const data = listing(
+      [
+        [item('a'), item('b')],
+        [item('b'), item('c')],
+      ],
+      3,
+    );
     expect(flattenPages(data).map((i) => i.name)).toEqual(['a', 'b', 'c']);
     expect(totalOf(data)).toBe(3);
   });
@@ -71,7 +77,9 @@ describe('paged listing patches', () => {
 
   it('appends at the end only when every page is loaded', () => {
     const all = listing([[item('a')]], 1);
-    expect(flattenPages(insertItem(all, item('z'), 'name', 'ascending', 1).data).map((i) => i.name)).toEqual(['a', 'z']);
+    expect(
+      flattenPages(insertItem(all, item('z'), 'name', 'ascending', 1).data).map((i) => i.name),
+    ).toEqual(['a', 'z']);
     const partial = listing([[item('a')]], 5);
     const later = insertItem(partial, item('z'), 'name', 'ascending', 1);
     expect(flattenPages(later.data).map((i) => i.name)).toEqual(['a']);

@@ -93,7 +93,9 @@ export function insertItem(
   }
   if (more) return { data: withTotal(data, 1), shift: 0, changed: true };
   const lastIndex = data.pages.length - 1;
-  const pages = data.pages.map((pg, i) => (i === lastIndex ? { ...pg, items: [...pg.items, item] } : pg));
+  const pages = data.pages.map((pg, i) =>
+    i === lastIndex ? { ...pg, items: [...pg.items, item] } : pg,
+  );
   if (pages.length === 0) return { data, shift: 0, changed: false };
   return { data: withTotal({ ...data, pages }, 1), shift: -1, changed: true };
 }

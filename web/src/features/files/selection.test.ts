@@ -7,6 +7,7 @@ import {
   stepSelection,
   type ItemLayout,
 } from './selection';
+import type { FileItem } from './types';
 
 const order = ['a', 'b', 'c', 'd', 'e'];
 const none = { toggle: false, range: false };
@@ -86,7 +87,11 @@ describe('rubber-band selection', () => {
   });
 
   it('handles 100,000 items without walking them all', () => {
-    const hit = indexesInRect(list, normalizeRect(0, 40 + 44 * 99_990, 100, 40 + 44 * 99_999), 100_000);
+    const hit = indexesInRect(
+      list,
+      normalizeRect(0, 40 + 44 * 99_990, 100, 40 + 44 * 99_999),
+      100_000,
+    );
     expect(hit[0]).toBe(99_990);
     expect(hit.at(-1)).toBe(99_999);
   });
@@ -94,7 +99,7 @@ describe('rubber-band selection', () => {
 
 describe('dropping items on a folder', () => {
   const item = (id: string, path: string, name: string, isFolder = false) =>
-    ({ id, path, name, isFolder }) as import('./types').FileItem;
+    ({ id, path, name, isFolder }) as FileItem;
 
   it('refuses the folder itself, its inside and where the items already are', async () => {
     const { canDropInto } = await import('./drag');

@@ -42,7 +42,11 @@ export function clickSelection(
 }
 
 /** Arrow-key movement: the next item in display order, `step` items away (a grid row is `columns`). */
-export function stepSelection(order: readonly string[], focused: string | null, step: number): string | null {
+export function stepSelection(
+  order: readonly string[],
+  focused: string | null,
+  step: number,
+): string | null {
   if (order.length === 0) return null;
   const index = focused ? order.indexOf(focused) : -1;
   if (index === -1) return step >= 0 ? order[0]! : order[order.length - 1]!;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { formatShortcut, matchShortcut } from './shortcuts';
 
-const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({
+const key = (
+  k: string,
+  mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {},
+) => ({
   key: k,
   ctrlKey: false,
   metaKey: false,
@@ -28,7 +31,11 @@ describe('shortcuts', () => {
   it('ignores the case Caps Lock or Shift gives a letter', () => {
     expect(matchShortcut(key('A', { ctrlKey: true }), { key: 'a', mod: true }, false)).toBe(true);
     expect(
-      matchShortcut(key('N', { ctrlKey: true, shiftKey: true }), { key: 'n', mod: true, shift: false }, false),
+      matchShortcut(
+        key('N', { ctrlKey: true, shiftKey: true }),
+        { key: 'n', mod: true, shift: false },
+        false,
+      ),
     ).toBe(false);
   });
 

@@ -34,7 +34,9 @@ const KEY_NAMES: Record<string, string> = {
 
 /** "⌘C" on a Mac, "Ctrl+C" elsewhere. */
 export function formatShortcut(shortcut: Shortcut, mac = isMacPlatform()): string {
-  const key = KEY_NAMES[shortcut.key] ?? (shortcut.key.length === 1 ? shortcut.key.toUpperCase() : shortcut.key);
+  const key =
+    KEY_NAMES[shortcut.key] ??
+    (shortcut.key.length === 1 ? shortcut.key.toUpperCase() : shortcut.key);
   if (mac) return `${shortcut.shift ? '⇧' : ''}${shortcut.mod ? '⌘' : ''}${key}`;
   return [shortcut.mod ? 'Ctrl' : '', shortcut.shift ? 'Shift' : '', key].filter(Boolean).join('+');
 }

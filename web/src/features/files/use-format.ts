@@ -1,6 +1,12 @@
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCount, formatDateTime, formatSize, parseServerDate, relativeTime } from '../../lib/format';
+import {
+  formatCount,
+  formatDateTime,
+  formatSize,
+  parseServerDate,
+  relativeTime,
+} from '../../lib/format';
 import { iconKindOf } from './file-kinds';
 import type { FileItem } from './types';
 
@@ -20,7 +26,10 @@ export function useFileFormat() {
     [t],
   );
 
-  const exact = useCallback((text: string | undefined) => formatDateTime(parseServerDate(text)), []);
+  const exact = useCallback(
+    (text: string | undefined) => formatDateTime(parseServerDate(text)),
+    [],
+  );
 
   const typeName = useCallback((item: FileItem) => t(`types.${iconKindOf(item)}`), [t]);
 

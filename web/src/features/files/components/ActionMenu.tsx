@@ -18,16 +18,27 @@ type MenuItems = NonNullable<MenuProps['items']>;
 export function useActionMenuItems() {
   const { t } = useTranslation('files');
 
-  const build = (actions: (FileAction | '-')[], ctx: ActionContext, run: (a: FileAction) => void): MenuItems =>
+  const build = (
+    actions: (FileAction | '-')[],
+    ctx: ActionContext,
+    run: (a: FileAction) => void,
+  ): MenuItems =>
     actions.map((action, index) => {
       if (action === '-') return { type: 'divider' as const, key: `divider-${index}` };
-      const children = action.children?.(ctx).filter((child) => (child.visible ? child.visible(ctx) : true));
+      const children = action
+        .children?.(ctx)
+        .filter((child) => (child.visible ? child.visible(ctx) : true));
       const checked = action.checked?.(ctx);
       return {
         key: action.id,
         danger: action.danger,
         disabled: !isEnabled(action, ctx),
-        icon: checked ? <CheckOutlined /> : (actionIcon(action, ctx) ?? (action.checked ? <span className="nb-menu-spacer" /> : undefined)),
+        icon: checked ? (
+          <CheckOutlined />
+        ) : (
+          (actionIcon(action, ctx) ??
+          (action.checked ? <span className="nb-menu-spacer" /> : undefined))
+        ),
         label: <span data-testid={`action-${action.id}`}>{action.label(t, ctx)}</span>,
         extra: action.shortcut ? formatShortcut(action.shortcut) : undefined,
         ...(children?.length
@@ -36,8 +47,11 @@ export function useActionMenuItems() {
       };
     });
 
-  const forEntries = (entries: readonly MenuEntry[], ctx: ActionContext, run: (a: FileAction) => void) =>
-    build(visibleEntries(entries, ctx), ctx, run);
+  const forEntries = (
+    entries: readonly MenuEntry[],
+    ctx: ActionContext,
+    run: (a: FileAction) => void,
+  ) => build(visibleEntries(entries, ctx), ctx, run);
   forEntries.actions = build;
   return forEntries;
 }
@@ -50,7 +64,13 @@ export interface MenuRequest {
 }
 
 /** The right-click / long-press / "…" menu, opened at a point. */
-export function ContextMenu({ request, onClose }: { request: MenuRequest | null; onClose: () => void }) {
+export function ContextMenu({
+  request,
+  onClose,
+}: {
+  request: MenuRequest | null;
+  onClose: () => void;
+}) {
   const items = useActionMenuItems();
 
   // the page moving under the menu would leave it pointing at nothing

@@ -48,8 +48,19 @@ export function ClipboardTray({ canPaste, onPaste }: ClipboardTrayProps) {
     </Button>
   );
   return (
-    <div className={`nb-clip nb-clip--${mode}`} data-testid="clipboard-tray" data-mode={mode} role="region" aria-label={t('clipboard.title')}>
-      <Popover content={list} title={t('clipboard.title')} trigger={['hover', 'click']} placement="topLeft">
+    <div
+      className={`nb-clip nb-clip--${mode}`}
+      data-testid="clipboard-tray"
+      data-mode={mode}
+      role="region"
+      aria-label={t('clipboard.title')}
+    >
+      <Popover
+        content={list}
+        title={t('clipboard.title')}
+        trigger={['hover', 'click']}
+        placement="topLeft"
+      >
         <button type="button" className="nb-clip__summary" data-testid="clipboard-summary">
           {mode === 'cut' ? <ScissorOutlined /> : <CopyOutlined />}
           <span>
@@ -57,7 +68,12 @@ export function ClipboardTray({ canPaste, onPaste }: ClipboardTrayProps) {
               ? t('clipboard.cutMode', { count: entries.length })
               : t('clipboard.copyMode', { count: entries.length })}
           </span>
-          <span className="nb-clip__names">{entries.slice(0, 3).map((e) => e.name).join(', ')}</span>
+          <span className="nb-clip__names">
+            {entries
+              .slice(0, 3)
+              .map((e) => e.name)
+              .join(', ')}
+          </span>
         </button>
       </Popover>
       <div className="nb-clip__actions">

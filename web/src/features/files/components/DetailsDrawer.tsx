@@ -39,15 +39,42 @@ export function DetailsDrawer({ open, items, mobile, onClose, locationLink }: De
     }
     rows.push([
       'location',
-      <Link key="loc" to={locationLink(item.path, item.name)} className="nb-details__loc" title={t('details.openLocation', { path: item.path })}>
+      <Link
+        key="loc"
+        to={locationLink(item.path, item.name)}
+        className="nb-details__loc"
+        title={t('details.openLocation', { path: item.path })}
+      >
         <FolderOpenOutlined /> {item.path}
       </Link>,
       'details-location',
     ]);
-    rows.push(['uploaded', <span key="up">{fmt.exact(item.uploadDate)} · {fmt.ago(item.uploadDate)}</span>, 'details-uploaded']);
-    rows.push(['modified', <span key="mod">{fmt.exact(item.updateDate)} · {fmt.ago(item.updateDate)}</span>, 'details-modified']);
+    rows.push([
+      'uploaded',
+      <span key="up">
+        {fmt.exact(item.uploadDate)} · {fmt.ago(item.uploadDate)}
+      </span>,
+      'details-uploaded',
+    ]);
+    rows.push([
+      'modified',
+      <span key="mod">
+        {fmt.exact(item.updateDate)} · {fmt.ago(item.updateDate)}
+      </span>,
+      'details-modified',
+    ]);
     if (item.trashDate) rows.push(['deleted', fmt.exact(item.trashDate), 'details-deleted']);
-    rows.push(['favorite', item.isFavorite ? <span key="fav"><StarFilled className="nb-star" /> {t('details.yes')}</span> : t('details.no'), 'details-favorite']);
+    rows.push([
+      'favorite',
+      item.isFavorite ? (
+        <span key="fav">
+          <StarFilled className="nb-star" /> {t('details.yes')}
+        </span>
+      ) : (
+        t('details.no')
+      ),
+      'details-favorite',
+    ]);
   }
 
   return (

@@ -17,7 +17,8 @@ export function DragChip() {
   useEffect(() => {
     if (!dragging) return;
     const move = (event: DragEvent) => {
-      if (event.clientX || event.clientY) useDragStore.getState().moveTo(event.clientX, event.clientY);
+      if (event.clientX || event.clientY)
+        useDragStore.getState().moveTo(event.clientX, event.clientY);
     };
     document.addEventListener('dragover', move);
     return () => document.removeEventListener('dragover', move);
@@ -26,7 +27,12 @@ export function DragChip() {
   const first = items[0];
   if (!dragging || !first) return null;
   return createPortal(
-    <div className={`nb-drag-chip${over ? ' is-over' : ''}`} style={{ transform: `translate(${x + 14}px, ${y + 14}px)` }} data-testid="drag-chip" aria-hidden="true">
+    <div
+      className={`nb-drag-chip${over ? ' is-over' : ''}`}
+      style={{ transform: `translate(${x + 14}px, ${y + 14}px)` }}
+      data-testid="drag-chip"
+      aria-hidden="true"
+    >
       <FileIcon item={first} size={22} />
       <span className="nb-drag-chip__what">
         {items.length === 1 ? first.name : t('drag.items', { count: items.length })}

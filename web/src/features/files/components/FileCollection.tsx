@@ -94,14 +94,21 @@ interface GridMetrics {
 }
 
 function gridMetrics(width: number, mobile: boolean): GridMetrics {
-  const min = mobile ? 104 : 124;
+  const min = mobile ? 96 : 124;
   const gap = mobile ? 8 : 10;
   const inner = Math.max(min, width - PAD * 2);
-  const columns = Math.max(mobile ? 2 : 1, Math.floor((inner + gap) / (min + gap)));
+  const columns = Math.max(mobile ? 3 : 1, Math.floor((inner + gap) / (min + gap)));
   const cellWidth = inner / columns;
-  const icon = mobile ? 60 : 64;
-  const tileHeight = icon + (mobile ? 66 : 70);
-  return { columns, cellWidth, cellHeight: tileHeight + gap, tileWidth: cellWidth - gap, tileHeight, icon };
+  const icon = mobile ? 56 : 64;
+  const tileHeight = icon + (mobile ? 64 : 70);
+  return {
+    columns,
+    cellWidth,
+    cellHeight: tileHeight + gap,
+    tileWidth: cellWidth - gap,
+    tileHeight,
+    icon,
+  };
 }
 
 /** Image files small enough to draw as their own thumbnail (the server has no thumbnails yet). */
@@ -109,7 +116,13 @@ const THUMBNAIL_MAX_BYTES = 12 * 1024 * 1024;
 
 function Thumb({ item, size, thumbnails }: { item: FileItem; size: number; thumbnails: boolean }) {
   const [failed, setFailed] = useState(false);
-  if (thumbnails && !failed && isViewableImage(item) && item.size > 0 && item.size <= THUMBNAIL_MAX_BYTES) {
+  if (
+    thumbnails &&
+    !failed &&
+    isViewableImage(item) &&
+    item.size > 0 &&
+    item.size <= THUMBNAIL_MAX_BYTES
+  ) {
     return (
       <img
         className="nb-thumb"
@@ -128,34 +141,40 @@ function Thumb({ item, size, thumbnails }: { item: FileItem; size: number; thumb
 }
 
 /** Drop handling shared by rows, tiles and breadcrumb segments. */
-export function useFolderDrop(target: DropTarget | null, handlers: Pick<CollectionHandlers, 'canDropOn' | 'onDropOn'>) {
+export function useFolderDrop(
+  target: DropTarget | null,
+  handlers: Pick<CollectionHandlers, 'canDropOn' | 'onDropOn'>,
+) {
   const dragging = useDragStore((s) => s.items.length > 0);
   const isOver = useDragStore((s) => Boolean(target && s.over?.id === target.id));
   return { isOver, props: target && dragging ? dropProps(target, handlers) : {} };
 }
 
 /** The drag-over / drop handlers that make an element take dragged items. */
-function dropProps(target: DropTarget, handlers: Pick<CollectionHandlers, 'canDropOn' | 'onDropOn'>) {
+function dropProps(
+  target: DropTarget,
+  handlers: Pick<CollectionHandlers, 'canDropOn' | 'onDropOn'>,
+) {
   const accepts = (event: React.DragEvent) =>
     event.dataTransfer.types.includes(DRAG_TYPE) && handlers.canDropOn(target);
   return {
-      onDragOver: (event: React.DragEvent) => {
-        if (!accepts(event)) return;
-        event.preventDefault();
-        event.dataTransfer.dropEffect = 'move';
-        useDragStore.getState().setOver(target);
-      },
-      onDragLeave: (event: React.DragEvent) => {
-        const next = event.relatedTarget as Node | null;
-        if (next && (event.currentTarget as Node).contains(next)) return;
-        if (useDragStore.getState().over?.id === target.id) useDragStore.getState().setOver(null);
-      },
-      onDrop: (event: React.DragEvent) => {
-        if (!accepts(event)) return;
-        event.preventDefault();
-        event.stopPropagation();
-        handlers.onDropOn(target);
-      },
+    onDragOver: (event: React.DragEvent) => {
+      if (!accepts(event)) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'move';
+      useDragStore.getState().setOver(target);
+    },
+    onDragLeave: (event: React.DragEvent) => {
+      const next = event.relatedTarget as Node | null;
+      if (next && (event.currentTarget as Node).contains(next)) return;
+      if (useDragStore.getState().over?.id === target.id) useDragStore.getState().setOver(null);
+    },
+    onDrop: (event: React.DragEvent) => {
+      if (!accepts(event)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      handlers.onDropOn(target);
+    },
   };
 }
 
@@ -192,7 +211,12 @@ function useLongPress(item: FileItem, handlers: CollectionHandlers) {
     timer.current = null;
   };
   return {
-    fired,
+    /** True once after a long press: the click that follows it is not a click. */
+    consume: () => {
+      const was = fired.current;
+      fired.current = false;
+      return was;
+    },
     props: {
       onTouchStart: (event: React.TouchEvent) => {
         fired.current = false;
@@ -224,7 +248,10 @@ function useItemEvents(p: ItemProps) {
   };
   const dragProps =
     p.draggable && !p.renaming && !p.mobile
-      ? { draggable: true, onDragStart: (event: React.DragEvent) => handlers.onDragStart(item, event) }
+      ? {
+          draggable: true,
+          onDragStart: (event: React.DragEvent) => handlers.onDragStart(item, event),
+        }
       : {};
   return {
     isOver: drop.isOver,
@@ -232,10 +259,7 @@ function useItemEvents(p: ItemProps) {
       ...drop.props,
       ...longPress.props,
       onClick: (event: React.MouseEvent) => {
-        if (longPress.fired.current) {
-          longPress.fired.current = false;
-          return;
-        }
+        if (longPress.consume()) return;
         handlers.onItemClick(item, event);
       },
       onDoubleClick: () => {
@@ -244,7 +268,8 @@ function useItemEvents(p: ItemProps) {
       onContextMenu: (event: React.MouseEvent) => {
         event.preventDefault();
         event.stopPropagation();
-        if (longPress.fired.current) return;
+        // the long press already opened the menu (touch browsers follow it with contextmenu)
+        if (longPress.consume()) return;
         handlers.onItemContextMenu(item, { x: event.clientX, y: event.clientY });
       },
     },
@@ -263,14 +288,32 @@ const MoreGlyph = () => (
 
 function StarGlyph({ className, label }: { className: string; label: string }) {
   return (
-    <svg className={className} width="12" height="12" viewBox="0 0 24 24" role="img" aria-label={label} fill="currentColor">
+    <svg
+      className={className}
+      width="12"
+      height="12"
+      viewBox="0 0 24 24"
+      role="img"
+      aria-label={label}
+      fill="currentColor"
+    >
       <path d="M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6-4.9-4.6 6.6-.8z" />
     </svg>
   );
 }
 
 /** A plain checkbox: rows mount while scrolling, so it stays light. */
-function ItemCheck({ item, selected, handlers, t }: { item: FileItem; selected: boolean; handlers: CollectionHandlers; t: Shared['t'] }) {
+function ItemCheck({
+  item,
+  selected,
+  handlers,
+  t,
+}: {
+  item: FileItem;
+  selected: boolean;
+  handlers: CollectionHandlers;
+  t: Shared['t'];
+}) {
   return (
     <input
       type="checkbox"
@@ -284,7 +327,15 @@ function ItemCheck({ item, selected, handlers, t }: { item: FileItem; selected: 
   );
 }
 
-function MenuButton({ item, handlers, t }: { item: FileItem; handlers: CollectionHandlers; t: Shared['t'] }) {
+function MenuButton({
+  item,
+  handlers,
+  t,
+}: {
+  item: FileItem;
+  handlers: CollectionHandlers;
+  t: Shared['t'];
+}) {
   return (
     <button
       type="button"
@@ -329,7 +380,11 @@ const ListRow = memo(function ListRow(p: RowProps) {
   return (
     <div
       className={className}
-      style={{ transform: `translateY(${p.top}px)`, height: p.height, gridTemplateColumns: p.template }}
+      style={{
+        transform: `translateY(${p.top}px)`,
+        height: p.height,
+        gridTemplateColumns: p.template,
+      }}
       role="option"
       aria-selected={p.selected}
       data-index={p.index}
@@ -348,7 +403,11 @@ const ListRow = memo(function ListRow(p: RowProps) {
         <FileIcon item={item} size={p.mobile ? 32 : 24} />
         <span className="nb-row__text">
           {p.renaming ? (
-            <RenameInput item={item} onSubmit={p.handlers.onRenameSubmit} onCancel={p.handlers.onRenameCancel} />
+            <RenameInput
+              item={item}
+              onSubmit={p.handlers.onRenameSubmit}
+              onCancel={p.handlers.onRenameCancel}
+            />
           ) : (
             <span className="nb-row__title" title={item.name}>
               {truncateName(item.name, p.nameUnits)}
@@ -437,10 +496,16 @@ const GridTile = memo(function GridTile(p: TileProps) {
       </span>
       <span className="nb-tile__name">
         {p.renaming ? (
-          <RenameInput item={item} onSubmit={p.handlers.onRenameSubmit} onCancel={p.handlers.onRenameCancel} />
+          <RenameInput
+            item={item}
+            onSubmit={p.handlers.onRenameSubmit}
+            onCancel={p.handlers.onRenameCancel}
+          />
         ) : (
           <>
-            {item.isFavorite ? <StarGlyph className="nb-tile__star" label={t('a11y.favorite')} /> : null}
+            {item.isFavorite ? (
+              <StarGlyph className="nb-tile__star" label={t('a11y.favorite')} />
+            ) : null}
             {truncateName(item.name, units)}
           </>
         )}
@@ -569,7 +634,16 @@ export function FileCollection(props: CollectionProps) {
       tileWidth: metrics.tileWidth,
       tileHeight: metrics.tileHeight,
     };
-  }, [mode, rowHeight, width, metrics.columns, metrics.cellWidth, metrics.cellHeight, metrics.tileWidth, metrics.tileHeight]);
+  }, [
+    mode,
+    rowHeight,
+    width,
+    metrics.columns,
+    metrics.cellWidth,
+    metrics.cellHeight,
+    metrics.tileWidth,
+    metrics.tileHeight,
+  ]);
 
   // ---- rubber band ------------------------------------------------------------------------
 
@@ -618,7 +692,11 @@ export function FileCollection(props: CollectionProps) {
     const target = event.target as HTMLElement;
     if (target.closest('[data-drag-handle], input, button, a, .nb-list-head')) return;
     // the scrollbar
-    if (event.clientX > event.currentTarget.getBoundingClientRect().left + event.currentTarget.clientWidth) return;
+    if (
+      event.clientX >
+      event.currentTarget.getBoundingClientRect().left + event.currentTarget.clientWidth
+    )
+      return;
     const start = contentPoint(event.clientX, event.clientY);
     marquee.current = {
       startX: start.x,
@@ -666,7 +744,11 @@ export function FileCollection(props: CollectionProps) {
 
   const nameUnits = Math.max(
     12,
-    Math.floor(((width || 800) - (mobile ? 110 : 28 + 110 + 150 + 44 + (props.showLocation ? 220 : 0) + 48)) / 7.4),
+    Math.floor(
+      ((width || 800) -
+        (mobile ? 110 : 28 + 110 + 150 + 44 + (props.showLocation ? 220 : 0) + 48)) /
+        7.4,
+    ),
   );
   const listTemplate = mobile
     ? 'minmax(0, 1fr) 44px'
@@ -690,19 +772,44 @@ export function FileCollection(props: CollectionProps) {
   return (
     <div className={`nb-collection nb-collection--${mode}${mobile ? ' is-mobile' : ''}`}>
       {mode === 'list' && !mobile ? (
-        <div className="nb-list-head" style={{ gridTemplateColumns: listTemplate }} role="presentation">
+        <div
+          className="nb-list-head"
+          style={{ gridTemplateColumns: listTemplate }}
+          role="presentation"
+        >
           <span />
-          <SortHeader prop="name" label={t('columns.name')} className="nb-list-head__name" sortProp={props.sortProp} order={props.order} onSort={handlers.onSort} />
+          <SortHeader
+            prop="name"
+            label={t('columns.name')}
+            className="nb-list-head__name"
+            sortProp={props.sortProp}
+            order={props.order}
+            onSort={handlers.onSort}
+          />
           {props.showLocation ? (
             <span className="nb-list-head__cell">
               {t(props.trash ? 'columns.originalLocation' : 'columns.location')}
             </span>
           ) : null}
-          <SortHeader prop="size" label={t('columns.size')} className="nb-list-head__size" sortProp={props.sortProp} order={props.order} onSort={handlers.onSort} />
+          <SortHeader
+            prop="size"
+            label={t('columns.size')}
+            className="nb-list-head__size"
+            sortProp={props.sortProp}
+            order={props.order}
+            onSort={handlers.onSort}
+          />
           {props.trash ? (
             <span className="nb-list-head__cell">{t('columns.trashDate')}</span>
           ) : (
-            <SortHeader prop="updateDate" label={t('columns.updateDate')} className="" sortProp={props.sortProp} order={props.order} onSort={handlers.onSort} />
+            <SortHeader
+              prop="updateDate"
+              label={t('columns.updateDate')}
+              className=""
+              sortProp={props.sortProp}
+              order={props.order}
+              onSort={handlers.onSort}
+            />
           )}
           <span />
         </div>
@@ -762,16 +869,18 @@ export function FileCollection(props: CollectionProps) {
               );
             }
             const start = row.index * columns;
-            return items.slice(start, start + columns).map((item, col) => (
-              <GridTile
-                key={item.id}
-                {...common(item, start + col)}
-                metrics={metrics}
-                thumbnails={props.thumbnails !== false}
-                left={PAD + col * metrics.cellWidth}
-                top={row.start}
-              />
-            ));
+            return items
+              .slice(start, start + columns)
+              .map((item, col) => (
+                <GridTile
+                  key={item.id}
+                  {...common(item, start + col)}
+                  metrics={metrics}
+                  thumbnails={props.thumbnails !== false}
+                  left={PAD + col * metrics.cellWidth}
+                  top={row.start}
+                />
+              ));
           })}
           {band ? (
             <div

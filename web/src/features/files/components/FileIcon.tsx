@@ -22,7 +22,13 @@ const COLORS: Record<Exclude<IconKind, 'folder'>, string> = {
 
 /** Small glyphs drawn on the page for kinds whose extension says little at a glance. */
 function Glyph({ kind }: { kind: IconKind }) {
-  const common = { fill: 'none', stroke: '#fff', strokeWidth: 2.2, strokeLinecap: 'round' as const, strokeLinejoin: 'round' as const };
+  const common = {
+    fill: 'none',
+    stroke: '#fff',
+    strokeWidth: 2.2,
+    strokeLinecap: 'round' as const,
+    strokeLinejoin: 'round' as const,
+  };
   switch (kind) {
     case 'image':
       return (
@@ -90,23 +96,53 @@ interface FileIconProps {
 }
 
 /** The type icon of a file or folder, drawn by Nimbus (spec §5 "type icons per file type"). */
-export const FileIcon = memo(function FileIcon({ item, size = 24, label = size >= 40 }: FileIconProps) {
+export const FileIcon = memo(function FileIcon({
+  item,
+  size = 24,
+  label = size >= 40,
+}: FileIconProps) {
   const kind = iconKindOf(item);
   if (kind === 'folder') {
     return (
-      <svg className="nb-icon nb-icon--folder" width={size} height={size} viewBox="0 0 48 48" aria-hidden="true">
-        <path d="M4 12.5A3.5 3.5 0 0 1 7.5 9h11.2c1 0 1.9.4 2.5 1.1L24 13h16.5a3.5 3.5 0 0 1 3.5 3.5V36a3.5 3.5 0 0 1-3.5 3.5h-33A3.5 3.5 0 0 1 4 36z" fill="#f3b32c" />
-        <path d="M4 18.5A3.5 3.5 0 0 1 7.5 15h33a3.5 3.5 0 0 1 3.5 3.5V36a3.5 3.5 0 0 1-3.5 3.5h-33A3.5 3.5 0 0 1 4 36z" fill="#fcc94a" />
-        <path d="M4 18.5A3.5 3.5 0 0 1 7.5 15h33a3.5 3.5 0 0 1 3.5 3.5v1H4z" fill="#fff" opacity="0.28" />
+      <svg
+        className="nb-icon nb-icon--folder"
+        width={size}
+        height={size}
+        viewBox="0 0 48 48"
+        aria-hidden="true"
+      >
+        <path
+          d="M4 12.5A3.5 3.5 0 0 1 7.5 9h11.2c1 0 1.9.4 2.5 1.1L24 13h16.5a3.5 3.5 0 0 1 3.5 3.5V36a3.5 3.5 0 0 1-3.5 3.5h-33A3.5 3.5 0 0 1 4 36z"
+          fill="#f3b32c"
+        />
+        <path
+          d="M4 18.5A3.5 3.5 0 0 1 7.5 15h33a3.5 3.5 0 0 1 3.5 3.5V36a3.5 3.5 0 0 1-3.5 3.5h-33A3.5 3.5 0 0 1 4 36z"
+          fill="#fcc94a"
+        />
+        <path
+          d="M4 18.5A3.5 3.5 0 0 1 7.5 15h33a3.5 3.5 0 0 1 3.5 3.5v1H4z"
+          fill="#fff"
+          opacity="0.28"
+        />
       </svg>
     );
   }
   const color = COLORS[kind];
   const text = label ? iconLabelOf(item) : '';
-  const showGlyph = !text || ['image', 'video', 'audio', 'archive', 'mind', 'drawio'].includes(kind);
+  const showGlyph =
+    !text || ['image', 'video', 'audio', 'archive', 'mind', 'drawio'].includes(kind);
   return (
-    <svg className={`nb-icon nb-icon--${kind}`} width={size} height={size} viewBox="0 0 48 48" aria-hidden="true">
-      <path d="M10.5 3h18.3c.9 0 1.8.4 2.5 1l8.7 8.7c.6.7 1 1.6 1 2.5v26.3a3.5 3.5 0 0 1-3.5 3.5h-27A3.5 3.5 0 0 1 7 41.5v-35A3.5 3.5 0 0 1 10.5 3z" fill={color} />
+    <svg
+      className={`nb-icon nb-icon--${kind}`}
+      width={size}
+      height={size}
+      viewBox="0 0 48 48"
+      aria-hidden="true"
+    >
+      <path
+        d="M10.5 3h18.3c.9 0 1.8.4 2.5 1l8.7 8.7c.6.7 1 1.6 1 2.5v26.3a3.5 3.5 0 0 1-3.5 3.5h-27A3.5 3.5 0 0 1 7 41.5v-35A3.5 3.5 0 0 1 10.5 3z"
+        fill={color}
+      />
       <path d="M29 3.2V11a3 3 0 0 0 3 3h7.8z" fill="#fff" opacity="0.42" />
       {showGlyph ? (
         <g transform={text ? 'translate(24 19) scale(0.78) translate(-24 -24)' : undefined}>

@@ -26,14 +26,23 @@ const noop = () => {};
  * Choose a file of the drive (spec §2 file-picker dialog): the browser in grid mode, images
  * only, newest first, without upload, search or sharing; "Select" waits for a file.
  */
-export function FilePickerDialog({ open, title, accept = isViewableImage, onCancel, onSelect }: FilePickerDialogProps) {
+export function FilePickerDialog({
+  open,
+  title,
+  accept = isViewableImage,
+  onCancel,
+  onSelect,
+}: FilePickerDialogProps) {
   const { t } = useTranslation('files');
   const mobile = useAppStore((s) => s.device === 'mobile');
   const [path, setPath] = useState('/');
   const [chosen, setChosen] = useState<FileItem | null>(null);
   const key: ListingKey = { kind: 'home', path, sortProp: 'updateDate', order: 'descending' };
   const { query, items } = useListing(key, open);
-  const shown = useMemo(() => items.filter((item) => item.isFolder || accept(item)), [items, accept]);
+  const shown = useMemo(
+    () => items.filter((item) => item.isFolder || accept(item)),
+    [items, accept],
+  );
 
   const enter = (folder: string) => {
     setPath(normalizeFolderPath(folder));

@@ -64,7 +64,8 @@ interface FolderCrumbsProps {
 function FolderCrumbs({ path, linkTo, handlers }: FolderCrumbsProps) {
   const { t } = useTranslation('files');
   const segments = pathSegments(path);
-  const folderPath = (depth: number) => (depth === 0 ? '/' : `/${segments.slice(0, depth).join('/')}/`);
+  const folderPath = (depth: number) =>
+    depth === 0 ? '/' : `/${segments.slice(0, depth).join('/')}/`;
   const items = [
     {
       key: 'root',
@@ -112,9 +113,25 @@ interface FilesToolbarProps {
 }
 
 /** Actions on the selection shown as buttons (the rest sit in the "more" menu). */
-const SELECTION_BUTTONS: ActionId[] = ['download', 'moveCopy', 'copy', 'delete', 'restore', 'deleteForever'];
+const SELECTION_BUTTONS: ActionId[] = [
+  'download',
+  'moveCopy',
+  'copy',
+  'delete',
+  'restore',
+  'deleteForever',
+];
 
-export function FilesToolbar({ ctx, title, folderPath, parentLink, linkTo, mobile, handlers, run }: FilesToolbarProps) {
+export function FilesToolbar({
+  ctx,
+  title,
+  folderPath,
+  parentLink,
+  linkTo,
+  mobile,
+  handlers,
+  run,
+}: FilesToolbarProps) {
   const { t } = useTranslation('files');
   const menuItems = useActionMenuItems();
   const { view } = ctx;
@@ -160,7 +177,12 @@ export function FilesToolbar({ ctx, title, folderPath, parentLink, linkTo, mobil
       <div className="nb-files__crumb">
         {parentLink ? (
           <Tooltip title={t('actions.back')}>
-            <Link to={parentLink} className="nb-fb-back" aria-label={t('actions.back')} data-testid="folder-up">
+            <Link
+              to={parentLink}
+              className="nb-fb-back"
+              aria-label={t('actions.back')}
+              data-testid="folder-up"
+            >
               <ArrowLeftOutlined />
             </Link>
           </Tooltip>
@@ -189,7 +211,11 @@ export function FilesToolbar({ ctx, title, folderPath, parentLink, linkTo, mobil
               trigger={['click']}
               menu={{ items: menuItems(menuFor(ctx), ctx, run), className: 'nb-action-menu' }}
             >
-              <Button icon={<EllipsisOutlined />} aria-label={t('actions.more')} data-testid="selection-more" />
+              <Button
+                icon={<EllipsisOutlined />}
+                aria-label={t('actions.more')}
+                data-testid="selection-more"
+              />
             </Dropdown>
           </div>
         ) : (
@@ -210,7 +236,11 @@ export function FilesToolbar({ ctx, title, folderPath, parentLink, linkTo, mobil
                     className: 'nb-action-menu',
                   }}
                 >
-                  <Button icon={<PlusOutlined />} data-testid="new-button" aria-label={t('actions.new')}>
+                  <Button
+                    icon={<PlusOutlined />}
+                    data-testid="new-button"
+                    aria-label={t('actions.new')}
+                  >
                     {mobile ? null : t('actions.new')}
                   </Button>
                 </Dropdown>

@@ -1,7 +1,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Breadcrumb, Button, Result, Spin } from 'antd';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../api/client';
@@ -48,7 +48,7 @@ import {
   trashItems,
   useFolderId,
 } from '../api';
-import { clearClipboard, putOnClipboard, removeFromClipboard, useFileClipboard } from '../clipboard';
+import { putOnClipboard, removeFromClipboard, useFileClipboard } from '../clipboard';
 import { setCurrentFolder, setCurrentFolderRefresh } from '../current-folder';
 import { DRAG_TYPE, blankDragImage, canDropInto, useDragStore, type DropTarget } from '../drag';
 import { isViewableImage, openKindOf } from '../file-kinds';
@@ -93,7 +93,9 @@ function readViewMode(params: URLSearchParams): ViewMode {
 /** Forwarders that never change identity, calling the latest implementation. */
 function useStable<T extends object>(impl: T): T {
   const latest = useRef(impl);
-  latest.current = impl;
+  useLayoutEffect(() => {
+    latest.current = impl;
+  });
   return useMemo(() => {
     const out = {} as Record<string, unknown>;
     for (const key of Object.keys(impl)) {
@@ -189,7 +191,8 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
 
   const { data: tags } = useTags();
   const tagId = params.get('tagId');
-  const tag = kind === 'tag' && tagId ? tags?.find((item) => (item.tagId ?? item.id) === tagId) : undefined;
+  const tag =
+    kind === 'tag' && tagId ? tags?.find((item) => (item.tagId ?? item.id) === tagId) : undefined;
 
   // ---- UI state ---------------------------------------------------------------------------
   const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
@@ -206,12 +209,15 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
   const marqueeBase = useRef<ReadonlySet<string>>(new Set());
 
   // a new folder or view starts with nothing selected
-  useEffect(() => {
+  const [shownFolder, setShownFolder] = useState(`${kind}|${path}`);
+  if (shownFolder !== `${kind}|${path}`) {
+    setShownFolder(`${kind}|${path}`);
     setSelection(EMPTY_SELECTION);
     setFocusedId(null);
     setRenamingId(null);
     setMenu(null);
-  }, [kind, path]);
+    setDetailsOpen(false);
+  }
 
   const order_ = useMemo(() => items.map((item) => item.id), [items]);
   const selectedItems = useMemo(
@@ -219,10 +225,6 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     [items, selection],
   );
   const images = useMemo(() => items.filter(isViewableImage), [items]);
-
-  useEffect(() => {
-    if (detailsOpen && selectedItems.length === 0) setDetailsOpen(false);
-  }, [detailsOpen, selectedItems.length]);
 
   const currentTarget = useCallback(async (): Promise<DropTarget> => {
     const id = await resolveFolderId(queryClient, path);
@@ -255,10 +257,14 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     if (!highlightParam || !query.data) return;
     const token = `${kind}|${path}|${highlightParam}`;
     if (handledHighlight.current === token) return;
-    const index = items.findIndex((item) => item.id === highlightParam || item.name === highlightParam);
+    const index = items.findIndex(
+      (item) => item.id === highlightParam || item.name === highlightParam,
+    );
     if (index >= 0) {
       handledHighlight.current = token;
       const item = items[index]!;
+      // the row exists only once its page has arrived: selecting it follows the data
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setSelection({ ids: new Set([item.id]), anchor: item.id });
       setFocusedId(item.id);
       setHighlightId(item.id);
@@ -316,7 +322,9 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       selectOnly(item);
       setHighlightId(item.id);
       window.setTimeout(() => {
-        const list = queryClient.getQueryData<{ pages: { items: FileItem[] }[] }>(fileKeys.list(listingKey));
+        const list = queryClient.getQueryData<{ pages: { items: FileItem[] }[] }>(
+          fileKeys.list(listingKey),
+        );
         const index = list?.pages.flatMap((p) => p.items).findIndex((i) => i.id === item.id) ?? -1;
         if (index >= 0) collection.current?.scrollToIndex(index, 'center');
       }, 0);
@@ -330,7 +338,12 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     async (moving: MoveLike[], target: DropTarget, mode: 'move' | 'copy'): Promise<boolean> => {
       if (moving.length === 0) return false;
       const ids = moving.map((item) => item.id);
-      if (moving.some((i) => i.isFolder && (i.id === target.id || target.path.startsWith(`${i.path}${i.name}/`)))) {
+      if (
+        moving.some(
+          (i) =>
+            i.isFolder && (i.id === target.id || target.path.startsWith(`${i.path}${i.name}/`)),
+        )
+      ) {
         void message.warning(t('messages.moveIntoItself'));
         return false;
       }
@@ -338,14 +351,24 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         void message.info(t('messages.alreadyHere'));
         return false;
       }
-      const targetId = target.id.startsWith('path:') ? await resolveFolderId(queryClient, target.path) : target.id;
+      const targetId = target.id.startsWith('path:')
+        ? await resolveFolderId(queryClient, target.path)
+        : target.id;
       const conflicts = await checkMoveCopy(ids, targetId);
       let override = false;
       if (conflicts.length > 0) {
-        const names = conflicts.slice(0, 5).map((c) => `"${c.name}"`).join(', ') + (conflicts.length > 5 ? '…' : '');
+        const names =
+          conflicts
+            .slice(0, 5)
+            .map((c) => `"${c.name}"`)
+            .join(', ') + (conflicts.length > 5 ? '…' : '');
         override = await confirm({
           title: t('confirm.overwriteTitle'),
-          content: t('confirm.overwriteBody', { count: conflicts.length, target: target.name, names }),
+          content: t('confirm.overwriteBody', {
+            count: conflicts.length,
+            target: target.name,
+            names,
+          }),
           okText: t('confirm.overwriteOk'),
           danger: true,
         });
@@ -361,7 +384,11 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
           void message.info({ content: t('messages.backgroundCopy'), duration: 4 });
         }
       }
-      refreshListing(queryClient, { kind: 'home', path: target.path, sortProp, order }, target.path === path);
+      refreshListing(
+        queryClient,
+        { kind: 'home', path: target.path, sortProp, order },
+        target.path === path,
+      );
       void queryClient.invalidateQueries({ queryKey: ['files', 'tree'] });
       void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
       return true;
@@ -471,7 +498,10 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       putOnClipboard(targets, mode);
       const first = targets[0];
       void message.success(
-        t(mode === 'cut' ? 'messages.cut' : 'messages.copied', { count: targets.length, name: first?.name ?? '' }),
+        t(mode === 'cut' ? 'messages.cut' : 'messages.copied', {
+          count: targets.length,
+          name: first?.name ?? '',
+        }),
       );
     },
     paste: (as) => {
@@ -503,10 +533,17 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     },
     extract: (item) => {
       const key = `extract-${item.id}`;
-      void message.loading({ key, content: t('messages.extracting', { name: item.name }), duration: 0 });
+      void message.loading({
+        key,
+        content: t('messages.extracting', { name: item.name }),
+        duration: 0,
+      });
       extractArchive(item.id)
         .then((folder) => {
-          void message.success({ key, content: t('messages.extracted', { name: folder?.name ?? '' }) });
+          void message.success({
+            key,
+            content: t('messages.extracted', { name: folder?.name ?? '' }),
+          });
           if (folder?.id && folder.path === path) showNew(folder);
           void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
         })
@@ -566,7 +603,9 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         }
         const restored = targets.length - failed.length;
         if (restored > 0) {
-          void message.success(t('messages.restored', { count: restored, name: first?.name ?? '' }));
+          void message.success(
+            t('messages.restored', { count: restored, name: first?.name ?? '' }),
+          );
         }
         refreshListing(queryClient, listingKey, true);
       });
@@ -607,7 +646,10 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         void message.success(t('messages.trashEmptied'));
       });
     },
-    deselect: () => setSelection(EMPTY_SELECTION),
+    deselect: () => {
+      setSelection(EMPTY_SELECTION);
+      setDetailsOpen(false);
+    },
     selectAll: () => setSelection({ ids: new Set(order_), anchor: order_[0] ?? null }),
     refresh: () => {
       refreshListing(queryClient, listingKey, true);
@@ -628,19 +670,23 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
 
   // ---- keyboard ---------------------------------------------------------------------------
   const keyState = useRef({ ctx, run, menu, detailsOpen });
-  keyState.current = { ctx, run, menu, detailsOpen };
+  useLayoutEffect(() => {
+    keyState.current = { ctx, run, menu, detailsOpen };
+  });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || isTypingTarget(event.target)) return;
       const { ctx: c, run: go, menu: openMenu, detailsOpen: details } = keyState.current;
       const onControl =
         event.target instanceof Element &&
-        Boolean(event.target.closest('button, a, [role="menuitem"], [role="tab"], .ant-segmented')) &&
+        Boolean(
+          event.target.closest('button, a, [role="menuitem"], [role="tab"], .ant-segmented'),
+        ) &&
         !(event.target instanceof Element && event.target.closest('.nb-collection__scroll'));
       if (event.key === 'Escape') {
         if (openMenu) setMenu(null);
         else if (details) setDetailsOpen(false);
-        else if (c.items.length) setSelection(EMPTY_SELECTION);
+        else if (c.items.length) c.cmd.deselect();
         return;
       }
       if ((event.key === ' ' || event.key === 'Enter') && onControl) return;
@@ -708,7 +754,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       setMenu({ ...point, ctx: context, entries: menuFor(context) });
     },
     onBackgroundClick: () => {
-      setSelection(EMPTY_SELECTION);
+      cmd.deselect();
       setRenamingId(null);
     },
     onBackgroundContextMenu: (point) => {
@@ -730,7 +776,13 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     },
     onSort: (prop) => {
       const nextOrder: SortOrder =
-        prop === sortProp ? (order === 'ascending' ? 'descending' : 'ascending') : prop === 'name' ? 'ascending' : 'descending';
+        prop === sortProp
+          ? order === 'ascending'
+            ? 'descending'
+            : 'ascending'
+          : prop === 'name'
+            ? 'ascending'
+            : 'descending';
       update({ sortableProp: prop, order: nextOrder });
     },
     onDragStart: (item, event) => {
@@ -751,7 +803,10 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         window.removeEventListener('drop', end, true);
       };
       window.addEventListener('dragend', end, true);
-      window.addEventListener('drop', () => window.setTimeout(end, 0), { capture: true, once: true });
+      window.addEventListener('drop', () => window.setTimeout(end, 0), {
+        capture: true,
+        once: true,
+      });
     },
     canDropOn: (target) => !isTrash && canDropInto(dragItems, target),
     onDropOn: (target) => {
@@ -767,13 +822,18 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
             : t('confirm.moveMany', { count: moving.length, target: target.name }),
         okText: t('confirm.moveOk'),
       }).then((ok) => {
-        if (ok) void transfer(moving, target, 'move').then((done) => done && setSelection(EMPTY_SELECTION));
+        if (ok)
+          void transfer(moving, target, 'move').then(
+            (done) => done && setSelection(EMPTY_SELECTION),
+          );
       });
     },
     onRenameSubmit: async (item, name) => {
       try {
         const renamed = await renameItem(item.id, name);
-        patchListings(queryClient, (data) => updateItem(data, item.id, renamed?.id ? renamed : { name }));
+        patchListings(queryClient, (data) =>
+          updateItem(data, item.id, renamed?.id ? renamed : { name }),
+        );
         setRenamingId(null);
         collection.current?.focus();
         return null;
@@ -816,7 +876,9 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     <Breadcrumb
       data-testid="files-breadcrumb"
       items={[
-        ...(kind === 'tag' && tag ? [{ key: 'tags', title: <Link to="/tag">{t('views.tags')}</Link> }] : []),
+        ...(kind === 'tag' && tag
+          ? [{ key: 'tags', title: <Link to="/tag">{t('views.tags')}</Link> }]
+          : []),
         {
           key: 'view',
           title: (
@@ -955,7 +1017,11 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
           ) : null}
         </div>
       ) : null}
-      <ContextMenu key={menu ? `${menu.x}:${menu.y}` : 'none'} request={menu} onClose={() => setMenu(null)} />
+      <ContextMenu
+        key={menu ? `${menu.x}:${menu.y}` : 'none'}
+        request={menu}
+        onClose={() => setMenu(null)}
+      />
       <NameDialog request={nameDialog} onClose={() => setNameDialog(null)} />
       <MoveCopyDialog
         request={moveRequest}
@@ -975,7 +1041,12 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         locationLink={(folder, name) => linkTo(folder, name)}
       />
       <ImageViewer images={images} current={imageId} onChange={setImageId} />
-      <TextPreviewDialog item={textItem} onClose={() => setTextItem(null)} onDownload={(item) => void download([item])} mobile={mobile} />
+      <TextPreviewDialog
+        item={textItem}
+        onClose={() => setTextItem(null)}
+        onDownload={(item) => void download([item])}
+        mobile={mobile}
+      />
       <DragChip />
     </section>
   );

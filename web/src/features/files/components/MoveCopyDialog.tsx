@@ -34,19 +34,37 @@ export function MoveCopyDialog({ request, onClose, onSubmit }: MoveCopyDialogPro
   const [chosen, setChosen] = useState<DropTarget | null>(null);
   const [busy, setBusy] = useState<'move' | 'copy' | null>(null);
 
-  const root: DropTarget = useMemo(() => ({ id: ROOT_FOLDER_ID, path: '/', name: t('allFiles') }), [t]);
+  const root: DropTarget = useMemo(
+    () => ({ id: ROOT_FOLDER_ID, path: '/', name: t('allFiles') }),
+    [t],
+  );
 
+  // a new request starts at the folder on screen, with the tree's first level fresh
+  const [shown, setShown] = useState(request);
+  if (shown !== request) {
+    setShown(request);
+    if (request) {
+      setChosen(request.initial ?? root);
+      setExpanded([ROOT_FOLDER_ID]);
+      setBusy(null);
+      setChildren({});
+    }
+  }
   useEffect(() => {
     if (!request) return;
-    setChosen(request.initial ?? root);
-    setExpanded([ROOT_FOLDER_ID]);
-    setBusy(null);
-    void queryClient.fetchQuery(treeQuery(ROOT_FOLDER_ID)).then((rows) =>
-      setChildren((all) => ({ ...all, [ROOT_FOLDER_ID]: rows })),
-    );
-  }, [request, queryClient, root]);
+    let live = true;
+    void queryClient.fetchQuery(treeQuery(ROOT_FOLDER_ID)).then((rows) => {
+      if (live) setChildren((all) => ({ ...all, [ROOT_FOLDER_ID]: rows }));
+    });
+    return () => {
+      live = false;
+    };
+  }, [request, queryClient]);
 
-  const moving = useMemo(() => new Set(request?.items.filter((i) => i.isFolder).map((i) => i.id)), [request]);
+  const moving = useMemo(
+    () => new Set(request?.items.filter((i) => i.isFolder).map((i) => i.id)),
+    [request],
+  );
 
   const treeData = useMemo(() => {
     const build = (parentId: string): Node[] | undefined =>
@@ -59,7 +77,8 @@ export function MoveCopyDialog({ request, onClose, onSubmit }: MoveCopyDialogPro
           target,
           disabled: blocked,
           isLeaf: blocked ? true : undefined,
-          icon: ({ expanded: open }: { expanded?: boolean }) => (open ? <FolderOpenFilled /> : <FolderFilled />),
+          icon: ({ expanded: open }: { expanded?: boolean }) =>
+            open ? <FolderOpenFilled /> : <FolderFilled />,
           children: blocked ? undefined : build(folder.id),
         } satisfies Node;
       });
@@ -78,7 +97,8 @@ export function MoveCopyDialog({ request, onClose, onSubmit }: MoveCopyDialogPro
   const canMove = chosen ? canDropInto(items, chosen) : false;
   const sameFolder = Boolean(chosen && items.length && items.every((i) => i.path === chosen.path));
   const intoSelf = Boolean(
-    chosen && items.some((i) => i.isFolder && (i.id === chosen.id || chosen.path.startsWith(childPathOf(i)))),
+    chosen &&
+    items.some((i) => i.isFolder && (i.id === chosen.id || chosen.path.startsWith(childPathOf(i)))),
   );
 
   const run = async (mode: 'move' | 'copy') => {

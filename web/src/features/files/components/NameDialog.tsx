@@ -1,5 +1,5 @@
 import { Form, Input, Modal, type InputRef } from 'antd';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client';
 import { baseNameEnd, nameProblem } from '../names';
@@ -15,19 +15,29 @@ export interface NameDialogRequest {
 }
 
 /** "New folder" / "New document": a validated name, the server's refusal shown in place. */
-export function NameDialog({ request, onClose }: { request: NameDialogRequest | null; onClose: () => void }) {
+export function NameDialog({
+  request,
+  onClose,
+}: {
+  request: NameDialogRequest | null;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('files');
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<InputRef>(null);
 
-  useEffect(() => {
-    if (!request) return;
-    setName(request.initialName);
-    setError(null);
-    setBusy(false);
-  }, [request]);
+  // a new request starts from its own name
+  const [shown, setShown] = useState(request);
+  if (shown !== request) {
+    setShown(request);
+    if (request) {
+      setName(request.initialName);
+      setError(null);
+      setBusy(false);
+    }
+  }
 
   const submit = async () => {
     if (!request || busy) return;
@@ -41,7 +51,9 @@ export function NameDialog({ request, onClose }: { request: NameDialogRequest | 
       await request.submit(name);
       onClose();
     } catch (failure) {
-      setError(failure instanceof ApiError || failure instanceof Error ? failure.message : String(failure));
+      setError(
+        failure instanceof ApiError || failure instanceof Error ? failure.message : String(failure),
+      );
       input.current?.focus();
     } finally {
       setBusy(false);
@@ -72,7 +84,12 @@ export function NameDialog({ request, onClose }: { request: NameDialogRequest | 
         element.setSelectionRange(0, baseNameEnd(element.value, request.isFolder));
       }}
     >
-      <Form layout="vertical" onFinish={() => void submit()} requiredMark={false} data-testid="name-dialog">
+      <Form
+        layout="vertical"
+        onFinish={() => void submit()}
+        requiredMark={false}
+        data-testid="name-dialog"
+      >
         <Form.Item
           label={t('newFile.name')}
           validateStatus={error ? 'error' : undefined}

@@ -47,7 +47,12 @@ export function TextPreviewDialog({ item, onClose, onDownload, mobile }: TextPre
         ) : null
       }
       footer={[
-        <Button key="download" icon={<DownloadOutlined />} onClick={() => item && onDownload(item)} data-testid="text-preview-download">
+        <Button
+          key="download"
+          icon={<DownloadOutlined />}
+          onClick={() => item && onDownload(item)}
+          data-testid="text-preview-download"
+        >
           {t('preview.download')}
         </Button>,
         <Button key="close" type="primary" onClick={onClose}>
