@@ -258,11 +258,19 @@ export class Uploader {
   async add(picked: PickedFile[], emptyFolders: string[] = []): Promise<void> {
     const fresh: PickedFile[] = [];
     const resumed: string[] = [];
+    const key = (f: { name: string; size: number; lastModified: number }) =>
+      `${f.size}\n${f.lastModified}\n${f.name}`;
+    const remembered = new Map<string, string[]>();
+    for (const id of this.order) {
+      const item = this.items.get(id);
+      if (!item?.needsFile) continue;
+      const ids = remembered.get(key(item)) ?? [];
+      ids.push(id);
+      remembered.set(key(item), ids);
+    }
     for (const entry of picked) {
-      const match = this.order.find((id) => {
-        const item = this.items.get(id);
-        return item?.needsFile && !resumed.includes(id) && isSameFile(item, entry.file);
-      });
+      // the same file chosen again: name, size and date are all a browser gives back
+      const match = remembered.get(key(entry.file))?.shift();
       if (match) {
         this.attach(match, entry.file);
         resumed.push(match);
