@@ -302,7 +302,7 @@ describe('the file browser', () => {
       30_000,
     );
     expect(Number(await scroller.getAttribute('data-count'))).toBe(THOUSAND);
-    expect(await page.getByTestId('files-status').textContent()).toContain('1000 items');
+    expect(await page.getByTestId('files-status').textContent()).toContain('1,000 items');
     // only the rows on screen exist in the page
     expect(await page.locator('[data-testid="file-item"]').count()).toBeLessThan(100);
   });

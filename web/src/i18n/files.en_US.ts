@@ -142,8 +142,8 @@ const files = {
     trashDate: 'Deleted',
   },
   status: {
-    items_one: '{{count}} item',
-    items_other: '{{count}} items',
+    items_one: '{{formatted}} item',
+    items_other: '{{formatted}} items',
     loaded: '{{loaded}} of {{total}} loaded',
     selected_one: '{{count}} selected',
     selected_other: '{{count}} selected',

@@ -115,8 +115,8 @@ const files: LocaleTree<typeof files_en> = {
     trashDate: '删除时间',
   },
   status: {
-    items_one: '{{count}} 项',
-    items_other: '{{count}} 项',
+    items_one: '{{formatted}} 项',
+    items_other: '{{formatted}} 项',
     loaded: '已加载 {{loaded}} / {{total}}',
     selected_one: '已选择 {{count}} 项',
     selected_other: '已选择 {{count}} 项',

@@ -26,6 +26,7 @@ import {
 } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
+import { shareFileAction } from '../share/file-action';
 import { clipboardMode, type ClipboardEntry } from './clipboard';
 import { FileIcon } from './components/FileIcon';
 import { isExtractable } from './file-kinds';
@@ -167,6 +168,8 @@ export const FILE_ACTIONS = {
     visible: (ctx) => some(ctx) && live(ctx),
     run: (ctx) => ctx.cmd.download(ctx.items),
   },
+  // the share feature's own action (it holds the dialog)
+  share: shareFileAction,
   favorite: {
     id: 'favorite',
     label: (t, ctx) =>
@@ -353,6 +356,7 @@ export const MENUS = {
     'open',
     'download',
     '-',
+    'share',
     'favorite',
     'details',
     '-',

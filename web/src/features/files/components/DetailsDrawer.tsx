@@ -27,7 +27,11 @@ export function DetailsDrawer({ open, items, mobile, onClose, locationLink }: De
   if (item) {
     rows.push(['type', fmt.typeName(item), 'details-type']);
     if (item.isFolder) {
-      rows.push(['contents', t('status.items', { count: item.childrenCount }), 'details-contents']);
+      rows.push([
+        'contents',
+        t('status.items', { count: item.childrenCount, formatted: fmt.count(item.childrenCount) }),
+        'details-contents',
+      ]);
     } else {
       rows.push([
         'size',

@@ -14,6 +14,7 @@ import {
 } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { truncateName } from '../../../lib/format';
 import { fileUrl } from '../api';
 import { DRAG_TYPE, useDragStore, type DropTarget } from '../drag';
@@ -74,6 +75,7 @@ interface CollectionProps {
   thumbnails?: boolean;
   /** Each item's "…" menu button and checkbox (off in the file picker). */
   itemControls?: boolean;
+  locationLink?: (path: string, name: string) => string;
   handlers: CollectionHandlers;
   apiRef?: Ref<CollectionApi>;
   label: string;
@@ -184,6 +186,8 @@ interface Shared {
   fmt: ReturnType<typeof useFileFormat>;
   /** Items are being dragged (folders become drop targets). */
   dragging: boolean;
+  /** Where the location column's link goes (the folder, with the item highlighted). */
+  locationLink?: (path: string, name: string) => string;
 }
 
 interface ItemProps {
@@ -425,7 +429,18 @@ const ListRow = memo(function ListRow(p: RowProps) {
         <>
           {p.showLocation ? (
             <span className="nb-row__cell nb-row__loc" title={item.path}>
-              {item.path}
+              {p.shared.locationLink && !p.trash ? (
+                <Link
+                  to={p.shared.locationLink(item.path, item.name)}
+                  onClick={(event) => event.stopPropagation()}
+                  onDoubleClick={(event) => event.stopPropagation()}
+                  draggable={false}
+                >
+                  {item.path}
+                </Link>
+              ) : (
+                item.path
+              )}
             </span>
           ) : null}
           <span className="nb-row__cell nb-row__size">
@@ -564,7 +579,11 @@ export function FileCollection(props: CollectionProps) {
   const fmt = useFileFormat();
   const dragging = useDragStore((s) => s.items.length > 0);
   const overId = useDragStore((s) => s.over?.id ?? null);
-  const shared = useMemo<Shared>(() => ({ t, fmt, dragging }), [t, fmt, dragging]);
+  const { locationLink } = props;
+  const shared = useMemo<Shared>(
+    () => ({ t, fmt, dragging, locationLink }),
+    [t, fmt, dragging, locationLink],
+  );
   const { items, mode, mobile, handlers } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);

@@ -180,6 +180,12 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     [params, vmode, isHome, sortProp, order],
   );
 
+  /** The location column of drive-wide views opens the folder with the item highlighted. */
+  const locationLink = useCallback((folder: string, name: string) => {
+    const next = new URLSearchParams({ path: folder, highlight: name });
+    return `/?${next.toString()}`;
+  }, []);
+
   // ---- data -------------------------------------------------------------------------------
   const folderId = useFolderId(path, isHome, queryClient);
   const { query, items, total } = useListing(listingKey, listable);
@@ -669,6 +675,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
   };
 
   // ---- keyboard ---------------------------------------------------------------------------
+  const spaceDownAt = useRef<number | null>(null);
   const keyState = useRef({ ctx, run, menu, detailsOpen });
   useLayoutEffect(() => {
     keyState.current = { ctx, run, menu, detailsOpen };
@@ -693,6 +700,8 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       if (event.key === ' ') {
         if (c.items.length === 1 || details) {
           event.preventDefault();
+          if (event.repeat) return;
+          if (!details) spaceDownAt.current = Date.now();
           c.cmd.toggleDetails(c.items[0] ?? null);
         }
         return;
@@ -717,8 +726,19 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         return;
       }
     };
+    // API-NOTES §3: holding Space more than 0.5 s is a peek; letting go closes the details
+    const onKeyUp = (event: KeyboardEvent) => {
+      if (event.key !== ' ' || spaceDownAt.current === null) return;
+      const held = Date.now() - spaceDownAt.current;
+      spaceDownAt.current = null;
+      if (held > 500) setDetailsOpen(false);
+    };
     document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+    document.addEventListener('keyup', onKeyUp);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('keyup', onKeyUp);
+    };
   }, []);
 
   // ---- collection events ------------------------------------------------------------------
@@ -973,6 +993,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         draggable={!isTrash}
         handlers={handlers}
         label={t('a11y.list')}
+        locationLink={locationLink}
       />
     );
   }
@@ -1005,7 +1026,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         <div className="nb-fb__status" data-testid="files-status" aria-live="polite">
           <span>
             {loadedAll
-              ? `${t('status.allLoaded')} · ${t('status.items', { count: shownTotal })}`
+              ? `${t('status.allLoaded')} · ${t('status.items', { count: shownTotal, formatted: fmt.count(shownTotal) })}`
               : t('status.loaded', { loaded: fmt.count(items.length), total: fmt.count(total) })}
             {' · '}
             {formatSize(sumSizes(items))}
