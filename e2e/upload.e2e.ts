@@ -267,6 +267,21 @@ describe('the uploader', () => {
     expectSameBytes(onDisk('from the panel.txt'), file);
   });
 
+  it("uploads from the file toolbar's button, and the folder listing shows the new file", async () => {
+    await clearList();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByTestId('upload-button').click();
+    await page.getByTestId('upload-menu-files').click();
+    const file = writeTemp('toolbar/工具栏 ⬆.txt', 'from the toolbar');
+    await (await chooser).setFiles(file);
+    await waitForUploads(1);
+    expectSameBytes(onDisk('工具栏 ⬆.txt'), file);
+    await page
+      .locator('[data-testid="file-item"][data-name="工具栏 ⬆.txt"]')
+      .first()
+      .waitFor({ state: 'visible' });
+  });
+
   it('shows the drop overlay while files are dragged over the page and clears it after', async () => {
     await dragFiles('dragenter', { 'x.txt': 'x' });
     const overlay = page.getByTestId('upload-drop-overlay');
@@ -611,8 +626,18 @@ describe('the uploader', () => {
       await ball.click();
       await page.waitForURL((url) => url.pathname === '/upload/index_m');
       await page.getByTestId('transfer-page').waitFor({ state: 'visible' });
-      expect(await page.getByTestId('upload-item').count()).toBe(3);
+      expect(await page.getByTestId('upload-item').count()).toBe(theme === 'light' ? 3 : 4);
       await saveScreenshot(page, `upload-375-${theme}-transfer`);
+      if (theme === 'light') {
+        // the transfer page uploads into the folder last open
+        expect(await page.getByTestId('transfer-target').textContent()).toBe('To All files');
+        const chooser = page.waitForEvent('filechooser');
+        await page.getByTestId('upload-add-files').click();
+        const phoneFile = writeTemp('phone/从手机 📱.txt', 'sent from a phone');
+        await (await chooser).setFiles(phoneFile);
+        await until(async () => (await rowStatus('从手机 📱.txt')) === 'success', 'phone upload');
+        expectSameBytes(onDisk('从手机 📱.txt'), phoneFile);
+      }
       const overflow = await page.evaluate(
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
@@ -627,7 +652,7 @@ describe('the uploader', () => {
     await page.getByTestId('lang-switch').click();
     await page.getByTestId('lang-zh_CN').click();
     await page.getByTestId('upload-panel').getByText('上传列表').waitFor({ state: 'visible' });
-    expect(await page.getByTestId('upload-summary').textContent()).toContain('已上传 2 个');
+    expect(await page.getByTestId('upload-summary').textContent()).toContain('已上传 3 个');
     await saveScreenshot(page, 'upload-1440-light-panel-zh');
     await page.getByTestId('lang-switch').click();
     await page.getByTestId('lang-en_US').click();

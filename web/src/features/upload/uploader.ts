@@ -255,7 +255,7 @@ export class Uploader {
    * A batch picked or dropped: files matching a remembered upload (same name, size and date)
    * resume it; the rest is checked for same names, confirmed, and queued.
    */
-  async add(picked: PickedFile[], emptyFolders: string[] = []): Promise<void> {
+  async add(picked: PickedFile[], emptyFolders: string[] = [], target?: string): Promise<void> {
     const fresh: PickedFile[] = [];
     const resumed: string[] = [];
     const key = (f: { name: string; size: number; lastModified: number }) =>
@@ -284,17 +284,19 @@ export class Uploader {
     }
     if (!fresh.length && !emptyFolders.length) return;
 
-    let folder: CurrentFolder;
-    try {
-      folder = await this.params.wait(UPLOAD_PARAMS_TIMEOUT_MS);
-    } catch (error) {
-      if (error instanceof UploadParamsTimeout) {
-        void feedback().message.error({ content: t('upload:paramsTimeout'), duration: 3 });
-        return;
+    let currentDirectory = target;
+    if (currentDirectory === undefined) {
+      try {
+        currentDirectory = (await this.params.wait(UPLOAD_PARAMS_TIMEOUT_MS)).path;
+      } catch (error) {
+        if (error instanceof UploadParamsTimeout) {
+          void feedback().message.error({ content: t('upload:paramsTimeout'), duration: 3 });
+          return;
+        }
+        throw error;
       }
-      throw error;
     }
-    const currentDirectory = folder.path || '/';
+    currentDirectory ||= '/';
     const entries = fresh.map((p) => ({
       file: p.file,
       relativePath: cleanRelativePath(p.relativePath, p.file.name),

@@ -67,9 +67,13 @@ export function GlobalUploader() {
   const folderInput = useRef<HTMLInputElement>(null);
   const againInput = useRef<HTMLInputElement>(null);
   const againId = useRef('');
+  const pickTarget = useRef<string | undefined>(undefined);
   const wasUploading = useRef(false);
 
-  useEffect(() => uploader.setUploadParams(folder), [folder]);
+  useEffect(() => {
+    uploader.setUploadParams(folder);
+    if (folder.writable) useUploadStore.setState({ lastFolder: folder });
+  }, [folder]);
 
   useEffect(() => {
     if (!token) uploader.reset();
@@ -78,8 +82,14 @@ export function GlobalUploader() {
 
   useEffect(() => {
     registerPickers({
-      files: () => filesInput.current?.click(),
-      folder: () => folderInput.current?.click(),
+      files: (target) => {
+        pickTarget.current = target;
+        filesInput.current?.click();
+      },
+      folder: (target) => {
+        pickTarget.current = target;
+        folderInput.current?.click();
+      },
       again: (id) => {
         againId.current = id;
         againInput.current?.click();
@@ -184,8 +194,10 @@ export function GlobalUploader() {
   }, [dropEnabled]);
 
   const onPicked = (event: ChangeEvent<HTMLInputElement>) => {
+    const target = pickTarget.current;
+    pickTarget.current = undefined;
     uploader
-      .add(pickedFrom(event.currentTarget))
+      .add(pickedFrom(event.currentTarget), [], target)
       .catch((error: unknown) => console.error('Failed to add files', error));
   };
 

@@ -41,9 +41,12 @@ function Action({ label, icon, onClick, testId, withLabel }: ActionProps) {
 export function UploadActions({
   withLabels = false,
   showPickers = true,
+  target,
 }: {
   withLabels?: boolean;
   showPickers?: boolean;
+  /** Upload into this folder instead of the one on screen. */
+  target?: string;
 }) {
   const { t } = useTranslation('upload');
   const summary = useUploadSummary();
@@ -60,14 +63,14 @@ export function UploadActions({
             {...common}
             label={t('actions.uploadFiles')}
             icon={<FileAddOutlined />}
-            onClick={pickFiles}
+            onClick={() => pickFiles(target)}
             testId="upload-add-files"
           />
           <Action
             {...common}
             label={t('actions.uploadFolder')}
             icon={<FolderAddOutlined />}
-            onClick={pickFolder}
+            onClick={() => pickFolder(target)}
             testId="upload-add-folder"
           />
         </>

@@ -3,7 +3,7 @@ import { Button, Progress, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUploadStore } from '../store';
 import { closeUploader } from '../close';
-import { useUploadItems, useUploadSummary } from '../use-upload';
+import { useUploadItems, useUploadSummary, useUploadTarget } from '../use-upload';
 import { UploadActions } from './UploadActions';
 import { UploadList } from './UploadList';
 import { UploadSummaryText } from './UploadSummaryText';
@@ -14,6 +14,7 @@ export function UploadPanel() {
   const open = useUploadStore((s) => s.panelOpen);
   const items = useUploadItems();
   const summary = useUploadSummary();
+  const { target } = useUploadTarget();
   if (!open) return null;
   return (
     <section
@@ -31,7 +32,7 @@ export function UploadPanel() {
           <strong>{t('title')}</strong>
           <UploadSummaryText />
         </div>
-        <UploadActions />
+        <UploadActions target={target} />
         <span className="nb-upload-panel__divider" aria-hidden="true" />
         <Tooltip title={t('actions.collapse')}>
           <Button

@@ -1,11 +1,10 @@
 import { CloudUploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/EmptyState';
-import { useCurrentFolder } from '../../files/current-folder';
 import { UploadActions } from '../components/UploadActions';
 import { UploadList } from '../components/UploadList';
 import { UploadSummaryText } from '../components/UploadSummaryText';
-import { displayFolder, useUploadItems, useUploadSummary } from '../use-upload';
+import { displayFolder, useUploadItems, useUploadSummary, useUploadTarget } from '../use-upload';
 
 /** /upload/index_m: the file-transfer page, where the ball leads on phones (spec §2). */
 export function TransferPage() {
@@ -13,7 +12,7 @@ export function TransferPage() {
   const { t: tr } = useTranslation('routes');
   const items = useUploadItems();
   const summary = useUploadSummary();
-  const folder = useCurrentFolder();
+  const { target, path } = useUploadTarget();
   return (
     <section
       className="nb-files nb-transfer"
@@ -30,11 +29,11 @@ export function TransferPage() {
           <UploadSummaryText />
         </div>
         <span className="nb-transfer__target" data-testid="transfer-target">
-          {t('target', { path: displayFolder(folder.path, t('rootFolder')) })}
+          {path === undefined ? null : t('target', { path: displayFolder(path, t('rootFolder')) })}
         </span>
       </div>
       <div className="nb-transfer__actions">
-        <UploadActions withLabels />
+        <UploadActions withLabels target={target} />
       </div>
       {items.length ? (
         <UploadList items={items} className="nb-transfer__list" />
