@@ -34,6 +34,10 @@ const TaskProgressPage = lazyPage(
 const UsersPage = lazyPage(() => import('../features/system/pages/UsersPage'), 'UsersPage');
 const RolesPage = lazyPage(() => import('../features/system/pages/RolesPage'), 'RolesPage');
 const MenusPage = lazyPage(() => import('../features/system/pages/MenusPage'), 'MenusPage');
+const ShareListPage = lazyPage(
+  () => import('../features/share/pages/ShareListPage'),
+  'ShareListPage',
+);
 
 /** A settings page: exists only when the user's menu tree grants its path. */
 function gated(page: ReactNode): ReactNode {
@@ -131,6 +135,11 @@ export const routes: RouteObject[] = [
                 element: <FilesView key={kind} kind={kind} />,
                 handle: { title: FILE_VIEWS[kind].title } satisfies RouteHandle,
               })),
+              {
+                path: '/share',
+                element: gated(<ShareListPage />),
+                handle: { title: 'shareList' } satisfies RouteHandle,
+              },
               {
                 path: '/articles',
                 element: <ArticlesPage />,

@@ -1,4 +1,5 @@
 import files from './files.en_US';
+import share from './share.en_US';
 
 /** English texts, one namespace per feature. zh_CN must have exactly the same keys. */
 const en_US = {
@@ -45,6 +46,7 @@ const en_US = {
   routes: {
     login: 'Log in',
     share: 'Shared files',
+    shareList: 'My shares',
     notFound: 'Page not found',
     home: 'Home',
     allFiles: 'All files',
@@ -79,6 +81,7 @@ const en_US = {
     mount: 'Mounted',
     trash: 'Trash',
     tag: 'Tags',
+    share: 'Shares',
     'setting-user': 'My account',
     'setting-cloud': 'Cloud manager',
     'setting-task': 'Task progress',
@@ -172,18 +175,7 @@ const en_US = {
   tags: {
     title: 'Tags',
   },
-  share: {
-    title: 'Shared files',
-    empty: {
-      title: 'Nothing has been shared here',
-      description: 'This share has no files, or it has expired.',
-    },
-    noLink: {
-      title: 'Open a share link',
-      description:
-        'Shared links look like /s/ followed by a code. Ask the owner for the full link.',
-    },
-  },
+  share,
   settings: {
     actions: {
       save: 'Save',

@@ -61,6 +61,7 @@ describe('locales', () => {
       'video',
       'mount',
       'trash',
+      'share',
       'setting-user',
       'setting-cloud',
       'setting-task',

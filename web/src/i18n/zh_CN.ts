@@ -1,5 +1,6 @@
 import type en_US from './en_US';
 import files from './files.zh_CN';
+import share from './share.zh_CN';
 import type { LocaleTree } from './types';
 
 /** 简体中文，与 en_US 的键完全一致。 */
@@ -47,6 +48,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
   routes: {
     login: '登录',
     share: '分享的文件',
+    shareList: '我的分享',
     notFound: '页面不存在',
     home: '首页',
     allFiles: '全部文件',
@@ -81,6 +83,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
     mount: '挂载',
     trash: '回收站',
     tag: '标签',
+    share: '分享',
     'setting-user': '我的账号',
     'setting-cloud': '云盘管理',
     'setting-task': '任务进度',
@@ -174,14 +177,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
   tags: {
     title: '标签',
   },
-  share: {
-    title: '分享的文件',
-    empty: { title: '这里没有分享内容', description: '该分享没有文件，或已过期。' },
-    noLink: {
-      title: '请打开分享链接',
-      description: '分享链接形如 /s/ 加上一段代码，请向分享者索取完整链接。',
-    },
-  },
+  share,
   settings: {
     actions: {
       save: '保存',

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { isMobileUserAgent } from '../app/device';
+import { ShareDialogHost } from '../features/share/components/ShareDialogHost';
 import { GlobalUploader } from '../features/upload/components/GlobalUploader';
 import { useAppStore } from '../stores/app';
 import { useSessionStore } from '../stores/session';
@@ -71,6 +72,7 @@ export function MainLayout() {
         {showTabBar ? <MobileTabBar /> : null}
       </div>
       <GlobalUploader />
+      <ShareDialogHost />
     </Layout>
   );
 }

@@ -1,0 +1,206 @@
+import type {
+  GenerateShareBody,
+  MountView,
+  PublicFileView,
+  ShareFacts,
+  ShareView,
+  Sharer,
+} from '@nimbus/contract';
+import { TOKEN_HEADER } from '@nimbus/contract';
+import { api, request } from '../../api/client';
+import { toQueryString, type QueryParams } from '../../api/query-string';
+import { useSessionStore } from '../../stores/session';
+import { selectShare, shareTokenFor } from './share-tokens';
+
+export const shareKeys = {
+  all: ['share'] as const,
+  list: (page: number, pageSize: number) => ['share', 'list', page, pageSize] as const,
+  byFile: (fileId: string) => ['share', 'by-file', fileId] as const,
+  folderHasShares: (fileId: string) => ['share', 'folder-sub-share', fileId] as const,
+  visit: (share: string) => ['share', 'visit', share] as const,
+  folder: (share: string, path: string, page: number) =>
+    ['share', 'visit', share, 'folder', path, page] as const,
+  sharer: (share: string) => ['share', 'sharer', share] as const,
+  text: (share: string, fileId: string) => ['share', 'text', share, fileId] as const,
+  mounts: ['share', 'mounts'] as const,
+};
+
+// ---- the owner's side ---------------------------------------------------------------------
+
+export const generateShare = (body: GenerateShareBody) =>
+  api.post<ShareView>('/share/generate', body, { successToast: false });
+
+/** The file's own share, and the shared folder around it whose settings a share would take. */
+export async function shareOfFile(
+  fileId: string,
+  signal?: AbortSignal,
+): Promise<{ share: ShareView | null; parent: ShareView | null }> {
+  const envelope = await request<ShareView | null>('/get/share/by/fileId', {
+    params: { fileId },
+    signal,
+  });
+  const parent = (envelope.props?.parent as ShareView | null | undefined) ?? null;
+  return { share: envelope.data ?? null, parent };
+}
+
+export const folderHasShares = (fileId: string, signal?: AbortSignal) =>
+  api.get<boolean>('/share/folder-sub-share', { fileId }, { signal });
+
+export const cancelShares = (shareIds: string[]) =>
+  api.delete<number>('/share/cancel', { shareId: shareIds }, { successToast: false });
+
+export async function listShares(
+  page: number,
+  pageSize: number,
+  signal?: AbortSignal,
+): Promise<{ items: ShareView[]; total: number }> {
+  const envelope = await request<ShareView[]>('/share/list', {
+    params: { pageIndex: page, pageSize },
+    signal,
+  });
+  const items = Array.isArray(envelope.data) ? envelope.data : [];
+  return { items, total: envelope.count ?? items.length };
+}
+
+/** A token of one's own share (or a mounted one), for links to private shares' files. */
+export const ownShareToken = (fileId: string) =>
+  api.get<string>('/share/generate/share-token', { fileId });
+
+// ---- visitors -----------------------------------------------------------------------------
+
+export interface ShareListing {
+  items: PublicFileView[];
+  total: number;
+  facts: ShareFacts;
+}
+
+/** The share's root: its items, or only its public facts while the code is needed. */
+export async function accessShare(
+  share: string,
+  params: { pageIndex: number; pageSize: number },
+  signal?: AbortSignal,
+): Promise<ShareListing> {
+  selectShare(share);
+  const envelope = await request<PublicFileView[] | ShareFacts>('/public/access-share', {
+    params: { share, ...params },
+    signal,
+    silent: true,
+  });
+  const facts = envelope.props?.share as ShareFacts;
+  const items = Array.isArray(envelope.data) ? envelope.data : [];
+  return { items, total: envelope.count ?? items.length, facts };
+}
+
+/** A folder inside the share, by its path relative to the shared folder (`/a/b`). */
+export async function openSharedFolder(
+  share: string,
+  path: string,
+  params: { pageIndex: number; pageSize: number },
+  signal?: AbortSignal,
+): Promise<{ items: PublicFileView[]; total: number; folder: PublicFileView }> {
+  selectShare(share);
+  const envelope = await request<PublicFileView[]>('/public/access-share/open', {
+    params: { share, path, ...params },
+    signal,
+    silent: true,
+  });
+  const items = Array.isArray(envelope.data) ? envelope.data : [];
+  return {
+    items,
+    total: envelope.count ?? items.length,
+    folder: envelope.props?.folder as PublicFileView,
+  };
+}
+
+export const SHARE_PAGE_SIZE = 50;
+
+/** One page of a folder of a share ('/' is the shared folder, answered with the share's facts). */
+export const shareFolderQuery = (share: string, path: string, page: number) => ({
+  queryKey: shareKeys.folder(share, path, page),
+  queryFn: ({ signal }: { signal?: AbortSignal }): Promise<ShareListing> =>
+    path === '/'
+      ? accessShare(share, { pageIndex: page, pageSize: SHARE_PAGE_SIZE }, signal)
+      : openSharedFolder(share, path, { pageIndex: page, pageSize: SHARE_PAGE_SIZE }, signal).then(
+          (result) => ({ ...result, facts: undefined as unknown as ShareFacts }),
+        ),
+});
+
+export const fetchSharer = (share: string, signal?: AbortSignal) =>
+  api.get<Sharer>('/public/get/sharer', { shareId: share }, { signal, silent: true });
+
+/** POST public/valid-share-code: the token for the right code. */
+export const validShareCode = (shareId: string, shareCode: string) =>
+  api.post<string>('/public/valid-share-code', { shareId, shareCode }, { silent: true });
+
+export function previewSharedText(shareId: string, fileId: string, signal?: AbortSignal) {
+  selectShare(shareId);
+  return api.get<PublicFileView>(
+    '/public/s/preview/text',
+    { shareId, fileId },
+    { signal, silent: true },
+  );
+}
+
+export function newSharedFolder(shareId: string, currentDirectory: string, filename: string) {
+  selectShare(shareId);
+  return api.post<PublicFileView>(
+    `/public/new_folder${toQueryString({ shareId, currentDirectory, filename })}`,
+  );
+}
+
+export function renameShared(shareId: string, fileId: string, newFileName: string) {
+  selectShare(shareId);
+  return api.get<PublicFileView>(
+    '/public/rename',
+    { shareId, fileId, newFileName },
+    { successToast: false },
+  );
+}
+
+export function deleteShared(shareId: string, fileIds: string[]) {
+  selectShare(shareId);
+  return api.delete<void>('/public/delete', { shareId, fileIds }, { successToast: false });
+}
+
+/** The query that lets a plain link or `<img>` reach a shared file (GET only). */
+function bytesQuery(shareId: string, extra: QueryParams = {}): string {
+  const token = shareTokenFor(shareId);
+  const session = useSessionStore.getState().token;
+  return toQueryString({
+    shareId,
+    ...extra,
+    ...(token ? { 'share-token': token } : {}),
+    // a mounter reaches the share with their own session
+    ...(session ? { [TOKEN_HEADER]: session } : {}),
+  });
+}
+
+const named = (name: string) => encodeURIComponent(name);
+
+/** Inline bytes (image preview, players). */
+export const sharedPreviewUrl = (shareId: string, item: Pick<PublicFileView, 'id' | 'name'>) =>
+  `/api/public/s/preview/${named(item.name)}${bytesQuery(shareId, { fileId: item.id })}`;
+
+export const sharedDownloadUrl = (shareId: string, item: Pick<PublicFileView, 'id' | 'name'>) =>
+  `/api/public/s/download/${named(item.name)}${bytesQuery(shareId, { fileId: item.id })}`;
+
+export const sharedThumbnailUrl = (shareId: string, item: Pick<PublicFileView, 'id'>) =>
+  `/api/public/s/view/thumbnail${bytesQuery(shareId, { id: item.id })}`;
+
+export const sharedZipUrl = (shareId: string, fileIds: string[]) =>
+  `/api/public/s/packageDownload${bytesQuery(shareId, { fileIds })}`;
+
+// ---- mounts ---------------------------------------------------------------------------------
+
+export function mountShare(shareId: string, fileId: string, name?: string) {
+  selectShare(shareId);
+  return api.put<MountView>('/share/mount-folder', { shareId, fileId, ...(name ? { name } : {}) });
+}
+
+export async function listMounts(signal?: AbortSignal): Promise<MountView[]> {
+  const rows = await api.get<MountView[]>('/mount/list', undefined, { signal });
+  return Array.isArray(rows) ? rows : [];
+}
+
+export const removeMount = (mountId: string) =>
+  api.delete<void>('/mount/remove', { mountId }, { successToast: false });
