@@ -38,6 +38,7 @@ const ShareListPage = lazyPage(
   () => import('../features/share/pages/ShareListPage'),
   'ShareListPage',
 );
+const MountsPage = lazyPage(() => import('../features/share/pages/MountsPage'), 'MountsPage');
 
 /** A settings page: exists only when the user's menu tree grants its path. */
 function gated(page: ReactNode): ReactNode {
@@ -61,7 +62,6 @@ const FILE_ROUTES: { path: string; kind: FileViewKind }[] = [
   { path: '/image', kind: 'image' },
   { path: '/video', kind: 'video' },
   { path: '/favorite', kind: 'favorite' },
-  { path: '/mount', kind: 'mount' },
   { path: '/trash', kind: 'trash' },
 ];
 
@@ -135,6 +135,15 @@ export const routes: RouteObject[] = [
                 element: <FilesView key={kind} kind={kind} />,
                 handle: { title: FILE_VIEWS[kind].title } satisfies RouteHandle,
               })),
+              {
+                path: '/mount',
+                element: (
+                  <Suspense fallback={<FullPageSpin />}>
+                    <MountsPage />
+                  </Suspense>
+                ),
+                handle: { title: 'mount' } satisfies RouteHandle,
+              },
               {
                 path: '/share',
                 element: gated(<ShareListPage />),
