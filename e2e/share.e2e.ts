@@ -1,0 +1,346 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deflateSync, crc32 } from 'node:zlib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import {
+  PHONE,
+  launchBrowser,
+  openPage,
+  startServer,
+  until,
+  type NimbusServer,
+} from './harness.ts';
+
+// Sharing as people do it: the owner shares a folder privately from the Shares page; a visitor
+// in a fresh browser opens the link, gets the code wrong then right, browses, previews text and
+// an image, downloads a file and a zip, and uploads into the share; a second user mounts the
+// share and opens a file from the mount. The steps share state and run in order.
+
+const ADMIN = { username: 'admin', password: 'admin-secret-1' };
+const BOB = { username: 'bob', password: 'bob-secret-1' };
+const shots = path.join(os.tmpdir(), 'nimbus-share-e2e');
+
+let server: NimbusServer;
+let browser: Browser;
+let owner: { context: BrowserContext; page: Page };
+let visitor: { context: BrowserContext; page: Page };
+let adminToken = '';
+let link = '';
+let code = '';
+
+async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({
+    path: path.join(shots, `${name}.png`),
+    fullPage: true,
+    animations: 'disabled',
+  });
+}
+
+async function call<T>(
+  method: string,
+  url: string,
+  body?: unknown,
+  token = adminToken,
+): Promise<T> {
+  const res = await fetch(`${server.baseUrl}/api${url}`, {
+    method,
+    headers: {
+      ...(body === undefined || body instanceof FormData
+        ? {}
+        : { 'content-type': 'application/json' }),
+      ...(token ? { 'nimbus-token': token } : {}),
+    },
+    body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+  });
+  const envelope = (await res.json()) as { code: number; message: string; data: T };
+  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
+  return envelope.data;
+}
+
+/** One file through the chunk protocol in a single chunk. */
+async function upload(dir: string, name: string, bytes: Buffer): Promise<void> {
+  const { createHash } = await import('node:crypto');
+  const fields = {
+    chunkNumber: '1',
+    chunkSize: String(1024 * 1024),
+    currentChunkSize: String(bytes.length),
+    totalSize: String(bytes.length),
+    totalChunks: '1',
+    identifier: createHash('sha256').update(bytes).digest('hex'),
+    filename: name,
+    relativePath: name,
+    currentDirectory: dir,
+  };
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  await call('POST', '/upload', form);
+  await call('POST', `/merge?${new URLSearchParams(fields).toString()}`);
+}
+
+/** A real 16×16 PNG, so the browser draws it. */
+function png(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body) >>> 0);
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(16, 0);
+  header.writeUInt32BE(16, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const rows = Buffer.alloc(16 * (1 + 16 * 3));
+  for (let y = 0; y < 16; y++)
+    for (let x = 0; x < 16; x++) rows.set([61, 109 + x * 8, 250 - y * 8], y * 49 + 1 + x * 3);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function zipNames(file: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err ?? new Error('no zip'));
+      const names: string[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        names.push(entry.fileName);
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(names));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+async function signIn(page: Page, who: { username: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(who.username);
+  await page.getByTestId('login-password').fill(who.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+const row = (page: Page, name: string) => page.locator(`tr[data-name="${name}"]`);
+
+beforeAll(async () => {
+  server = await startServer();
+  await call('POST', '/public/initialization', ADMIN, '');
+  adminToken = (
+    await call<Record<string, string>>('POST', '/login', { ...ADMIN, rememberMe: true }, '')
+  )['nimbus-token']!;
+  await call('POST', '/user/add', { ...BOB, quota: 1 });
+  await call(
+    'POST',
+    `/new_folder?${new URLSearchParams({ currentDirectory: '/', filename: 'project' })}`,
+  );
+  await call(
+    'POST',
+    `/new_folder?${new URLSearchParams({ currentDirectory: '/project', filename: 'drafts' })}`,
+  );
+  await upload('/project', 'notes.txt', Buffer.from('Meeting notes\nShip the share page.\n'));
+  await upload('/project', 'photo.png', png());
+  await upload('/project/drafts', 'idea.md', Buffer.from('# An idea\n'));
+  await upload('/', 'private.txt', Buffer.from('not shared'));
+  browser = await launchBrowser();
+  owner = await openPage(browser, server, { acceptDownloads: true });
+  await owner.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: server.baseUrl,
+  });
+});
+
+afterAll(async () => {
+  await owner?.context.close();
+  await visitor?.context.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('sharing', () => {
+  it('shares a folder privately from the Shares page', async () => {
+    const { page } = owner;
+    await signIn(page, ADMIN);
+    await page.getByTestId('menu-share').click();
+    await page.getByTestId('share-list-page').waitFor();
+    await page.getByTestId('share-new').click();
+    await page.getByTestId('picker-item-project').click();
+    await page.getByTestId('picker-choose').click();
+    const dialog = page.getByTestId('share-dialog');
+    await dialog.waitFor();
+    await page.getByTestId('share-type-private').click();
+    await page.getByTestId('share-perm-UPLOAD').click();
+    // a bad address is refused before anything is sent
+    await page.getByTestId('share-address').fill('team/notes');
+    await page.getByTestId('share-submit').click();
+    await page.getByText('Use only CJK characters, letters, digits, "_" and "-"').waitFor();
+    await page.getByTestId('share-address').fill('team-notes');
+    await page.getByTestId('share-submit').click();
+    await page.getByTestId('share-result').waitFor();
+    link = await page.getByTestId('share-link').inputValue();
+    code = (await page.getByTestId('share-code').innerText()).trim();
+    expect(link).toBe(`${server.baseUrl}/s/team-notes`);
+    expect(code).toMatch(/^[a-z2-9]{6}$/);
+    await page.getByTestId('share-qr').locator('canvas, svg').first().waitFor();
+    await page.getByTestId('share-copy-with-code').click();
+    await page
+      .getByText(/^(Copied|This browser does not support automatic copy)$/)
+      .first()
+      .waitFor();
+    await shot(page, 'share-dialog');
+    await page.keyboard.press('Escape');
+    await row(page, 'project').waitFor();
+    await shot(page, 'share-list');
+  });
+
+  it('asks a visitor for the code: a wrong one is refused, the right one opens the share', async () => {
+    visitor = await openPage(browser, server, { acceptDownloads: true });
+    const { page } = visitor;
+    await page.goto(link);
+    await page.getByTestId('share-code-prompt').waitFor();
+    expect(await page.getByTestId('share-sharer').innerText()).toContain('admin');
+    expect(await page.locator('body').innerText()).not.toContain('notes.txt');
+    await shot(page, 'share-code-prompt');
+    await page.getByTestId('share-code-input').fill('wrong1');
+    await page.getByTestId('share-code-submit').click();
+    await page.getByTestId('share-code-error').waitFor();
+    expect(await page.getByTestId('share-code-error').innerText()).toBe('The share code is wrong');
+    await page.getByTestId('share-code-input').fill(code);
+    await page.getByTestId('share-code-submit').click();
+    await page.getByTestId('share-browser').waitFor();
+    await row(page, 'notes.txt').waitFor();
+    expect(await page.locator('body').innerText()).not.toContain('private.txt');
+    await shot(page, 'share-visitor');
+  });
+
+  it('browses folders and previews text and images', async () => {
+    const { page } = visitor;
+    await page.getByTestId('share-item-drafts').click();
+    await row(page, 'idea.md').waitFor();
+    expect(await page.getByTestId('share-browser').getAttribute('data-path')).toBe('/drafts');
+    await page.getByTestId('share-item-idea.md').click();
+    await page.getByTestId('share-text-content').waitFor();
+    expect(await page.getByTestId('share-text-content').innerText()).toContain('# An idea');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('share-crumb-root').click();
+    await row(page, 'photo.png').waitFor();
+    await page.getByTestId('share-item-photo.png').click();
+    const image = page.locator('.ant-image-preview img').first();
+    await image.waitFor();
+    await until(
+      async () => (await image.evaluate((img) => (img as HTMLImageElement).naturalWidth)) === 16,
+      'the image loads',
+    );
+    await shot(page, 'share-image-preview');
+    await page.keyboard.press('Escape');
+  });
+
+  it('downloads a file and a zip of a selection', async () => {
+    const { page } = visitor;
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('share-download-notes.txt').click(),
+    ]);
+    expect(fs.readFileSync(await file.path(), 'utf8')).toContain('Meeting notes');
+    await row(page, 'notes.txt').locator('input[type=checkbox]').check();
+    await row(page, 'drafts').locator('input[type=checkbox]').check();
+    const [zip] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('share-zip').click(),
+    ]);
+    expect((await zipNames(await zip.path())).sort()).toEqual([
+      'drafts/',
+      'drafts/idea.md',
+      'notes.txt',
+    ]);
+  });
+
+  it('uploads into the upload-enabled share', async () => {
+    const { page } = visitor;
+    const local = path.join(os.tmpdir(), `nimbus-share-upload-${process.pid}.txt`);
+    fs.writeFileSync(local, 'from a visitor\n');
+    await page.getByTestId('share-upload-input').setInputFiles(local);
+    await until(
+      async () => (await page.getByTestId('share-uploads').getAttribute('data-done')) === '1',
+      'the upload finishes',
+    );
+    await row(page, path.basename(local)).waitFor();
+    const onDisk = path.join(
+      server.dataDir,
+      'files',
+      ADMIN.username,
+      'project',
+      path.basename(local),
+    );
+    expect(fs.readFileSync(onDisk, 'utf8')).toBe('from a visitor\n');
+    await shot(page, 'share-upload');
+    fs.rmSync(local, { force: true });
+  });
+
+  it('shows the share page on a phone', async () => {
+    const phone = await openPage(browser, server, {
+      viewport: PHONE,
+      isMobile: true,
+      hasTouch: true,
+    });
+    await phone.page.goto(`${link}?code=${code}`);
+    await phone.page.getByTestId('share-code-prompt').waitFor();
+    // the code from the link is filled in
+    expect(await phone.page.getByTestId('share-code-input').inputValue()).toBe(code);
+    await phone.page.getByTestId('share-code-submit').click();
+    await phone.page.getByTestId('share-grid').waitFor();
+    await shot(phone.page, 'share-phone');
+    await phone.context.close();
+  });
+
+  it('mounts the share as a second user and opens a file from the mount', async () => {
+    const bob = await openPage(browser, server, { acceptDownloads: true });
+    const { page } = bob;
+    await signIn(page, BOB);
+    await page.goto(`${link}?code=${code}`);
+    await page.getByTestId('share-code-submit').click();
+    await page.getByTestId('share-mount').click();
+    await page.getByTestId('drive-picker').waitFor();
+    await page.getByTestId('mount-name').fill('Team project');
+    await page.getByTestId('picker-choose').click();
+    await page.getByText('Mounted as "Team project"').waitFor();
+    await page.goto('/mount');
+    await page.getByTestId('mounts-page').waitFor();
+    await shot(page, 'mounts');
+    await page.getByTestId('mount-open-Team project').click();
+    await page.getByTestId('mount-browser').waitFor();
+    await row(page, 'photo.png').waitFor();
+    await page.getByTestId('share-item-photo.png').click();
+    const image = page.locator('.ant-image-preview img').first();
+    await image.waitFor();
+    expect(await image.getAttribute('src')).toMatch(/^\/api\/pre-file\//);
+    await until(
+      async () => (await image.evaluate((img) => (img as HTMLImageElement).naturalWidth)) === 16,
+      'the mounted image loads',
+    );
+    await page.keyboard.press('Escape');
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('share-download-notes.txt').click(),
+    ]);
+    expect(fs.readFileSync(await file.path(), 'utf8')).toContain('Meeting notes');
+    await shot(page, 'mount-browser');
+
+    // the owner cancels the share: the mount loses its access
+    const shares = await call<{ shareId: string }[]>('GET', '/share/list');
+    await call('DELETE', `/share/cancel?shareId=${shares[0]!.shareId}`);
+    await page.reload();
+    await page.getByTestId('share-problem').waitFor();
+    await bob.context.close();
+  });
+});
