@@ -28,6 +28,8 @@ import { filesRoutes } from './modules/files/files.routes.ts';
 import { downloadRoutes } from './modules/files/download.routes.ts';
 import { uploadRoutes } from './modules/upload/upload.routes.ts';
 import { syncRoutes } from './modules/files/sync.routes.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
+import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { shareRoutes } from './modules/share/share.routes.ts';
 import { sharePublicRoutes } from './modules/share/share-public.routes.ts';
 import { JOB_UPLOAD_CLEANUP } from './modules/files/files.jobs.ts';
@@ -41,7 +43,9 @@ declare module 'fastify' {
 
 /** A URL with the values of token-bearing query parameters masked. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:nimbus-token|share-token|token|access-token)=)[^&#]*/gi, '$1***');
+  return url
+    .replace(/([?&](?:nimbus-token|share-token|token|access-token)=)[^&#]*/gi, '$1***')
+    .replace(/(\/share-file\/[^/?#]+\/)[^/?#]+(?=\/[^/?#]+)/, '$1***');
 }
 
 export interface BuildOptions {
@@ -142,6 +146,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await api.register(downloadRoutes);
     await api.register(uploadRoutes);
     await api.register(syncRoutes);
+    await api.register(searchRoutes);
+    await api.register(tagsRoutes);
     await api.register(shareRoutes);
     await api.register(sharePublicRoutes);
   }, { prefix: '/api' });
@@ -157,6 +163,8 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
   if (hasWeb) {
     // wildcard: files of a rebuild made while the server runs are served too
     await app.register(fastifyStatic, { root: config.webDir, wildcard: true, index: false });
+    // the app's own root: the static handler would refuse it as a folder
+    app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';

@@ -206,3 +206,33 @@ describe('server core', () => {
     expect(record.body.data?.netdiskName).toBe('我的_Drive2');
   });
 });
+
+describe('the web app', () => {
+  it('serves index.html for the root and unknown pages, JSON 404 for unknown API paths', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const webDir = fs.mkdtempSync(path.join(t.dataDir, 'web-'));
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Nimbus</title>');
+    fs.mkdirSync(path.join(webDir, 'assets'));
+    fs.writeFileSync(path.join(webDir, 'assets', 'app.js'), 'console.log(1)');
+    const web = await makeTestApp({ webDir });
+    try {
+      for (const url of ['/', '/login', '/trash?vmode=grid', '/s/abc']) {
+        const res = await web.app.inject({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.body, url).toContain('<title>Nimbus</title>');
+      }
+      expect((await web.app.inject({ method: 'GET', url: '/assets/app.js' })).body).toBe(
+        'console.log(1)',
+      );
+      expect((await web.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(
+        404,
+      );
+      const api = await web.app.inject({ method: 'GET', url: '/api/nothing-here' });
+      expect(api.statusCode).toBe(404);
+      expect(api.json()).toMatchObject({ code: 23 });
+    } finally {
+      await web.close();
+    }
+  });
+});
