@@ -379,3 +379,19 @@ describe('restarts', () => {
     expect((await raw(t, `/share-file/${fileId}/${again}/kept.txt`)).status).toBe(200);
   });
 });
+
+describe('logs', () => {
+  it('never write a share token, in the query or in a /share-file path', async () => {
+    const { redactUrl } = await import('../../src/app.ts');
+    expect(redactUrl('/api/share-file/f1/SECRET.TOKEN/a.txt?o=download')).toBe(
+      '/api/share-file/f1/***/a.txt?o=download',
+    );
+    expect(redactUrl('/api/public/s/download/a.txt?shareId=s&share-token=SECRET')).not.toContain(
+      'SECRET',
+    );
+    // the public form carries no token and stays readable
+    expect(redactUrl('/api/share-file/f1/a.txt?shareId=s')).toBe(
+      '/api/share-file/f1/a.txt?shareId=s',
+    );
+  });
+});
