@@ -89,6 +89,8 @@ export class FileOperations {
           .execute();
         if (row.isFolder)
           await this.repo.rewritePrefix(actor.id, prefixOf(row), `${row.path}${name}/`, trx);
+        const renamed = { ...row, name, suffix, fileType: fileTypeOf(suffix, row.isFolder === 1) };
+        await this.files.changed({ kind: 'updated', userId: actor.id, rows: [renamed] }, trx);
       });
       const updated = toView(await this.files.mustFind(actor.id, id));
       this.files.notify(actor.id, 'operationFile', {
@@ -321,6 +323,7 @@ export class FileOperations {
         await this.repo.insertMany(copies, trx);
         await this.repo.adjustChildren(target.id, 1, trx);
         await this.repo.adjustUsed(owner.id, bytes, trx);
+        await this.files.changed({ kind: 'created', userId: owner.id, rows: copies }, trx);
       },
     );
     const created = await this.files.mustFind(owner.id, newRootId);
@@ -389,6 +392,7 @@ export class FileOperations {
             .execute();
         }
         await this.repo.adjustChildren(row.parentId, -1, trx);
+        await this.files.changed({ kind: 'trashed', userId: owner.id, trashId: row.id }, trx);
       },
     );
     this.files.notify(owner.id, 'deleteFile', { id: row.id, path: fullPath(row) });
@@ -456,6 +460,7 @@ export class FileOperations {
           .where('trashId', '=', row.id)
           .execute();
         await this.repo.adjustChildren(parent.id, 1, trx);
+        await this.files.changed({ kind: 'restored', userId: actor.id }, trx);
       },
     );
     const restored = await this.files.mustFind(actor.id, row.id);
@@ -653,6 +658,10 @@ export class FileOperations {
             await this.repo.insertMany([folderRow, ...rows], trx);
             await this.repo.adjustChildren(target.id, 1, trx);
             await this.repo.adjustUsed(actor.id, bytes, trx);
+            await this.files.changed(
+              { kind: 'created', userId: actor.id, rows: [folderRow, ...rows] },
+              trx,
+            );
           },
         );
         const created = toView(await this.files.mustFind(actor.id, folderId));

@@ -37,6 +37,22 @@ export interface Owner {
 
 export type Publish = (userId: string, url: string, body: unknown) => void;
 
+/** A row as change listeners see it: what a new, renamed or rewritten file is now. */
+export type ChangedRow = Pick<FileRow, 'id' | 'name' | 'isFolder'> &
+  Partial<Pick<FileRow, 'suffix' | 'fileType' | 'size' | 'hash' | 'trashId'>>;
+
+/**
+ * A change of the tree, told to listeners (the search index) inside the transaction that
+ * makes it. `updated`: a name or the bytes changed. Moves need no telling (ids stay) and
+ * deleted rows take what refers to them along (foreign keys).
+ */
+export type FileChange =
+  | { kind: 'created' | 'updated'; userId: string; rows: ChangedRow[] }
+  | { kind: 'trashed'; userId: string; trashId: string }
+  | { kind: 'restored'; userId: string };
+
+export type FileChangeListener = (change: FileChange, trx: Db) => Promise<void>;
+
 export interface ListParams {
   currentDirectory?: string;
   folderId?: string;
@@ -86,6 +102,7 @@ export const ROOT: FolderRef = { id: ROOT_ID, prefix: '/' };
 export class FilesService {
   readonly repo: FilesRepo;
   private readonly locks = new KeyedMutex();
+  private readonly listeners: FileChangeListener[] = [];
 
   constructor(
     private readonly db: Db,
@@ -102,6 +119,15 @@ export class FilesService {
 
   notify(userId: string, url: string, body: unknown): void {
     this.publish(userId, url, body);
+  }
+
+  onChange(listener: FileChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Tell the listeners about a change, inside the transaction that makes it. */
+  async changed(change: FileChange, trx: Db): Promise<void> {
+    for (const listener of this.listeners) await listener(change, trx);
   }
 
   // ---- reading ----------------------------------------------------------------------------
@@ -269,6 +295,7 @@ export class FilesService {
     await trx.transaction().execute(async (t) => {
       await t.insertInto('file').values(row).execute();
       await this.repo.adjustChildren(parent.id, 1, t);
+      await this.changed({ kind: 'created', userId: owner.id, rows: [row] }, t);
     });
     return row;
   }
@@ -329,6 +356,7 @@ export class FilesService {
       await t.insertInto('file').values(row).execute();
       await this.repo.adjustChildren(parent.id, 1, t);
       await this.repo.adjustUsed(owner.id, row.size, t);
+      await this.changed({ kind: 'created', userId: owner.id, rows: [row] }, t);
     });
     return row;
   }

@@ -181,6 +181,10 @@ export class TreeIndexer {
             .where('id', '=', row.id)
             .execute();
           await this.files.repo.adjustUsed(owner.id, stat.size - row.size, trx);
+          await this.files.changed(
+            { kind: 'updated', userId: owner.id, rows: [{ ...row, size: stat.size, hash }] },
+            trx,
+          );
         });
         stats.updated += 1;
       }
@@ -193,6 +197,7 @@ export class TreeIndexer {
       await this.db.transaction().execute(async (trx) => {
         await trx.insertInto('file').values(row).execute();
         await this.files.repo.adjustUsed(owner.id, row.size, trx);
+        await this.files.changed({ kind: 'created', userId: owner.id, rows: [row] }, trx);
       });
       stats.added += 1;
       if (entry.isDirectory()) queue.push({ id: row.id, prefix: prefixOf(row) });
