@@ -189,6 +189,58 @@ export interface MountTable {
   createdAt: number;
 }
 
+export interface TagTable {
+  id: string;
+  userId: string;
+  name: string;
+  /** A hex colour such as #f56c6c. */
+  color: string;
+  sort: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface FileTagTable {
+  fileId: string;
+  tagId: string;
+  userId: string;
+  createdAt: number;
+}
+
+export interface SearchHistoryTable {
+  id: string;
+  userId: string;
+  keyword: string;
+  createdAt: number;
+}
+
+export interface SearchUserTable {
+  userId: string;
+  slot: number;
+  nextSeq: number;
+}
+
+export interface SearchDocTable {
+  /** slot << 36 | sequence: the row id of the full-text tables. */
+  docKey: number;
+  fileId: string;
+  userId: string;
+  name: string;
+  nameNorm: string;
+  live: Flag;
+  state: string;
+  contentHash: string | null;
+  claimedAt: number | null;
+  message: string | null;
+  updatedAt: number;
+}
+
+export interface SearchContentTable {
+  docKey: number;
+  chunk: number;
+  body: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -205,4 +257,10 @@ export interface Database {
   uploadChunk: UploadChunkTable;
   share: ShareTable;
   mount: MountTable;
+  tag: TagTable;
+  fileTag: FileTagTable;
+  searchHistory: SearchHistoryTable;
+  searchUser: SearchUserTable;
+  searchDoc: SearchDocTable;
+  searchContent: SearchContentTable;
 }

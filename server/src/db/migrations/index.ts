@@ -3,6 +3,7 @@ import * as m001 from './001-accounts.ts';
 import * as m002 from './002-files.ts';
 import * as m003 from './003-jobs.ts';
 import * as m004 from './004-uploads.ts';
+import * as m005 from './005-search.ts';
 import * as m006 from './006-shares.ts';
 
 /** Migrations in order; names are permanent once released. */
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '002-files': m002,
   '003-jobs': m003,
   '004-uploads': m004,
+  '005-search': m005,
   '006-shares': m006,
 };
 
