@@ -5,3 +5,4 @@ export * from './users.ts';
 export * from './menus.ts';
 export * from './format.ts';
 export * from './share.ts';
+export * from './tags.ts';

@@ -17,6 +17,7 @@ export interface ListQuery {
   parentId?: string;
   fileType?: string;
   favorite?: boolean;
+  tagId?: string;
   trash?: boolean;
   foldersOnly?: boolean;
   sortProp: SortProp;
@@ -121,6 +122,10 @@ export class FilesRepo {
     if (q.parentId !== undefined) base = base.where('parentId', '=', q.parentId);
     if (q.fileType) base = base.where('fileType', '=', q.fileType);
     if (q.favorite) base = base.where('isFavorite', '=', 1);
+    if (q.tagId)
+      base = base.where('id', 'in', (eb) =>
+        eb.selectFrom('fileTag').select('fileId').where('tagId', '=', q.tagId!),
+      );
     if (q.foldersOnly) base = base.where('isFolder', '=', 1);
     const direction = q.order === 'descending' ? 'desc' : 'asc';
     const column = sortColumns[q.sortProp];

@@ -33,6 +33,7 @@ export const listQuery = z.object({
   order: z.enum(['ascending', 'descending']).optional().catch(undefined),
   isFolder: optionalFlag,
   isFavorite: optionalFlag,
+  tagId: z.string().max(64).optional(),
   pageIndex: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(1000).default(50),
 });
@@ -49,6 +50,7 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
       folderId: q.folder,
       queryFileType: q.queryFileType,
       isFavorite: q.isFavorite,
+      tagId: q.tagId || undefined,
       isFolder: q.isFolder,
       sortableProp: q.sortableProp,
       order: q.order,

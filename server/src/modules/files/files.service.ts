@@ -58,6 +58,8 @@ export interface ListParams {
   folderId?: string;
   queryFileType?: string;
   isFavorite?: boolean;
+  /** The files with this tag, drive-wide. */
+  tagId?: string;
   isFolder?: boolean;
   sortableProp?: SortProp;
   order?: SortOrder;
@@ -154,7 +156,7 @@ export class FilesService {
     const trash = view === 'trash';
     const recently = view === 'recently';
     const typed = VIEW_TYPES.has(view);
-    const driveWide = trash || recently || typed || p.isFavorite === true;
+    const driveWide = trash || recently || typed || p.isFavorite === true || Boolean(p.tagId);
     let parentId: string | undefined;
     if (!driveWide) {
       const folder = p.folderId
@@ -176,6 +178,7 @@ export class FilesService {
       parentId,
       fileType: typed ? view : undefined,
       favorite: p.isFavorite === true,
+      tagId: p.tagId,
       trash,
       foldersOnly: p.isFolder === true,
       sortProp: trash && !p.sortableProp ? 'updateDate' : sortProp,
