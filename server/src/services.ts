@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from './config.ts';
 import type { DbHandle } from './db/index.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -21,6 +22,11 @@ import { ShareAccess } from './modules/share/share-access.ts';
 import { ShareCodeThrottle } from './modules/share/share-code-throttle.ts';
 import { ShareService } from './modules/share/share.service.ts';
 import { MountService } from './modules/share/mount.service.ts';
+import { Ocr } from './modules/search/content/ocr.ts';
+import { OcrSettings } from './modules/search/ocr-settings.ts';
+import { SearchIndexer } from './modules/search/search-index.ts';
+import { SearchService } from './modules/search/search.service.ts';
+import { TagsService } from './modules/tags/tags.service.ts';
 
 /** Every service, wired once per app. */
 export function createServices(database: DbHandle, config: Config) {
@@ -42,6 +48,12 @@ export function createServices(database: DbHandle, config: Config) {
   const shares = new ShareService(db, files, shareAccess, settings, new ShareCodeThrottle(db));
   const mounts = new MountService(files, shareAccess);
   registerFileJobs({ db, jobs, auth, files, fileOps, uploads });
+  const ocrSettings = new OcrSettings(db);
+  const ocr = new Ocr(path.join(config.dataDir, 'cache'));
+  const searchIndex = new SearchIndexer(db, database.dialect, files, jobs, ocr, ocrSettings);
+  searchIndex.register();
+  const tags = new TagsService(db, files);
+  const search = new SearchService(db, searchIndex.repo, files, tags, settings);
   users.onLifecycle({
     created: (user) => tree.mkdir(tree.userRoot(user.username)),
     // the rows went with the user (foreign key); the bytes go too
@@ -69,6 +81,11 @@ export function createServices(database: DbHandle, config: Config) {
     shareAccess,
     shares,
     mounts,
+    ocrSettings,
+    ocr,
+    searchIndex,
+    tags,
+    search,
   };
 }
 

@@ -6,3 +6,4 @@ export * from './menus.ts';
 export * from './format.ts';
 export * from './share.ts';
 export * from './tags.ts';
+export * from './search.ts';

@@ -19,17 +19,43 @@ const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆]+/gu;
 const NOT_WORD = /[^\p{L}\p{N}]+/u;
 const MARKS = /\p{M}+/gu;
+const ASCII_WORD = /^[A-Za-z0-9]+$/;
 /** Terms longer than this (hashes, base64) are not worth an index entry. */
 const MAX_TERM = 48;
 
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** A run of letters/digits split where letters turn into digits or lower case into upper. */
 function subPieces(piece: string): string[] {
-  const parts = piece.split(/(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})|(?<=\p{Ll})(?=\p{Lu})/u);
-  return parts.length > 1 ? parts : [];
+  if (!ASCII.test(piece)) {
+    const parts = piece.split(/(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})|(?<=\p{Ll})(?=\p{Lu})/u);
+    return parts.length > 1 ? parts : [];
+  }
+  // the same for ASCII without a regular expression: this runs for every word of every name
+  let parts: string[] | undefined;
+  let start = 0;
+  let prev = 0; // 1 digit, 2 lower, 3 upper
+  for (let i = 0; i < piece.length; i++) {
+    const c = piece.charCodeAt(i);
+    const kind = c >= 48 && c <= 57 ? 1 : c >= 97 && c <= 122 ? 2 : c >= 65 && c <= 90 ? 3 : 0;
+    const cut =
+      i > 0 &&
+      ((prev === 1 && kind >= 2) || (prev >= 2 && kind === 1) || (prev === 2 && kind === 3));
+    if (cut) {
+      (parts ??= []).push(piece.slice(start, i));
+      start = i;
+    }
+    prev = kind;
+  }
+  if (!parts) return [];
+  parts.push(piece.slice(start));
+  return parts;
 }
 
 /** Folding of non-CJK words: compatibility forms, case and diacritics. */
 export function foldWord(word: string): string {
+  if (ASCII.test(word)) return word.toLowerCase();
   return word.normalize('NFKD').replace(MARKS, '').normalize('NFC').toLowerCase();
 }
 
@@ -47,7 +73,7 @@ function pushCjk(run: string, out: string[]): void {
 }
 
 function pushWord(word: string, out: string[]): void {
-  for (const piece of word.split(NOT_WORD)) {
+  for (const piece of ASCII_WORD.test(word) ? [word] : word.split(NOT_WORD)) {
     if (!piece) continue;
     const folded = foldWord(piece);
     if (folded.length <= MAX_TERM) out.push(folded);
@@ -60,6 +86,7 @@ function pushWord(word: string, out: string[]): void {
 
 /** Walk the words of a text: CJK runs and other word-like segments, in order. */
 function walk(text: string, onCjk: (run: string) => void, onWord: (word: string) => void): void {
+  if (ASCII.test(text)) return words(text, onWord);
   const normalized = text.normalize('NFKC');
   let last = 0;
   for (const match of normalized.matchAll(CJK_RUN)) {
@@ -73,7 +100,7 @@ function walk(text: string, onCjk: (run: string) => void, onWord: (word: string)
 
 function words(text: string, onWord: (word: string) => void): void {
   // plain ASCII needs no dictionary: splitting on separators gives the same words, faster
-  if (/^[\x20-\x7e]*$/.test(text)) {
+  if (ASCII.test(text)) {
     for (const w of text.split(/[^A-Za-z0-9]+/)) if (w) onWord(w);
     return;
   }
@@ -141,7 +168,11 @@ export function parseQuery(keyword: string, exact = false): ParsedQuery {
   const list = [...terms.values()].filter(
     (a) => !(a.prefix && [...terms.values()].some((b) => b !== a && b.term.startsWith(a.term))),
   );
-  return { terms: list, highlights: [...new Set(highlights)], normalized: normalizeText(keyword.trim()) };
+  return {
+    terms: list,
+    highlights: [...new Set(highlights)],
+    normalized: normalizeText(keyword.trim()),
+  };
 }
 
 export const hasCjk = (text: string) => CJK_CHAR.test(text);

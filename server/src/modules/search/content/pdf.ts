@@ -1,0 +1,64 @@
+import { findProgram, runProgram } from './tools.ts';
+import { MAX_TEXT_BYTES } from './text.ts';
+
+/** A page with fewer visible characters than this is taken for a scan. */
+const SCANNED_PAGE_CHARS = 10;
+
+export const pdfToolsAvailable = () => findProgram('pdftotext') !== null;
+
+/** The text of a PDF, page by page (poppler's pdftotext), up to the text budget. */
+export async function pdfPages(file: string, signal: AbortSignal): Promise<string[]> {
+  const program = findProgram('pdftotext');
+  if (!program) throw new Error('pdftotext (poppler-utils) is not installed');
+  const out = await runProgram(program, ['-q', '-enc', 'UTF-8', '-eol', 'unix', file, '-'], {
+    signal,
+    maxOutput: MAX_TEXT_BYTES,
+    timeoutMs: 300_000,
+  });
+  const pages = out.toString('utf8').split('\f');
+  // the text ends with a form feed after the last page
+  if (pages.length > 1 && pages[pages.length - 1]!.trim() === '') pages.pop();
+  return pages;
+}
+
+/** Page numbers (1-based) that hold (almost) no text: scanned pages, candidates for OCR. */
+export function scannedPages(pages: string[]): number[] {
+  const out: number[] = [];
+  pages.forEach((text, i) => {
+    if (text.replace(/\s+/g, '').length < SCANNED_PAGE_CHARS) out.push(i + 1);
+  });
+  return out;
+}
+
+/** A PDF counts as scanned when at least half of its pages have no text of their own. */
+export const isScanned = (pages: string[]) =>
+  pages.length > 0 && scannedPages(pages).length * 2 >= pages.length;
+
+/** Render one page to a grey PNG for OCR (`<prefix>.png`). */
+export async function renderPage(
+  file: string,
+  page: number,
+  outPrefix: string,
+  signal: AbortSignal,
+): Promise<string> {
+  const program = findProgram('pdftoppm');
+  if (!program) throw new Error('pdftoppm (poppler-utils) is not installed');
+  await runProgram(
+    program,
+    [
+      '-r',
+      '300',
+      '-gray',
+      '-png',
+      '-singlefile',
+      '-f',
+      String(page),
+      '-l',
+      String(page),
+      file,
+      outPrefix,
+    ],
+    { signal, timeoutMs: 120_000 },
+  );
+  return `${outPrefix}.png`;
+}

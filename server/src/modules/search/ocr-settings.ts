@@ -1,0 +1,64 @@
+import type { Db } from '../../db/index.ts';
+import { OCR_ENGINES, type OcrEngineName } from './content/ocr.ts';
+
+/** OCR configuration (API-NOTES §1.12): on or off, parallel tasks, the engine preferred. */
+export interface OcrConfig {
+  enable: boolean;
+  maxTasks: number;
+  ocrEngine: OcrEngineName;
+}
+
+export const OCR_DEFAULTS: OcrConfig = { enable: true, maxTasks: 1, ocrEngine: 'tesseract' };
+export const MAX_OCR_TASKS = 8;
+
+const KEY = 'ocrConfig';
+
+/** Kept in the settings table as one JSON value; read often, so cached briefly. */
+export class OcrSettings {
+  private cached: { value: OcrConfig; at: number } | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  async get(): Promise<OcrConfig> {
+    if (this.cached && Date.now() - this.cached.at < 5000) return this.cached.value;
+    const row = await this.db
+      .selectFrom('setting')
+      .select('value')
+      .where('key', '=', KEY)
+      .executeTakeFirst();
+    let value = OCR_DEFAULTS;
+    if (row) {
+      try {
+        value = normalize(JSON.parse(row.value) as Partial<OcrConfig>);
+      } catch {
+        // a damaged value falls back to the defaults
+      }
+    }
+    this.cached = { value, at: Date.now() };
+    return value;
+  }
+
+  async set(value: OcrConfig): Promise<OcrConfig> {
+    const clean = normalize(value);
+    const text = JSON.stringify(clean);
+    const now = Date.now();
+    await this.db
+      .insertInto('setting')
+      .values({ key: KEY, value: text, updatedAt: now })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: text, updatedAt: now }))
+      .execute();
+    this.cached = { value: clean, at: now };
+    return clean;
+  }
+}
+
+function normalize(v: Partial<OcrConfig>): OcrConfig {
+  const tasks = Math.round(Number(v.maxTasks ?? OCR_DEFAULTS.maxTasks));
+  return {
+    enable: typeof v.enable === 'boolean' ? v.enable : OCR_DEFAULTS.enable,
+    maxTasks: Number.isFinite(tasks) ? Math.min(MAX_OCR_TASKS, Math.max(1, tasks)) : 1,
+    ocrEngine: (OCR_ENGINES as readonly string[]).includes(String(v.ocrEngine))
+      ? (v.ocrEngine as OcrEngineName)
+      : OCR_DEFAULTS.ocrEngine,
+  };
+}
