@@ -209,23 +209,20 @@ interface ItemProps {
 /** Long press (touch) opens the item menu: spec "Mobile: long-press or a … button". */
 function useLongPress(item: FileItem, handlers: CollectionHandlers) {
   const timer = useRef<number | null>(null);
+  // stays true until the next touch, so the click and contextmenu that follow are ignored
   const fired = useRef(false);
   const clear = () => {
     if (timer.current !== null) window.clearTimeout(timer.current);
     timer.current = null;
   };
   return {
-    /** True once after a long press: the click that follows it is not a click. */
-    consume: () => {
-      const was = fired.current;
-      fired.current = false;
-      return was;
-    },
+    /** A long press just opened the menu: the click or contextmenu that follows is not one. */
+    pressed: () => fired.current,
     props: {
       onTouchStart: (event: React.TouchEvent) => {
         fired.current = false;
         const touch = event.touches[0];
-        if (!touch) return;
+        if (!touch || event.touches.length > 1) return;
         const point = { x: touch.clientX, y: touch.clientY };
         clear();
         timer.current = window.setTimeout(() => {
@@ -234,7 +231,11 @@ function useLongPress(item: FileItem, handlers: CollectionHandlers) {
         }, 500);
       },
       onTouchMove: clear,
-      onTouchEnd: clear,
+      onTouchEnd: (event: React.TouchEvent) => {
+        clear();
+        // no mouse events or click after a long press: they would close the menu it opened
+        if (fired.current && event.cancelable) event.preventDefault();
+      },
       onTouchCancel: clear,
     },
   };
@@ -263,7 +264,7 @@ function useItemEvents(p: ItemProps) {
       ...drop.props,
       ...longPress.props,
       onClick: (event: React.MouseEvent) => {
-        if (longPress.consume()) return;
+        if (longPress.pressed()) return;
         handlers.onItemClick(item, event);
       },
       onDoubleClick: () => {
@@ -273,7 +274,7 @@ function useItemEvents(p: ItemProps) {
         event.preventDefault();
         event.stopPropagation();
         // the long press already opened the menu (touch browsers follow it with contextmenu)
-        if (longPress.consume()) return;
+        if (longPress.pressed()) return;
         handlers.onItemContextMenu(item, { x: event.clientX, y: event.clientY });
       },
     },

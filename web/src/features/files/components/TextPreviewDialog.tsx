@@ -1,6 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Modal, Spin } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
 import { fetchTextHead } from '../api';
@@ -28,7 +29,13 @@ export function TextPreviewDialog({ item, onClose, onDownload, mobile }: TextPre
     retry: false,
   });
 
-  const lines = text.data ? text.data.text.split('\n') : [];
+  // one text node of line numbers: cheap for the 30,000 lines of a 2 MB log
+  const gutter = useMemo(() => {
+    if (!text.data) return '';
+    let count = 1;
+    for (const ch of text.data.text) if (ch === '\n') count += 1;
+    return Array.from({ length: count }, (_, i) => i + 1).join('\n');
+  }, [text.data]);
   return (
     <Modal
       open={Boolean(item)}
@@ -87,9 +94,9 @@ export function TextPreviewDialog({ item, onClose, onDownload, mobile }: TextPre
               <div className="nb-text-preview__empty">{t('preview.emptyFile')}</div>
             ) : (
               <div className="nb-code" role="document" aria-label={item?.name}>
-                <div className="nb-code__gutter" aria-hidden="true">
-                  {lines.length <= 20000 ? lines.map((_, i) => <div key={i}>{i + 1}</div>) : null}
-                </div>
+                <pre className="nb-code__gutter" aria-hidden="true">
+                  {gutter}
+                </pre>
                 <pre className="nb-code__text" data-testid="text-preview-content">
                   {text.data.text}
                 </pre>
