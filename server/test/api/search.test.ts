@@ -1,0 +1,442 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ADMIN,
+  call,
+  makeTestApp,
+  makeUser,
+  putFile,
+  setupAdmin,
+  type TestApp,
+} from '../harness.ts';
+import { docx, epub, pptx, textPdf, xlsx } from '../search-fixtures.ts';
+import { findProgram } from '../../src/modules/search/content/tools.ts';
+
+interface Hit {
+  id: string;
+  name: string;
+  path: string;
+  isFolder: boolean;
+  matchedIn: 'name' | 'tag' | 'content';
+  snippet?: string;
+  highlight: string[];
+  tags: Array<{ name: string }>;
+}
+
+let t: TestApp;
+let admin: { token: string; userId: string };
+const owner = () => ({ userId: admin.userId, username: ADMIN.username });
+
+beforeEach(async () => {
+  t = await makeTestApp();
+  admin = await setupAdmin(t.app);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+/** Every document of the user has its text (or has failed): the content jobs are done. */
+export async function indexed(app: TestApp, userId: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const busy = await app.database.db
+      .selectFrom('searchDoc')
+      .select(['state'])
+      .where('userId', '=', userId)
+      .where('live', '=', 1)
+      .where('state', 'in', ['pending', 'running', 'pending_ocr', 'running_ocr'])
+      .execute();
+    if (busy.length === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`still indexing: ${busy.map((b) => b.state).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const search = async (
+  keyword: string,
+  extra: Record<string, string | number | boolean> = {},
+  token = admin.token,
+) => {
+  const res = await call<Hit[]>(t.app, 'GET', '/search-file', {
+    token,
+    query: { keyword, searchOverall: true, ...extra },
+  });
+  expect(res.body.code, res.body.message).toBe(0);
+  return { hits: res.body.data!, count: res.body.count! };
+};
+const names = async (keyword: string, extra: Record<string, string | number | boolean> = {}) =>
+  (await search(keyword, extra)).hits.map((h) => h.name).sort();
+
+const newFolder = async (name: string, currentDirectory = '/') => {
+  const res = await call<{ id: string }>(t.app, 'POST', '/new_folder', {
+    token: admin.token,
+    query: { filename: name, currentDirectory },
+  });
+  expect(res.body.code, res.body.message).toBe(0);
+  return res.body.data!.id;
+};
+
+describe('names', () => {
+  it('finds Chinese names by one, two and three characters, Latin words by prefix, and mixed names', async () => {
+    await putFile(t, owner(), '/', '项目报告2024.docx', 'x');
+    await putFile(t, owner(), '/', '会议纪要.txt', 'x');
+    await putFile(t, owner(), '/', 'Quarterly Report final.pdf', 'x');
+    await putFile(t, owner(), '/', 'IMG_20230101_旅行照片.jpg', 'x');
+    await newFolder('年度计划');
+
+    // one character, anywhere in a name
+    expect(await names('报')).toEqual(['项目报告2024.docx']);
+    expect(await names('要')).toEqual(['会议纪要.txt']);
+    // two characters, also across word boundaries (目报)
+    expect(await names('报告')).toEqual(['项目报告2024.docx']);
+    expect(await names('目报')).toEqual(['项目报告2024.docx']);
+    // three characters
+    expect(await names('项目报')).toEqual(['项目报告2024.docx']);
+    expect(await names('议纪要')).toEqual(['会议纪要.txt']);
+    expect(await names('年度计')).toEqual(['年度计划']);
+    // not a substring: nothing
+    expect(await names('报项')).toEqual([]);
+
+    // Latin by prefix, any case
+    expect(await names('rep')).toEqual(['Quarterly Report final.pdf']);
+    expect(await names('QUARTER')).toEqual(['Quarterly Report final.pdf']);
+    expect(await names('port')).toEqual([]);
+    // mixed Chinese and Latin, and pieces of IMG_20230101
+    expect(await names('报告 2024')).toEqual(['项目报告2024.docx']);
+    expect(await names('img 旅行')).toEqual(['IMG_20230101_旅行照片.jpg']);
+    expect(await names('2023')).toEqual(['IMG_20230101_旅行照片.jpg']);
+    expect(await names('docx')).toEqual(['项目报告2024.docx']);
+  });
+
+  it('ranks a name equal to the keyword first, then names beginning with it, then the rest', async () => {
+    await putFile(t, owner(), '/', 'my notes.txt', 'x');
+    await putFile(t, owner(), '/', 'notes', 'x');
+    await putFile(t, owner(), '/', 'notes-2024.md', 'x');
+    const { hits, count } = await search('notes');
+    expect(count).toBe(3);
+    expect(hits.map((h) => h.name)).toEqual(['notes', 'notes-2024.md', 'my notes.txt']);
+    expect(hits[0]!.highlight).toEqual(['notes']);
+  });
+
+  it('pages through many matches with a stable total', async () => {
+    for (let i = 0; i < 25; i++) await putFile(t, owner(), '/', `photo-${i}.jpg`, `p${i}`);
+    const seen = new Set<string>();
+    for (let page = 1; page <= 3; page++) {
+      const { hits, count } = await search('photo', { pageIndex: page, pageSize: 10 });
+      expect(count).toBe(25);
+      for (const h of hits) seen.add(h.id);
+    }
+    expect(seen.size).toBe(25);
+  });
+});
+
+describe('content', () => {
+  it('finds text inside files by one, two and three Chinese characters, with a snippet; names rank first', async () => {
+    await putFile(
+      t,
+      owner(),
+      '/',
+      'notes.txt',
+      '今天的会议讨论了季度预算。Budget review for the marketing team.\n下一步：提交报告。',
+    );
+    await putFile(t, owner(), '/', '预算.md', 'nothing relevant here');
+    await putFile(t, owner(), '/', 'plain.log', 'a log line about deployments');
+    await indexed(t, admin.userId);
+
+    const one = await search('季');
+    expect(one.hits.map((h) => h.name)).toEqual(['notes.txt']);
+    expect(one.hits[0]!.matchedIn).toBe('content');
+    expect(one.hits[0]!.snippet).toContain('季度预算');
+
+    // the name match comes before the content match
+    const two = await search('预算');
+    expect(two.hits.map((h) => [h.name, h.matchedIn])).toEqual([
+      ['预算.md', 'name'],
+      ['notes.txt', 'content'],
+    ]);
+    expect((await search('季度预')).hits.map((h) => h.name)).toEqual(['notes.txt']);
+    expect((await search('marketing')).hits.map((h) => h.name)).toEqual(['notes.txt']);
+    expect((await search('deploy')).hits.map((h) => h.name)).toEqual(['plain.log']);
+
+    // content can be left out, and names too
+    expect((await search('预算', { includeFileContent: false })).hits.map((h) => h.name)).toEqual([
+      '预算.md',
+    ]);
+    expect((await search('预算', { includeFileName: false })).hits.map((h) => h.name)).toEqual([
+      'notes.txt',
+    ]);
+  });
+
+  it('reads text saved as GB18030 (GBK)', async () => {
+    // 中文编码测试 in GBK
+    await putFile(t, owner(), '/', 'legacy.txt', Buffer.from('d6d0cec4b1e0c2ebb2e2cad4', 'hex'));
+    await indexed(t, admin.userId);
+    expect(await names('编码')).toEqual(['legacy.txt']);
+  });
+
+  it('finds the text of docx, xlsx, pptx, pdf and epub files', async () => {
+    await putFile(
+      t,
+      owner(),
+      '/',
+      'letter.docx',
+      await docx(['Dear customer', '感谢您的订单 alpha']),
+    );
+    await putFile(
+      t,
+      owner(),
+      '/',
+      'sheet.xlsx',
+      await xlsx('销售数据', ['bravo revenue', '华东地区']),
+    );
+    await putFile(t, owner(), '/', 'deck.pptx', await pptx(['charlie roadmap', '产品发布会']));
+    await putFile(
+      t,
+      owner(),
+      '/',
+      'paper.pdf',
+      textPdf(['delta findings on page one', 'echo on page two']),
+    );
+    await putFile(
+      t,
+      owner(),
+      '/',
+      'book.epub',
+      await epub('A Book', ['foxtrot chapter text', '第二章 海上冒险']),
+    );
+    await indexed(t, admin.userId);
+
+    expect(await names('alpha')).toEqual(['letter.docx']);
+    expect(await names('订单')).toEqual(['letter.docx']);
+    expect(await names('bravo')).toEqual(['sheet.xlsx']);
+    expect(await names('华东')).toEqual(['sheet.xlsx']);
+    expect(await names('销售数据')).toEqual(['sheet.xlsx']);
+    expect(await names('inline cell')).toEqual(['sheet.xlsx']);
+    expect(await names('charlie')).toEqual(['deck.pptx']);
+    expect(await names('发布会')).toEqual(['deck.pptx']);
+    if (findProgram('pdftotext')) {
+      expect(await names('delta')).toEqual(['paper.pdf']);
+      expect(await names('echo')).toEqual(['paper.pdf']);
+    }
+    expect(await names('foxtrot')).toEqual(['book.epub']);
+    expect(await names('海上')).toEqual(['book.epub']);
+    // the head of an XHTML chapter is not text of the book
+    expect(await names('ignored')).toEqual([]);
+  });
+});
+
+describe('the index follows the tree', () => {
+  it('follows rename, move, copy, delete, restore and permanent delete', async () => {
+    const folder = await newFolder('档案');
+    const id = await putFile(t, owner(), '/档案', '旧名字.txt', 'the hotel california lyrics');
+    await indexed(t, admin.userId);
+    expect(await names('旧名')).toEqual(['旧名字.txt']);
+
+    // rename: the new name is found, the old one is not; the content still is
+    let res = await call(t.app, 'GET', '/rename', {
+      token: admin.token,
+      query: { id, newFileName: '新标题.txt' },
+    });
+    expect(res.body.code).toBe(0);
+    expect(await names('旧名')).toEqual([]);
+    expect(await names('新标')).toEqual(['新标题.txt']);
+    expect(await names('california')).toEqual(['新标题.txt']);
+
+    // move: found in the new folder's scope, not the old one's
+    const other = await newFolder('other');
+    res = await call(t.app, 'GET', '/move', {
+      token: admin.token,
+      query: { froms: id, to: other },
+    });
+    expect(res.body.code).toBe(0);
+    const inOther = await search('新标', { searchOverall: false, currentDirectory: '/other' });
+    expect(inOther.hits.map((h) => h.path)).toEqual(['/other/']);
+    expect((await search('新标', { searchOverall: false, currentDirectory: '/档案' })).count).toBe(
+      0,
+    );
+
+    // copy: both are found, the copy's text too
+    res = await call(t.app, 'GET', '/copy', {
+      token: admin.token,
+      query: { froms: id, to: folder },
+    });
+    expect(res.body.code).toBe(0);
+    await indexed(t, admin.userId);
+    expect((await search('california')).hits.map((h) => h.path).sort()).toEqual([
+      '/other/',
+      '/档案/',
+    ]);
+
+    // a folder renamed: what is inside keeps matching, under the new path
+    res = await call(t.app, 'GET', '/rename', {
+      token: admin.token,
+      query: { id: other, newFileName: '其他' },
+    });
+    expect(res.body.code).toBe(0);
+    expect((await search('新标', { searchOverall: false, currentDirectory: '/其他' })).count).toBe(
+      1,
+    );
+
+    // delete: gone from results, name and content; restore brings both back
+    res = await call(t.app, 'DELETE', '/delete', { token: admin.token, query: { fileIds: other } });
+    expect(res.body.code).toBe(0);
+    expect((await search('california')).hits.map((h) => h.path)).toEqual(['/档案/']);
+    expect(await names('其他')).toEqual([]);
+    res = await call(t.app, 'POST', '/restore', { token: admin.token, query: { fileIds: other } });
+    expect(res.body.code).toBe(0);
+    await indexed(t, admin.userId);
+    expect((await search('california')).count).toBe(2);
+    expect(await names('其他')).toEqual(['其他']);
+
+    // permanent delete: the documents go with the rows
+    res = await call(t.app, 'DELETE', '/delete', {
+      token: admin.token,
+      query: { fileIds: other, sweep: true },
+    });
+    expect(res.body.code).toBe(0);
+    expect((await search('california')).count).toBe(1);
+    const left = await t.database.db.selectFrom('searchDoc').select('name').execute();
+    expect(left.map((d) => d.name).sort()).toEqual(['新标题.txt', '档案'].sort());
+  });
+
+  it('repairs an index that lost documents, and rebuilds names after a restart', async () => {
+    await putFile(t, owner(), '/', 'survivor.txt', 'kilo lima');
+    await indexed(t, admin.userId);
+    await t.database.db.deleteFrom('searchDoc').execute();
+    expect(await names('survivor')).toEqual([]);
+    await t.app.services.searchIndex.repair();
+    await indexed(t, admin.userId);
+    expect(await names('survivor')).toEqual(['survivor.txt']);
+    expect(await names('lima')).toEqual(['survivor.txt']);
+    t = await t.restart();
+    expect(await names('lima')).toEqual(['survivor.txt']);
+  });
+});
+
+describe('privacy and options', () => {
+  it("never returns another user's files", async () => {
+    const bob = await makeUser(t.app, admin.token);
+    await putFile(
+      t,
+      { userId: bob.userId, username: bob.username },
+      '/',
+      'secret plan 机密.txt',
+      'the treasure is buried',
+    );
+    await putFile(t, owner(), '/', 'public plan.txt', 'nothing here');
+    await indexed(t, bob.userId);
+    await indexed(t, admin.userId);
+    expect(await names('plan')).toEqual(['public plan.txt']);
+    expect(await names('机密')).toEqual([]);
+    expect(await names('treasure')).toEqual([]);
+    // with filters and sorting (the other query path) too
+    expect(await names('treasure', { sortableProp: 'name' })).toEqual([]);
+    const bobs = await search('plan', { queryFileType: 'document' }, bob.token);
+    expect(bobs.hits.map((h) => h.name)).toEqual(['secret plan 机密.txt']);
+  });
+
+  it('matches exactly or loosely', async () => {
+    await putFile(t, owner(), '/', 'final report.txt', 'x');
+    await putFile(t, owner(), '/', 'report final.txt', 'x');
+    await putFile(t, owner(), '/', 'reporting.txt', 'x');
+    await putFile(t, owner(), '/', '项目总结.txt', 'x');
+    await putFile(t, owner(), '/', '目总结项目.txt', 'x');
+    // loose: words in any order, by prefix; the pieces of Chinese words anywhere
+    expect(await names('report final')).toEqual(['final report.txt', 'report final.txt']);
+    expect(await names('report')).toEqual([
+      'final report.txt',
+      'report final.txt',
+      'reporting.txt',
+    ]);
+    expect(await names('项目总结')).toEqual(['目总结项目.txt', '项目总结.txt']);
+    // exact: whole words, in the order typed
+    expect(await names('report final', { exactSearch: true })).toEqual(['report final.txt']);
+    expect(await names('report', { exactSearch: true })).toEqual([
+      'final report.txt',
+      'report final.txt',
+    ]);
+    expect(await names('项目总结', { exactSearch: true })).toEqual(['项目总结.txt']);
+  });
+
+  it('filters by type, size, date and folder, and sorts', async () => {
+    await newFolder('docs');
+    await putFile(t, owner(), '/docs', 'alpha small.txt', 'a');
+    await putFile(t, owner(), '/', 'alpha big.txt', 'a'.repeat(5000));
+    await putFile(t, owner(), '/', 'alpha photo.png', 'not really a png');
+    expect(await names('alpha', { queryFileType: 'image' })).toEqual(['alpha photo.png']);
+    expect(await names('alpha', { querySizeMin: 1000 })).toEqual(['alpha big.txt']);
+    expect(await names('alpha', { querySizeMax: 100 })).toEqual([
+      'alpha photo.png',
+      'alpha small.txt',
+    ]);
+    expect(await names('alpha', { searchOverall: false, currentDirectory: '/docs' })).toEqual([
+      'alpha small.txt',
+    ]);
+    const future = Date.now() + 3600_000;
+    expect(await names('alpha', { queryModifyStart: future })).toEqual([]);
+    expect((await names('alpha', { queryModifyEnd: future })).length).toBe(3);
+    const bySize = await search('alpha', { sortableProp: 'size', order: 'descending' });
+    expect(bySize.hits.map((h) => h.name)).toEqual([
+      'alpha big.txt',
+      'alpha photo.png',
+      'alpha small.txt',
+    ]);
+    // filters without a keyword list what passes them
+    expect(await names('', { queryFileType: 'image' })).toEqual(['alpha photo.png']);
+    expect((await search('')).count).toBe(0);
+  });
+});
+
+describe('search history', () => {
+  it('remembers searches, newest first, and forgets one or all', async () => {
+    for (const k of ['预算', 'budget', '报告', 'budget']) await search(k);
+    const recent = await call<Array<{ id: string; keyword: string }>>(
+      t.app,
+      'GET',
+      '/search/recentlySearchHistory',
+      {
+        token: admin.token,
+      },
+    );
+    expect(recent.body.data!.map((h) => h.keyword)).toEqual(['budget', '报告', '预算']);
+    const filtered = await call<Array<{ id: string; keyword: string }>>(
+      t.app,
+      'GET',
+      '/search/recentlySearchHistory',
+      {
+        token: admin.token,
+        query: { keyword: 'BUD' },
+      },
+    );
+    expect(filtered.body.data!.map((h) => h.keyword)).toEqual(['budget']);
+
+    const bob = await makeUser(t.app, admin.token);
+    const bobs = await call<unknown[]>(t.app, 'GET', '/search/recentlySearchHistory', {
+      token: bob.token,
+    });
+    expect(bobs.body.data).toEqual([]);
+    // someone else's entry cannot be deleted
+    await call(t.app, 'DELETE', '/search/deleteSearchHistory', {
+      token: bob.token,
+      query: { id: recent.body.data![0]!.id },
+    });
+    await call(t.app, 'DELETE', '/search/deleteSearchHistory', {
+      token: admin.token,
+      query: { id: recent.body.data![1]!.id },
+    });
+    const after = await call<Array<{ keyword: string }>>(
+      t.app,
+      'GET',
+      '/search/recentlySearchHistory',
+      {
+        token: admin.token,
+      },
+    );
+    expect(after.body.data!.map((h) => h.keyword)).toEqual(['budget', '预算']);
+    await call(t.app, 'DELETE', '/search/deleteAllSearchHistory', { token: admin.token });
+    const none = await call<unknown[]>(t.app, 'GET', '/search/recentlySearchHistory', {
+      token: admin.token,
+    });
+    expect(none.body.data).toEqual([]);
+  });
+});
