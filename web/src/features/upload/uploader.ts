@@ -852,3 +852,8 @@ export class Uploader {
 }
 
 export const uploader = new Uploader();
+
+// signing out stops every transfer; what is remembered stays for the next sign-in
+useSessionStore.subscribe((state, previous) => {
+  if (previous.token && !state.token) uploader.reset();
+});

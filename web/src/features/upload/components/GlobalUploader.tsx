@@ -76,8 +76,7 @@ export function GlobalUploader() {
   }, [folder]);
 
   useEffect(() => {
-    if (!token) uploader.reset();
-    else if (username) void uploader.restore(username);
+    if (token && username) void uploader.restore(username);
   }, [token, username]);
 
   useEffect(() => {
