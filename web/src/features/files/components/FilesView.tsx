@@ -32,12 +32,14 @@ import {
   createFolder,
   duplicateItem,
   extractArchive,
+  fileInfo,
   fileKeys,
   fileUrl,
   isListable,
   isPackageDownloadAllowed,
   moveItems,
   packageUrl,
+  recordShift,
   rememberFolderId,
   renameItem,
   resolveFolderId,
@@ -59,7 +61,7 @@ import { freeName } from '../names';
 import { EMPTY_SELECTION, clickSelection, stepSelection, type Selection } from '../selection';
 import { isTypingTarget, matchShortcut } from '../shortcuts';
 import { childPathOf, fullPathOf, ROOT_FOLDER_ID, type FileItem, type ListingKey } from '../types';
-import { patchListings, refreshListing, useListing } from '../use-listing';
+import { patchListings, refreshFolder, refreshListing, useListing } from '../use-listing';
 import { useFileFormat } from '../use-format';
 import {
   FILE_VIEWS,
@@ -313,6 +315,18 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     [queryClient],
   );
 
+  /** Puts an item into the listings of its folder, where the sort wants it. */
+  const insertListed = useCallback(
+    (item: FileItem) =>
+      patchListings(queryClient, (data, key) => {
+        if (key.kind !== 'home' || key.path !== item.path) return null;
+        const { data: next, shift } = insertItem(data, item, key.sortProp, key.order, PAGE_SIZE);
+        recordShift(key, shift);
+        return next;
+      }),
+    [queryClient],
+  );
+
   const selectOnly = useCallback((item: FileItem) => {
     setSelection({ ids: new Set([item.id]), anchor: item.id });
     setFocusedId(item.id);
@@ -320,11 +334,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
 
   const showNew = useCallback(
     (item: FileItem) => {
-      patchListings(queryClient, (data, key) =>
-        key.kind === 'home' && key.path === item.path
-          ? insertItem(data, item, key.sortProp, key.order, PAGE_SIZE).data
-          : null,
-      );
+      insertListed(item);
       selectOnly(item);
       setHighlightId(item.id);
       window.setTimeout(() => {
@@ -336,7 +346,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       }, 0);
       window.setTimeout(() => setHighlightId((id) => (id === item.id ? null : id)), 2500);
     },
-    [queryClient, listingKey, selectOnly],
+    [queryClient, listingKey, selectOnly, insertListed],
   );
 
   /** Move or copy, asking before anything of the same name is replaced. */
@@ -384,22 +394,26 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         const results = await moveItems(ids, targetId, override);
         const moved = new Set(results.filter((r) => r.code === 0).map((r) => r.from));
         removeFromListings((item) => moved.has(fullPathOf(item)) && item.path !== target.path);
+        // a move announces no new files: show the few that arrived where they are looked at
+        const arrived = moving.filter((i) => moved.has(`${i.path}${i.name}`));
+        if (target.path === path && arrived.length > 0 && arrived.length <= 50) {
+          const rows = await Promise.all(arrived.map((i) => fileInfo(i.id).catch(() => null)));
+          for (const row of rows) if (row) insertListed(row);
+        } else refreshFolder(queryClient, 'home', target.path);
       } else {
         const answer = await copyItems(ids, targetId, override);
         if (!Array.isArray(answer) && answer && 'taskId' in answer) {
           void message.info({ content: t('messages.backgroundCopy'), duration: 4 });
         }
+        // copies announce themselves (createFile); a short listing is reloaded to be exact
+        if (target.path !== path) refreshFolder(queryClient, 'home', target.path);
+        else refreshListing(queryClient, listingKey);
       }
-      refreshListing(
-        queryClient,
-        { kind: 'home', path: target.path, sortProp, order },
-        target.path === path,
-      );
       void queryClient.invalidateQueries({ queryKey: ['files', 'tree'] });
       void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
       return true;
     },
-    [confirm, message, queryClient, removeFromListings, t, sortProp, order, path],
+    [confirm, message, queryClient, removeFromListings, insertListed, t, path, listingKey],
   );
 
   const nameDialogFor = useCallback(
@@ -851,9 +865,17 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     onRenameSubmit: async (item, name) => {
       try {
         const renamed = await renameItem(item.id, name);
-        patchListings(queryClient, (data) =>
-          updateItem(data, item.id, renamed?.id ? renamed : { name }),
-        );
+        const next: FileItem = renamed?.id ? renamed : { ...item, name };
+        // the new name may sort elsewhere: take it out and put it back where it belongs
+        patchListings(queryClient, (data, key) => {
+          if (key.kind !== 'home' || key.sortProp !== 'name')
+            return updateItem(data, item.id, next);
+          const without = removeItems(data, (i) => i.id === item.id);
+          if (!without.changed) return null;
+          const placed = insertItem(without.data, next, key.sortProp, key.order, PAGE_SIZE);
+          recordShift(key, without.shift + placed.shift);
+          return placed.data;
+        });
         setRenamingId(null);
         collection.current?.focus();
         return null;
