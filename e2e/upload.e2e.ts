@@ -468,7 +468,7 @@ describe('the uploader', () => {
       warned = dialog.type() === 'beforeunload';
       void dialog.accept();
     });
-    await page.goto('/recently');
+    await page.reload();
     expect(warned).toBe(true);
     chunkPosts.delayMs = 0;
     await page.getByTestId('upload-panel').waitFor({ state: 'visible' });
@@ -485,8 +485,6 @@ describe('the uploader', () => {
     );
     await saveScreenshot(page, 'upload-1440-light-resume');
 
-    await page.getByTestId('menu-home').click();
-    await page.waitForURL((url) => url.pathname === '/');
     const sentBefore = chunkPosts.sent;
     await page.getByTestId('upload-input-files').setInputFiles(big);
     await waitForUploads(1, 90_000);
