@@ -307,6 +307,18 @@ describe('the file browser', () => {
     expect(await page.locator('[data-testid="file-item"]').count()).toBeLessThan(100);
   });
 
+  it('opens a task link: the folder, scrolled to the highlighted file', async () => {
+    // a deep link loads the page itself; the file sits on the fifth page of the folder
+    await page.goto('/?path=%2Fthousand%2F&highlight=item-0450.txt&vmode=list');
+    const target = item('item-0450.txt');
+    await target.waitFor({ state: 'visible' });
+    await until(
+      async () => (await target.getAttribute('aria-selected')) === 'true',
+      'it is selected',
+    );
+    expect(await filesView().getAttribute('data-path')).toBe('/thousand/');
+  });
+
   it('fits a phone screen', async () => {
     await visit('/?vmode=list');
     await page.setViewportSize(PHONE);
