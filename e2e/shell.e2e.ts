@@ -13,7 +13,7 @@ import {
 } from './harness.ts';
 
 // The foundation flow: first visit, the shell, language, theme, sign out, route guard.
-// The steps share one browser page and run in order.
+// The steps share one browser page and run in order; after a failed step the rest stop at once.
 
 const ADMIN = { username: 'admin', password: 'admin-secret-1' };
 const CJK = /[\u4e00-\u9fff]/;
@@ -34,6 +34,20 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
+
+let failedStep = '';
+/** One step of the flow: skipped quickly, with the reason, once an earlier step failed. */
+function step(name: string, run: () => Promise<void>): void {
+  it(name, async () => {
+    if (failedStep) throw new Error(`not run: the step "${failedStep}" failed`);
+    try {
+      await run();
+    } catch (err) {
+      failedStep = name;
+      throw err;
+    }
+  });
+}
 
 const pathOf = (p: Page) => {
   const url = new URL(p.url());
@@ -62,14 +76,15 @@ async function chooseLanguage(value: 'en_US' | 'zh_CN'): Promise<void> {
 }
 
 describe('the shell', () => {
-  it('offers to create the administrator on the first visit', async () => {
-    await page.goto('/');
+  step('offers to create the administrator on the first visit', async () => {
+    const res = await page.goto('/');
+    expect(res?.status(), 'GET / answers the web app').toBe(200);
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByTestId('login-confirm').waitFor({ state: 'visible' });
     expect(await page.getByTestId('login-remember').count()).toBe(0);
   });
 
-  it('refuses a confirmation that does not match', async () => {
+  step('refuses a confirmation that does not match', async () => {
     await page.getByTestId('login-username').fill(ADMIN.username);
     await page.getByTestId('login-password').fill(ADMIN.password);
     await page.getByTestId('login-confirm').fill(`${ADMIN.password}x`);
@@ -80,7 +95,7 @@ describe('the shell', () => {
     expect(((await res.json()) as { count: number }).count).toBe(0);
   });
 
-  it('creates the administrator and opens the shell', async () => {
+  step('creates the administrator and opens the shell', async () => {
     await page.getByTestId('login-confirm').fill(ADMIN.password);
     await page.getByTestId('login-submit').click();
     // Creating the administrator may sign in at once or lead to the sign-in form; the form
@@ -105,7 +120,7 @@ describe('the shell', () => {
     expect((bar?.x ?? 0) + (bar?.width ?? 0)).toBeGreaterThan(DESKTOP.width - 2);
   });
 
-  it('switches to Chinese and back to English', async () => {
+  step('switches to Chinese and back to English', async () => {
     const sidebar = page.getByTestId('sidebar');
     await chooseLanguage('zh_CN');
     await until(
@@ -117,7 +132,7 @@ describe('the shell', () => {
     await sidebar.getByText('Home', { exact: true }).first().waitFor({ state: 'visible' });
   });
 
-  it('switches to the dark theme; screenshots at 1440 and 375 px, light and dark', async () => {
+  step('switches to the dark theme; screenshots at 1440 and 375 px, light and dark', async () => {
     await page.setViewportSize(DESKTOP);
     expect(await backgroundLuminance(page)).toBeGreaterThan(0.6);
     await saveScreenshot(page, 'shell-1440-light');
@@ -152,7 +167,7 @@ describe('the shell', () => {
     await until(async () => (await backgroundLuminance(page)) < 0.1, 'the background turns dark');
   });
 
-  it('signs out, and a guarded page then asks to sign in', async () => {
+  step('signs out, and a guarded page then asks to sign in', async () => {
     await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();
     await page.waitForURL((url) => url.pathname === '/login');
@@ -166,7 +181,7 @@ describe('the shell', () => {
     expect(await page.getByTestId('login-confirm').count()).toBe(0);
   });
 
-  it('signs in again and returns to the page it came from', async () => {
+  step('signs in again and returns to the page it came from', async () => {
     await signIn(ADMIN.username, ADMIN.password, true);
     await page.waitForURL((url) => url.pathname === '/trash');
     await page.getByTestId('sidebar').waitFor({ state: 'visible' });
