@@ -61,25 +61,20 @@ async function call<T>(
   return envelope.data;
 }
 
-/** One file through the chunk protocol in a single chunk. */
-async function upload(dir: string, name: string, bytes: Buffer): Promise<void> {
-  const { createHash } = await import('node:crypto');
-  const fields = {
-    chunkNumber: '1',
-    chunkSize: String(1024 * 1024),
-    currentChunkSize: String(bytes.length),
-    totalSize: String(bytes.length),
-    totalChunks: '1',
-    identifier: createHash('sha256').update(bytes).digest('hex'),
-    filename: name,
-    relativePath: name,
-    currentDirectory: dir,
-  };
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  await call('POST', '/upload', form);
-  await call('POST', `/merge?${new URLSearchParams(fields).toString()}`);
+/** Files written into the owner's tree on disk, then indexed (as files copied in by hand). */
+async function seed(files: Record<string, Buffer | string>): Promise<void> {
+  for (const [relative, content] of Object.entries(files)) {
+    const target = path.join(server.dataDir, 'files', ADMIN.username, ...relative.split('/'));
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, content);
+  }
+  await call('GET', '/user/setting/sync?path=%2F');
+  await until(async () => {
+    const listed = await call<unknown[]>('GET', '/list?currentDirectory=%2Fproject').catch(
+      () => [],
+    );
+    return listed.length === 3;
+  }, 'the seeded files are indexed');
 }
 
 /** A real 16×16 PNG, so the browser draws it. */
@@ -141,18 +136,12 @@ beforeAll(async () => {
     await call<Record<string, string>>('POST', '/login', { ...ADMIN, rememberMe: true }, '')
   )['nimbus-token']!;
   await call('POST', '/user/add', { ...BOB, quota: 1 });
-  await call(
-    'POST',
-    `/new_folder?${new URLSearchParams({ currentDirectory: '/', filename: 'project' })}`,
-  );
-  await call(
-    'POST',
-    `/new_folder?${new URLSearchParams({ currentDirectory: '/project', filename: 'drafts' })}`,
-  );
-  await upload('/project', 'notes.txt', Buffer.from('Meeting notes\nShip the share page.\n'));
-  await upload('/project', 'photo.png', png());
-  await upload('/project/drafts', 'idea.md', Buffer.from('# An idea\n'));
-  await upload('/', 'private.txt', Buffer.from('not shared'));
+  await seed({
+    'project/notes.txt': 'Meeting notes\nShip the share page.\n',
+    'project/photo.png': png(),
+    'project/drafts/idea.md': '# An idea\n',
+    'private.txt': 'not shared',
+  });
   browser = await launchBrowser();
   owner = await openPage(browser, server, { acceptDownloads: true });
   await owner.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
