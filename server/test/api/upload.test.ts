@@ -312,3 +312,28 @@ describe('chunked upload', () => {
     expect(test.body.data!.resume).toEqual([]);
   });
 });
+
+describe('merge races', () => {
+  it('two merges of one upload at once make one file', async () => {
+    const content = randomBytes(3000);
+    const { base, chunks } = chunkPlan({ name: 'race.bin', content, chunkSize: 1000 });
+    for (const c of chunks) {
+      await sendChunk(
+        t.app,
+        admin.token,
+        { ...base, chunkNumber: c.chunkNumber, currentChunkSize: c.currentChunkSize },
+        c.bytes,
+      );
+    }
+    const [a, b] = await Promise.all([
+      call<{ file: { id: string } }>(t.app, 'POST', '/merge', { token: admin.token, query: base }),
+      call<{ file: { id: string } }>(t.app, 'POST', '/merge', { token: admin.token, query: base }),
+    ]);
+    expect(a.body.code).toBe(0);
+    expect(b.body.code).toBe(0);
+    expect(a.body.data!.file.id).toBe(b.body.data!.file.id);
+    const list = await call(t.app, 'GET', '/list', { token: admin.token });
+    expect(list.body.count).toBe(1);
+    expect(await used()).toBe(3000);
+  });
+});

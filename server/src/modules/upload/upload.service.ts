@@ -75,6 +75,7 @@ interface HashCursor {
 export class UploadService {
   private readonly cursors = new Map<string, HashCursor>();
   private readonly cursorLocks = new KeyedMutex();
+  private readonly mergeLocks = new KeyedMutex();
 
   constructor(
     private readonly db: Db,
@@ -253,6 +254,9 @@ export class UploadService {
       return { pass: false, exist: false, resume: [], upload: false, merge: false };
     }
     const resume = await this.received(id);
+    if (session.state === 'merging') {
+      return { pass: false, exist: false, resume, upload: true, merge: false };
+    }
     return {
       pass: false,
       exist: false,
@@ -433,6 +437,11 @@ export class UploadService {
   ): Promise<FileView> {
     requireAuthority(actor, 'cloud:file:upload');
     const id = this.sessionId(actor.id, { ...p, chunkNumber: 1, currentChunkSize: 0 });
+    // one merge per session at a time: a second request waits and then answers the same file
+    return this.mergeLocks.run(id, () => this.mergeSession(actor, id, policy));
+  }
+
+  private async mergeSession(actor: Actor, id: string, policy: UploadPolicy): Promise<FileView> {
     const session = await this.find(id);
     if (!session)
       throw new AppError(
