@@ -77,11 +77,18 @@ export function ContextMenu({
   useEffect(() => {
     if (!request) return;
     const close = () => onClose();
+    const onScroll = (event: Event) => {
+      // scrolling inside the menu itself (a long sub-menu) keeps it
+      if (event.target instanceof Element && event.target.closest('.nb-context-menu')) return;
+      onClose();
+    };
     window.addEventListener('resize', close);
     window.addEventListener('blur', close);
+    window.addEventListener('scroll', onScroll, true);
     return () => {
       window.removeEventListener('resize', close);
       window.removeEventListener('blur', close);
+      window.removeEventListener('scroll', onScroll, true);
     };
   }, [request, onClose]);
 
