@@ -479,3 +479,29 @@ describe('isolation between users', () => {
     expect(fs.readFileSync(disk('secret.txt'), 'utf8')).toBe('top secret');
   });
 });
+
+describe('listing counts', () => {
+  it('the recently view counts files only, and folder counts follow every change', async () => {
+    await newFolder('f1');
+    await newFolder('f2');
+    for (let i = 0; i < 3; i++) await putFile(t, owner(), '/', `r${i}.txt`, 'r');
+    const recent = await list('/', { queryFileType: 'recently', pageSize: 2 });
+    expect(recent.count).toBe(3);
+    expect(recent.data!.every((i) => !i.isFolder)).toBe(true);
+
+    const a = await newFolder('a');
+    const one = await putFile(t, owner(), '/a', 'one.txt', '1');
+    const two = await putFile(t, owner(), '/a', 'two.txt', '2');
+    await newFolder('sub', '/a');
+    expect((await list('/a')).count).toBe(3);
+    await call(t.app, 'DELETE', '/delete', { token: admin.token, query: { fileIds: [one] } });
+    expect((await list('/a')).count).toBe(2);
+    await call(t.app, 'GET', '/move', { token: admin.token, query: { froms: [two], to: '0' } });
+    expect((await list('/a')).count).toBe(1);
+    await call(t.app, 'POST', '/restore', { token: admin.token, query: { fileIds: [one] } });
+    const after = await list('/a');
+    expect(after.count).toBe(2);
+    expect(after.data!.length).toBe(2);
+    expect((await list('/')).data!.find((i) => i.id === a.id)!.childrenCount).toBe(2);
+  });
+});

@@ -207,6 +207,17 @@ export class FileOperations {
             },
           );
           results.push({ operation: 'move', from: fullPath(row), to: toPath, code: 0, msg: '' });
+          // open folders on both sides follow the move
+          this.files.notify(actor.id, 'deleteFile', {
+            id: row.id,
+            path: fullPath(row),
+            parentId: row.parentId,
+          });
+          this.files.notify(
+            actor.id,
+            'createFile',
+            toView(await this.files.mustFind(actor.id, row.id)),
+          );
         } catch (err) {
           results.push(this.failure('move', row, toPath, err));
         }

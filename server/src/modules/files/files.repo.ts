@@ -20,6 +20,9 @@ export interface ListQuery {
   tagId?: string;
   trash?: boolean;
   foldersOnly?: boolean;
+  filesOnly?: boolean;
+  /** The folder's own count of live children, kept up to date: saves counting the files. */
+  knownTotal?: number;
   sortProp: SortProp;
   order: SortOrder;
   offset: number;
@@ -142,8 +145,12 @@ export class FilesRepo {
     // folders first: each half is read in index order, whatever the sort
     const folders = base.where('isFolder', '=', 1);
     const filesOnly = base.where('isFolder', '=', 0);
-    const folderCount = await count(folders);
-    const total = q.foldersOnly ? folderCount : folderCount + (await count(filesOnly));
+    const folderCount = q.filesOnly ? 0 : await count(folders);
+    const total = q.foldersOnly
+      ? folderCount
+      : q.knownTotal !== undefined && !q.filesOnly && q.knownTotal >= folderCount
+        ? q.knownTotal
+        : folderCount + (await count(filesOnly));
     const rows: FileRow[] = [];
     if (q.offset < folderCount) rows.push(...(await page(folders, q.offset, q.limit)));
     const remaining = q.limit - rows.length;

@@ -97,6 +97,8 @@ export const prefixOf = (row: Pick<FileRow, 'path' | 'name'>) => `${row.path}${r
 export interface FolderRef {
   id: string;
   prefix: string;
+  /** Live children, when the folder's row was read. */
+  children?: number;
 }
 
 export const ROOT: FolderRef = { id: ROOT_ID, prefix: '/' };
@@ -140,7 +142,7 @@ export class FilesService {
     const name = segments[segments.length - 1]!;
     const row = await this.repo.folderAt(userId, folderPathOf(segments.slice(0, -1)), name);
     if (!row) throw new AppError(ErrorCode.DIRECTORY_NOT_FOUND, 'This folder does not exist');
-    return { id: row.id, prefix: prefixOf(row) };
+    return { id: row.id, prefix: prefixOf(row), children: row.childrenCount };
   }
 
   async folderById(userId: string, id: string | undefined): Promise<FolderRef> {
@@ -148,7 +150,7 @@ export class FilesService {
     const row = await this.repo.live(userId, id);
     if (!row || row.isFolder !== 1)
       throw new AppError(ErrorCode.DIRECTORY_NOT_FOUND, 'This folder does not exist');
-    return { id: row.id, prefix: prefixOf(row) };
+    return { id: row.id, prefix: prefixOf(row), children: row.childrenCount };
   }
 
   async list(owner: Owner, p: ListParams): Promise<{ items: FileView[]; total: number }> {
@@ -158,11 +160,13 @@ export class FilesService {
     const typed = VIEW_TYPES.has(view);
     const driveWide = trash || recently || typed || p.isFavorite === true || Boolean(p.tagId);
     let parentId: string | undefined;
+    let knownTotal: number | undefined;
     if (!driveWide) {
       const folder = p.folderId
         ? await this.folderById(owner.id, p.folderId)
         : await this.resolveFolder(owner.id, p.currentDirectory);
       parentId = folder.id;
+      if (p.isFolder !== true) knownTotal = folder.children;
     }
     const defaultSort: SortProp = recently
       ? 'uploadDate'
@@ -181,14 +185,15 @@ export class FilesService {
       tagId: p.tagId,
       trash,
       foldersOnly: p.isFolder === true,
+      // the recently view lists files, never folders
+      filesOnly: recently,
+      knownTotal,
       sortProp: trash && !p.sortableProp ? 'updateDate' : sortProp,
       order,
       offset: (p.pageIndex - 1) * p.pageSize,
       limit: p.pageSize,
     });
-    // the recently view lists files, never folders
-    const items = (recently ? rows.filter((r) => r.isFolder === 0) : rows).map(toView);
-    return { items, total };
+    return { items: rows.map(toView), total };
   }
 
   async info(owner: Owner, id: string): Promise<FileView> {
