@@ -11,7 +11,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const isWindows = process.platform === 'win32';
 const MINUTE = 60_000;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-test-'));
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-npm-test-'));
 const rows = [];
 let current = null;
 let interrupted = false;
