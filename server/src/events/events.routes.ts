@@ -22,22 +22,26 @@ export async function eventsRoutes(app: FastifyInstance): Promise<void> {
     eventStreams.closeAll();
   });
 
-  api.get('/events', { schema: { querystring: eventsQuery } }, async (request, reply) => {
-    const actor = actorOf(request);
-    // Headers set so far (a refreshed token) go out with the stream's own.
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value : String(value);
-    }
-    reply.hijack();
-    eventStreams.open(
-      {
-        userId: actor.id,
-        username: actor.username,
-        clientId: request.query.uuid,
-        response: reply.raw,
-      },
-      headers,
-    );
-  });
+  api.get(
+    '/events',
+    { config: { cookieAuth: true }, schema: { querystring: eventsQuery } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      // Headers set so far (a refreshed token) go out with the stream's own.
+      const headers: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value : String(value);
+      }
+      reply.hijack();
+      eventStreams.open(
+        {
+          userId: actor.id,
+          username: actor.username,
+          clientId: request.query.uuid,
+          response: reply.raw,
+        },
+        headers,
+      );
+    },
+  );
 }

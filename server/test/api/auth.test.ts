@@ -177,7 +177,7 @@ describe('sessions', () => {
     expect((await call(t.app, 'GET', '/user/info', { token })).body.code).toBe(0);
   });
 
-  it('ignores the cookie for state-changing requests', async () => {
+  it('takes the cookie or query token only where the browser reads bytes (no CSRF)', async () => {
     const { token } = await setupAdmin(t.app);
     const viaCookie = await t.app.inject({
       method: 'POST',
@@ -186,12 +186,37 @@ describe('sessions', () => {
       payload: { theme: 'dark' },
     });
     expect(viaCookie.json().code).toBe(5);
-    const read = await t.app.inject({
+    // nor for API GETs, some of which change things (rename, move, copy…) or reveal data
+    const { files } = t.app.services;
+    const admin = (await t.app.services.auth.actorFor(
+      (await t.app.services.users.repo.findByUsername('admin'))!.id,
+    ))!;
+    const folder = await files.newFolder(admin, '/', 'victim');
+    for (const url of [
+      `/api/rename?id=${folder.id}&newFileName=pwned`,
+      '/api/user/info',
+      '/api/list',
+    ]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { cookie: `nimbus-token=${token}` },
+      });
+      expect(res.json().code, url).toBe(5);
+      const byQuery = await t.app.inject({
+        method: 'GET',
+        url: `${url}${url.includes('?') ? '&' : '?'}nimbus-token=${token}`,
+      });
+      expect(byQuery.json().code, url).toBe(5);
+    }
+    expect((await files.info(admin, folder.id)).name).toBe('victim');
+    // file bytes opened by the browser do take the cookie
+    const bytes = await t.app.inject({
       method: 'GET',
-      url: '/api/user/info',
+      url: `/api/packageDownload?fileIds=${folder.id}`,
       headers: { cookie: `nimbus-token=${token}` },
     });
-    expect(read.json().code).toBe(0);
+    expect(bytes.statusCode).toBe(200);
   });
 });
 

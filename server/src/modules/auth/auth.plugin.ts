@@ -10,6 +10,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without signing in (the actor is still resolved when a token is sent). */
     public?: boolean;
+    /**
+     * A GET that only reads bytes for the browser (file URLs, the event stream): the token may
+     * also come from the cookie or the `nimbus-token` query, which the browser sends by itself.
+     */
+    cookieAuth?: boolean;
   }
 }
 
@@ -17,13 +22,15 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /**
  * The token comes in the `nimbus-token` header. The cookie and the `nimbus-token` query are
- * honoured on GET/HEAD only (event streams, file URLs opened by the browser), so a page on
- * another site cannot make a signed-in browser change anything.
+ * honoured only on GET/HEAD routes that read bytes for the browser and opt in (`cookieAuth`:
+ * file URLs, the event stream), so a page on another site can make a signed-in browser neither
+ * change anything nor read API answers.
  */
 function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers[TOKEN_HEADER];
   if (typeof header === 'string' && header) return header;
-  if (!SAFE_METHODS.has(request.method)) return undefined;
+  if (!SAFE_METHODS.has(request.method) || request.routeOptions.config.cookieAuth !== true)
+    return undefined;
   const fromCookie = request.cookies?.[TOKEN_HEADER];
   if (fromCookie) return fromCookie;
   const query = request.query as Record<string, unknown> | undefined;

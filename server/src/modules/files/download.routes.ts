@@ -78,7 +78,10 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
   // /api/file/{user}{path}{name}: the owner's own bytes by path
   api.get(
     '/file/:username/*',
-    { schema: { querystring: z.object({ o: z.string().optional() }).passthrough() } },
+    {
+      config: { cookieAuth: true },
+      schema: { querystring: z.object({ o: z.string().optional() }).passthrough() },
+    },
     async (request, reply) => {
       const actor = actorOf(request);
       const params = request.params as { username: string; '*': string };
@@ -95,7 +98,10 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
   // /api/pre-file/{id}/{name}: bytes by id, of one's own files or of files in a mounted share
   api.get(
     '/pre-file/:id/:name',
-    { schema: { querystring: z.object({ o: z.string().optional() }).passthrough() } },
+    {
+      config: { cookieAuth: true },
+      schema: { querystring: z.object({ o: z.string().optional() }).passthrough() },
+    },
     async (request, reply) => {
       const actor = actorOf(request);
       const { id } = request.params as { id: string };
@@ -129,7 +135,7 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     '/packageDownload',
-    { schema: { querystring: z.object({ fileIds: idList }) } },
+    { config: { cookieAuth: true }, schema: { querystring: z.object({ fileIds: idList }) } },
     async (request, reply) => {
       const actor = actorOf(request);
       requireAuthority(actor, 'cloud:file:download');
