@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { openDatabase, type DbHandle } from '../src/db/index.ts';
@@ -33,8 +33,15 @@ async function freshDatabaseUrl(): Promise<string> {
 }
 
 /** A whole Nimbus app on a fresh database and data folder. */
+const createdDirs: string[] = [];
+// the data folders of this file's apps go when its tests are done
+afterAll(() => {
+  for (const dir of createdDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 export async function makeTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-test-'));
+  createdDirs.push(dataDir);
   const databaseUrl = dialect === 'postgres' ? await freshDatabaseUrl() : undefined;
   const config = testConfig({ dataDir, databaseUrl, ...overrides });
   return start(config, config.dataDir);
