@@ -1,5 +1,6 @@
 import files from './files.en_US';
 import share from './share.en_US';
+import tags from './tags.en_US';
 
 /** English texts, one namespace per feature. zh_CN must have exactly the same keys. */
 const en_US = {
@@ -172,9 +173,7 @@ const en_US = {
     footer: '{{name}} · version {{version}}',
   },
   files,
-  tags: {
-    title: 'Tags',
-  },
+  tags,
   share,
   settings: {
     actions: {

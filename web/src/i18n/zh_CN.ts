@@ -1,6 +1,7 @@
 import type en_US from './en_US';
 import files from './files.zh_CN';
 import share from './share.zh_CN';
+import tags from './tags.zh_CN';
 import type { LocaleTree } from './types';
 
 /** 简体中文，与 en_US 的键完全一致。 */
@@ -174,9 +175,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
     footer: '{{name}} · 版本 {{version}}',
   },
   files,
-  tags: {
-    title: '标签',
-  },
+  tags,
   share,
   settings: {
     actions: {

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { isMobileUserAgent } from '../app/device';
 import { ShareDialogHost } from '../features/share/components/ShareDialogHost';
+import { TagDialogHost } from '../features/tags/components/TagDialogHost';
 import { GlobalUploader } from '../features/upload/components/GlobalUploader';
 import { useAppStore } from '../stores/app';
 import { useSessionStore } from '../stores/session';
@@ -73,6 +74,7 @@ export function MainLayout() {
       </div>
       <GlobalUploader />
       <ShareDialogHost />
+      <TagDialogHost />
     </Layout>
   );
 }

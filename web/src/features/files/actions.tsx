@@ -27,6 +27,7 @@ import {
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { shareFileAction } from '../share/file-action';
+import { tagFileAction } from '../tags/file-action';
 import { clipboardMode, type ClipboardEntry } from './clipboard';
 import { FileIcon } from './components/FileIcon';
 import { isExtractable } from './file-kinds';
@@ -170,6 +171,8 @@ export const FILE_ACTIONS = {
   },
   // the share feature's own action (it holds the dialog)
   share: shareFileAction,
+  // the tags feature's own action (it holds the dialog)
+  tags: tagFileAction,
   favorite: {
     id: 'favorite',
     label: (t, ctx) =>
@@ -357,6 +360,7 @@ export const MENUS = {
     'download',
     '-',
     'share',
+    'tags',
     'favorite',
     'details',
     '-',
@@ -369,7 +373,18 @@ export const MENUS = {
     '-',
     'delete',
   ],
-  multi: ['deselect', 'download', '-', 'favorite', 'copy', 'cut', 'moveCopy', '-', 'delete'],
+  multi: [
+    'deselect',
+    'download',
+    '-',
+    'tags',
+    'favorite',
+    'copy',
+    'cut',
+    'moveCopy',
+    '-',
+    'delete',
+  ],
   trashItem: ['restore', 'details', '-', 'deleteForever'],
   trashMulti: ['deselect', 'restore', '-', 'deleteForever'],
   background: ['view', 'arrange', 'refresh', '-', 'new', 'paste', '-', 'selectAll'],

@@ -21,7 +21,7 @@ export const fileKeys = {
   all: ['files'] as const,
   lists: ['files', 'list'] as const,
   list: (key: ListingKey) =>
-    ['files', 'list', key.kind, key.path, key.sortProp, key.order] as const,
+    ['files', 'list', key.kind, key.tagId ?? key.path, key.sortProp, key.order] as const,
   /** Every sort of one folder or view. */
   listsOf: (kind: string, path: string) => ['files', 'list', kind, path] as const,
   tree: (parentId: string) => ['files', 'tree', parentId] as const,
@@ -34,7 +34,7 @@ const TYPE_VIEWS = new Set(['recently', 'document', 'audio', 'image', 'video', '
 
 /** Whether the server can list this view at all (mounts and tags are not there yet). */
 export function isListable(kind: ListingKey['kind']): boolean {
-  return kind === 'home' || kind === 'favorite' || TYPE_VIEWS.has(kind);
+  return kind === 'home' || kind === 'favorite' || kind === 'tag' || TYPE_VIEWS.has(kind);
 }
 
 export function listParams(key: ListingKey, pageIndex: number, pageSize = PAGE_SIZE): QueryParams {
@@ -46,6 +46,7 @@ export function listParams(key: ListingKey, pageIndex: number, pageSize = PAGE_S
   };
   if (key.kind === 'home') params.currentDirectory = key.path || '/';
   else if (key.kind === 'favorite') params.isFavorite = true;
+  else if (key.kind === 'tag') params.tagId = key.tagId;
   else if (TYPE_VIEWS.has(key.kind)) params.queryFileType = key.kind;
   return params;
 }

@@ -45,6 +45,8 @@ export interface ListingKey {
   path: string;
   sortProp: SortProp;
   order: SortOrder;
+  /** The tag view: the tag whose files are listed. */
+  tagId?: string;
 }
 
 export const ROOT_FOLDER_ID = '0';

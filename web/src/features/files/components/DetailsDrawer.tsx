@@ -7,6 +7,7 @@ import { sumSizes } from '../listing';
 import type { FileItem } from '../types';
 import { useFileFormat } from '../use-format';
 import { FileIcon } from './FileIcon';
+import { FileTagsSection } from '../../tags/components/FileTagsSection';
 
 interface DetailsDrawerProps {
   open: boolean;
@@ -111,6 +112,7 @@ export function DetailsDrawer({ open, items, mobile, onClose, locationLink }: De
                 </div>
               ))}
             </dl>
+            {item.trashDate ? null : <FileTagsSection file={item} />}
           </>
         ) : (
           <div className="nb-details__many" data-testid="details-many">

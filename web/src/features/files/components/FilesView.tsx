@@ -148,11 +148,12 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
   const highlightParam = params.get('highlight');
   const flat = isFlatView(pathname, params);
   const isTrash = kind === 'trash';
-  const listable = isListable(kind);
+  const tagId = params.get('tagId');
+  const listable = isListable(kind) && (kind !== 'tag' || Boolean(tagId));
 
   const listingKey: ListingKey = useMemo(
-    () => ({ kind, path, sortProp, order }),
-    [kind, path, sortProp, order],
+    () => ({ kind, path, sortProp, order, ...(tagId ? { tagId } : {}) }),
+    [kind, path, sortProp, order, tagId],
   );
 
   const update = useCallback(
@@ -198,7 +199,6 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
   const writable = isHome && !folderMissing;
 
   const { data: tags } = useTags();
-  const tagId = params.get('tagId');
   const tag =
     kind === 'tag' && tagId ? tags?.find((item) => (item.tagId ?? item.id) === tagId) : undefined;
 

@@ -1,0 +1,48 @@
+/** English texts of tags (the `tags` namespace). */
+const tags = {
+  title: 'Tags',
+  manage: 'Manage tags',
+  add: 'New tag',
+  name: 'Name',
+  color: 'Colour',
+  namePlaceholder: 'Tag name',
+  rules: {
+    required: 'Enter a tag name',
+    forbidden: 'A tag name cannot contain [ ] / \\ " < > ? *',
+    tooLong: 'A tag name has at most {{max}} characters',
+    exists: 'A tag with this name already exists',
+  },
+  deleteTitle: 'Delete the tag “{{name}}”',
+  deleteConfirm: 'This will permanently delete the tag, continue?',
+  deleted: 'Deleted',
+  modified: 'Modified',
+  added: 'Added',
+  orderUpdated: 'Tag order updated',
+  edit: 'Edit',
+  delete: 'Delete',
+  save: 'Save',
+  cancel: 'Cancel',
+  drag: 'Drag to reorder',
+  moveUp: 'Move up',
+  moveDown: 'Move down',
+  showFiles: 'Show the files with this tag',
+  empty: 'No tags yet',
+  emptyHint: 'Create a tag here, or give files tags from their menu.',
+  action: 'Tags…',
+  dialog: {
+    title: 'Tags of “{{name}}”',
+    titleMany: 'Tags of {{count}} items',
+    label: 'Tags',
+    placeholder: 'Choose tags, or type a new one and press Enter',
+    hint: 'New names become tags in the default colour; colours can be changed on the Tags page.',
+    saved: 'Tags saved',
+    many: 'Every tag chosen here is given to all {{count}} items; a tag taken out is removed from all of them.',
+  },
+  details: {
+    title: 'Tags',
+    none: 'No tags',
+    edit: 'Edit tags',
+  },
+};
+
+export default tags;
