@@ -6,6 +6,7 @@ import { NotFoundPage } from '../features/errors/pages/NotFoundPage';
 import { RouteError } from '../features/errors/pages/RouteError';
 import { FilesView } from '../features/files/components/FilesView';
 import { FILE_VIEWS, type FileViewKind } from '../features/files/view-kinds';
+import { SearchOrBrowse } from '../features/search/components/SearchResults';
 import { SharePage } from '../features/share/pages/SharePage';
 import { ShareLayout } from '../features/share/pages/ShareLayout';
 import { TagsPage } from '../features/tags/pages/TagsPage';
@@ -107,7 +108,11 @@ export const routes: RouteObject[] = [
             children: [
               {
                 path: '/',
-                element: <FilesView key="home" kind="home" />,
+                element: (
+                  <SearchOrBrowse>
+                    <FilesView key="home" kind="home" />
+                  </SearchOrBrowse>
+                ),
                 handle: { title: 'home' } satisfies RouteHandle,
               },
               {

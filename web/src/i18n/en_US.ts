@@ -1,5 +1,6 @@
 import files from './files.en_US';
 import share from './share.en_US';
+import search from './search.en_US';
 import tags from './tags.en_US';
 
 /** English texts, one namespace per feature. zh_CN must have exactly the same keys. */
@@ -174,6 +175,7 @@ const en_US = {
   },
   files,
   tags,
+  search,
   share,
   settings: {
     actions: {

@@ -1,6 +1,7 @@
 import type en_US from './en_US';
 import files from './files.zh_CN';
 import share from './share.zh_CN';
+import search from './search.zh_CN';
 import tags from './tags.zh_CN';
 import type { LocaleTree } from './types';
 
@@ -176,6 +177,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
   },
   files,
   tags,
+  search,
   share,
   settings: {
     actions: {

@@ -8,6 +8,7 @@ import { LanguageSwitch } from '../components/LanguageSwitch';
 import { MenuIcon } from '../components/MenuIcon';
 import { ThemeSwitch } from '../components/ThemeSwitch';
 import { useMenuTree } from '../features/auth/api';
+import { SearchBox } from '../features/search/components/SearchBox';
 import { useAppStore } from '../stores/app';
 import { AppBreadcrumb } from './AppBreadcrumb';
 import { externalTarget, menuLabel, menusOfType } from './menus';
@@ -74,6 +75,7 @@ export function TopBar({ showSidebarToggle }: { showSidebarToggle: boolean }) {
       <div className="nb-topbar__crumb">
         <AppBreadcrumb />
       </div>
+      <SearchBox />
       <div className="nb-topbar__actions">
         <TaskProgressButton />
         <TopRoutes />

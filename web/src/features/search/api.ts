@@ -1,0 +1,85 @@
+import type { SearchHistoryItem, SearchHitFields } from '@nimbus/contract';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { api, requestPage } from '../../api/client';
+import type { QueryParams } from '../../api/query-string';
+import type { FileItem } from '../files/types';
+
+export type SearchHit = FileItem & SearchHitFields;
+
+/** Results per page on the results page. */
+export const RESULTS_PAGE_SIZE = 50;
+/** Results under the search box while typing. */
+export const QUICK_RESULTS = 6;
+
+export const searchKeys = {
+  all: ['search'] as const,
+  history: (keyword: string) => ['search', 'history', keyword] as const,
+  quick: (params: QueryParams) => ['search', 'quick', params] as const,
+  results: (params: QueryParams) => ['search', 'results', params] as const,
+};
+
+export function fetchResults(
+  params: QueryParams,
+  pageIndex: number,
+  pageSize: number,
+  signal?: AbortSignal,
+) {
+  return requestPage<SearchHit>('/search-file', { ...params, pageIndex, pageSize }, { signal });
+}
+
+/** Recent searches, those containing `keyword` when given. */
+export function useSearchHistory(keyword: string, enabled: boolean) {
+  return useQuery({
+    queryKey: searchKeys.history(keyword),
+    queryFn: async ({ signal }) => {
+      const rows = await api.get<SearchHistoryItem[]>(
+        '/search/recentlySearchHistory',
+        { keyword: keyword || undefined },
+        { silent: true, signal },
+      );
+      return Array.isArray(rows) ? rows : [];
+    },
+    enabled,
+    staleTime: 10_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export async function deleteHistory(id: string): Promise<void> {
+  await api.delete('/search/deleteSearchHistory', { id }, { silent: true });
+}
+
+export async function clearHistory(): Promise<void> {
+  await api.delete('/search/deleteAllSearchHistory', undefined, { silent: true });
+}
+
+/** A few results while typing (not remembered in the history: page 2 of nothing). */
+export function useQuickSearch(params: QueryParams, enabled: boolean) {
+  return useQuery({
+    queryKey: searchKeys.quick(params),
+    queryFn: ({ signal }) =>
+      requestPage<SearchHit>(
+        '/search-file',
+        // the history keeps what was searched for, not every prefix typed on the way
+        { ...params, pageIndex: 1, pageSize: QUICK_RESULTS, quick: true },
+        { signal, silent: true },
+      ),
+    enabled,
+    staleTime: 5_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The results page: pages of results as the list scrolls. */
+export function useSearchResults(params: QueryParams) {
+  return useInfiniteQuery({
+    queryKey: searchKeys.results(params),
+    queryFn: ({ pageParam, signal }) => fetchResults(params, pageParam, RESULTS_PAGE_SIZE, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((sum, page) => sum + page.items.length, 0);
+      return loaded < last.total && last.items.length > 0 ? pages.length + 1 : undefined;
+    },
+    staleTime: 10_000,
+  });
+}
