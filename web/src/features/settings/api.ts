@@ -81,6 +81,10 @@ export interface OcrConfig {
   enable: boolean;
   maxTasks: number;
   ocrEngine: string;
+  /** What the server has installed (read only). */
+  engines?: Record<string, boolean>;
+  languages?: string[];
+  pdfText?: boolean;
 }
 
 export interface PreviewConfig {

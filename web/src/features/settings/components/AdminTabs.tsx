@@ -1,6 +1,18 @@
 import { SafetyOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, InputNumber, Radio, Select, Switch } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Select,
+  Switch,
+  Tag,
+} from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
@@ -15,6 +27,7 @@ import {
   type OcrConfig,
   type PreviewConfig,
   type TranscodeConfig,
+  useConfig,
 } from '../api';
 import { ConfigTab } from './ConfigTab';
 
@@ -84,33 +97,71 @@ export function TranscodeTab() {
 
 export function OcrTab() {
   const { t } = useTranslation('settings');
+  const { t: ts } = useTranslation('search');
+  const status = useConfig<OcrConfig>('ocr', '/cloud/setting/ocr/config');
+  const engines = status.data?.engines ?? {};
+  const installed = (ok: boolean | undefined) => (
+    <Tag color={ok ? 'success' : 'default'}>{ok ? ts('ocr.installed') : ts('ocr.missing')}</Tag>
+  );
   return (
     <ConfigTab<OcrConfig>
       name="ocr"
       path="/cloud/setting/ocr/config"
       description={t('ocr.description')}
+      // only the settings go back; what is installed is the server's to say
+      toServer={({ enable, maxTasks, ocrEngine }) => ({ enable, maxTasks, ocrEngine })}
       testId="ocr-tab"
     >
       {() => (
         <>
           <Form.Item name="enable" label={t('ocr.enable')} valuePropName="checked">
-            <Switch />
+            <Switch data-testid="ocr-enable" />
           </Form.Item>
           <Form.Item name="ocrEngine" label={t('ocr.engine')}>
             <Radio.Group
               options={[
-                { value: 'tesseract', label: 'Tesseract' },
-                { value: 'ocrLiteOnnx', label: 'OcrLite ONNX' },
+                { value: 'tesseract', label: ts('ocr.tesseract') },
+                { value: 'tesseract.js', label: ts('ocr.wasm') },
               ]}
             />
           </Form.Item>
           <Form.Item
             name="maxTasks"
             label={t('ocr.maxTasks')}
-            rules={[{ required: true, type: 'number', min: 1, max: 16 }]}
+            extra={ts('ocr.maxTasksHint')}
+            rules={[{ required: true, type: 'number', min: 1, max: 8 }]}
           >
-            <InputNumber min={1} max={16} style={{ width: 160 }} />
+            <InputNumber min={1} max={8} style={{ width: 160 }} data-testid="ocr-max-tasks" />
           </Form.Item>
+          {status.data ? (
+            <Card
+              size="small"
+              title={ts('ocr.engines')}
+              style={{ marginBottom: 16 }}
+              data-testid="ocr-engines"
+            >
+              <div>
+                {ts('ocr.tesseract')} {installed(engines.tesseract)}
+                {status.data.languages?.length
+                  ? ts('ocr.languages', { languages: status.data.languages.join(', ') })
+                  : null}
+              </div>
+              <div>
+                {ts('ocr.wasm')} {installed(engines['tesseract.js'])}
+              </div>
+              <div>
+                {ts('ocr.pdf')} {installed(status.data.pdfText)}
+              </div>
+              {!engines.tesseract && !engines['tesseract.js'] ? (
+                <Alert
+                  type="warning"
+                  showIcon
+                  title={ts('ocr.noEngine')}
+                  style={{ marginTop: 8 }}
+                />
+              ) : null}
+            </Card>
+          ) : null}
         </>
       )}
     </ConfigTab>
