@@ -83,7 +83,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await services.menus.ensureSeeded();
   await services.tree.init();
   const recovered = await services.files.recover();
-  if (recovered > 0) app.log.warn({ recovered }, 'rolled back file operations interrupted by a crash');
+  if (recovered > 0)
+    app.log.warn({ recovered }, 'rolled back file operations interrupted by a crash');
   app.decorate('services', services);
   app.decorate('config', config);
   app.addHook('onClose', async () => {
@@ -94,7 +95,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     services.events.start({ log: app.log.child({ module: 'events' }) });
     services.jobs.start({ log: app.log.child({ module: 'jobs' }) });
     // abandoned uploads are removed (and their space freed) a minute after boot, then every 6 hours
-    const cleanUp = () => void services.jobs.enqueue(JOB_UPLOAD_CLEANUP, {}, { userId: null, delayMs: 60_000 }).catch(() => undefined);
+    const cleanUp = () =>
+      void services.jobs
+        .enqueue(JOB_UPLOAD_CLEANUP, {}, { userId: null, delayMs: 60_000 })
+        .catch(() => undefined);
     cleanUp();
     cleanupTimer = setInterval(cleanUp, 6 * 3600_000);
     cleanupTimer.unref();
@@ -110,16 +114,33 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     if (error instanceof AppError) {
       return reply
         .status(error.status ?? httpStatusOf[error.code] ?? 400)
-        .send({ code: error.code, message: error.message, ...(error.details ? { data: error.details } : {}) });
+        .send({
+          code: error.code,
+          message: error.message,
+          ...(error.details ? { data: error.details } : {}),
+        });
     }
-    const err = error as { validation?: Array<{ message?: string }>; statusCode?: number; code?: string; message: string };
+    const err = error as {
+      validation?: Array<{ message?: string }>;
+      statusCode?: number;
+      code?: string;
+      message: string;
+    };
     if (err.validation) {
-      const message = err.validation.map((v) => v.message).filter(Boolean).join('; ') || 'Invalid parameters';
+      const message =
+        err.validation
+          .map((v) => v.message)
+          .filter(Boolean)
+          .join('; ') || 'Invalid parameters';
       return reply.status(422).send({ code: ErrorCode.BAD_PARAMETER, message });
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       const code: ErrorCodeValue =
-        err.statusCode === 413 ? ErrorCode.SPACE_FULL : err.statusCode === 415 ? ErrorCode.UNRECOGNIZED_FILE : ErrorCode.BAD_PARAMETER;
+        err.statusCode === 413
+          ? ErrorCode.SPACE_FULL
+          : err.statusCode === 415
+            ? ErrorCode.UNRECOGNIZED_FILE
+            : ErrorCode.BAD_PARAMETER;
       return reply.status(err.statusCode).send({ code, message: err.message });
     }
     request.log.error({ err: error }, 'unexpected error');
@@ -127,30 +148,41 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await app.register(cookie);
+  // form bodies, as the original client sends for some calls (API-NOTES §1.0)
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    },
+  );
   await app.register(swagger, {
     openapi: { info: { title: 'Nimbus API', version: PRODUCT_VERSION } },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  await app.register(async (api) => {
-    installAuth(api);
-    await api.register(healthRoutes);
-    await api.register(authRoutes);
-    await api.register(usersRoutes);
-    await api.register(menusRoutes);
-    await api.register(settingsRoutes);
-    await api.register(eventsRoutes);
-    await api.register(tasksRoutes);
-    await api.register(filesRoutes);
-    await api.register(downloadRoutes);
-    await api.register(uploadRoutes);
-    await api.register(syncRoutes);
-    await api.register(searchRoutes);
-    await api.register(tagsRoutes);
-    await api.register(shareRoutes);
-    await api.register(sharePublicRoutes);
-  }, { prefix: '/api' });
+  await app.register(
+    async (api) => {
+      installAuth(api);
+      await api.register(healthRoutes);
+      await api.register(authRoutes);
+      await api.register(usersRoutes);
+      await api.register(menusRoutes);
+      await api.register(settingsRoutes);
+      await api.register(eventsRoutes);
+      await api.register(tasksRoutes);
+      await api.register(filesRoutes);
+      await api.register(downloadRoutes);
+      await api.register(uploadRoutes);
+      await api.register(syncRoutes);
+      await api.register(searchRoutes);
+      await api.register(tagsRoutes);
+      await api.register(shareRoutes);
+      await api.register(sharePublicRoutes);
+    },
+    { prefix: '/api' },
+  );
 
   await registerWeb(app, config);
   return app;
@@ -164,7 +196,9 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
     // wildcard: files of a rebuild made while the server runs are served too
     await app.register(fastifyStatic, { root: config.webDir, wildcard: true, index: false });
     // the app's own root: the static handler would refuse it as a folder
-    app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+    app.get('/', (_request, reply) =>
+      reply.header('cache-control', 'no-cache').sendFile('index.html'),
+    );
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';

@@ -285,3 +285,16 @@ describe('logging', () => {
     expect(redactUrl('/api/x?a=1')).toBe('/api/x?a=1');
   });
 });
+
+describe('form bodies', () => {
+  it('initializes the drive from a form body, as the original client sends it', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/public/initialization',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'username=formadmin&password=form-secret',
+    });
+    expect(res.json()).toMatchObject({ code: 0 });
+    await login(t.app, 'formadmin', 'form-secret');
+  });
+});
