@@ -390,6 +390,8 @@ describe('privacy and options', () => {
 describe('search history', () => {
   it('remembers searches, newest first, and forgets one or all', async () => {
     for (const k of ['预算', 'budget', '报告', 'budget']) await search(k);
+    // results shown while typing are not remembered
+    await search('bud', { quick: true });
     const recent = await call<Array<{ id: string; keyword: string }>>(
       t.app,
       'GET',

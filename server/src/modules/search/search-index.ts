@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { JobContext, JobQueue } from '../../jobs/queue.ts';
 import { newId } from '../../lib/ids.ts';
@@ -17,7 +16,7 @@ export const JOB_SEARCH_REPAIR = 'searchRepair';
 /** A claim on a document older than this was cut short (a crash): the document is redone. */
 const STALE_CLAIM_MS = 15 * 60_000;
 /** Rows read per batch when (re)building the index of names. */
-const BUILD_BATCH = 2000;
+const BUILD_BATCH = 5000;
 const MESSAGE_MAX = 480;
 /** How often pending documents without a job are looked for. */
 const SWEEP_MS = 30_000;
@@ -52,6 +51,17 @@ function initialState(row: FileLike): DocState {
 
 const errorText = (err: unknown) =>
   (err instanceof Error ? err.message : String(err)).slice(0, MESSAGE_MAX);
+
+export interface RepairStats {
+  added: number;
+  renamed: number;
+  /** Subtrees whose trash state was set again. */
+  moved: number;
+  reread: number;
+}
+
+/** Let queued requests use the database between pages of a long pass. */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A semaphore whose size is read when a slot is wanted (the OCR parallelism setting). */
 class Gate {
@@ -596,99 +606,144 @@ export class SearchIndexer {
   // ---- repair and bulk build --------------------------------------------------------------
 
   /**
-   * Mend the index: documents for files without one (the first build after an upgrade is
-   * this, in file-id order so every index grows at its end), names and trash state that
-   * drifted, text whose file changed, claims cut short; then the content jobs are started.
+   * Mend the index, a page at a time so requests keep being served: documents for files that
+   * have none (the first build after an upgrade is this; file-id order makes every index grow
+   * at its end), then names, trash state and text that drifted from their files, and claims
+   * cut short; finally a job for every user with work left.
    */
-  async repair(ctx?: Pick<JobContext, 'progress' | 'signal'>): Promise<{ added: number }> {
+  async repair(ctx?: Pick<JobContext, 'progress' | 'signal'>): Promise<RepairStats> {
+    const stats: RepairStats = {
+      added: await this.indexMissing(ctx),
+      renamed: 0,
+      moved: 0,
+      reread: 0,
+    };
+    await this.mendDrift(stats, ctx);
+    return stats;
+  }
+
+  /** Documents for every file that has none; returns how many were added. */
+  async indexMissing(ctx?: Pick<JobContext, 'progress' | 'signal'>): Promise<number> {
     let added = 0;
     let after = '';
     for (;;) {
       ctx?.signal.throwIfAborted();
-      const rows = await this.db
-        .selectFrom('file as f')
-        .leftJoin('searchDoc as d', 'd.fileId', 'f.id')
-        .select([
-          'f.id',
-          'f.userId',
-          'f.name',
-          'f.isFolder',
-          'f.suffix',
-          'f.fileType',
-          'f.size',
-          'f.trashId',
-        ])
-        .where('d.docKey', 'is', null)
-        .where('f.id', '>', after)
-        .orderBy('f.id')
+      const page = await this.db
+        .selectFrom('file')
+        .select(['id', 'userId', 'name', 'isFolder', 'suffix', 'fileType', 'size', 'trashId'])
+        .where('id', '>', after)
+        .orderBy('id')
         .limit(BUILD_BATCH)
         .execute();
-      if (rows.length === 0) break;
-      await this.db.transaction().execute(async (trx) => {
-        await this.repo.addDocs(
-          trx,
-          rows.map((r) => ({
-            fileId: r.id,
-            userId: r.userId,
-            name: r.name,
-            live: !r.trashId,
-            state: initialState(r),
-          })),
+      if (page.length === 0) break;
+      after = page[page.length - 1]!.id;
+      const known = new Set(
+        (
+          await this.db
+            .selectFrom('searchDoc')
+            .select('fileId')
+            .where(
+              'fileId',
+              'in',
+              page.map((r) => r.id),
+            )
+            .execute()
+        ).map((r) => r.fileId),
+      );
+      const missing = page.filter((r) => !known.has(r.id));
+      if (missing.length > 0) {
+        await this.db.transaction().execute((trx) =>
+          this.repo.addDocs(
+            trx,
+            missing.map((r) => ({
+              fileId: r.id,
+              userId: r.userId,
+              name: r.name,
+              live: !r.trashId,
+              state: initialState(r),
+            })),
+          ),
         );
-      });
-      added += rows.length;
-      after = rows[rows.length - 1]!.id;
-      ctx?.progress(Math.min(50, 1 + Math.floor(added / 20_000)));
+        added += missing.length;
+        ctx?.progress(Math.min(50, 1 + Math.floor(added / 20_000)));
+      }
+      await yieldToRequests();
     }
+    return added;
+  }
 
-    // names that drifted from their files
-    const renamed = await this.db
-      .selectFrom('searchDoc as d')
-      .innerJoin('file as f', 'f.id', 'd.fileId')
-      .select(['d.fileId', 'f.name'])
-      .whereRef('d.name', '!=', 'f.name')
-      .execute();
-    if (renamed.length > 0)
-      await this.db.transaction().execute((trx) => this.repo.renameDocs(trx, renamed));
-
-    // trash state
-    const trashed = await this.db
-      .selectFrom('searchDoc as d')
-      .innerJoin('file as f', 'f.id', 'd.fileId')
-      .select(['f.userId', 'f.trashId'])
-      .distinct()
-      .where('d.live', '=', 1)
-      .where('f.trashId', 'is not', null)
-      .execute();
-    for (const t of trashed)
-      await this.db
-        .transaction()
-        .execute((trx) => this.repo.markTrashed(trx, t.userId, t.trashId!));
-    const revived = await this.db
-      .selectFrom('searchDoc as d')
-      .innerJoin('file as f', 'f.id', 'd.fileId')
-      .select('d.userId')
-      .distinct()
-      .where('d.live', '=', 0)
-      .where('f.trashId', 'is', null)
-      .execute();
-    for (const r of revived)
-      await this.db.transaction().execute((trx) => this.repo.markRestored(trx, r.userId));
-
-    // text read from bytes that have changed since
-    await this.db
-      .updateTable('searchDoc')
-      .set({ state: 'pending', message: null })
-      .where('state', 'in', ['done', 'failed', 'skipped'])
-      .where('fileId', 'in', (eb) =>
-        eb
-          .selectFrom('file as f')
-          .innerJoin('searchDoc as d2', 'd2.fileId', 'f.id')
-          .select('f.id')
-          .where(sql<boolean>`coalesce(d2.content_hash, '') <> coalesce(f.hash, '')`)
-          .where('d2.state', 'in', ['done', 'failed', 'skipped']),
-      )
-      .execute();
+  /** Documents against their files: names, trash state, text of bytes that changed. */
+  private async mendDrift(
+    stats: RepairStats,
+    ctx?: Pick<JobContext, 'progress' | 'signal'>,
+  ): Promise<void> {
+    let afterKey = -1;
+    const trashIds = new Map<string, string>();
+    const revived = new Set<string>();
+    for (;;) {
+      ctx?.signal.throwIfAborted();
+      const page = await this.db
+        .selectFrom('searchDoc as d')
+        .innerJoin('file as f', 'f.id', 'd.fileId')
+        .select([
+          'd.docKey',
+          'd.fileId',
+          'd.userId',
+          'd.name',
+          'd.live',
+          'd.state',
+          'd.contentHash',
+          'f.name as fileName',
+          'f.trashId',
+          'f.hash',
+        ])
+        .where('d.docKey', '>', afterKey)
+        .orderBy('d.docKey')
+        .limit(BUILD_BATCH)
+        .execute();
+      if (page.length === 0) break;
+      afterKey = Number(page[page.length - 1]!.docKey);
+      const renamed = page.filter((d) => d.name !== d.fileName);
+      if (renamed.length > 0) {
+        await this.db.transaction().execute((trx) =>
+          this.repo.renameDocs(
+            trx,
+            renamed.map((d) => ({ fileId: d.fileId, name: d.fileName })),
+          ),
+        );
+        stats.renamed += renamed.length;
+      }
+      for (const d of page) {
+        if (d.live === 1 && d.trashId) trashIds.set(d.trashId, d.userId);
+        if (d.live === 0 && !d.trashId) revived.add(d.userId);
+      }
+      const stale = page.filter(
+        (d) =>
+          ['done', 'failed', 'skipped'].includes(d.state) &&
+          (d.contentHash ?? '') !== (d.hash ?? ''),
+      );
+      if (stale.length > 0) {
+        await this.db
+          .updateTable('searchDoc')
+          .set({ state: 'pending', message: null })
+          .where(
+            'docKey',
+            'in',
+            stale.map((d) => d.docKey),
+          )
+          .execute();
+        stats.reread += stale.length;
+      }
+      await yieldToRequests();
+    }
+    for (const [trashId, userId] of trashIds) {
+      await this.db.transaction().execute((trx) => this.repo.markTrashed(trx, userId, trashId));
+      stats.moved += 1;
+    }
+    for (const userId of revived) {
+      await this.db.transaction().execute((trx) => this.repo.markRestored(trx, userId));
+      stats.moved += 1;
+    }
 
     // OCR became possible (switched on, or an engine installed): what it skipped is read now
     const ocrConfig = await this.ocrSettings.get();
@@ -697,16 +752,18 @@ export class SearchIndexer {
     // claims of a run cut short, then a job for everyone with work left
     const users = await this.db
       .selectFrom('searchDoc')
-      .select(['userId', 'state'])
+      .select('userId')
       .distinct()
       .where('state', 'in', ['pending', 'pending_ocr', 'running', 'running_ocr'])
       .execute();
-    for (const u of new Set(users.map((r) => r.userId))) {
-      await this.releaseStale(u);
-      this.kick(u, 'text');
-      this.kick(u, 'ocr');
+    for (const { userId } of users) {
+      await this.releaseStale(userId);
+      this.kick(userId, 'text');
+      this.kick(userId, 'ocr');
     }
-    ctx?.progress(100, `${added} added`);
-    return { added };
+    ctx?.progress(
+      100,
+      `${stats.added} added, ${stats.renamed} renamed, ${stats.reread} to read again`,
+    );
   }
 }

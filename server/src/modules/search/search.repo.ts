@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { Db, Dialect } from '../../db/index.ts';
 import { indexTerms, normalizeText, uniqueTerms, type QueryTerm } from './tokenize.ts';
 
@@ -64,6 +64,15 @@ export interface SearchPage {
 }
 
 const hasFilters = (f: SearchFilters) => Object.values(f).some((v) => v !== undefined);
+
+/** Whether a name matches a query, decided as the index decides (same terms, same rules). */
+export function nameMatches(name: string, q: Pick<SearchQuery, 'terms' | 'verify' | 'keyword'>) {
+  const terms = uniqueTerms(name);
+  const all = q.terms.every((c) =>
+    terms.some((t) => (c.prefix ? t.startsWith(c.term) : t === c.term)),
+  );
+  return all && (!q.verify || normalizeText(name).includes(q.keyword));
+}
 
 /** The text of a tsquery for PostgreSQL: lexemes quoted, prefixes marked. */
 function tsQuery(terms: QueryTerm[]): string {
@@ -158,29 +167,34 @@ export class SearchRepo {
           terms: uniqueTerms(d.name).join(' '),
         }));
         if (this.sqlite) {
-          await trx
-            .insertInto('searchDoc')
-            .values(
-              batch.map(({ doc, key }) => ({
-                docKey: key,
-                fileId: doc.fileId,
-                userId,
-                name: doc.name,
-                nameNorm: normalizeText(doc.name),
-                live: doc.live ? 1 : 0,
-                state: doc.state,
-                contentHash: null,
-                claimedAt: null,
-                message: null,
-                updatedAt: now,
-              })),
-            )
-            .execute();
+          // built by hand: compiling thousands of parameters through the query builder costs
+          // more than the insert itself
+          const values: unknown[] = [];
+          for (const { doc, key } of batch)
+            values.push(
+              key,
+              doc.fileId,
+              userId,
+              doc.name,
+              normalizeText(doc.name),
+              doc.live ? 1 : 0,
+              doc.state,
+              now,
+            );
+          await trx.executeQuery(
+            CompiledQuery.raw(
+              `insert into search_doc (doc_key, file_id, user_id, name, name_norm, live, state, updated_at) values ${batch.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+              values,
+            ),
+          );
           const live = batch.filter((b) => b.doc.live);
           if (live.length > 0) {
-            await sql`insert into search_name_fts (rowid, terms) values ${sql.join(
-              live.map((b) => sql`(${b.key}, ${b.terms})`),
-            )}`.execute(trx);
+            await trx.executeQuery(
+              CompiledQuery.raw(
+                `insert into search_name_fts (rowid, terms) values ${live.map(() => '(?, ?)').join(', ')}`,
+                live.flatMap((b) => [b.key, b.terms]),
+              ),
+            );
           }
         } else {
           const col = <T>(pick: (b: (typeof batch)[number]) => T) => batch.map(pick);
@@ -379,8 +393,6 @@ export class SearchRepo {
   private async searchFast(q: SearchQuery, slot: number): Promise<SearchPage> {
     const [lo, hi] = this.range(slot);
     const match = ftsQuery(q.terms);
-    const nameMatches = (select: RawBuilder<unknown>) =>
-      sql`select rowid from search_name_fts where search_name_fts match ${match} and rowid between ${lo} and ${hi} and ${select}`;
     const verifyName = q.verify
       ? sql`exists (select 1 from search_doc d where d.doc_key = search_name_fts.rowid and ${this.contains(sql.ref('d.name_norm'), q.keyword)})`
       : sql`1 = 1`;
@@ -397,7 +409,7 @@ export class SearchRepo {
       if (nameCount > 0 && q.keyword) {
         const prefixed = await this.db
           .selectFrom('searchDoc')
-          .select('docKey')
+          .select(['docKey', 'name'])
           .where('userId', '=', q.userId)
           .where('live', '=', 1)
           .where('nameNorm', '>=', q.keyword)
@@ -406,14 +418,7 @@ export class SearchRepo {
           .orderBy('nameNorm')
           .limit(BOOST_CAP)
           .execute();
-        if (prefixed.length > 0) {
-          const keys = prefixed.map((r) => r.docKey);
-          const confirmed = await sql<{ rowid: number }>`${nameMatches(
-            sql`rowid in (${sql.join(keys)}) and ${verifyName}`,
-          )}`.execute(this.db);
-          const ok = new Set(confirmed.rows.map((r) => Number(r.rowid)));
-          boosted = keys.filter((k) => ok.has(k));
-        }
+        boosted = prefixed.filter((r) => nameMatches(r.name, q)).map((r) => Number(r.docKey));
       }
     }
 
@@ -427,8 +432,7 @@ export class SearchRepo {
         where ft.tag_id in (${sql.join(q.tagIds)}) and d.live = 1 and d.user_id = ${q.userId}
         order by d.doc_key desc limit ${TIER_CAP}`.execute(this.db);
       tagged = rows.rows.map((r) => Number(r.docKey));
-      if (q.includeName && tagged.length > 0)
-        tagged = await this.withoutNameHits(tagged, match, verifyName);
+      if (q.includeName && tagged.length > 0) tagged = await this.withoutNameHits(tagged, q);
     }
 
     // content matches that are neither
@@ -444,8 +448,7 @@ export class SearchRepo {
         this.db,
       );
       content = rows.rows.map((r) => Number(r.rowid));
-      if (q.includeName && content.length > 0)
-        content = await this.withoutNameHits(content, match, verifyName);
+      if (q.includeName && content.length > 0) content = await this.withoutNameHits(content, q);
       const taggedSet = new Set(tagged);
       content = content.filter((k) => !taggedSet.has(k));
     }
@@ -464,7 +467,8 @@ export class SearchRepo {
     const rest = nameCount - boosted.length;
     if (limit > 0 && offset < rest) {
       const skip = boosted.length > 0 ? sql`rowid not in (${sql.join(boosted)})` : sql`1 = 1`;
-      const rows = await sql<{ rowid: number }>`${nameMatches(sql`${skip} and ${verifyName}`)}
+      const rows = await sql<{ rowid: number }>`select rowid from search_name_fts
+        where search_name_fts match ${match} and rowid between ${lo} and ${hi} and ${skip} and ${verifyName}
         order by rowid desc limit ${limit} offset ${offset}`.execute(this.db);
       for (const r of rows.rows) keys.push({ key: Number(r.rowid), tier: 0 });
       limit -= rows.rows.length;
@@ -475,20 +479,19 @@ export class SearchRepo {
     return { hits: await this.fileIdsOf(keys), total };
   }
 
-  /** The documents of a list that do not match by name. */
-  private async withoutNameHits(
-    keys: number[],
-    match: string,
-    verifyName: RawBuilder<unknown>,
-  ): Promise<number[]> {
+  /**
+   * The documents of a list that do not match by name. Decided on their names here rather
+   * than by the full-text index: FTS5 would run the whole query again for every key given.
+   */
+  private async withoutNameHits(keys: number[], q: SearchQuery): Promise<number[]> {
     const hits = new Set<number>();
     for (let i = 0; i < keys.length; i += 500) {
-      const batch = keys.slice(i, i + 500);
-      const rows = await sql<{ rowid: number }>`select rowid from search_name_fts
-        where search_name_fts match ${match} and rowid in (${sql.join(batch)}) and ${verifyName}`.execute(
-        this.db,
-      );
-      for (const r of rows.rows) hits.add(Number(r.rowid));
+      const rows = await this.db
+        .selectFrom('searchDoc')
+        .select(['docKey', 'name'])
+        .where('docKey', 'in', keys.slice(i, i + 500))
+        .execute();
+      for (const r of rows) if (nameMatches(r.name, q)) hits.add(Number(r.docKey));
     }
     return keys.filter((k) => !hits.has(k));
   }
@@ -519,12 +522,15 @@ export class SearchRepo {
     if (q.includeName) {
       const verify = q.verify ? this.contains(sql.ref('d.name_norm'), q.keyword) : sql`1 = 1`;
       branches.push(
-        this.sqlite
-          ? sql`select d.doc_key as doc_key, 0 as tier from search_name_fts
+        !this.sqlite
+          ? sql`select d.doc_key as doc_key, 0 as tier from search_doc d
+              where d.user_id = ${q.userId} and d.live = 1 and d.name_vec @@ ${tsq}::tsquery and ${verify}`
+          : q.verify
+            ? sql`select d.doc_key as doc_key, 0 as tier from search_name_fts
               join search_doc d on d.doc_key = search_name_fts.rowid
               where search_name_fts match ${match} and search_name_fts.rowid between ${lo} and ${hi} and ${verify}`
-          : sql`select d.doc_key as doc_key, 0 as tier from search_doc d
-              where d.user_id = ${q.userId} and d.live = 1 and d.name_vec @@ ${tsq}::tsquery and ${verify}`,
+            : sql`select rowid as doc_key, 0 as tier from search_name_fts
+              where search_name_fts match ${match} and rowid between ${lo} and ${hi}`,
       );
     }
     if (q.tagIds.length > 0) {
@@ -588,8 +594,28 @@ export class SearchRepo {
           case when b.tier = 0 and substr(d.name_norm, 1, ${[...q.keyword].length}) = ${q.keyword} then d.name_norm end,
           b.doc_key desc`;
 
-    const body = sql`from best b join search_doc d on d.doc_key = b.doc_key join file f on f.id = d.file_id
-      where ${sql.join(where, sql` and `)}`;
+    // SQLite plans without statistics and would walk all of the user's files: the joins are
+    // ordered by hand, from the matches, or from the folder when it holds fewer files
+    let from = sql`best b join search_doc d on d.doc_key = b.doc_key join file f on f.id = d.file_id`;
+    if (this.sqlite) {
+      from = sql`best b cross join search_doc d cross join file f`;
+      where.push(sql`d.doc_key = b.doc_key`, sql`f.id = d.file_id`);
+      if (f.prefix && f.prefix !== '/') {
+        const end = `${f.prefix}\u{10ffff}`;
+        const inFolder = await this.db
+          .selectFrom('file')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('userId', '=', q.userId)
+          .where('path', '>=', f.prefix)
+          .where('path', '<', end)
+          .executeTakeFirstOrThrow();
+        if (Number(inFolder.n) < (await this.estimateHits(q, match, lo, hi))) {
+          from = sql`file f cross join search_doc d cross join best b`;
+          where.push(sql`f.path >= ${f.prefix}`, sql`f.path < ${end}`);
+        }
+      }
+    }
+    const body = sql`from ${from} where ${sql.join(where, sql` and `)}`;
     const hits = sql`with hits as (${sql.join(branches, sql` union all `)}),
       best as (select doc_key, min(tier) as tier from hits group by doc_key)`;
     const rows = await sql<{ fileId: string; docKey: number; tier: number; total: number }>`${hits}
@@ -613,6 +639,20 @@ export class SearchRepo {
       })),
       total,
     };
+  }
+
+  /** SQLite: about how many documents match (names and text), counted in the index. */
+  private async estimateHits(q: SearchQuery, match: string, lo: number, hi: number) {
+    let total = 0;
+    for (const table of ['search_name_fts', 'search_content_fts']) {
+      if (table === 'search_name_fts' ? !q.includeName : !q.includeContent) continue;
+      const counted = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}
+        where ${sql.table(table)} match ${match} and rowid between ${lo} and ${hi}`.execute(
+        this.db,
+      );
+      total += Number(counted.rows[0]?.n ?? 0);
+    }
+    return total;
   }
 
   /** Browsing with filters only (no keyword): the user's live files that pass them. */

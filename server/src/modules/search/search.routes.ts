@@ -45,6 +45,8 @@ const searchQuery = z.object({
   order: z.enum(['ascending', 'descending']).optional().catch(undefined),
   pageIndex: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(500).default(50),
+  // results shown while typing: not kept in the search history
+  quick: flagDefault(false),
 });
 
 const FILE_TYPES = new Set(['image', 'video', 'audio', 'document', 'text', 'archive', 'other']);
@@ -82,6 +84,7 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
       order: q.order,
       pageIndex: q.pageIndex,
       pageSize: q.pageSize,
+      remember: !q.quick,
     });
     return ok(items, { count: total });
   });

@@ -37,6 +37,8 @@ export interface SearchParams {
   order?: 'ascending' | 'descending';
   pageIndex: number;
   pageSize: number;
+  /** Keep the keyword in the search history (false for results shown while typing). */
+  remember?: boolean;
 }
 
 export type SearchResult = FileView & SearchHitFields;
@@ -113,7 +115,8 @@ export class SearchService {
         }
       : undefined;
 
-    if (keyword && p.pageIndex === 1) await this.remember(actor.id, keyword);
+    if (keyword && p.pageIndex === 1 && p.remember !== false)
+      await this.remember(actor.id, keyword);
 
     // no words to look for: the filters alone choose (newest first unless told)
     if (query.terms.length === 0) {
@@ -167,11 +170,20 @@ export class SearchService {
     query: ParsedQuery,
   ): Promise<SearchResult[]> {
     if (hits.length === 0) return [];
-    const rows = await this.files.repo.liveMany(
-      actor.id,
-      hits.map((h) => h.fileId),
+    // by primary key only: with the owner and trash conditions in the query, SQLite may
+    // prefer an index that walks all of the owner's files
+    const rows = await this.db
+      .selectFrom('file')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        hits.map((h) => h.fileId),
+      )
+      .execute();
+    const byId = new Map(
+      rows.filter((r) => r.userId === actor.id && r.trashId === null).map((r) => [r.id, r]),
     );
-    const byId = new Map(rows.map((r) => [r.id, r]));
     const tags = await this.tags.repo.ofFiles(
       actor.id,
       hits.map((h) => h.fileId),
