@@ -112,13 +112,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
-      return reply
-        .status(error.status ?? httpStatusOf[error.code] ?? 400)
-        .send({
-          code: error.code,
-          message: error.message,
-          ...(error.details ? { data: error.details } : {}),
-        });
+      return reply.status(error.status ?? httpStatusOf[error.code] ?? 400).send({
+        code: error.code,
+        message: error.message,
+        ...(error.details ? { data: error.details } : {}),
+      });
     }
     const err = error as {
       validation?: Array<{ message?: string }>;

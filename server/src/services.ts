@@ -7,7 +7,12 @@ import { LoginThrottle } from './modules/auth/throttle.ts';
 import { MenusService } from './modules/menus/menus.service.ts';
 import { SettingsService } from './modules/settings/settings.service.ts';
 import { UsersService } from './modules/users/users.service.ts';
-import { InProcessEventBus, dbEventUserLookup, type EventBus, type EventType } from './events/bus.ts';
+import {
+  InProcessEventBus,
+  dbEventUserLookup,
+  type EventBus,
+  type EventType,
+} from './events/bus.ts';
 import { EventStreams } from './events/event-streams.ts';
 import { DbJobQueue } from './jobs/db-queue.ts';
 import type { JobQueue } from './jobs/queue.ts';
@@ -41,7 +46,9 @@ export function createServices(database: DbHandle, config: Config) {
   const jobs: JobQueue = new DbJobQueue(database, events);
   const tasks = new TasksService(jobs);
   const tree = new LocalTree(config.dataDir);
-  const files = new FilesService(db, tree, (userId, url, body) => events.publish(userId, { url: url as EventType, body }));
+  const files = new FilesService(db, tree, (userId, url, body) =>
+    events.publish(userId, { url: url as EventType, body }),
+  );
   const fileOps = new FileOperations(db, files);
   const uploads = new UploadService(db, files, fileOps);
   const shareAccess = new ShareAccess(db, files, new ShareTokens(db), config.sessionTtlMs);

@@ -90,7 +90,7 @@ export async function publicUpload(
       payload,
       headers: { ...headers, 'content-type': contentType },
     });
-    const body = res.json() as CallResult['body'];
+    const body = res.json<CallResult['body']>();
     if (body.code !== 0)
       return { failed: { status: res.statusCode, body, headers: res.headers }, merged: null };
   }

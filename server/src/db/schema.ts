@@ -1,5 +1,3 @@
-
-
 /** Flags are stored as 0/1 integers and times as epoch milliseconds on both dialects. */
 export type Flag = 0 | 1;
 

@@ -142,7 +142,7 @@ async function inject(
   let code = Number.NaN;
   let message = '';
   try {
-    const json = res.json() as { code: number; message: string };
+    const json = res.json<{ code: number; message: string }>();
     code = json.code;
     message = json.message;
   } catch {

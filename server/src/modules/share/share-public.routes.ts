@@ -13,12 +13,7 @@ import type { FileRow } from '../files/files.repo.ts';
 import { checkName } from '../files/names.ts';
 import { chunkSchema, mergeSchema, readChunkRequest } from '../upload/upload.routes.ts';
 import type { ChunkParams, UploadPolicy } from '../upload/upload.service.ts';
-import {
-  isWithin,
-  shareErrors,
-  type OpenShare,
-  type ShareTarget,
-} from './share-access.ts';
+import { isWithin, shareErrors, type OpenShare, type ShareTarget } from './share-access.ts';
 import { toPublicView } from './share.service.ts';
 import { credentialsOf, idList, shareAddressOf } from './share-request.ts';
 
