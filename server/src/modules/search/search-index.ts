@@ -624,6 +624,21 @@ export class SearchIndexer {
 
   /** Documents for every file that has none; returns how many were added. */
   async indexMissing(ctx?: Pick<JobContext, 'progress' | 'signal'>): Promise<number> {
+    // a first build loads faster with the name index made once at the end
+    const first = !(await this.db
+      .selectFrom('searchDoc')
+      .select('docKey')
+      .limit(1)
+      .executeTakeFirst());
+    if (first) await this.repo.dropNameIndex();
+    try {
+      return await this.addMissing(ctx);
+    } finally {
+      await this.repo.ensureNameIndex();
+    }
+  }
+
+  private async addMissing(ctx?: Pick<JobContext, 'progress' | 'signal'>): Promise<number> {
     let added = 0;
     let after = '';
     for (;;) {
