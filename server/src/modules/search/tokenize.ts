@@ -161,7 +161,13 @@ export function parseQuery(keyword: string, exact = false): ParsedQuery {
     },
     (word) => {
       highlights.push(word);
-      for (const piece of word.split(NOT_WORD)) if (piece) add(foldWord(piece), !exact);
+      for (const piece of word.split(NOT_WORD)) {
+        if (!piece) continue;
+        const folded = foldWord(piece);
+        // one letter or digit is too short to stand for every word it begins (`2` would
+        // expand to every number): it matches itself only
+        add(folded, !exact && [...folded].length > 1);
+      }
     },
   );
   // a prefix condition made redundant by a longer one is dropped (`rep` beside `report`)
