@@ -1,7 +1,14 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { DOCUMENT_KINDS, extractDocument } from './documents.ts';
-import { isScanned, pdfPages, pdfToolsAvailable, renderPage, scannedPages } from './pdf.ts';
+import {
+  isScanned,
+  pagesWithImages,
+  pdfPages,
+  pdfToolsAvailable,
+  renderPage,
+  scannedPages,
+} from './pdf.ts';
 import type { Ocr, OcrEngineName } from './ocr.ts';
 import { readTextFile, tidy } from './text.ts';
 
@@ -69,7 +76,8 @@ export async function extractText(
     case 'pdf': {
       if (!pdfToolsAvailable()) throw new Error('pdftotext (poppler-utils) is not installed');
       const pages = await pdfPages(file, signal);
-      return { text: tidy(pages.join('\n')), needsOcr: isScanned(pages) };
+      const scanned = isScanned(pages) && isScanned(pages, await pagesWithImages(file, signal));
+      return { text: tidy(pages.join('\n')), needsOcr: scanned };
     }
     case 'image':
       return { text: '', needsOcr: true };
@@ -88,7 +96,7 @@ export async function extractWithOcr(
   if (kind === 'image') return ocr.recognize(file, engine, signal);
   if (kind !== 'pdf') return '';
   const pages = await pdfPages(file, signal);
-  const scanned = scannedPages(pages).slice(0, OCR_MAX_PAGES);
+  const scanned = scannedPages(pages, await pagesWithImages(file, signal)).slice(0, OCR_MAX_PAGES);
   await fsp.mkdir(tmpDir, { recursive: true });
   try {
     for (const page of scanned) {

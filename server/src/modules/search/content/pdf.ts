@@ -21,18 +21,47 @@ export async function pdfPages(file: string, signal: AbortSignal): Promise<strin
   return pages;
 }
 
-/** Page numbers (1-based) that hold (almost) no text: scanned pages, candidates for OCR. */
-export function scannedPages(pages: string[]): number[] {
+/**
+ * Page numbers (1-based) that hold (almost) no text but a picture: scanned pages, what OCR
+ * reads. Without the list of pictures, every page without text counts.
+ */
+export function scannedPages(pages: string[], withImages?: ReadonlySet<number>): number[] {
   const out: number[] = [];
   pages.forEach((text, i) => {
-    if (text.replace(/\s+/g, '').length < SCANNED_PAGE_CHARS) out.push(i + 1);
+    const empty = text.replace(/\s+/g, '').length < SCANNED_PAGE_CHARS;
+    if (empty && (!withImages || withImages.has(i + 1))) out.push(i + 1);
   });
   return out;
 }
 
-/** A PDF counts as scanned when at least half of its pages have no text of their own. */
-export const isScanned = (pages: string[]) =>
-  pages.length > 0 && scannedPages(pages).length * 2 >= pages.length;
+/** A PDF counts as scanned when at least half of its pages are scans. */
+export const isScanned = (pages: string[], withImages?: ReadonlySet<number>) =>
+  pages.length > 0 && scannedPages(pages, withImages).length * 2 >= pages.length;
+
+/** The pages that show pictures (poppler's pdfimages), or undefined when it cannot tell. */
+export async function pagesWithImages(
+  file: string,
+  signal: AbortSignal,
+): Promise<Set<number> | undefined> {
+  const program = findProgram('pdfimages');
+  if (!program) return undefined;
+  try {
+    const out = await runProgram(program, ['-list', file], {
+      signal,
+      timeoutMs: 60_000,
+      maxOutput: 4 * 1024 * 1024,
+    });
+    const pages = new Set<number>();
+    // "page num type width height ..." then a rule, then one line per picture
+    for (const line of out.toString('utf8').split('\n').slice(2)) {
+      const page = Number(line.trim().split(/\s+/)[0]);
+      if (Number.isInteger(page) && page > 0) pages.add(page);
+    }
+    return pages;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Render one page to a grey PNG for OCR (`<prefix>.png`). */
 export async function renderPage(
