@@ -202,6 +202,7 @@ export function SearchBox() {
         onFocus={() => setOpen(true)}
         onKeyDown={onKeyDown}
         aria-label={t('placeholder')}
+        title={`${t('placeholder')} (${t('shortcut')})`}
         aria-expanded={Boolean(panel)}
         aria-controls="nb-search-panel"
         role="combobox"
