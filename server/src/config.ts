@@ -31,6 +31,10 @@ export interface Config {
   rememberTtlMs: number;
   defaultQuotaGb: number;
   trustProxy: boolean;
+  /** Uploads of this many bytes or more are merged by a background task. */
+  backgroundMergeBytes: number;
+  /** How long a merge request waits for a background merge before answering "still merging". */
+  mergeWaitMs: number;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -53,6 +57,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rememberTtlMs: e.NIMBUS_REMEMBER_DAYS * 86400_000,
     defaultQuotaGb: e.NIMBUS_DEFAULT_QUOTA_GB,
     trustProxy: e.NIMBUS_TRUST_PROXY,
+    backgroundMergeBytes: 64 * 1024 * 1024,
+    mergeWaitMs: 10_000,
   };
 }
 

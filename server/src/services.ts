@@ -50,7 +50,11 @@ export function createServices(database: DbHandle, config: Config) {
     events.publish(userId, { url: url as EventType, body }),
   );
   const fileOps = new FileOperations(db, files);
-  const uploads = new UploadService(db, files, fileOps);
+  const uploads = new UploadService(db, files, fileOps, {
+    jobs,
+    backgroundMergeBytes: config.backgroundMergeBytes,
+    mergeWaitMs: config.mergeWaitMs,
+  });
   const shareAccess = new ShareAccess(db, files, new ShareTokens(db), config.sessionTtlMs);
   const shares = new ShareService(db, files, shareAccess, settings, new ShareCodeThrottle(db));
   const mounts = new MountService(files, shareAccess);

@@ -148,6 +148,8 @@ export interface UploadSessionTable {
   state: string;
   message: string | null;
   fileId: string | null;
+  /** The background task merging a large upload, while it runs. */
+  jobId: string | null;
   createdAt: number;
   updatedAt: number;
 }

@@ -324,6 +324,15 @@ const en_US = {
     subtitle: '{{count}} tasks',
     refresh: 'Refresh',
     openFolder: 'Open the folder',
+    types: {
+      copy: 'Copy',
+      sync: 'Index rebuild',
+      calculateFolderSize: 'Folder sizes',
+      uploadMerge: 'Upload merge',
+      contentIndex: 'Content index',
+      ocr: 'OCR',
+      searchRepair: 'Search index',
+    },
     columns: {
       taskId: 'Task',
       type: 'Type',

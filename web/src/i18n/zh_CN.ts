@@ -323,6 +323,15 @@ const zh_CN: LocaleTree<typeof en_US> = {
     subtitle: '共 {{count}} 个任务',
     refresh: '刷新',
     openFolder: '打开所在文件夹',
+    types: {
+      copy: '复制',
+      sync: '重建索引',
+      calculateFolderSize: '计算文件夹大小',
+      uploadMerge: '合并上传',
+      contentIndex: '内容索引',
+      ocr: 'OCR 识别',
+      searchRepair: '搜索索引',
+    },
     columns: {
       taskId: '任务',
       type: '类型',

@@ -5,6 +5,7 @@ import * as m003 from './003-jobs.ts';
 import * as m004 from './004-uploads.ts';
 import * as m005 from './005-search.ts';
 import * as m006 from './006-shares.ts';
+import * as m007 from './007-upload-merge.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '004-uploads': m004,
   '005-search': m005,
   '006-shares': m006,
+  '007-upload-merge': m007,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,7 +3,11 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import { PermanentJobError } from '../../jobs/queue.ts';
 import type { Actor } from '../../lib/access.ts';
 import type { AuthService } from '../auth/auth.service.ts';
-import type { UploadService } from '../upload/upload.service.ts';
+import {
+  JOB_UPLOAD_MERGE,
+  type MergeJobPayload,
+  type UploadService,
+} from '../upload/upload.service.ts';
 import type { FileOperations } from './file-ops.service.ts';
 import type { FilesService } from './files.service.ts';
 
@@ -83,6 +87,15 @@ export function registerFileJobs(deps: {
       });
     },
     { concurrency: 1 },
+  );
+
+  jobs.register<MergeJobPayload>(
+    JOB_UPLOAD_MERGE,
+    async (ctx) => {
+      const actor = await actorOf(ctx.userId);
+      await uploads.runMergeJob(actor, ctx.payload, (percent) => ctx.progress(percent));
+    },
+    { concurrency: 2, maxAttempts: 2 },
   );
 
   jobs.register(

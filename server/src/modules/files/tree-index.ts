@@ -11,13 +11,14 @@ import { underPrefix, type FileRow, type NewFileRow } from './files.repo.ts';
 import { prefixOf, type FilesService, type FolderRef, type Owner } from './files.service.ts';
 import { checkName, suffixOf } from './names.ts';
 
-export async function hashFile(file: string): Promise<string> {
+export async function hashFile(file: string, onBytes?: (bytes: number) => void): Promise<string> {
   const hash = createHash('sha256');
   await pipeline(
     fs.createReadStream(file, { highWaterMark: 1024 * 1024 }),
     new Writable({
       write(chunk: Buffer, _enc, done) {
         hash.update(chunk);
+        onBytes?.(chunk.length);
         done();
       },
     }),

@@ -356,12 +356,13 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
       const share = await uploadGate(request);
       const q = ownerParams(share, request.query);
       const totalChunks = q.totalChunks ?? Math.max(1, Math.floor(q.totalSize / q.chunkSize));
-      const view = await uploads.merge(
+      const outcome = await uploads.merge(
         await ownerActor(share),
         { ...q, totalChunks },
         policyOf(share),
       );
-      return ok({ upload: true, file: await publicFile(share, view.id) });
+      if (outcome.merging) return ok({ upload: true, merging: true, progress: outcome.progress });
+      return ok({ upload: true, file: await publicFile(share, outcome.file.id) });
     },
   );
 

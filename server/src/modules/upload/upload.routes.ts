@@ -101,8 +101,16 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
   api.post('/merge', { schema: { querystring: mergeSchema.passthrough() } }, async (request) => {
     const q = request.query;
     const totalChunks = q.totalChunks ?? Math.max(1, Math.floor(q.totalSize / q.chunkSize));
-    const file = await uploads.merge(actorOf(request), { ...q, totalChunks });
-    return ok({ upload: true, file });
+    const outcome = await uploads.merge(actorOf(request), { ...q, totalChunks });
+    // a large file may still be merging: the client asks again until the file is there
+    if (outcome.merging)
+      return ok({
+        upload: true,
+        merging: true,
+        progress: outcome.progress,
+        taskId: outcome.taskId,
+      });
+    return ok({ upload: true, file: outcome.file });
   });
 
   api.post(

@@ -21,6 +21,7 @@ import { checkName, folderPathOf, parseFolderPath } from '../files/names.ts';
 import { hashFile } from '../files/tree-index.ts';
 import { KeyedMutex } from '../files/mutex.ts';
 import { createHash, type Hash } from 'node:crypto';
+import type { JobQueue } from '../../jobs/queue.ts';
 
 export type UploadSession = Selectable<UploadSessionTable>;
 
@@ -57,6 +58,27 @@ export interface UploadPolicy {
 
 const OWNER_POLICY: UploadPolicy = { instantCopy: true, replace: true };
 
+export const JOB_UPLOAD_MERGE = 'uploadMerge';
+
+export interface MergeJobPayload {
+  sessionId: string;
+  policy: UploadPolicy;
+}
+
+/** What a merge request learns: the file, or that a background task is still merging it. */
+export type MergeOutcome =
+  | { file: FileView; merging?: undefined }
+  | { merging: true; progress: number; taskId: string; file?: undefined };
+
+export interface UploadOptions {
+  /** Runs the merges of large uploads; without it every merge happens in the request. */
+  jobs?: JobQueue;
+  /** Uploads of this size or more are merged by a background task (status "merging"). */
+  backgroundMergeBytes?: number;
+  /** A merge request waits this long for a background merge before answering "still merging". */
+  mergeWaitMs?: number;
+}
+
 /** Sessions untouched this long are abandoned: their bytes go and their space is freed. */
 export const ABANDONED_AFTER_MS = 3 * 86400_000;
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
@@ -77,11 +99,20 @@ export class UploadService {
   private readonly cursorLocks = new KeyedMutex();
   private readonly mergeLocks = new KeyedMutex();
 
+  private readonly jobs: JobQueue | undefined;
+  private readonly backgroundMergeBytes: number;
+  private readonly mergeWaitMs: number;
+
   constructor(
     private readonly db: Db,
     private readonly files: FilesService,
     private readonly fileOps: FileOperations,
-  ) {}
+    options: UploadOptions = {},
+  ) {
+    this.jobs = options.jobs;
+    this.backgroundMergeBytes = options.backgroundMergeBytes ?? Infinity;
+    this.mergeWaitMs = options.mergeWaitMs ?? 10_000;
+  }
 
   private get tree() {
     return this.files.tree;
@@ -199,6 +230,7 @@ export class UploadService {
       state: 'uploading',
       message: null,
       fileId: null,
+      jobId: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -407,17 +439,23 @@ export class UploadService {
   }
 
   /** The finished hash when every chunk went through the cursor; otherwise hash the file. */
-  private async finalHash(session: UploadSession, staged: string): Promise<string> {
+  private async finalHash(
+    session: UploadSession,
+    staged: string,
+    onBytes?: (bytes: number) => void,
+  ): Promise<string> {
     await this.cursorLocks.run(session.id, async () => undefined);
     const cursor = this.cursors.get(session.id);
     this.cursors.delete(session.id);
     if (cursor && cursor.next === session.totalChunks + 1) return cursor.hash.digest('hex');
-    return hashFile(staged);
+    return hashFile(staged, onBytes);
   }
 
   /**
    * POST merge: fsync, verify the SHA-256, move into place (a same-named file goes to the
    * trash), commit the row, announce it. Idempotent: a finished session answers its file.
+   * A large upload is merged by a background task: the request waits a while for it and
+   * otherwise answers "still merging" with its progress; asking again picks up the same task.
    */
   async merge(
     actor: Actor,
@@ -434,14 +472,113 @@ export class UploadService {
       | 'lastModified'
     >,
     policy: UploadPolicy = OWNER_POLICY,
-  ): Promise<FileView> {
+  ): Promise<MergeOutcome> {
     requireAuthority(actor, 'cloud:file:upload');
     const id = this.sessionId(actor.id, { ...p, chunkNumber: 1, currentChunkSize: 0 });
     // one merge per session at a time: a second request waits and then answers the same file
-    return this.mergeLocks.run(id, () => this.mergeSession(actor, id, policy));
+    const started = await this.mergeLocks.run(id, async (): Promise<MergeOutcome | string> => {
+      const session = await this.find(id);
+      if (session?.state === 'failed') {
+        await this.discard(id);
+        throw new AppError(ErrorCode.MERGE_FAILED, session.message ?? 'The merge failed');
+      }
+      const background =
+        this.jobs &&
+        session &&
+        session.state !== 'done' &&
+        session.totalSize >= this.backgroundMergeBytes;
+      if (!background) return { file: await this.mergeSession(actor, id, policy) };
+      if (session.state === 'merging' && session.jobId) {
+        const job = await this.jobs.get(session.jobId);
+        if (job && (job.state === 'queued' || job.state === 'running')) return session.jobId;
+      }
+      await this.assertComplete(session);
+      await this.db
+        .updateTable('uploadSession')
+        .set({ state: 'merging', jobId: null, updatedAt: Date.now() })
+        .where('id', '=', id)
+        .execute();
+      const jobId = await this.jobs.enqueue<MergeJobPayload>(
+        JOB_UPLOAD_MERGE,
+        { sessionId: id, policy },
+        { userId: actor.id, name: session.filename, path: session.targetPath },
+      );
+      await this.db
+        .updateTable('uploadSession')
+        .set({ jobId })
+        .where('id', '=', id)
+        .where('state', '=', 'merging')
+        .execute();
+      return jobId;
+    });
+    return typeof started === 'string' ? this.awaitMerge(actor, id, started) : started;
   }
 
-  private async mergeSession(actor: Actor, id: string, policy: UploadPolicy): Promise<FileView> {
+  /** Wait a while for a background merge; its file, its failure, or "still merging". */
+  private async awaitMerge(actor: Actor, id: string, jobId: string): Promise<MergeOutcome> {
+    const jobs = this.jobs!;
+    const job = await jobs.waitFor(jobId, this.mergeWaitMs).catch(() => jobs.get(jobId));
+    const session = await this.find(id);
+    if (session?.state === 'done' && session.fileId) {
+      const row = await this.files.repo.live(actor.id, session.fileId);
+      if (row) return { file: toView(row) };
+    }
+    if (session?.state === 'merging' && job && (job.state === 'queued' || job.state === 'running'))
+      return { merging: true, progress: job.progress, taskId: jobId };
+    // failed, cancelled, or gone: say why, and a new upload starts afresh
+    await this.discard(id);
+    throw new AppError(
+      ErrorCode.MERGE_FAILED,
+      session?.message ?? job?.message ?? 'The merge was stopped; upload the file again',
+    );
+  }
+
+  /** The background task of a large upload's merge. */
+  async runMergeJob(
+    owner: Actor,
+    payload: MergeJobPayload,
+    progress: (percent: number) => void,
+  ): Promise<void> {
+    const id = payload.sessionId;
+    await this.mergeLocks.run(id, async () => {
+      const session = await this.find(id);
+      if (!session || session.state === 'done' || session.state === 'failed') return;
+      try {
+        await this.mergeSession(owner, id, payload.policy, progress, true);
+      } catch (err) {
+        const message =
+          err instanceof AppError ? err.message : 'The merge failed; upload the file again';
+        // the reason stays for the next merge request; the bytes go now
+        this.cursors.delete(id);
+        await this.db.deleteFrom('uploadChunk').where('sessionId', '=', id).execute();
+        await this.db
+          .updateTable('uploadSession')
+          .set({ state: 'failed', message: message.slice(0, 500), updatedAt: Date.now() })
+          .where('id', '=', id)
+          .execute();
+        await this.tree.remove(this.tree.uploadPath(id));
+        throw err;
+      }
+    });
+  }
+
+  private async assertComplete(session: UploadSession): Promise<void> {
+    const chunks = await this.received(session.id);
+    if (chunks.length !== session.totalChunks) {
+      throw new AppError(
+        ErrorCode.MERGE_FAILED,
+        `Only ${chunks.length} of ${session.totalChunks} chunks have arrived`,
+      );
+    }
+  }
+
+  private async mergeSession(
+    actor: Owner,
+    id: string,
+    policy: UploadPolicy,
+    progress?: (percent: number) => void,
+    keepFailure = false,
+  ): Promise<FileView> {
     const session = await this.find(id);
     if (!session)
       throw new AppError(
@@ -452,13 +589,7 @@ export class UploadService {
       const row = await this.files.repo.live(actor.id, session.fileId);
       if (row) return toView(row);
     }
-    const chunks = await this.received(id);
-    if (chunks.length !== session.totalChunks) {
-      throw new AppError(
-        ErrorCode.MERGE_FAILED,
-        `Only ${chunks.length} of ${session.totalChunks} chunks have arrived`,
-      );
-    }
+    await this.assertComplete(session);
     await this.db
       .updateTable('uploadSession')
       .set({ state: 'merging', updatedAt: Date.now() })
@@ -472,7 +603,14 @@ export class UploadService {
       } finally {
         await handle.close();
       }
-      const hash = session.totalSize === 0 ? sha256('') : await this.finalHash(session, staged);
+      progress?.(5);
+      let hashed = 0;
+      const onBytes = (n: number) => {
+        hashed += n;
+        progress?.(5 + Math.floor((hashed / Math.max(session.totalSize, 1)) * 90));
+      };
+      const hash =
+        session.totalSize === 0 ? sha256('') : await this.finalHash(session, staged, onBytes);
       if (hash !== session.identifier) {
         throw new AppError(
           ErrorCode.MERGE_FAILED,
@@ -497,10 +635,11 @@ export class UploadService {
         .where('id', '=', id)
         .execute();
       await this.db.deleteFrom('uploadChunk').where('sessionId', '=', id).execute();
+      progress?.(100);
       return view;
     } catch (err) {
       // a failed check leaves nothing behind: the session and its bytes go
-      await this.discard(id);
+      if (!keepFailure) await this.discard(id);
       throw err;
     }
   }

@@ -103,18 +103,32 @@ export async function testChunk(
   };
 }
 
-/** POST merge: the server checks the SHA-256 and puts the file in place. Idempotent. */
+/** What a merge request answers: done, or a large file still merging in the background. */
+export interface MergeResult {
+  merging: boolean;
+  /** 0..100 of the background merge. */
+  progress: number;
+}
+
+/**
+ * POST merge: the server checks the SHA-256 and puts the file in place. Idempotent; for a large
+ * file it may answer "still merging" (with progress), and asking again follows the same task.
+ */
 export async function mergeUpload(
   params: MergeParams,
   signal?: AbortSignal,
   timeoutMs = REQUEST_TIMEOUT_MS,
-): Promise<void> {
-  const envelope = await request<{ upload?: boolean }>(
+): Promise<MergeResult> {
+  const envelope = await request<{ upload?: boolean; merging?: boolean; progress?: number }>(
     '/merge',
     quiet({ method: 'POST', params: { ...params }, signal, timeoutMs }),
   );
   const data = dataOf(envelope);
   if (data.upload === false) throw new ApiError('business', errorText(envelope), 18, 200, envelope);
+  return {
+    merging: data.merging === true,
+    progress: typeof data.progress === 'number' ? data.progress : 0,
+  };
 }
 
 /** The API client's headers (spec §7), for the XMLHttpRequest that reports upload progress. */

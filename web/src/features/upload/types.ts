@@ -23,6 +23,8 @@ export interface UploadItem {
   status: UploadStatus;
   /** 0..1 of the checksum pass. */
   checkProgress: number;
+  /** 0..100 of a large file's merge, which the server runs as a background task. */
+  mergeProgress?: number;
   /** Bytes the server has (or that are on the wire). */
   uploaded: number;
   /** Bytes per second, smoothed. */

@@ -44,6 +44,10 @@ const GLOBAL_CHUNK_SLOTS = 5;
 const PUBLISH_EVERY_MS = 200;
 const CHECK_EXIST_BATCH = 1000;
 const REFRESH_DELAY_MS = 400;
+/** A merge request may wait this long on the server for a background merge to finish. */
+const MERGE_WAIT_ALLOWANCE_MS = 15_000;
+/** Pause between asks while a large file is still merging. */
+const MERGE_POLL_MS = 500;
 
 /** A counting semaphore whose waiters can give up. */
 class Slots {
@@ -677,11 +681,23 @@ export class Uploader {
         if (signal.aborted) return;
       }
 
-      this.patch(id, { status: 'merging', uploaded: item.size, speed: 0 }, true);
-      // the server reads the whole file back to check it: give big files the time that takes
-      const mergeTimeout = REQUEST_TIMEOUT_MS + Math.ceil(item.size / (40 * 1024 * 1024)) * 1000;
-      await this.withRetry((s) => mergeUpload(base, s, mergeTimeout), signal);
-      if (signal.aborted) return;
+      this.patch(
+        id,
+        { status: 'merging', uploaded: item.size, speed: 0, mergeProgress: undefined },
+        true,
+      );
+      // a large file is merged by a background task on the server: each request waits a while
+      // for it and answers "still merging" with progress; ask again until the file is there
+      for (;;) {
+        const merged = await this.withRetry(
+          (s) => mergeUpload(base, s, REQUEST_TIMEOUT_MS + MERGE_WAIT_ALLOWANCE_MS),
+          signal,
+        );
+        if (signal.aborted) return;
+        if (!merged.merging) break;
+        this.patch(id, { mergeProgress: merged.progress });
+        await sleep(MERGE_POLL_MS, signal);
+      }
       this.succeed(id, false);
     } catch (error) {
       if (isAbort(error) || signal.aborted) return;

@@ -53,7 +53,7 @@ export function TaskProgressPage() {
       dataIndex: 'type',
       title: t('columns.type'),
       width: 120,
-      render: (v: string) => <Tag>{v}</Tag>,
+      render: (v: string) => <Tag>{t(`types.${v}`, { defaultValue: v })}</Tag>,
     },
     {
       key: 'name',

@@ -50,7 +50,12 @@ function StatusText({ item }: { item: UploadItem }) {
         </span>
       );
     case 'merging':
-      return <span>{t('status.merging')}</span>;
+      return (
+        <span>
+          {t('status.merging')}
+          {item.mergeProgress !== undefined ? ` · ${item.mergeProgress}%` : ''}
+        </span>
+      );
     case 'success':
       return (
         <span className="nb-upload-row__ok">
