@@ -139,6 +139,19 @@ export interface PublicFileView {
   truncated?: boolean;
 }
 
+/**
+ * A mount as it shows inline in the listing of the folder it was placed in (`GET /list`): the
+ * entry is a folder whose `id` is the mount's id; it is browsed through its share.
+ */
+export interface MountRef {
+  mountId: string;
+  shareId: string;
+  /** The owner's shared folder. */
+  fileId: string;
+  fileUsername: string;
+  fileShowName: string;
+}
+
 /** One mounted folder in the mounter's drive (the /mount view). */
 export interface MountView {
   mountId: string;

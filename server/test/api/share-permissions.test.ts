@@ -340,6 +340,113 @@ describe('mounts', () => {
     expect(browse.status).toBe(404);
   });
 
+  it('lists a mount among the folders of the folder it was placed in, sorted and paged by the database', async () => {
+    const { share, bob, token } = await sharedFolder();
+    const bobOwner = { userId: bob.userId, username: bob.username };
+    const target = await makeFolder(t, bob.token, '/', 'work');
+    for (const name of ['alpha', 'tango', 'zulu']) await makeFolder(t, bob.token, '/work', name);
+    await putFile(t, bobOwner, '/work', 'a-notes.txt', 'notes');
+    await putFile(t, bobOwner, '/work', 'big.bin', Buffer.alloc(5000));
+    const mounted = await call<MountView>(t.app, 'PUT', '/share/mount-folder', {
+      token: bob.token,
+      headers: { 'share-token': token },
+      body: { shareId: share.shareId, fileId: target, name: 'team' },
+    });
+    expect(mounted.body.code, mounted.body.message).toBe(0);
+
+    type Entry = { id: string; name: string; isFolder: boolean; mount?: Record<string, string> };
+    const list = async (query: Record<string, string | number>, who = bob.token) => {
+      const res = await call<Entry[]>(t.app, 'GET', '/list', {
+        token: who,
+        query: { currentDirectory: '/work', ...query },
+      });
+      expect(res.body.code, res.body.message).toBe(0);
+      return {
+        names: res.body.data!.map((i) => i.name),
+        data: res.body.data!,
+        count: res.body.count,
+      };
+    };
+    const all = await list({ pageSize: 50 });
+    expect(all.names).toEqual(['alpha', 'tango', 'team', 'zulu', 'a-notes.txt', 'big.bin']);
+    expect(all.count).toBe(6);
+    const entry = all.data.find((i) => i.name === 'team')!;
+    expect(entry).toMatchObject({
+      id: mounted.body.data!.mountId,
+      isFolder: true,
+      path: '/work/',
+      mount: {
+        mountId: mounted.body.data!.mountId,
+        shareId: share.shareId,
+        fileId: share.fileId,
+        fileUsername: 'admin',
+      },
+    });
+
+    // pages of two in every order join up to the whole listing, the mount among the folders
+    for (const sortableProp of ['name', 'size', 'updateDate', 'uploadDate']) {
+      for (const order of ['ascending', 'descending']) {
+        const whole = await list({ sortableProp, order, pageSize: 50 });
+        const paged: string[] = [];
+        for (let pageIndex = 1; pageIndex <= 3; pageIndex++) {
+          const page = await list({ sortableProp, order, pageIndex, pageSize: 2 });
+          expect(page.count).toBe(6);
+          paged.push(...page.names);
+        }
+        expect(paged, `${sortableProp} ${order}`).toEqual(whole.names);
+        expect(new Set(whole.names.slice(0, 4))).toEqual(
+          new Set(['alpha', 'team', 'tango', 'zulu']),
+        );
+      }
+    }
+    expect((await list({ order: 'descending', pageSize: 50 })).names).toEqual([
+      'zulu',
+      'team',
+      'tango',
+      'alpha',
+      'big.bin',
+      'a-notes.txt',
+    ]);
+    // the folders alone, and the second page where folders end and files begin
+    expect((await list({ isFolder: 'true', pageSize: 50 })).count).toBe(4);
+    expect((await list({ pageIndex: 2, pageSize: 3 })).names).toEqual([
+      'zulu',
+      'a-notes.txt',
+      'big.bin',
+    ]);
+
+    // only where it was placed, and only for the mounter
+    const root = await call<Entry[]>(t.app, 'GET', '/list', {
+      token: bob.token,
+      query: { currentDirectory: '/' },
+    });
+    expect(root.body.data!.map((i) => i.name)).toEqual(['work']);
+    const other = await makeUser(t.app, admin.token, { username: 'carol' });
+    await makeFolder(t, other.token, '/', 'work');
+    expect((await list({}, other.token)).names).toEqual([]);
+
+    // the shared folder in the owner's trash: the mount is gone from the listing and the count
+    const trash = await call(t.app, 'DELETE', '/delete', {
+      token: admin.token,
+      query: { fileIds: share.fileId },
+    });
+    expect(trash.body.code).toBe(0);
+    const hidden = await list({ pageSize: 50 });
+    expect(hidden.names).not.toContain('team');
+    expect(hidden.count).toBe(5);
+    await call(t.app, 'POST', '/restore', { token: admin.token, query: { fileIds: share.fileId } });
+    expect((await list({ pageSize: 50 })).names).toContain('team');
+
+    // removing the mount (or cancelling the share) takes it out
+    await call(t.app, 'DELETE', '/mount/remove', {
+      token: bob.token,
+      query: { mountId: mounted.body.data!.mountId },
+    });
+    const after = await list({ pageSize: 50 });
+    expect(after.names).toEqual(['alpha', 'tango', 'zulu', 'a-notes.txt', 'big.bin']);
+    expect(after.count).toBe(5);
+  });
+
   it('shows signed-in visitors whether they can mount', async () => {
     const { share, bob, token } = await sharedFolder();
     const facts = await call<PublicFileView[]>(t.app, 'GET', '/public/access-share', {

@@ -56,6 +56,7 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
       order: q.order,
       pageIndex: q.pageIndex,
       pageSize: q.pageSize,
+      withMounts: true,
     });
     if (q.pageIndex === 1 && !q.queryFileType) {
       // the uploader learns the preferred chunk size (spec §7 received messages, §9)
@@ -79,6 +80,7 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
         order: q.order,
         pageIndex: q.pageIndex,
         pageSize: q.pageSize,
+        withMounts: true,
       });
       return ok(items, { count: total });
     },

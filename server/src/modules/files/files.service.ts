@@ -1,4 +1,4 @@
-import { ErrorCode } from '@nimbus/contract';
+import { ErrorCode, type MountRef } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import type { Actor } from '../../lib/access.ts';
 import { requireAuthority } from '../../lib/access.ts';
@@ -7,7 +7,14 @@ import { newId } from '../../lib/ids.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { LocalTree } from '../../storage/local-tree.ts';
 import { contentTypeOf, fileTypeOf } from './file-types.ts';
-import { FilesRepo, ROOT_ID, type FileRow, type SortOrder, type SortProp } from './files.repo.ts';
+import {
+  FilesRepo,
+  ROOT_ID,
+  type FileRow,
+  type MountEntry,
+  type SortOrder,
+  type SortProp,
+} from './files.repo.ts';
 import { checkName, folderPathOf, numberedName, parseFolderPath, suffixOf } from './names.ts';
 import { KeyedMutex } from './mutex.ts';
 
@@ -28,6 +35,8 @@ export interface FileView {
   childrenCount: number;
   userId: string;
   trashDate?: string;
+  /** Set on a mount listed in its folder: someone's shared folder placed here. */
+  mount?: MountRef;
 }
 
 export interface Owner {
@@ -65,6 +74,8 @@ export interface ListParams {
   order?: SortOrder;
   pageIndex: number;
   pageSize: number;
+  /** A folder listing shows the mounts placed in the folder among its folders. */
+  withMounts?: boolean;
 }
 
 const VIEW_TYPES = new Set(['image', 'video', 'audio', 'document', 'text', 'archive', 'other']);
@@ -88,6 +99,34 @@ export function toView(row: FileRow): FileView {
   };
   if (row.trashedAt) view.trashDate = formatDateTime(row.trashedAt);
   return view;
+}
+
+/** A mount as an entry of the folder it sits in (`prefix`: that folder's child path). */
+export function mountView(owner: Owner, mount: MountEntry, prefix: string): FileView {
+  return {
+    id: mount.mountId,
+    name: mount.name,
+    path: prefix,
+    isFolder: true,
+    // it takes no space in this drive
+    size: 0,
+    contentType: contentTypeOf('', true),
+    suffix: '',
+    type: 'folder',
+    hash: null,
+    uploadDate: formatDateTime(mount.createdAt),
+    updateDate: formatDateTime(mount.updateDate),
+    isFavorite: false,
+    childrenCount: mount.childrenCount,
+    userId: owner.id,
+    mount: {
+      mountId: mount.mountId,
+      shareId: mount.shareId,
+      fileId: mount.fileId,
+      fileUsername: mount.ownerUsername,
+      fileShowName: mount.ownerShowName,
+    },
+  };
 }
 
 /** `/a/b/` for the folder row `b` under `/a/`: the path of its children. */
@@ -159,13 +198,12 @@ export class FilesService {
     const recently = view === 'recently';
     const typed = VIEW_TYPES.has(view);
     const driveWide = trash || recently || typed || p.isFavorite === true || Boolean(p.tagId);
-    let parentId: string | undefined;
+    let folder: FolderRef | undefined;
     let knownTotal: number | undefined;
     if (!driveWide) {
-      const folder = p.folderId
+      folder = p.folderId
         ? await this.folderById(owner.id, p.folderId)
         : await this.resolveFolder(owner.id, p.currentDirectory);
-      parentId = folder.id;
       if (p.isFolder !== true) knownTotal = folder.children;
     }
     const defaultSort: SortProp = recently
@@ -177,23 +215,30 @@ export class FilesService {
           : 'name';
     const sortProp = p.sortableProp ?? defaultSort;
     const order = p.order ?? (sortProp === 'name' ? 'ascending' : 'descending');
-    const { rows, total } = await this.repo.list({
-      userId: owner.id,
-      parentId,
-      fileType: typed ? view : undefined,
-      favorite: p.isFavorite === true,
-      tagId: p.tagId,
-      trash,
-      foldersOnly: p.isFolder === true,
-      // the recently view lists files, never folders
-      filesOnly: recently,
-      knownTotal,
-      sortProp: trash && !p.sortableProp ? 'updateDate' : sortProp,
-      order,
-      offset: (p.pageIndex - 1) * p.pageSize,
-      limit: p.pageSize,
-    });
-    return { items: rows.map(toView), total };
+    const { entries, total } = await this.repo.listEntries(
+      {
+        userId: owner.id,
+        parentId: folder?.id,
+        fileType: typed ? view : undefined,
+        favorite: p.isFavorite === true,
+        tagId: p.tagId,
+        trash,
+        foldersOnly: p.isFolder === true,
+        // the recently view lists files, never folders
+        filesOnly: recently,
+        knownTotal,
+        sortProp: trash && !p.sortableProp ? 'updateDate' : sortProp,
+        order,
+        offset: (p.pageIndex - 1) * p.pageSize,
+        limit: p.pageSize,
+      },
+      p.withMounts === true && folder !== undefined,
+    );
+    const prefix = folder?.prefix ?? '/';
+    const items = entries.map((entry) =>
+      entry.kind === 'file' ? toView(entry.row) : mountView(owner, entry.mount, prefix),
+    );
+    return { items, total };
   }
 
   async info(owner: Owner, id: string): Promise<FileView> {
