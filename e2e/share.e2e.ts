@@ -9,6 +9,7 @@ import {
   PHONE,
   launchBrowser,
   openPage,
+  saveScreenshot,
   startServer,
   until,
   type NimbusServer,
@@ -292,7 +293,21 @@ describe('sharing', () => {
     await phone.context.close();
   });
 
-  it('mounts the share as a second user and opens a file from the mount', async () => {
+  it('mounts the share as a second user, sees it in the folder and opens a file from it', async () => {
+    // bob's drive already holds folders and a file the mount sorts among
+    const bobToken = (
+      await call<Record<string, string>>('POST', '/login', { ...BOB, rememberMe: true }, '')
+    )['nimbus-token']!;
+    for (const filename of ['Archive', 'Zeta']) {
+      await call(
+        'POST',
+        `/new_folder?currentDirectory=%2F&filename=${filename}`,
+        undefined,
+        bobToken,
+      );
+    }
+    await call('POST', '/addfile?parentPath=%2F&fileName=todo.txt', undefined, bobToken);
+
     const bob = await openPage(browser, server, { acceptDownloads: true });
     const { page } = bob;
     await signIn(page, BOB);
@@ -306,8 +321,24 @@ describe('sharing', () => {
     await page.goto('/mount');
     await page.getByTestId('mounts-page').waitFor();
     await shot(page, 'mounts');
-    await page.getByTestId('mount-open-Team project').click();
+
+    // the folder it was placed in lists it among its folders, marked as a mount
+    await page.goto('/?vmode=list');
+    const mounted = page.locator('[data-testid="file-item"][data-name="Team project"]');
+    await mounted.waitFor();
+    expect(await mounted.getAttribute('data-mount')).toBe('true');
+    expect(await mounted.getByTestId('mount-tag').textContent()).toContain('admin');
+    expect(
+      await page
+        .locator('[data-testid="file-item"]')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-name'))),
+    ).toEqual(['Archive', 'Team project', 'Zeta', 'todo.txt']);
+    expect(await page.getByTestId('files-status').textContent()).toContain('4 items');
+    await saveScreenshot(page, 'share-mount-inline');
+    // opening it browses the mount
+    await mounted.dblclick();
     await page.getByTestId('mount-browser').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/mount');
     await row(page, 'photo.png').waitFor();
     await page.getByTestId('share-item-photo.png').click();
     const image = page.locator('.ant-image-preview img').first();

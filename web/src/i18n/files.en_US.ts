@@ -99,6 +99,7 @@ const files = {
     emptyTrash: 'Empty trash',
     deselect: 'Deselect',
     selectAll: 'Select all',
+    unmount: 'Remove mount',
     refresh: 'Refresh',
     view: 'View',
     arrange: 'Arrange by',
@@ -167,6 +168,10 @@ const files = {
     emptyBody:
       'Everything in the trash ({{count}}) will be deleted for good. This cannot be undone.',
     emptyOk: 'Empty trash',
+    unmountTitle: 'Remove this mount?',
+    unmountBody:
+      '"{{name}}" leaves your drive. The files stay with {{owner}}, and the share link can mount it again.',
+    unmountOk: 'Remove',
     moveTitle: 'Move items?',
     moveOne: 'Move "{{name}}" to "{{target}}"?',
     moveMany: 'Move {{count}} items to "{{target}}"?',
@@ -194,6 +199,7 @@ const files = {
     restoreFailed: 'Could not restore "{{name}}": {{msg}}',
     swept: 'Deleted forever',
     trashEmptied: 'Trash emptied',
+    unmounted: '"{{name}}" is no longer mounted',
     favoriteAdded: 'Added to favorites',
     favoriteRemoved: 'Removed from favorites',
     moveIntoItself: 'A folder cannot be moved or copied into itself',
@@ -237,6 +243,7 @@ const files = {
     uploaded: 'Uploaded',
     modified: 'Modified',
     deleted: 'Deleted',
+    sharedBy: 'Shared by',
     contents: 'Contents',
     favorite: 'Favorite',
     yes: 'Yes',
@@ -294,6 +301,10 @@ const files = {
     months_other: '{{count}} months ago',
     years_one: '{{count}} year ago',
     years_other: '{{count}} years ago',
+  },
+  mount: {
+    tag: 'Mounted · {{name}}',
+    sharedBy: 'Mounted folder shared by {{name}}',
   },
   a11y: {
     list: 'Files and folders',

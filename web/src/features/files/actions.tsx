@@ -5,6 +5,7 @@ import {
   CloseSquareOutlined,
   CopyOutlined,
   DeleteOutlined,
+  DisconnectOutlined,
   DownloadOutlined,
   EditOutlined,
   ExpandOutlined,
@@ -32,7 +33,7 @@ import { clipboardMode, type ClipboardEntry } from './clipboard';
 import { FileIcon } from './components/FileIcon';
 import { isExtractable } from './file-kinds';
 import type { Shortcut } from './shortcuts';
-import type { FileItem } from './types';
+import { isMount, type FileItem } from './types';
 import { SORT_PROPS, type FileViewKind, type SortOrder, type SortProp } from './view-kinds';
 
 export type ViewMode = 'list' | 'grid';
@@ -78,6 +79,8 @@ export interface FileCommands {
   moveOrCopy(items: FileItem[]): void;
   duplicate(item: FileItem): void;
   extract(item: FileItem): void;
+  /** Take a mount out of the folder it was placed in. */
+  unmount(item: FileItem): void;
   trash(items: FileItem[]): void;
   restore(items: FileItem[]): void;
   deleteForever(items: FileItem[]): void;
@@ -92,7 +95,7 @@ export interface FileCommands {
 }
 
 export interface ActionContext {
-  /** The items acted on: the selection, or the item right-clicked. */
+  /** The items acted on: the selection, or the item right-clicked (mounts included). */
   items: FileItem[];
   view: ViewState;
   clipboard: ClipboardEntry[];
@@ -118,8 +121,18 @@ export interface FileAction {
   children?: (ctx: ActionContext) => FileAction[];
 }
 
+/**
+ * The items file operations act on: the selection without mounts, which are not rows of this
+ * drive (they open, or are removed, and nothing else).
+ */
+export const ownItems = (ctx: Pick<ActionContext, 'items'>): FileItem[] =>
+  ctx.items.some(isMount) ? ctx.items.filter((item) => !isMount(item)) : ctx.items;
+
 const one = (ctx: ActionContext) => ctx.items.length === 1;
 const some = (ctx: ActionContext) => ctx.items.length > 0;
+const someOwn = (ctx: ActionContext) => ownItems(ctx).length > 0;
+const oneOwn = (ctx: ActionContext) => one(ctx) && !isMount(ctx.items[0]!);
+const oneMount = (ctx: ActionContext) => one(ctx) && isMount(ctx.items[0]!);
 const inTrash = (ctx: ActionContext) => ctx.view.kind === 'trash';
 const live = (ctx: ActionContext) => !inTrash(ctx);
 const first = (ctx: ActionContext) => ctx.items[0]!;
@@ -161,13 +174,15 @@ export const FILE_ACTIONS = {
   },
   download: {
     id: 'download',
-    label: (t, ctx) =>
-      ctx.items.length > 1 || ctx.items[0]?.isFolder
+    label: (t, ctx) => {
+      const items = ownItems(ctx);
+      return items.length > 1 || items[0]?.isFolder
         ? t('actions.downloadZip')
-        : t('actions.download'),
+        : t('actions.download');
+    },
     icon: <DownloadOutlined />,
-    visible: (ctx) => some(ctx) && live(ctx),
-    run: (ctx) => ctx.cmd.download(ctx.items),
+    visible: (ctx) => someOwn(ctx) && live(ctx),
+    run: (ctx) => ctx.cmd.download(ownItems(ctx)),
   },
   // the share feature's own action (it holds the dialog)
   share: shareFileAction,
@@ -176,10 +191,16 @@ export const FILE_ACTIONS = {
   favorite: {
     id: 'favorite',
     label: (t, ctx) =>
-      ctx.items.every((item) => item.isFavorite) ? t('actions.unfavorite') : t('actions.favorite'),
-    icon: (ctx) => (ctx.items.every((item) => item.isFavorite) ? <StarFilled /> : <StarOutlined />),
-    visible: (ctx) => some(ctx) && live(ctx),
-    run: (ctx) => ctx.cmd.setFavorite(ctx.items, !ctx.items.every((item) => item.isFavorite)),
+      ownItems(ctx).every((item) => item.isFavorite)
+        ? t('actions.unfavorite')
+        : t('actions.favorite'),
+    icon: (ctx) =>
+      ownItems(ctx).every((item) => item.isFavorite) ? <StarFilled /> : <StarOutlined />,
+    visible: (ctx) => someOwn(ctx) && live(ctx),
+    run: (ctx) => {
+      const items = ownItems(ctx);
+      ctx.cmd.setFavorite(items, !items.every((item) => item.isFavorite));
+    },
   },
   details: {
     id: 'details',
@@ -194,16 +215,16 @@ export const FILE_ACTIONS = {
     label: (t) => t('actions.copy'),
     icon: <CopyOutlined />,
     shortcut: { key: 'c', mod: true },
-    visible: (ctx) => some(ctx) && live(ctx),
-    run: (ctx) => ctx.cmd.toClipboard(ctx.items, 'copy'),
+    visible: (ctx) => someOwn(ctx) && live(ctx),
+    run: (ctx) => ctx.cmd.toClipboard(ownItems(ctx), 'copy'),
   },
   cut: {
     id: 'cut',
     label: (t) => t('actions.cut'),
     icon: <ScissorOutlined />,
     shortcut: { key: 'x', mod: true },
-    visible: (ctx) => some(ctx) && live(ctx),
-    run: (ctx) => ctx.cmd.toClipboard(ctx.items, 'cut'),
+    visible: (ctx) => someOwn(ctx) && live(ctx),
+    run: (ctx) => ctx.cmd.toClipboard(ownItems(ctx), 'cut'),
   },
   paste: {
     id: 'paste',
@@ -220,29 +241,29 @@ export const FILE_ACTIONS = {
     label: (t) => t('actions.rename'),
     icon: <EditOutlined />,
     shortcut: { key: 'F2' },
-    visible: (ctx) => one(ctx) && live(ctx),
+    visible: (ctx) => oneOwn(ctx) && live(ctx),
     run: (ctx) => ctx.cmd.rename(first(ctx)),
   },
   moveCopy: {
     id: 'moveCopy',
     label: (t) => t('actions.moveCopy'),
     icon: <SwapOutlined />,
-    visible: (ctx) => some(ctx) && live(ctx),
-    run: (ctx) => ctx.cmd.moveOrCopy(ctx.items),
+    visible: (ctx) => someOwn(ctx) && live(ctx),
+    run: (ctx) => ctx.cmd.moveOrCopy(ownItems(ctx)),
   },
   duplicate: {
     id: 'duplicate',
     label: (t) => t('actions.duplicate'),
     icon: <BlockOutlined />,
     shortcut: { key: 'd', mod: true },
-    visible: (ctx) => one(ctx) && live(ctx) && !first(ctx).isFolder,
+    visible: (ctx) => oneOwn(ctx) && live(ctx) && !first(ctx).isFolder,
     run: (ctx) => ctx.cmd.duplicate(first(ctx)),
   },
   extract: {
     id: 'extract',
     label: (t) => t('actions.extract'),
     icon: <ExportOutlined />,
-    visible: (ctx) => one(ctx) && live(ctx) && isExtractable(first(ctx)),
+    visible: (ctx) => oneOwn(ctx) && live(ctx) && isExtractable(first(ctx)),
     run: (ctx) => ctx.cmd.extract(first(ctx)),
   },
   delete: {
@@ -251,8 +272,17 @@ export const FILE_ACTIONS = {
     icon: <DeleteOutlined />,
     shortcut: { key: 'Delete' },
     danger: true,
-    visible: (ctx) => some(ctx) && live(ctx),
-    run: (ctx) => ctx.cmd.trash(ctx.items),
+    visible: (ctx) => someOwn(ctx) && live(ctx),
+    run: (ctx) => ctx.cmd.trash(ownItems(ctx)),
+  },
+  unmount: {
+    id: 'unmount',
+    label: (t) => t('actions.unmount'),
+    icon: <DisconnectOutlined />,
+    shortcut: { key: 'Delete' },
+    danger: true,
+    visible: oneMount,
+    run: (ctx) => ctx.cmd.unmount(first(ctx)),
   },
   restore: {
     id: 'restore',
@@ -344,7 +374,7 @@ export const FILE_ACTIONS = {
     id: 'moveTo',
     label: (t) => t('actions.moveTo'),
     icon: <NodeIndexOutlined />,
-    visible: (ctx) => some(ctx) && live(ctx),
+    visible: (ctx) => someOwn(ctx) && live(ctx),
   },
 } satisfies Record<string, FileAction>;
 
@@ -372,6 +402,7 @@ export const MENUS = {
     'extract',
     '-',
     'delete',
+    'unmount',
   ],
   multi: [
     'deselect',
@@ -429,6 +460,7 @@ export function visibleEntries(
 export const SHORTCUT_ACTIONS: ActionId[] = [
   'rename',
   'delete',
+  'unmount',
   'deleteForever',
   'copy',
   'cut',

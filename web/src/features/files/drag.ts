@@ -40,6 +40,7 @@ export const useDragStore = create<DragState>()((set) => ({
 export function canDropInto(items: readonly FileItem[], target: DropTarget): boolean {
   if (items.length === 0) return false;
   return items.every((item) => {
+    if (item.mount) return false;
     if (item.id === target.id) return false;
     if (item.isFolder && target.path.startsWith(`${item.path}${item.name}/`)) return false;
     return item.path !== target.path;

@@ -1,3 +1,4 @@
+import type { MountRef } from '@nimbus/contract';
 import type { FileViewKind, SortOrder, SortProp } from './view-kinds';
 
 /** A file or folder as `/api/list` answers it (the server's FileView, API-NOTES §1.3). */
@@ -20,6 +21,8 @@ export interface FileItem {
   userId?: string;
   /** Set on items in the trash. */
   trashDate?: string;
+  /** Set on a mount listed in its folder: someone's shared folder, browsed through its share. */
+  mount?: MountRef;
 }
 
 /** One result of a move, copy, rename or restore (`operationFile` body). */
@@ -50,6 +53,9 @@ export interface ListingKey {
 }
 
 export const ROOT_FOLDER_ID = '0';
+
+/** A mount in a folder listing: it opens the mount browser and takes no file operation. */
+export const isMount = (item: Pick<FileItem, 'mount'>): boolean => item.mount !== undefined;
 
 /** The full path of an item: `/a/b/c.txt`. */
 export const fullPathOf = (item: Pick<FileItem, 'path' | 'name'>): string =>

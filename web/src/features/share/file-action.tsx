@@ -11,7 +11,8 @@ export const shareFileAction: FileAction = {
   id: 'share',
   label: () => i18n.t('share:actions.share'),
   icon: <ShareAltOutlined />,
-  visible: (ctx) => ctx.items.length === 1 && ctx.view.kind !== 'trash',
+  // a mount is someone else's share: only its owner shares it
+  visible: (ctx) => ctx.items.length === 1 && !ctx.items[0]!.mount && ctx.view.kind !== 'trash',
   run: (ctx) => {
     const item = ctx.items[0];
     if (item)

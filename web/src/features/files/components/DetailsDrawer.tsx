@@ -69,6 +69,13 @@ export function DetailsDrawer({ open, items, mobile, onClose, locationLink }: De
       'details-modified',
     ]);
     if (item.trashDate) rows.push(['deleted', fmt.exact(item.trashDate), 'details-deleted']);
+    if (item.mount) {
+      rows.push([
+        'sharedBy',
+        item.mount.fileShowName || item.mount.fileUsername,
+        'details-shared-by',
+      ]);
+    }
     rows.push([
       'favorite',
       item.isFavorite ? (
@@ -112,7 +119,7 @@ export function DetailsDrawer({ open, items, mobile, onClose, locationLink }: De
                 </div>
               ))}
             </dl>
-            {item.trashDate ? null : <FileTagsSection file={item} />}
+            {item.trashDate || item.mount ? null : <FileTagsSection file={item} />}
           </>
         ) : (
           <div className="nb-details__many" data-testid="details-many">

@@ -244,15 +244,15 @@ function useLongPress(item: FileItem, handlers: CollectionHandlers) {
 function useItemEvents(p: ItemProps) {
   const { item, handlers } = p;
   const longPress = useLongPress(item, handlers);
-  const dropTarget: DropTarget | null = item.isFolder
-    ? { id: item.id, path: childPathOf(item), name: item.name }
-    : null;
+  // a mount is browsed through its share: nothing is dropped into it or dragged out of here
+  const dropTarget: DropTarget | null =
+    item.isFolder && !item.mount ? { id: item.id, path: childPathOf(item), name: item.name } : null;
   const drop = {
     isOver: p.dropOver,
     props: dropTarget && p.shared.dragging ? dropProps(dropTarget, handlers) : {},
   };
   const dragProps =
-    p.draggable && !p.renaming && !p.mobile
+    p.draggable && !p.renaming && !p.mobile && !item.mount
       ? {
           draggable: true,
           onDragStart: (event: React.DragEvent) => handlers.onDragStart(item, event),
@@ -304,6 +304,20 @@ function StarGlyph({ className, label }: { className: string; label: string }) {
     >
       <path d="M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6-4.9-4.6 6.6-.8z" />
     </svg>
+  );
+}
+
+/** The mark of a mount in a list row: whose shared folder it is. */
+function MountTag({ mount, t }: { mount: NonNullable<FileItem['mount']>; t: Shared['t'] }) {
+  const owner = mount.fileShowName || mount.fileUsername;
+  return (
+    <span
+      className="nb-row__mount"
+      title={t('mount.sharedBy', { name: owner })}
+      data-testid="mount-tag"
+    >
+      {t('mount.tag', { name: owner })}
+    </span>
   );
 }
 
@@ -397,6 +411,7 @@ const ListRow = memo(function ListRow(p: RowProps) {
       data-name={item.name}
       data-testid="file-item"
       data-folder={item.isFolder ? 'true' : undefined}
+      data-mount={item.mount ? 'true' : undefined}
       {...rootProps}
     >
       {p.mobile || !p.controls ? null : (
@@ -424,6 +439,7 @@ const ListRow = memo(function ListRow(p: RowProps) {
             </span>
           ) : null}
         </span>
+        {item.mount ? <MountTag mount={item.mount} t={t} /> : null}
         {item.isFavorite ? <StarGlyph className="nb-row__star" label={t('a11y.favorite')} /> : null}
       </span>
       {p.mobile ? null : (
@@ -479,9 +495,11 @@ const GridTile = memo(function GridTile(p: TileProps) {
   ]
     .filter(Boolean)
     .join(' ');
-  const title = item.isFolder
-    ? `${item.name}\n${fmt.exact(item.updateDate)}`
-    : `${item.name}\n${fmt.size(item.size)} · ${fmt.exact(item.updateDate)}`;
+  const title = item.mount
+    ? `${item.name}\n${t('mount.sharedBy', { name: item.mount.fileShowName || item.mount.fileUsername })}`
+    : item.isFolder
+      ? `${item.name}\n${fmt.exact(item.updateDate)}`
+      : `${item.name}\n${fmt.size(item.size)} · ${fmt.exact(item.updateDate)}`;
   return (
     <div
       className={className}
@@ -497,6 +515,7 @@ const GridTile = memo(function GridTile(p: TileProps) {
       data-name={item.name}
       data-testid="file-item"
       data-folder={item.isFolder ? 'true' : undefined}
+      data-mount={item.mount ? 'true' : undefined}
       title={p.renaming ? undefined : title}
       data-drag-handle
       {...rootProps}

@@ -89,7 +89,7 @@ function Glyph({ kind }: { kind: IconKind }) {
 }
 
 interface FileIconProps {
-  item: Pick<FileItem, 'name' | 'suffix' | 'isFolder'>;
+  item: Pick<FileItem, 'name' | 'suffix' | 'isFolder'> & Partial<Pick<FileItem, 'mount'>>;
   size?: number;
   /** Draw the extension label (legible from about 40 px). */
   label?: boolean;
@@ -124,6 +124,23 @@ export const FileIcon = memo(function FileIcon({
           fill="#fff"
           opacity="0.28"
         />
+        {item.mount ? (
+          // a mount: someone's shared folder, linked into this drive
+          <g className="nb-icon__mount">
+            <circle cx="36.5" cy="35" r="10" fill="#2f6fed" stroke="#fff" strokeWidth="2" />
+            <g
+              fill="none"
+              stroke="#fff"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
+              <path d="M34.8 36.7l3.4-3.4" />
+              <path d="M35.9 31.9l1.2-1.2a2.6 2.6 0 0 1 3.7 3.7l-1.2 1.2" />
+              <path d="M37.1 38.1l-1.2 1.2a2.6 2.6 0 0 1-3.7-3.7l1.2-1.2" />
+            </g>
+          </g>
+        ) : null}
       </svg>
     );
   }

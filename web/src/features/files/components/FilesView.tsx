@@ -9,6 +9,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { formatSize } from '../../../lib/format';
 import { useAppStore } from '../../../stores/app';
 import { authKeys } from '../../auth/api';
+import { removeMount, shareKeys } from '../../share/api';
 import { useTags } from '../../tags/api';
 import {
   FILE_ACTIONS,
@@ -467,6 +468,11 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         setDetailsOpen(true);
         return;
       }
+      if (item.mount) {
+        // a mount is browsed through its share, in the mount browser
+        void navigate(`/mount?share=${encodeURIComponent(item.mount.shareId)}`);
+        return;
+      }
       switch (openKindOf(item)) {
         case 'folder': {
           const child = childPathOf(item);
@@ -568,6 +574,26 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
           void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
         })
         .catch(() => message.destroy(key));
+    },
+    unmount: (item) => {
+      const mount = item.mount;
+      if (!mount) return;
+      void confirm({
+        title: t('confirm.unmountTitle'),
+        content: t('confirm.unmountBody', {
+          name: item.name,
+          owner: mount.fileShowName || mount.fileUsername,
+        }),
+        okText: t('confirm.unmountOk'),
+        danger: true,
+      }).then(async (ok) => {
+        if (!ok) return;
+        await removeMount(mount.mountId);
+        removeFromListings((i) => i.id === item.id);
+        setSelection(EMPTY_SELECTION);
+        void queryClient.invalidateQueries({ queryKey: shareKeys.mounts });
+        void message.success(t('messages.unmounted', { name: item.name }));
+      });
     },
     trash: (targets) => {
       const ids = targets.map((item) => item.id);
@@ -824,6 +850,12 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       if (!selection.ids.has(item.id)) {
         selectOnly(item);
         dragged = [item];
+      }
+      // mounts stay where they were placed
+      dragged = dragged.filter((i) => !i.mount);
+      if (dragged.length === 0) {
+        event.preventDefault();
+        return;
       }
       event.dataTransfer.setData(DRAG_TYPE, JSON.stringify(dragged.map((i) => i.id)));
       event.dataTransfer.effectAllowed = 'move';

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fileKeys } from '../../files/api';
 import { mountShare, shareKeys } from '../api';
 import { DrivePicker } from './DrivePicker';
 
@@ -41,6 +42,8 @@ export function MountDialog({
         void message.success(t('page.mountedAs', { name: mounted.name }));
         await queryClient.invalidateQueries({ queryKey: shareKeys.visit(share) });
         void queryClient.invalidateQueries({ queryKey: shareKeys.mounts });
+        // the folder it went into lists it among its folders
+        void queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('home', mounted.path) });
         onClose();
       }}
     >

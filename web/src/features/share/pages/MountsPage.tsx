@@ -24,7 +24,7 @@ import { ApiError } from '../../../api/client';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { useAppStore } from '../../../stores/app';
-import { fileUrl } from '../../files/api';
+import { fileKeys, fileUrl } from '../../files/api';
 import { FileIcon } from '../../files/components/FileIcon';
 import { listMounts, removeMount, shareFolderQuery, shareKeys } from '../api';
 import { ShareBrowser } from '../components/ShareBrowser';
@@ -192,6 +192,9 @@ export function MountsPage() {
             onConfirm={async () => {
               await removeMount(mount.mountId);
               void message.success(t('mounts.removed'));
+              void queryClient.invalidateQueries({
+                queryKey: fileKeys.listsOf('home', mount.path),
+              });
               await queryClient.invalidateQueries({ queryKey: shareKeys.mounts });
             }}
           >
