@@ -1,7 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CamelCasePlugin,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -34,11 +47,78 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({
+  // statistics sampled from at most this many index entries: ANALYZE stays in the milliseconds
+  sqlite.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
+  sqlite.pragma('optimize = 0x10002');
+  // refreshes run one at a time; requests for one while another is queued are the same request
+  let analyzing: Promise<void> | undefined;
+  let queued = false;
+  const analyze = () => {
+    if (queued) return;
+    queued = true;
+    setImmediate(() => {
+      queued = false;
+      analyzing = (analyzing ?? Promise.resolve())
+        .then(() => sql`analyze`.execute(db))
+        .then(
+          () => undefined,
+          () => undefined,
+        );
+    });
+  };
+  const db: Db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: sqlite }),
-    plugins: [new CamelCasePlugin()],
+    plugins: [new CamelCasePlugin(), new AnalyzeAfterBulkWrites(ANALYZE_EVERY_ROWS, analyze)],
   });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  // the planner's statistics follow the data: tables change shape as drives fill up
+  const timer = setInterval(
+    () => void sql`pragma optimize`.execute(db).catch(() => undefined),
+    3600_000,
+  );
+  timer.unref();
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      clearInterval(timer);
+      await analyzing;
+      await sql`pragma optimize`.execute(db).catch(() => undefined);
+      await db.destroy();
+    },
+  };
+}
+
+const ANALYSIS_LIMIT = 1000;
+const ANALYZE_EVERY_ROWS = 10_000;
+
+/**
+ * SQLite plans a query from the statistics ANALYZE gathers; with none (a fresh database after a
+ * big import, an index rebuild, a large copy) it may pick an index that reads a whole folder to
+ * return its first page. This counts the rows written and refreshes the statistics every so many.
+ */
+class AnalyzeAfterBulkWrites implements KyselyPlugin {
+  private written = 0;
+
+  constructor(
+    private readonly threshold: number,
+    private readonly analyze: () => void,
+  ) {}
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const changed = args.result.numAffectedRows;
+    if (changed !== undefined && changed > 0n) {
+      this.written += Number(changed);
+      if (this.written >= this.threshold) {
+        this.written = 0;
+        this.analyze();
+      }
+    }
+    return Promise.resolve(args.result);
+  }
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {
