@@ -10,6 +10,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureServerBuild } from '../scripts/build-server.mjs';
 import { buildApp } from '../server/src/app.ts';
 import { testConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/index.ts';
@@ -235,7 +236,7 @@ async function main(): Promise<void> {
 
     // ---- the real server, as a child process ----
     const port = await freePort();
-    const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    const server = spawn(process.execPath, [await ensureServerBuild()], {
       cwd: root,
       env: {
         ...process.env,

@@ -12,6 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { ensureServerBuild } from '../scripts/build-server.mjs';
 import { buildApp } from '../server/src/app.ts';
 import { testConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/index.ts';
@@ -273,7 +274,7 @@ async function contents(): Promise<void> {
   let server: ChildProcess | undefined;
   try {
     const port = await freePort();
-    server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    server = spawn(process.execPath, [await ensureServerBuild()], {
       cwd: root,
       env: {
         ...process.env,

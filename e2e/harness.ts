@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureServerBuild } from '../scripts/build-server.mjs';
 import {
   chromium,
   type Browser,
@@ -53,7 +54,7 @@ async function waitForExit(child: ChildProcess, timeoutMs: number): Promise<bool
 }
 
 /**
- * Start the real server (`node --import tsx server/src/main.ts`) and wait until
+ * Start the real server (the bundle `npm start` runs) and wait until
  * /api/public/health answers. It serves the built web app (web/dist unless NIMBUS_WEB_DIR says
  * otherwise), so build it first.
  */
@@ -75,7 +76,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   // SQLite in the fresh folder, whatever the surrounding shell points at.
   if (!('NIMBUS_DATABASE_URL' in extraEnv)) delete env.NIMBUS_DATABASE_URL;
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const bundle = await ensureServerBuild();
+  const child = spawn(process.execPath, ['--enable-source-maps', bundle], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: install what is missing, build the web app when its sources changed, then run the
-// server in the foreground. Pure Node, no dependencies: it must work before `npm install`.
+// `npm start`: install what is missing, build the web app and the server bundle when their
+// sources changed, then run the server in the foreground. Pure Node, no dependencies: it must
+// work before `npm install`.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -91,6 +92,16 @@ if (needsBuild()) {
   }
 }
 
+// the server runs from its bundle (see scripts/build-server.mjs), rebuilt when a source changed
+let serverBundle;
+try {
+  const { ensureServerBuild } = await import('./build-server.mjs');
+  serverBundle = await ensureServerBuild();
+} catch (err) {
+  log(`building the server failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
+
 // Settings may live in .env (see .env.example); the environment itself wins over the file.
 const envFile = path.join(root, '.env');
 if (fs.existsSync(envFile)) {
@@ -112,7 +123,7 @@ const dataShown =
     ? `./${relativeData}`
     : env.NIMBUS_DATA_DIR;
 log(`starting Nimbus on ${url} (data in ${dataShown})`);
-const server = spawn(process.execPath, ['--import', 'tsx', path.join('server', 'src', 'main.ts')], {
+const server = spawn(process.execPath, ['--enable-source-maps', serverBundle], {
   cwd: root,
   env,
   stdio: 'inherit',
