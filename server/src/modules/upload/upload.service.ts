@@ -1,7 +1,5 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
-import { Transform, Writable, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { ErrorCode, MAX_CHUNK_SIZE } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import type { UploadSessionTable } from '../../db/schema.ts';
@@ -82,6 +80,8 @@ export interface UploadOptions {
 /** Sessions untouched this long are abandoned: their bytes go and their space is freed. */
 export const ABANDONED_AFTER_MS = 3 * 86400_000;
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
+/** Bytes of a chunk gathered before they are written. */
+const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /**
  * Chunked, resumable uploads. Each chunk is written once, at its offset, into one preallocated
@@ -343,15 +343,6 @@ export class UploadService {
       session.totalSize + (await this.reserved(actor.id, session.id)),
     );
     const expected = this.expectedChunkSize(p);
-    let written = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        written += chunk.length;
-        if (written > expected)
-          return done(badParameter(`Chunk ${p.chunkNumber} is larger than ${expected} bytes`));
-        done(null, chunk);
-      },
-    });
     const offset = (p.chunkNumber - 1) * session.chunkSize;
     const already = await this.db
       .selectFrom('uploadChunk')
@@ -360,10 +351,13 @@ export class UploadService {
       .where('number', '=', p.chunkNumber)
       .executeTakeFirst();
     // a repeated chunk is accepted but never rewritten: what was received (and hashed) stays
-    const sink = already
-      ? new Writable({ write: (_chunk, _enc, done) => done() })
-      : fs.createWriteStream(this.tree.uploadPath(session.id), { flags: 'r+', start: offset });
-    await pipeline(body, meter, sink);
+    const written = await this.receive(
+      body,
+      already ? null : this.tree.uploadPath(session.id),
+      offset,
+      expected,
+      p.chunkNumber,
+    );
     if (written !== expected)
       throw badParameter(
         `Chunk ${p.chunkNumber} was cut short: ${written} of ${expected} bytes arrived`,
@@ -385,6 +379,63 @@ export class UploadService {
       .where('sessionId', '=', session.id)
       .executeTakeFirstOrThrow();
     return { upload: true, merge: Number(count.n) === session.totalChunks };
+  }
+
+  /**
+   * Read a chunk's bytes from the request and write them at their offset (or only count them
+   * when `file` is null). The pieces the request arrives in (64 KiB) are gathered and written
+   * 1 MiB at a time with one vectored write: far fewer system calls than a write per piece.
+   */
+  private async receive(
+    body: Readable,
+    file: string | null,
+    offset: number,
+    expected: number,
+    chunkNumber: number,
+  ): Promise<number> {
+    const handle = file ? await fsp.open(file, 'r+') : null;
+    let written = 0;
+    let position = offset;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      if (!handle || pendingBytes === 0) return;
+      const buffers = pending;
+      const length = pendingBytes;
+      pending = [];
+      pendingBytes = 0;
+      const { bytesWritten } = await handle.writev(buffers, position);
+      // a short vectored write is rare on a local file; finish it piece by piece
+      if (bytesWritten < length) {
+        const rest = Buffer.concat(buffers, length).subarray(bytesWritten);
+        let done = 0;
+        while (done < rest.length) {
+          const r = await handle.write(
+            rest,
+            done,
+            rest.length - done,
+            position + bytesWritten + done,
+          );
+          done += r.bytesWritten;
+        }
+      }
+      position += length;
+    };
+    try {
+      for await (const piece of body as AsyncIterable<Buffer>) {
+        written += piece.length;
+        if (written > expected)
+          throw badParameter(`Chunk ${chunkNumber} is larger than ${expected} bytes`);
+        if (!handle) continue;
+        pending.push(piece);
+        pendingBytes += piece.length;
+        if (pendingBytes >= WRITE_BATCH_BYTES) await flush();
+      }
+      await flush();
+    } finally {
+      await handle?.close();
+    }
+    return written;
   }
 
   /** Hash the chunks that now follow on from what is hashed, re-read from the page cache. */
