@@ -111,13 +111,18 @@ async function uploadOne(
       update({ progress: done / totalChunks });
     }
     update({ status: 'merging' });
-    await withRetries(() =>
-      request(`/public/merge${toQueryString(base)}`, {
-        ...quiet,
-        method: 'POST',
-        timeoutMs: 10 * 60_000,
-      }),
-    );
+    // a large file merges in the background: ask again while the answer is "still merging"
+    for (;;) {
+      const merged = await withRetries(() =>
+        request<{ merging?: boolean }>(`/public/merge${toQueryString(base)}`, {
+          ...quiet,
+          method: 'POST',
+          timeoutMs: 2 * 60_000,
+        }),
+      );
+      if (!merged.data?.merging) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   }
   update({ status: 'success', progress: 1 });
 }
