@@ -16,6 +16,13 @@ export const ERROR_TOAST_THROTTLE_MS = 3000; // spec §9
 export const TASK_BUTTON_HIDE_MS = 5000; // spec §9
 
 export const PAGE_SIZES = [20, 30, 50, 100] as const; // spec §9
+/** Most rows one listing request answers (`/list` pageSize). */
+export const MAX_LIST_PAGE_SIZE = 1000;
+/**
+ * Most ids one request carries in a JSON or form body (a query string holds a few hundred):
+ * 250,000 ids fit the 10 MiB body limit.
+ */
+export const MAX_IDS_PER_REQUEST = 250_000;
 export const HISTORY_PAGE_SIZE = 20; // spec §9
 export const MOBILE_BREAKPOINT = 992; // spec §9
 export const SIDEBAR_WIDTH = 160; // spec §9

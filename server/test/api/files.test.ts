@@ -10,6 +10,7 @@ import {
   setupAdmin,
   type TestApp,
 } from '../harness.ts';
+import type { NewFileRow } from '../../src/modules/files/files.repo.ts';
 
 interface Item {
   id: string;
@@ -431,6 +432,130 @@ describe('views, favorites and new files', () => {
   });
 });
 
+describe('long selections', () => {
+  // a query string holds a few hundred ids before the HTTP header limit; a whole folder is more
+  const COUNT = 600;
+  async function many(folder: string): Promise<string[]> {
+    const { files, db } = t.app.services;
+    const parent = await files.resolveFolder(admin.userId, folder);
+    const ids: string[] = [];
+    const rows: NewFileRow[] = [];
+    for (let i = 0; i < COUNT; i++) {
+      const name = `f-${String(i).padStart(4, '0')}.txt`;
+      fs.writeFileSync(disk(...folder.split('/').filter(Boolean), name), 'x');
+      const id = crypto.randomUUID();
+      ids.push(id);
+      rows.push({
+        id,
+        userId: admin.userId,
+        parentId: parent.id,
+        name,
+        path: parent.prefix,
+        isFolder: 0,
+        size: 1,
+        contentType: 'text/plain',
+        suffix: 'txt',
+        fileType: 'text',
+        hash: null,
+        uploadDate: Date.now(),
+        updateDate: Date.now(),
+        isFavorite: 0,
+        media: null,
+        childrenCount: 0,
+        trashId: null,
+        trashedAt: null,
+      });
+    }
+    await db.transaction().execute((trx) => files.repo.insertMany(rows, trx));
+    await files.repo.adjustChildren(parent.id, COUNT);
+    await files.repo.adjustUsed(admin.userId, COUNT);
+    return ids;
+  }
+
+  it('moves, trashes, restores and favorites hundreds of items with the ids in a JSON body', async () => {
+    await newFolder('big');
+    const target = await newFolder('target');
+    const ids = await many('/big');
+
+    const favorite = await call(t.app, 'POST', '/favorite', {
+      token: admin.token,
+      body: { fileIds: ids },
+    });
+    expect(favorite.body.code, favorite.body.message).toBe(0);
+    expect((await list('/', { isFavorite: 'true', pageSize: 1 })).count).toBe(COUNT);
+
+    const conflicts = await call<Item[]>(t.app, 'POST', '/check-move-copy', {
+      token: admin.token,
+      body: { froms: ids, to: target.id },
+    });
+    expect(conflicts.body).toMatchObject({ code: 0, data: [] });
+    const moved = await call<Array<{ code: number }>>(t.app, 'POST', '/move', {
+      token: admin.token,
+      body: { froms: ids, to: target.id, isOverride: false },
+    });
+    expect(moved.body.code, moved.body.message).toBe(0);
+    expect(moved.body.data!.filter((r) => r.code === 0)).toHaveLength(COUNT);
+    expect((await list('/target', { pageSize: 1 })).count).toBe(COUNT);
+    expect((await list('/big')).count).toBe(0);
+    expect(fs.readdirSync(disk('target'))).toHaveLength(COUNT);
+
+    const trashed = await call(t.app, 'DELETE', '/delete', {
+      token: admin.token,
+      body: { fileIds: ids },
+    });
+    expect(trashed.body.code, trashed.body.message).toBe(0);
+    expect((await list('/target')).count).toBe(0);
+    expect((await list('/', { queryFileType: 'trash', pageSize: 1 })).count).toBe(COUNT);
+
+    const restored = await call<Array<{ code: number }>>(t.app, 'POST', '/restore', {
+      token: admin.token,
+      body: { fileIds: ids },
+    });
+    expect(restored.body.code, restored.body.message).toBe(0);
+    expect((await list('/target', { pageSize: 1 })).count).toBe(COUNT);
+  });
+
+  it('zips hundreds of items posted as a form with the token in it, never with the cookie alone', async () => {
+    await newFolder('big');
+    const ids = await many('/big');
+    const allowed = await call<{ allowDownload: boolean }>(
+      t.app,
+      'POST',
+      '/isAllowPackageDownload',
+      {
+        token: admin.token,
+        body: { fileIds: ids },
+      },
+    );
+    expect(allowed.body.data?.allowDownload).toBe(true);
+
+    const form = (fields: Record<string, string>) => ({
+      method: 'POST' as const,
+      url: '/api/packageDownload',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(fields).toString(),
+    });
+    const res = await t.app.inject(form({ fileIds: ids.join(','), 'nimbus-token': admin.token }));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    // the central directory's entry count (end of central directory record)
+    const zip = res.rawPayload;
+    const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+    expect(zip.readUInt16LE(end + 10)).toBe(COUNT);
+
+    // a page on another site can post the form, but neither knows the token nor may use the cookie
+    const anonymous = await t.app.inject(form({ fileIds: ids.join(',') }));
+    expect(anonymous.statusCode).toBe(401);
+    const byCookie = await t.app.inject({
+      ...form({ fileIds: ids.join(',') }),
+      cookies: { 'nimbus-token': admin.token },
+    });
+    expect(byCookie.statusCode).toBe(401);
+    const wrong = await t.app.inject(form({ fileIds: ids.join(','), 'nimbus-token': 'nope' }));
+    expect(wrong.json()).toMatchObject({ code: 5 });
+  });
+});
+
 describe('isolation between users', () => {
   it("refuses another user's ids everywhere", async () => {
     const bob = await makeUser(t.app, admin.token, { username: 'bob' });
@@ -455,6 +580,20 @@ describe('isolation between users', () => {
     for (const [method, url, query] of attempts) {
       const res = await call(t.app, method, url, { token: bob.token, query });
       expect(res.body.code, `${method} ${url}`).toBeGreaterThan(0);
+      expect(JSON.stringify(res.body), url).not.toContain('top secret');
+    }
+    // the same with the ids in a JSON body
+    const bodies: Array<[method: 'POST' | 'DELETE', url: string, body: Record<string, unknown>]> = [
+      ['POST', '/move', { froms: [secret], to: '0' }],
+      ['POST', '/copy', { froms: [secret], to: '0' }],
+      ['POST', '/check-move-copy', { froms: [secret], to: '0' }],
+      ['DELETE', '/delete', { fileIds: [secret] }],
+      ['POST', '/favorite', { fileIds: [secret] }],
+      ['POST', '/isAllowPackageDownload', { fileIds: [secret] }],
+    ];
+    for (const [method, url, body] of bodies) {
+      const res = await call(t.app, method, url, { token: bob.token, body });
+      expect(res.body.code, `${method} ${url} (body)`).toBeGreaterThan(0);
       expect(JSON.stringify(res.body), url).not.toContain('top secret');
     }
     // moving bob's own file into the admin's folder is refused too

@@ -15,6 +15,12 @@ declare module 'fastify' {
      * also come from the cookie or the `nimbus-token` query, which the browser sends by itself.
      */
     cookieAuth?: boolean;
+    /**
+     * A POST that the browser sends as a form and whose answer it downloads (a zip of a long
+     * selection): the token may also come from the form's `nimbus-token` field. A page on
+     * another site cannot know it, so it can make no such request.
+     */
+    formAuth?: boolean;
   }
 }
 
@@ -55,8 +61,19 @@ export function installAuth(api: FastifyInstance): void {
         if (found.refreshedToken) reply.header(TOKEN_HEADER, found.refreshedToken);
       }
     }
-    if (!request.actor && !request.routeOptions.config.public) {
+    const { config } = request.routeOptions;
+    // a form's token is read once its body is parsed (below)
+    if (!request.actor && !config.public && !(config.formAuth && !token)) {
       throw notLoggedIn(token ? 'Login has expired, please log in again' : 'Not logged in');
     }
+  });
+  api.addHook('preHandler', async (request) => {
+    if (request.actor || request.routeOptions.config.formAuth !== true) return;
+    const field = (request.body as Record<string, unknown> | undefined)?.[TOKEN_HEADER];
+    const token = typeof field === 'string' && field ? field : undefined;
+    const found = token ? await api.services.auth.authenticate(token) : null;
+    if (!found)
+      throw notLoggedIn(token ? 'Login has expired, please log in again' : 'Not logged in');
+    request.actor = found.actor;
   });
 }

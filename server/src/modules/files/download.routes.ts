@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorCode } from '@nimbus/contract';
+import { ErrorCode, TOKEN_HEADER } from '@nimbus/contract';
 import { requireAuthority } from '../../lib/access.ts';
 import { AppError, forbidden } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
@@ -11,20 +11,12 @@ import { zipStream, type ZipEntry } from '../../lib/zip.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 import { isDeflatable } from './file-types.ts';
 import { contentDisposition, sendFileBytes } from './file-serve.ts';
+import { idArray, idList } from './id-lists.ts';
 import { prefixOf, type FilesService, type Owner } from './files.service.ts';
 import type { FileRow } from './files.repo.ts';
 
-const idList = z.preprocess(
-  (v) => {
-    if (v === undefined || v === null || v === '') return [];
-    const items = Array.isArray(v) ? v : [v];
-    return items
-      .flatMap((x) => String(x).split(','))
-      .map((x) => x.trim())
-      .filter(Boolean);
-  },
-  z.array(z.string().max(64)).min(1, 'Choose at least one file'),
-);
+/** At least one id, in the query string. */
+const chosenIds = idList.pipe(z.array(z.string()).min(1, 'Choose at least one file'));
 
 /** Zip entries of the chosen items: files, and folders with everything below them. */
 export async function* zipEntriesOf(
@@ -124,37 +116,55 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
   };
   api.get(
     '/isAllowDownload',
-    { schema: { querystring: z.object({ fileIds: idList }) } },
+    { schema: { querystring: z.object({ fileIds: chosenIds }) } },
     (request) => allowed(request, request.query.fileIds),
   );
   api.get(
     '/isAllowPackageDownload',
-    { schema: { querystring: z.object({ fileIds: idList }) } },
+    { schema: { querystring: z.object({ fileIds: chosenIds }) } },
     (request) => allowed(request, request.query.fileIds),
   );
+  // the same for a selection too long for a query string
+  api.post(
+    '/isAllowPackageDownload',
+    { schema: { body: z.object({ fileIds: idArray.min(1, 'Choose at least one file') }) } },
+    (request) => allowed(request, request.body.fileIds),
+  );
 
+  const packageDownload = async (request: FastifyRequest, reply: FastifyReply, ids: string[]) => {
+    const actor = actorOf(request);
+    requireAuthority(actor, 'cloud:file:download');
+    const unique = [...new Set(ids)];
+    const found = await files.repo.liveMany(actor.id, unique);
+    if (found.length !== unique.length)
+      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
+    const order = new Map(unique.map((id, i) => [id, i]));
+    found.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    const name = found.length === 1 ? `${found[0]!.name}.zip` : 'download.zip';
+    reply.header('content-type', 'application/zip');
+    reply.header('content-disposition', contentDisposition('attachment', name));
+    reply.header('cache-control', 'no-store');
+    return reply.send(
+      Readable.from(zipStream(zipEntriesOf(files, actor, found)), {
+        objectMode: false,
+        highWaterMark: 1024 * 1024,
+      }),
+    );
+  };
   api.get(
     '/packageDownload',
-    { config: { cookieAuth: true }, schema: { querystring: z.object({ fileIds: idList }) } },
-    async (request, reply) => {
-      const actor = actorOf(request);
-      requireAuthority(actor, 'cloud:file:download');
-      const ids = [...new Set(request.query.fileIds)];
-      const found = await files.repo.liveMany(actor.id, ids);
-      if (found.length !== ids.length)
-        throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
-      const order = new Map(ids.map((id, i) => [id, i]));
-      found.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-      const name = found.length === 1 ? `${found[0]!.name}.zip` : 'download.zip';
-      reply.header('content-type', 'application/zip');
-      reply.header('content-disposition', contentDisposition('attachment', name));
-      reply.header('cache-control', 'no-store');
-      return reply.send(
-        Readable.from(zipStream(zipEntriesOf(files, actor, found)), {
-          objectMode: false,
-          highWaterMark: 1024 * 1024,
-        }),
-      );
+    { config: { cookieAuth: true }, schema: { querystring: z.object({ fileIds: chosenIds }) } },
+    (request, reply) => packageDownload(request, reply, request.query.fileIds),
+  );
+  // a long selection: the browser posts a form (ids and token) and downloads the answer
+  api.post(
+    '/packageDownload',
+    {
+      config: { formAuth: true },
+      schema: {
+        body: z.object({ fileIds: chosenIds, [TOKEN_HEADER]: z.string().max(512).optional() }),
+      },
     },
+    (request, reply) => packageDownload(request, reply, request.body.fileIds),
   );
 }

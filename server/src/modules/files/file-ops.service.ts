@@ -31,6 +31,18 @@ export interface OperationResult {
 
 const fullPath = (row: Pick<FileRow, 'path' | 'name'>) => `${row.path}${row.name}`;
 
+/** The rows not inside a folder among them: `/a/` and `/a/b.txt` give `/a/`. */
+export function outermost<T extends Pick<FileRow, 'path' | 'name' | 'isFolder'>>(rows: T[]): T[] {
+  const folders = new Set(rows.filter((r) => r.isFolder).map(prefixOf));
+  if (folders.size === 0) return rows;
+  return rows.filter((row) => {
+    // every ancestor of `/a/b/c/`: `/a/`, `/a/b/`, `/a/b/c/`
+    for (let at = row.path.indexOf('/', 1); at !== -1; at = row.path.indexOf('/', at + 1))
+      if (folders.has(row.path.slice(0, at + 1))) return false;
+    return true;
+  });
+}
+
 /** Rename, move, copy, trash, restore and the rest: the rules of the file tree. */
 export class FileOperations {
   readonly indexer: TreeIndexer;
@@ -366,9 +378,7 @@ export class FileOperations {
     return this.files.withLock(actor.id, async () => {
       const rows = await this.liveItems(actor, ids);
       // an item inside another item of the same request goes with its ancestor
-      const roots = rows.filter(
-        (r) => !rows.some((o) => o.isFolder && o.id !== r.id && r.path.startsWith(prefixOf(o))),
-      );
+      const roots = outermost(rows);
       for (const row of roots) await this.trashRow(actor, row);
       this.files.notify(actor.id, 'operationTips', { operation: 'delete', success: true, msg: '' });
       return roots.length;

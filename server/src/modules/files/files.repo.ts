@@ -89,15 +89,22 @@ export class FilesRepo {
       .executeTakeFirst();
   }
 
-  liveMany(userId: string, ids: string[], trx: Db = this.db): Promise<FileRow[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return trx
-      .selectFrom('file')
-      .selectAll()
-      .where('id', 'in', ids)
-      .where('userId', '=', userId)
-      .where('trashId', 'is', null)
-      .execute();
+  /**
+   * The user's live rows among `ids`. Read by primary key alone, a slice at a time: with the
+   * user in the query a database may walk the user's whole index instead, and a selection of a
+   * whole folder can hold 100,000 ids (more than a statement may bind).
+   */
+  async liveMany(userId: string, ids: string[], trx: Db = this.db): Promise<FileRow[]> {
+    const out: FileRow[] = [];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await trx
+        .selectFrom('file')
+        .selectAll()
+        .where('id', 'in', ids.slice(i, i + 1000))
+        .execute();
+      for (const row of rows) if (row.userId === userId && row.trashId === null) out.push(row);
+    }
+    return out;
   }
 
   /** The live folder at `/a/b` given as its parent path `/a/` and name `b`. */
@@ -271,12 +278,7 @@ export class FilesRepo {
       .execute();
     const fileIds = keys.filter((k) => Number(k.isMount) === 0).map((k) => k.id);
     const mountIds = keys.filter((k) => Number(k.isMount) === 1).map((k) => k.id);
-    // by primary key alone (the keys are the user's live folders): a user_id index would be
-    // walked whole
-    const found = fileIds.length
-      ? await this.db.selectFrom('file').selectAll().where('id', 'in', fileIds).execute()
-      : [];
-    const rows = new Map(found.filter((r) => r.userId === q.userId).map((r) => [r.id, r]));
+    const rows = new Map((await this.liveMany(q.userId, fileIds)).map((r) => [r.id, r]));
     const mounts = new Map(
       (await this.mountEntries(q.userId, mountIds)).map((m) => [m.mountId, m]),
     );

@@ -1,23 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DEFAULT_CHUNK_SIZE } from '@nimbus/contract';
+import { DEFAULT_CHUNK_SIZE, MAX_LIST_PAGE_SIZE } from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
+import { idArray, idList, idsBody, idsOf } from './id-lists.ts';
 import { BACKGROUND_COPY_BYTES, BACKGROUND_COPY_ITEMS, JOB_COPY } from './files.jobs.ts';
 
-/** A list sent as repeated keys (`a=1&a=2`) or comma-joined (`a=1,2`). */
-const idList = z.preprocess(
-  (v) => {
-    if (v === undefined || v === null || v === '') return [];
-    const items = Array.isArray(v) ? v : [v];
-    return items
-      .flatMap((x) => String(x).split(','))
-      .map((x) => x.trim())
-      .filter(Boolean);
-  },
-  z.array(z.string().max(64)),
-);
+const moveBody = z.object({
+  froms: idArray,
+  to: z.string().max(64).default('0'),
+  isOverride: z.boolean().default(false),
+});
 
 const flag = z.preprocess((v) => v === true || v === 'true' || v === '1', z.boolean());
 const optionalFlag = z.preprocess(
@@ -35,7 +29,7 @@ export const listQuery = z.object({
   isFavorite: optionalFlag,
   tagId: z.string().max(64).optional(),
   pageIndex: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(1000).default(50),
+  pageSize: z.coerce.number().int().min(1).max(MAX_LIST_PAGE_SIZE).default(50),
 });
 
 export async function filesRoutes(app: FastifyInstance): Promise<void> {
@@ -195,23 +189,15 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
     to: z.string().max(64).default('0'),
     isOverride: flag.default(false),
   });
+  type MoveArgs = { froms: string[]; to: string; isOverride: boolean };
 
-  api.get('/check-move-copy', { schema: { querystring: moveQuery } }, async (request) => {
-    const conflicts = await fileOps.conflicts(
-      actorOf(request),
-      request.query.froms,
-      request.query.to,
-    );
-    return ok(conflicts, { count: conflicts.length });
-  });
-
-  api.get('/move', { schema: { querystring: moveQuery } }, async (request) => {
-    const q = request.query;
-    return ok(await fileOps.move(actorOf(request), q.froms, q.to, q.isOverride));
-  });
-
-  api.get('/copy', { schema: { querystring: moveQuery } }, async (request) => {
-    const q = request.query;
+  const conflicts = async (request: FastifyRequest, q: MoveArgs) => {
+    const found = await fileOps.conflicts(actorOf(request), q.froms, q.to);
+    return ok(found, { count: found.length });
+  };
+  const move = async (request: FastifyRequest, q: MoveArgs) =>
+    ok(await fileOps.move(actorOf(request), q.froms, q.to, q.isOverride));
+  const copy = async (request: FastifyRequest, q: MoveArgs) => {
     const actor = actorOf(request);
     // a big tree copies in the background; its result arrives as an operationFile event
     const size = await fileOps.measure(actor, q.froms);
@@ -229,7 +215,22 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
       return ok({ taskId }, { message: 'Copying in the background' });
     }
     return ok(await fileOps.copy(actor, q.froms, q.to, q.isOverride));
-  });
+  };
+  // the original client's GETs, and the same with the ids in a JSON body for long selections
+  api.get('/check-move-copy', { schema: { querystring: moveQuery } }, (request) =>
+    conflicts(request, request.query),
+  );
+  api.post('/check-move-copy', { schema: { body: moveBody } }, (request) =>
+    conflicts(request, request.body),
+  );
+  api.get('/move', { schema: { querystring: moveQuery } }, (request) =>
+    move(request, request.query),
+  );
+  api.post('/move', { schema: { body: moveBody } }, (request) => move(request, request.body));
+  api.get('/copy', { schema: { querystring: moveQuery } }, (request) =>
+    copy(request, request.query),
+  );
+  api.post('/copy', { schema: { body: moveBody } }, (request) => copy(request, request.body));
 
   api.get(
     '/duplicate',
@@ -244,36 +245,39 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
       ),
   );
 
+  const ids = z.object({ fileIds: idList });
+
   api.delete(
     '/delete',
-    { schema: { querystring: z.object({ fileIds: idList, sweep: flag.default(false) }) } },
+    {
+      schema: {
+        querystring: z.object({ fileIds: idList, sweep: flag.default(false) }),
+        body: idsBody,
+      },
+    },
     async (request) => {
       const actor = actorOf(request);
+      const fileIds = idsOf(request.query, request.body);
       if (request.query.sweep) {
-        await fileOps.trash(actor, request.query.fileIds);
-        await fileOps.sweep(actor, request.query.fileIds);
+        await fileOps.trash(actor, fileIds);
+        await fileOps.sweep(actor, fileIds);
         return ok(undefined, { message: 'Deleted' });
       }
-      await fileOps.trash(actor, request.query.fileIds);
+      await fileOps.trash(actor, fileIds);
       return ok(undefined, { message: 'Moved to the trash' });
     },
   );
 
-  api.post(
-    '/restore',
-    { schema: { querystring: z.object({ fileIds: idList }) } },
-    async (request) =>
-      ok(await fileOps.restore(actorOf(request), request.query.fileIds), { message: 'Restored' }),
+  api.post('/restore', { schema: { querystring: ids, body: idsBody } }, async (request) =>
+    ok(await fileOps.restore(actorOf(request), idsOf(request.query, request.body)), {
+      message: 'Restored',
+    }),
   );
 
-  api.delete(
-    '/sweep',
-    { schema: { querystring: z.object({ fileIds: idList }) } },
-    async (request) => {
-      await fileOps.sweep(actorOf(request), request.query.fileIds);
-      return ok(undefined, { message: 'Deleted' });
-    },
-  );
+  api.delete('/sweep', { schema: { querystring: ids, body: idsBody } }, async (request) => {
+    await fileOps.sweep(actorOf(request), idsOf(request.query, request.body));
+    return ok(undefined, { message: 'Deleted' });
+  });
 
   api.delete('/clear-trash', async (request) => {
     await fileOps.clearTrash(actorOf(request));
@@ -301,21 +305,13 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
       ),
   );
 
-  api.post(
-    '/favorite',
-    { schema: { querystring: z.object({ fileIds: idList }) } },
-    async (request) => {
-      await fileOps.setFavorite(actorOf(request), request.query.fileIds, true);
-      return ok();
-    },
-  );
+  api.post('/favorite', { schema: { querystring: ids, body: idsBody } }, async (request) => {
+    await fileOps.setFavorite(actorOf(request), idsOf(request.query, request.body), true);
+    return ok();
+  });
 
-  api.post(
-    '/unFavorite',
-    { schema: { querystring: z.object({ fileIds: idList }) } },
-    async (request) => {
-      await fileOps.setFavorite(actorOf(request), request.query.fileIds, false);
-      return ok();
-    },
-  );
+  api.post('/unFavorite', { schema: { querystring: ids, body: idsBody } }, async (request) => {
+    await fileOps.setFavorite(actorOf(request), idsOf(request.query, request.body), false);
+    return ok();
+  });
 }
