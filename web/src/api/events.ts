@@ -69,6 +69,71 @@ function operationName(operation: string): string {
   return operation && i18n.exists(key) ? translateKey(key) : operation;
 }
 
+/** Results of one bulk operation arrive back to back; a burst shares one notification. */
+const BURST_MS = 2000;
+/** A notification in a burst is redrawn at most this often. */
+const BURST_REDRAW_MS = 250;
+
+interface Burst {
+  id: string;
+  key: string;
+  count: number;
+  title: string;
+  success: boolean;
+  lastMessage: string;
+  expires: number;
+  redraw: number | null;
+}
+
+let burst: Burst | null = null;
+
+/**
+ * spec §4: an operationFile message shows a success or failure notification. One per item
+ * would bury the screen under a move of thousands: more results of the same operation and
+ * outcome within 2 s update the first notification with their count.
+ */
+function notifyOperation(body: OperationFileBody, success: boolean, title: string): void {
+  const id = `${body.operation ?? ''}|${success}`;
+  const now = Date.now();
+  const show = (b: Burst) => {
+    b.redraw = null;
+    const api = feedback().notification;
+    (b.success ? api.success : api.error)({
+      key: b.key,
+      title: b.title,
+      description:
+        b.count === 1
+          ? b.success
+            ? i18n.t('common:events.fromTo', { from: body.from ?? '', to: body.to ?? '' })
+            : b.lastMessage
+          : i18n.t(b.success ? 'common:events.items' : 'common:events.itemsFailed', {
+              count: b.count,
+              formatted: b.count.toLocaleString(),
+              msg: b.lastMessage,
+            }),
+    });
+  };
+  if (burst && burst.id === id && burst.expires > now) {
+    const current = burst;
+    current.count += 1;
+    current.lastMessage = body.msg ?? '';
+    current.expires = now + BURST_MS;
+    current.redraw ??= window.setTimeout(() => show(current), BURST_REDRAW_MS);
+    return;
+  }
+  burst = {
+    id,
+    key: `operation-${now}-${Math.random().toString(36).slice(2)}`,
+    count: 1,
+    title,
+    success,
+    lastMessage: body.msg ?? '',
+    expires: now + BURST_MS,
+    redraw: null,
+  };
+  show(burst);
+}
+
 /** Routes one parsed message to its channel and shows the notifications spec §4 asks for. */
 export function dispatchLiveMessage(message: LiveMessage): void {
   const type = message.url;
@@ -89,15 +154,8 @@ export function dispatchLiveMessage(message: LiveMessage): void {
       success ? 'common:events.operationSucceeded' : 'common:events.operationFailed',
       { operation },
     );
-    if (success) {
-      feedback().notification.success({
-        title,
-        description: i18n.t('common:events.fromTo', { from: body.from ?? '', to: body.to ?? '' }),
-      });
-    } else {
-      feedback().notification.error({ title, description: body.msg });
-      emitLiveMessage('fileOperationFault', message);
-    }
+    notifyOperation(body, success, title);
+    if (!success) emitLiveMessage('fileOperationFault', message);
   } else if (type === 'operationTips') {
     const body = (message.body ?? {}) as OperationTipsBody;
     const operation = operationName(body.operation ?? '');

@@ -35,6 +35,10 @@ const en_US = {
       operationSucceeded: '{{operation}} succeeded',
       operationFailed: '{{operation}} failed',
       fromTo: 'From {{from}} to {{to}}',
+      items_one: '{{formatted}} item',
+      items_other: '{{formatted}} items',
+      itemsFailed_one: '{{formatted}} item: {{msg}}',
+      itemsFailed_other: '{{formatted}} items, the last: {{msg}}',
       operations: {
         move: 'Move',
         copy: 'Copy',

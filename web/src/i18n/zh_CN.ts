@@ -37,6 +37,10 @@ const zh_CN: LocaleTree<typeof en_US> = {
       operationSucceeded: '{{operation}}成功',
       operationFailed: '{{operation}}失败',
       fromTo: '从 {{from}} 到 {{to}}',
+      items_one: '{{formatted}} 项',
+      items_other: '{{formatted}} 项',
+      itemsFailed_one: '{{formatted}} 项：{{msg}}',
+      itemsFailed_other: '{{formatted}} 项，最后一项：{{msg}}',
       operations: {
         move: '移动',
         copy: '复制',
