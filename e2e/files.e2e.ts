@@ -79,6 +79,15 @@ async function visit(url: string): Promise<void> {
   );
 }
 
+/** Waits for the operation notifications (top right) to close; a pointer over them keeps them. */
+async function notificationsGone(): Promise<void> {
+  await page.mouse.move(DESKTOP.width / 2, DESKTOP.height - 5);
+  await until(
+    async () => (await page.locator('.ant-notification-notice').count()) === 0,
+    'the notifications close',
+  );
+}
+
 async function confirmDialog(): Promise<void> {
   const ok = page.getByTestId('confirm-ok');
   await ok.waitFor({ state: 'visible' });
@@ -277,6 +286,8 @@ describe('the file browser', () => {
   });
 
   it('switches between list and grid, keeping the mode in the URL', async () => {
+    // the notifications of the trash steps sit over the view buttons until they close
+    await notificationsGone();
     await page.getByTestId('view-grid').click();
     await until(async () => (await filesView().getAttribute('data-vmode')) === 'grid', 'grid mode');
     expect(new URL(page.url()).searchParams.get('vmode')).toBe('grid');
@@ -305,6 +316,60 @@ describe('the file browser', () => {
     expect(await page.getByTestId('files-status').textContent()).toContain('1,000 items');
     // only the rows on screen exist in the page
     expect(await page.locator('[data-testid="file-item"]').count()).toBeLessThan(100);
+  });
+
+  it('selects every item of the 1,000-item folder with Ctrl+A, then zips, trashes and restores them all', async () => {
+    // a fresh page: only the first page of 100 is loaded
+    await page.goto('/?path=%2Fthousand%2F&vmode=list');
+    await item('item-0000.txt').waitFor({ state: 'visible' });
+    const scroller = page.getByTestId('files-list');
+    expect(Number(await scroller.getAttribute('data-count'))).toBeLessThan(THOUSAND);
+    await page.keyboard.press('ControlOrMeta+a');
+    const selection = page.getByTestId('files-status-selection');
+    await until(
+      async () =>
+        (await selection.textContent().catch(() => ''))?.includes('1,000 selected') ?? false,
+      'every item is selected',
+    );
+    expect(await page.getByTestId('selection-count').textContent()).toBe('1,000 selected');
+    expect(Number(await scroller.getAttribute('data-count'))).toBe(THOUSAND);
+    // the last item, never scrolled to, is selected too
+    await scroller.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    const last = item(`item-${String(THOUSAND - 1).padStart(4, '0')}.txt`);
+    await last.waitFor({ state: 'visible' });
+    expect(await last.getAttribute('aria-selected')).toBe('true');
+    await saveScreenshot(page, 'files-1440-select-all');
+
+    // a zip of them all: the ids go in a form, too many for a link
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('toolbar-download').click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('download.zip');
+    const zipped = await zipNames(await download.path());
+    expect(zipped).toHaveLength(THOUSAND);
+    expect(zipped).toContain('item-0999.txt');
+
+    // Delete sends them all to the trash; Undo brings them all back
+    await page.keyboard.press('Delete');
+    await page.getByTestId('trash-message').waitFor();
+    await until(
+      async () => (await namesIn('/thousand')).length === 0,
+      'the folder is empty',
+      60_000,
+    );
+    expect((await trashNames()).filter((name) => name.startsWith('item-'))).toHaveLength(THOUSAND);
+    await page.getByTestId('trash-undo').click();
+    await until(
+      async () => (await namesIn('/thousand')).length === THOUSAND,
+      'every item is back',
+      60_000,
+    );
+    await until(
+      async () => Number(await scroller.getAttribute('data-count').catch(() => '0')) === THOUSAND,
+      'the folder shows them again',
+      30_000,
+    );
   });
 
   it('opens a task link: the folder, scrolled to the highlighted file', async () => {

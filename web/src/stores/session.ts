@@ -33,6 +33,12 @@ type PersistedSession = Omit<
   'setSession' | 'setToken' | 'resetToken' | 'setShare' | 'setTheme' | 'setFileClipboard'
 >;
 
+/**
+ * Clipboards longer than this stay in the tab only: local storage holds about 5 MB, and a
+ * whole folder on the clipboard (select all, copy) would not fit beside the session.
+ */
+export const CLIPBOARD_PERSIST_MAX = 5000;
+
 /** Session and shared state, persisted under the `store` key (spec §3). */
 export const useSessionStore = create<SessionState>()(
   persist(
@@ -92,7 +98,7 @@ export const useSessionStore = create<SessionState>()(
         shareToken,
         shareId,
         theme,
-        fileClipboard,
+        fileClipboard: fileClipboard.length > CLIPBOARD_PERSIST_MAX ? [] : fileClipboard,
         message,
       }),
     },

@@ -1,4 +1,4 @@
-import { TOKEN_HEADER } from '@nimbus/contract';
+import { MAX_LIST_PAGE_SIZE, TOKEN_HEADER } from '@nimbus/contract';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, request, requestPage } from '../../api/client';
 import type { QueryParams } from '../../api/query-string';
@@ -16,6 +16,9 @@ import {
 
 /** Rows per request while scrolling. */
 export const PAGE_SIZE = 100;
+
+/** Rows per request when a whole listing loads at once (select all): the server's most. */
+export const BULK_PAGE_SIZE = MAX_LIST_PAGE_SIZE;
 
 export const fileKeys = {
   all: ['files'] as const,
@@ -63,14 +66,30 @@ export function recordShift(key: ListingKey, delta: number): void {
   shifts.set(shiftKey(key), (shifts.get(shiftKey(key)) ?? 0) + delta);
 }
 
+/** Takes (and forgets) the shift recorded for a listing since its last page request. */
+export function takeShift(key: ListingKey): number {
+  const id = shiftKey(key);
+  const shift = shifts.get(id) ?? 0;
+  shifts.delete(id);
+  return shift;
+}
+
+/** One server page of any size (`pageIndex` counts pages of `pageSize`). */
+export function fetchListRange(
+  key: ListingKey,
+  pageIndex: number,
+  pageSize: number,
+  signal?: AbortSignal,
+) {
+  return requestPage<FileItem>('/list', listParams(key, pageIndex, pageSize), { signal });
+}
+
 export async function fetchListPage(
   key: ListingKey,
   pageIndex: number,
   signal?: AbortSignal,
 ): Promise<ListPage> {
-  const id = shiftKey(key);
-  const shift = pageIndex === 1 ? 0 : (shifts.get(id) ?? 0);
-  shifts.delete(id);
+  const shift = takeShift(key);
   const indexes = pagesToFetch(pageIndex, PAGE_SIZE, shift);
   const pages = await Promise.all(
     indexes.map((index) => requestPage<FileItem>('/list', listParams(key, index), { signal })),
@@ -149,32 +168,102 @@ export const addFile = (parentPath: string, fileName: string) =>
 export const renameItem = (id: string, newFileName: string) =>
   api.get<FileItem>('/rename', { id, newFileName }, { silent: true });
 
-export async function checkMoveCopy(froms: string[], to: string): Promise<FileItem[]> {
-  const envelope = await request<FileItem[]>('/check-move-copy', { params: { froms, to } });
-  return Array.isArray(envelope.data) ? envelope.data : [];
+/**
+ * Ids per request of a bulk operation. A selection can hold a whole folder (100,000 items); one
+ * request would outlast the request timeout, since moving or trashing an item takes the server a
+ * few milliseconds. The ids travel in JSON bodies (a query string holds a few hundred).
+ */
+export const BULK_IDS = 1000;
+
+/** Progress of a bulk operation: items done of all. */
+export type OnProgress = (done: number, total: number) => void;
+
+/** Runs `work` on the ids a batch at a time, in order, and collects what each batch answers. */
+export async function inBatches<T>(
+  ids: readonly string[],
+  work: (batch: string[]) => Promise<T>,
+  onProgress?: OnProgress,
+  size = BULK_IDS,
+): Promise<T[]> {
+  const out: T[] = [];
+  for (let at = 0; at < ids.length; at += size) {
+    const batch = ids.slice(at, at + size);
+    out.push(await work(batch));
+    onProgress?.(Math.min(ids.length, at + size), ids.length);
+  }
+  return out;
 }
 
-export const moveItems = (froms: string[], to: string, isOverride: boolean) =>
-  api.get<OperationResult[]>('/move', { froms, to, isOverride }, { successToast: false });
+const bulkOptions = { successToast: false, timeoutMs: 5 * 60_000 } as const;
+
+export async function checkMoveCopy(froms: string[], to: string): Promise<FileItem[]> {
+  const pages = await inBatches(froms, async (batch) => {
+    const envelope = await request<FileItem[]>('/check-move-copy', {
+      method: 'POST',
+      body: { froms: batch, to },
+    });
+    return Array.isArray(envelope.data) ? envelope.data : [];
+  });
+  return pages.flat();
+}
+
+export async function moveItems(
+  froms: string[],
+  to: string,
+  isOverride: boolean,
+  onProgress?: OnProgress,
+): Promise<OperationResult[]> {
+  const pages = await inBatches(
+    froms,
+    (batch) => api.post<OperationResult[]>('/move', { froms: batch, to, isOverride }, bulkOptions),
+    onProgress,
+  );
+  return pages.flatMap((page) => (Array.isArray(page) ? page : []));
+}
 
 /** A copy the server runs in the background answers with its task id instead of results. */
 export type CopyAnswer = OperationResult[] | { taskId: string };
 
-export const copyItems = (froms: string[], to: string, isOverride: boolean) =>
-  api.get<CopyAnswer>('/copy', { froms, to, isOverride }, { successToast: false });
+export async function copyItems(
+  froms: string[],
+  to: string,
+  isOverride: boolean,
+  onProgress?: OnProgress,
+): Promise<CopyAnswer> {
+  const pages = await inBatches(
+    froms,
+    (batch) => api.post<CopyAnswer>('/copy', { froms: batch, to, isOverride }, bulkOptions),
+    onProgress,
+  );
+  const background = pages.find((page) => !Array.isArray(page) && page && 'taskId' in page);
+  if (background) return background;
+  return pages.flatMap((page) => (Array.isArray(page) ? page : []));
+}
 
 export const duplicateItem = (fileId: string) => api.get<FileItem>('/duplicate', { fileId });
 
-export const trashItems = (fileIds: string[]) =>
-  api.delete<void>('/delete', { fileIds }, { successToast: false });
+export const trashItems = (fileIds: string[], onProgress?: OnProgress) =>
+  inBatches(
+    fileIds,
+    (batch) => api.delete<void>('/delete', undefined, { ...bulkOptions, body: { fileIds: batch } }),
+    onProgress,
+  );
 
-export const restoreItems = (fileIds: string[]) =>
-  api.post<OperationResult[]>(`/restore${toQueryString({ fileIds })}`, undefined, {
-    successToast: false,
-  });
+export const restoreItems = async (fileIds: string[], onProgress?: OnProgress) =>
+  (
+    await inBatches(
+      fileIds,
+      (batch) => api.post<OperationResult[]>('/restore', { fileIds: batch }, bulkOptions),
+      onProgress,
+    )
+  ).flatMap((page) => (Array.isArray(page) ? page : []));
 
-export const sweepItems = (fileIds: string[]) =>
-  api.delete<void>('/sweep', { fileIds }, { successToast: false });
+export const sweepItems = (fileIds: string[], onProgress?: OnProgress) =>
+  inBatches(
+    fileIds,
+    (batch) => api.delete<void>('/sweep', undefined, { ...bulkOptions, body: { fileIds: batch } }),
+    onProgress,
+  );
 
 export const clearTrash = () =>
   api.delete<void>('/clear-trash', undefined, { successToast: false });
@@ -183,13 +272,15 @@ export const extractArchive = (fileId: string) =>
   api.get<FileItem>('/unzip', { fileId }, { successToast: false, timeoutMs: 10 * 60_000 });
 
 export const setFavorite = (fileIds: string[], favorite: boolean) =>
-  api.post<void>(`/${favorite ? 'favorite' : 'unFavorite'}${toQueryString({ fileIds })}`);
+  inBatches(fileIds, (batch) =>
+    api.post<void>(`/${favorite ? 'favorite' : 'unFavorite'}`, { fileIds: batch }),
+  );
 
 export const fileInfo = (id: string, signal?: AbortSignal) =>
   api.get<FileItem>('/file_info', { id }, { signal });
 
 export async function isPackageDownloadAllowed(fileIds: string[]): Promise<boolean> {
-  const answer = await api.get<{ allowDownload?: boolean }>('/isAllowPackageDownload', {
+  const answer = await api.post<{ allowDownload?: boolean }>('/isAllowPackageDownload', {
     fileIds,
   });
   return answer?.allowDownload !== false;
@@ -215,9 +306,39 @@ export function fileUrl(item: Pick<FileItem, 'id' | 'name'>, download = false): 
   )}`;
 }
 
-/** A zip of several items or a folder (`fileIds=a,b`, API-NOTES §1.5). */
-export function packageUrl(fileIds: string[]): string {
-  return `/api/packageDownload${toQueryString({ fileIds: fileIds.join(','), ...tokenQuery() })}`;
+/**
+ * Downloads a zip of several items or a folder. The ids are posted as a form, since a long
+ * selection does not fit a link; the browser saves the answer (into a hidden frame, so an
+ * error page never replaces the app).
+ */
+export function downloadPackage(fileIds: string[]): void {
+  const frameName = 'nb-download-frame';
+  if (!document.querySelector(`iframe[name="${frameName}"]`)) {
+    const frame = document.createElement('iframe');
+    frame.name = frameName;
+    frame.hidden = true;
+    frame.title = 'download';
+    document.body.appendChild(frame);
+  }
+  const form = document.createElement('form');
+  form.method = 'POST';
+  form.action = '/api/packageDownload';
+  form.target = frameName;
+  form.hidden = true;
+  const fields: Record<string, string> = {
+    fileIds: fileIds.join(','),
+    [TOKEN_HEADER]: useSessionStore.getState().token,
+  };
+  for (const [name, value] of Object.entries(fields)) {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = value;
+    form.appendChild(input);
+  }
+  document.body.appendChild(form);
+  form.submit();
+  form.remove();
 }
 
 /** Starts a download in the browser without leaving the page. */

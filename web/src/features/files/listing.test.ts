@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  appendItems,
+  bulkPages,
   compareItems,
   flattenPages,
   hasMorePages,
+  idsIn,
   insertItem,
+  mapItems,
   pagesToFetch,
   removeItems,
   sumSizes,
@@ -120,5 +124,57 @@ describe('paged listing patches', () => {
 
   it('sums sizes', () => {
     expect(sumSizes([item('a', { size: 1024 }), item('b', { size: 1024 })])).toBe(2048);
+  });
+});
+
+describe('select all: the rest of a listing at once', () => {
+  const many = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => item(`f${String(from + i).padStart(6, '0')}`));
+
+  it('asks for the big pages that cover what is not loaded yet', () => {
+    // 100 loaded of 100,000, pages of 1,000: the first big page reaches back over the loaded
+    const pages = bulkPages(100, 100_000, 1000);
+    expect(pages[0]).toBe(1);
+    expect(pages).toHaveLength(100);
+    expect(pages[99]).toBe(100);
+    expect(bulkPages(2000, 2500, 1000)).toEqual([3]);
+    expect(bulkPages(2500, 2500, 1000)).toEqual([]);
+  });
+
+  it('appends the rest as pages of the listing, once each, and leaves nothing to load', () => {
+    const data = listing([many(0, 100)], 2_500);
+    // the first big page holds the loaded items again
+    const complete = appendItems(data, many(0, 2_500), 2_500, 100);
+    const items = flattenPages(complete);
+    expect(items).toHaveLength(2_500);
+    expect(new Set(items.map((i) => i.id)).size).toBe(2_500);
+    expect(items[2_499]!.name).toBe('f002499');
+    expect(complete.pages).toHaveLength(25);
+    expect(complete.pageParams).toEqual(complete.pages.map((p) => p.pageIndex));
+    expect(hasMorePages(complete, 100)).toBe(false);
+    expect(totalOf(complete)).toBe(2_500);
+  });
+
+  it('says the listing is complete when live removals left the pages short', () => {
+    // page 1 lost 5 items to the trash meanwhile: the server's count is 5 less
+    const data = listing([many(5, 100)], 995);
+    const complete = appendItems(data, many(100, 1_000), 995, 100);
+    expect(flattenPages(complete)).toHaveLength(995);
+    expect(hasMorePages(complete, 100)).toBe(false);
+  });
+
+  it('answers "is it here?" without walking the pages again', () => {
+    const data = listing([many(0, 3)], 3);
+    expect(idsIn(data).has('id-f000001')).toBe(true);
+    expect(idsIn(data)).toBe(idsIn(data));
+    expect(idsIn(data).has('id-elsewhere')).toBe(false);
+  });
+
+  it('changes many items in one pass, and nothing when nothing matches', () => {
+    const data = listing([many(0, 2), many(2, 4)], 4);
+    const moved = mapItems(data, (i) => (i.name === 'f000003' ? { ...i, path: '/b/' } : i));
+    expect(flattenPages(moved).map((i) => i.path)).toEqual(['/', '/', '/', '/b/']);
+    expect(moved.pages[0]).toBe(data.pages[0]);
+    expect(mapItems(data, (i) => i)).toBe(data);
   });
 });

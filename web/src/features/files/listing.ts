@@ -24,6 +24,38 @@ export function flattenPages(data: ListingData | undefined): FileItem[] {
   return out;
 }
 
+const heldIds = new WeakMap<ListingData, ReadonlySet<string>>();
+
+/** The ids a listing holds, remembered per (immutable) listing: a quick "is it here?". */
+export function idsIn(data: ListingData): ReadonlySet<string> {
+  let ids = heldIds.get(data);
+  if (!ids) {
+    const set = new Set<string>();
+    for (const page of data.pages) for (const item of page.items) set.add(item.id);
+    heldIds.set(data, set);
+    ids = set;
+  }
+  return ids;
+}
+
+/** The listing with `change` applied to every item; the same listing when nothing changes. */
+export function mapItems(data: ListingData, change: (item: FileItem) => FileItem): ListingData {
+  let changed = false;
+  const pages = data.pages.map((page) => {
+    let items: FileItem[] | null = null;
+    page.items.forEach((item, i) => {
+      const next = change(item);
+      if (next === item) return;
+      items ??= page.items.slice();
+      items[i] = next;
+    });
+    if (!items) return page;
+    changed = true;
+    return { ...page, items };
+  });
+  return changed ? { ...data, pages } : data;
+}
+
 export function totalOf(data: ListingData | undefined): number {
   const last = data?.pages[data.pages.length - 1];
   return last?.total ?? 0;
@@ -137,6 +169,54 @@ export function pagesToFetch(pageIndex: number, pageSize: number, shift: number)
   const out: number[] = [];
   for (let p = first; p <= pageIndex; p++) out.push(p);
   return out;
+}
+
+/**
+ * The big pages (of `bulkSize`) that hold every item from offset `start` to `total`: server
+ * pages start at multiples of their size, so the first may reach back before `start`.
+ */
+export function bulkPages(start: number, total: number, bulkSize: number): number[] {
+  const out: number[] = [];
+  if (start >= total) return out;
+  for (let page = Math.floor(start / bulkSize) + 1; (page - 1) * bulkSize < total; page++)
+    out.push(page);
+  return out;
+}
+
+/**
+ * The listing with `more` items after those it holds (items it already holds are skipped), in
+ * pages of `pageSize` as scrolling would have made them, and no page left to load.
+ */
+export function appendItems(
+  data: ListingData,
+  more: readonly FileItem[],
+  total: number,
+  pageSize: number,
+): ListingData {
+  const seen = new Set<string>();
+  for (const page of data.pages) for (const item of page.items) seen.add(item.id);
+  const fresh: FileItem[] = [];
+  for (const item of more) {
+    if (seen.has(item.id)) continue;
+    seen.add(item.id);
+    fresh.push(item);
+  }
+  const pages = data.pages.map((page) => ({ ...page, total }));
+  const pageParams = [...data.pageParams];
+  let index = pages[pages.length - 1]?.pageIndex ?? 0;
+  for (let at = 0; at < fresh.length; at += pageSize) {
+    index += 1;
+    pages.push({ items: fresh.slice(at, at + pageSize), total, pageIndex: index });
+    pageParams.push(index);
+  }
+  // the last page says the listing is complete (live inserts may have shifted the count)
+  const last = pages[pages.length - 1];
+  if (last)
+    pages[pages.length - 1] = {
+      ...last,
+      pageIndex: Math.max(last.pageIndex, Math.ceil(total / pageSize)),
+    };
+  return { pages, pageParams };
 }
 
 /** Total bytes of the given items (folders count their size as the server knows it). */

@@ -1,8 +1,11 @@
-import { onLiveMessage } from '../../api/events';
+import { onLiveMessage, type LiveMessage } from '../../api/events';
 import { queryClient } from '../../api/query-client';
 import { authKeys } from '../auth/api';
 import { fileKeys } from './api';
-import { applyFileMessage } from './use-listing';
+import { applyFileMessages } from './use-listing';
+
+/** File messages wait this long to be applied together (a bulk operation sends thousands). */
+const BATCH_MS = 100;
 
 let installed = false;
 
@@ -13,7 +16,18 @@ let installed = false;
 export function installLiveListings(): void {
   if (installed) return;
   installed = true;
-  onLiveMessage('fileChange', (message) => applyFileMessage(queryClient, message));
+  let queue: LiveMessage[] = [];
+  let timer: number | null = null;
+  const flush = () => {
+    timer = null;
+    const batch = queue;
+    queue = [];
+    applyFileMessages(queryClient, batch);
+  };
+  onLiveMessage('fileChange', (message) => {
+    queue.push(message);
+    timer ??= window.setTimeout(flush, BATCH_MS);
+  });
   onLiveMessage('synced', (message) => {
     const body = message.body as { syncPercent?: number } | null;
     if (body?.syncPercent === 100) {

@@ -4,6 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { clearClipboard, clipboardMode, removeFromClipboard, useFileClipboard } from '../clipboard';
 import { FileIcon } from './FileIcon';
 
+/** Entries the tray's list shows; a whole folder may be on the clipboard. */
+const SHOWN = 200;
+
 interface ClipboardTrayProps {
   /** The folder on screen takes a paste. */
   canPaste: boolean;
@@ -18,7 +21,7 @@ export function ClipboardTray({ canPaste, onPaste }: ClipboardTrayProps) {
   const mode = clipboardMode(entries);
   const list = (
     <ul className="nb-clip__list" data-testid="clipboard-list">
-      {entries.map((entry) => (
+      {entries.slice(0, SHOWN).map((entry) => (
         <li key={entry.id}>
           <FileIcon item={{ ...entry, suffix: '' }} size={18} />
           <span className="nb-clip__name" title={`${entry.path}${entry.name}`}>
@@ -33,6 +36,14 @@ export function ClipboardTray({ canPaste, onPaste }: ClipboardTrayProps) {
           />
         </li>
       ))}
+      {entries.length > SHOWN ? (
+        <li className="nb-clip__more">
+          {t('clipboard.more', {
+            count: entries.length - SHOWN,
+            formatted: (entries.length - SHOWN).toLocaleString(),
+          })}
+        </li>
+      ) : null}
     </ul>
   );
   const paste = (

@@ -123,7 +123,9 @@ export function DetailsDrawer({ open, items, mobile, onClose, locationLink }: De
           </>
         ) : (
           <div className="nb-details__many" data-testid="details-many">
-            <div className="nb-details__count">{t('status.selected', { count: items.length })}</div>
+            <div className="nb-details__count">
+              {t('status.selected', { count: items.length, formatted: fmt.count(items.length) })}
+            </div>
             <div>{formatSize(sumSizes(items))}</div>
           </div>
         )}

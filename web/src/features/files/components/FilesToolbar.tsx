@@ -27,6 +27,7 @@ import {
   type ViewMode,
 } from '../actions';
 import type { DropTarget } from '../drag';
+import { useFileFormat } from '../use-format';
 import { pathSegments, SORT_PROPS, type SortOrder, type SortProp } from '../view-kinds';
 import { useActionMenuItems } from './ActionMenu';
 import { useFolderDrop, type CollectionHandlers } from './FileCollection';
@@ -133,6 +134,7 @@ export function FilesToolbar({
   run,
 }: FilesToolbarProps) {
   const { t } = useTranslation('files');
+  const fmt = useFileFormat();
   const menuItems = useActionMenuItems();
   const { view } = ctx;
   const selecting = ctx.items.length > 0;
@@ -204,7 +206,10 @@ export function FilesToolbar({
               data-testid="selection-clear"
             />
             <span className="nb-selbar__count" data-testid="selection-count">
-              {t('status.selected', { count: ctx.items.length })}
+              {t('status.selected', {
+                count: ctx.items.length,
+                formatted: fmt.count(ctx.items.length),
+              })}
             </span>
             {SELECTION_BUTTONS.map(buttonFor)}
             <Dropdown

@@ -25,8 +25,10 @@ import {
   type ViewState,
 } from '../actions';
 import {
+  BULK_IDS,
   PAGE_SIZE,
   addFile,
+  downloadPackage,
   checkMoveCopy,
   clearTrash,
   copyItems,
@@ -39,7 +41,6 @@ import {
   isListable,
   isPackageDownloadAllowed,
   moveItems,
-  packageUrl,
   recordShift,
   rememberFolderId,
   renameItem,
@@ -57,12 +58,18 @@ import { DRAG_TYPE, blankDragImage, canDropInto, useDragStore, type DropTarget }
 import { isViewableImage, openKindOf } from '../file-kinds';
 import { normalizeFolderPath, parentFolderPath } from '../folder-path';
 import { installLiveListings } from '../live';
-import { insertItem, removeItems, sumSizes, updateItem } from '../listing';
+import { insertItem, mapItems, removeItems, sumSizes, updateItem } from '../listing';
 import { freeName } from '../names';
 import { EMPTY_SELECTION, clickSelection, stepSelection, type Selection } from '../selection';
 import { isTypingTarget, matchShortcut } from '../shortcuts';
 import { childPathOf, fullPathOf, ROOT_FOLDER_ID, type FileItem, type ListingKey } from '../types';
-import { patchListings, refreshFolder, refreshListing, useListing } from '../use-listing';
+import {
+  loadAllPages,
+  patchListings,
+  refreshFolder,
+  refreshListing,
+  useListing,
+} from '../use-listing';
 import { useFileFormat } from '../use-format';
 import {
   FILE_VIEWS,
@@ -216,6 +223,15 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
   const [highlightId, setHighlightId] = useState<string | null>(null);
   const collection = useRef<CollectionApi>(null);
   const marqueeBase = useRef<ReadonlySet<string>>(new Set());
+  // select all, while the items not loaded yet arrive
+  const [selectingAll, setSelectingAll] = useState<{ loaded: number; total: number } | null>(null);
+  const selectAllRun = useRef<AbortController | null>(null);
+  const cancelSelectAll = useCallback(() => {
+    selectAllRun.current?.abort();
+    selectAllRun.current = null;
+    setSelectingAll(null);
+  }, []);
+  useEffect(() => cancelSelectAll, [listingKey, cancelSelectAll]);
 
   // a new folder or view starts with nothing selected
   const [shownFolder, setShownFolder] = useState(`${kind}|${path}`);
@@ -307,6 +323,25 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     [modal, t],
   );
 
+  /** A toast that follows a bulk operation sent in several requests (a large selection). */
+  const bulkProgress = useCallback(
+    (kind: 'trash' | 'restore' | 'sweep' | 'move' | 'copy') => {
+      const key = `bulk-${kind}-${Date.now()}`;
+      return {
+        onProgress: (done: number, all: number) => {
+          if (all <= BULK_IDS || done >= all) return;
+          void message.loading({
+            key,
+            content: t(`progress.${kind}`, { done: fmt.count(done), total: fmt.count(all) }),
+            duration: 0,
+          });
+        },
+        end: () => message.destroy(key),
+      };
+    },
+    [message, t, fmt],
+  );
+
   const removeFromListings = useCallback(
     (match: (item: FileItem) => boolean) =>
       patchListings(queryClient, (data) => {
@@ -391,8 +426,11 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         });
         if (!override) return false;
       }
+      const progress = bulkProgress(mode);
       if (mode === 'move') {
-        const results = await moveItems(ids, targetId, override);
+        const results = await moveItems(ids, targetId, override, progress.onProgress).finally(
+          progress.end,
+        );
         const moved = new Set(results.filter((r) => r.code === 0).map((r) => r.from));
         removeFromListings((item) => moved.has(fullPathOf(item)) && item.path !== target.path);
         // a move announces no new files: show the few that arrived where they are looked at
@@ -402,7 +440,9 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
           for (const row of rows) if (row) insertListed(row);
         } else refreshFolder(queryClient, 'home', target.path);
       } else {
-        const answer = await copyItems(ids, targetId, override);
+        const answer = await copyItems(ids, targetId, override, progress.onProgress).finally(
+          progress.end,
+        );
         if (!Array.isArray(answer) && answer && 'taskId' in answer) {
           void message.info({ content: t('messages.backgroundCopy'), duration: 4 });
         }
@@ -414,7 +454,17 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
       return true;
     },
-    [confirm, message, queryClient, removeFromListings, insertListed, t, path, listingKey],
+    [
+      confirm,
+      message,
+      queryClient,
+      removeFromListings,
+      insertListed,
+      t,
+      path,
+      listingKey,
+      bulkProgress,
+    ],
   );
 
   const nameDialogFor = useCallback(
@@ -456,7 +506,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         void message.error(t('messages.downloadRefused'));
         return;
       }
-      startDownload(packageUrl(ids));
+      downloadPackage(ids);
     },
     [message, t],
   );
@@ -500,15 +550,17 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         targets.map((i) => i.id),
         favorite,
       ).then(() => {
-        for (const item of targets) {
-          patchListings(queryClient, (data, key) => {
-            if (key.kind === 'favorite' && !favorite) {
-              const next = removeItems(data, (i) => i.id === item.id);
-              return next.changed ? next.data : null;
-            }
-            return updateItem(data, item.id, { isFavorite: favorite });
-          });
-        }
+        // one pass over each listing, however many items (select all)
+        const ids = new Set(targets.map((i) => i.id));
+        patchListings(queryClient, (data, key) => {
+          if (key.kind === 'favorite' && !favorite) {
+            const next = removeItems(data, (i) => ids.has(i.id));
+            return next.changed ? next.data : null;
+          }
+          return mapItems(data, (i) =>
+            ids.has(i.id) && i.isFavorite !== favorite ? { ...i, isFavorite: favorite } : i,
+          );
+        });
         void message.success(t(favorite ? 'messages.favoriteAdded' : 'messages.favoriteRemoved'));
       });
     },
@@ -597,36 +649,42 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     },
     trash: (targets) => {
       const ids = targets.map((item) => item.id);
-      void trashItems(ids).then(() => {
-        const gone = new Set(ids);
-        removeFromListings((item) => gone.has(item.id));
-        removeFromClipboard(ids);
-        setSelection(EMPTY_SELECTION);
-        void queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('trash', '') });
-        const key = `trash-${ids.join(',')}`;
-        void message.success({
-          key,
-          duration: 6,
-          content: (
-            <span className="nb-undo" data-testid="trash-message">
-              {t('messages.trashed', { count: ids.length, name: targets[0]?.name ?? '' })}
-              <Button
-                type="link"
-                size="small"
-                data-testid="trash-undo"
-                onClick={() => {
-                  message.destroy(key);
-                  void restoreItems(ids).then(() =>
-                    queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('trash', '') }),
-                  );
-                }}
-              >
-                {t('messages.undo')}
-              </Button>
-            </span>
-          ),
+      const progress = bulkProgress('trash');
+      void trashItems(ids, progress.onProgress)
+        .finally(progress.end)
+        .then(() => {
+          const gone = new Set(ids);
+          removeFromListings((item) => gone.has(item.id));
+          removeFromClipboard(ids);
+          setSelection(EMPTY_SELECTION);
+          void queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('trash', '') });
+          const key = `trash-${Date.now()}`;
+          void message.success({
+            key,
+            duration: 6,
+            content: (
+              <span className="nb-undo" data-testid="trash-message">
+                {t('messages.trashed', { count: ids.length, name: targets[0]?.name ?? '' })}
+                <Button
+                  type="link"
+                  size="small"
+                  data-testid="trash-undo"
+                  onClick={() => {
+                    message.destroy(key);
+                    const undo = bulkProgress('restore');
+                    void restoreItems(ids, undo.onProgress)
+                      .finally(undo.end)
+                      .then(() =>
+                        queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('trash', '') }),
+                      );
+                  }}
+                >
+                  {t('messages.undo')}
+                </Button>
+              </span>
+            ),
+          });
         });
-      });
     },
     restore: (targets) => {
       const first = targets[0];
@@ -639,7 +697,11 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         okText: t('confirm.restoreOk'),
       }).then(async (ok) => {
         if (!ok) return;
-        const results = await restoreItems(targets.map((i) => i.id));
+        const progress = bulkProgress('restore');
+        const results = await restoreItems(
+          targets.map((i) => i.id),
+          progress.onProgress,
+        ).finally(progress.end);
         const done = new Set(targets.map((i) => i.id));
         removeFromListings((item) => done.has(item.id) && Boolean(item.trashDate));
         setSelection(EMPTY_SELECTION);
@@ -669,7 +731,8 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       }).then(async (ok) => {
         if (!ok) return;
         const ids = targets.map((i) => i.id);
-        await sweepItems(ids);
+        const progress = bulkProgress('sweep');
+        await sweepItems(ids, progress.onProgress).finally(progress.end);
         const gone = new Set(ids);
         removeFromListings((item) => gone.has(item.id));
         setSelection(EMPTY_SELECTION);
@@ -693,10 +756,37 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       });
     },
     deselect: () => {
+      cancelSelectAll();
       setSelection(EMPTY_SELECTION);
       setDetailsOpen(false);
     },
-    selectAll: () => setSelection({ ids: new Set(order_), anchor: order_[0] ?? null }),
+    selectAll: () => {
+      if (selectAllRun.current) return;
+      if (!query.hasNextPage) {
+        setSelection({ ids: new Set(order_), anchor: order_[0] ?? null });
+        return;
+      }
+      // every item of the view, like a desktop file manager: the pages not loaded yet first
+      const run = new AbortController();
+      selectAllRun.current = run;
+      setSelectingAll({ loaded: items.length, total });
+      loadAllPages(queryClient, listingKey, {
+        signal: run.signal,
+        onProgress: (loaded, all) => {
+          if (!run.signal.aborted) setSelectingAll({ loaded, total: all });
+        },
+      })
+        .then((all) => {
+          if (run.signal.aborted) return;
+          setSelection({ ids: new Set(all.map((item) => item.id)), anchor: all[0]?.id ?? null });
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          if (selectAllRun.current !== run) return;
+          selectAllRun.current = null;
+          setSelectingAll(null);
+        });
+    },
     refresh: () => {
       refreshListing(queryClient, listingKey, true);
       void queryClient.invalidateQueries({ queryKey: ['files', 'tree'] });
@@ -733,7 +823,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       if (event.key === 'Escape') {
         if (openMenu) setMenu(null);
         else if (details) setDetailsOpen(false);
-        else if (c.items.length) c.cmd.deselect();
+        else if (c.items.length || selectAllRun.current) c.cmd.deselect();
         return;
       }
       if ((event.key === ' ' || event.key === 'Enter') && onControl) return;
@@ -786,6 +876,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
 
   const handlers: CollectionHandlers = useStable<CollectionHandlers>({
     onItemClick: (item, event) => {
+      cancelSelectAll();
       if (renamingId && renamingId !== item.id) setRenamingId(null);
       if (mobile && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
         if (selection.ids.size > 0) {
@@ -823,6 +914,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       setMenu({ ...point, ctx: context, entries: menuFor(context) });
     },
     onMarqueeStart: () => {
+      cancelSelectAll();
       marqueeBase.current = selection.ids;
       setRenamingId(null);
     },
@@ -832,6 +924,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       setSelection((current) => ({ ids: next, anchor: current.anchor ?? ids[0] ?? null }));
     },
     onLoadMore: () => {
+      if (selectAllRun.current) return;
       if (query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage();
     },
     onSort: (prop) => {
@@ -1085,9 +1178,21 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
             {' · '}
             {formatSize(sumSizes(items))}
           </span>
-          {selectedItems.length ? (
+          {selectingAll ? (
+            <span data-testid="files-status-selecting" aria-busy="true">
+              <Spin size="small" />{' '}
+              {t('status.selecting', {
+                loaded: fmt.count(selectingAll.loaded),
+                total: fmt.count(selectingAll.total),
+              })}
+            </span>
+          ) : selectedItems.length ? (
             <span data-testid="files-status-selection">
-              {t('status.selected', { count: selectedItems.length })} · {formatSize(selectedSize)}
+              {t('status.selected', {
+                count: selectedItems.length,
+                formatted: fmt.count(selectedItems.length),
+              })}{' '}
+              · {formatSize(selectedSize)}
             </span>
           ) : null}
         </div>
