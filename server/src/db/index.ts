@@ -14,6 +14,9 @@ import {
   type QueryResult,
   type RootOperationNode,
   type UnknownRow,
+  type OperationNode,
+  AliasNode,
+  TableNode,
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -47,6 +50,9 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // the default page cache is 2 MB: a drive of a million files has indexes of hundreds of MB,
+  // and inserts in random key order (ids are UUIDs) would read most pages from disk again
+  sqlite.pragma(`cache_size = -${CACHE_KIB}`);
   // statistics sampled from at most this many index entries: ANALYZE stays in the milliseconds
   sqlite.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
   sqlite.pragma('optimize = 0x10002');
@@ -59,7 +65,9 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
     setImmediate(() => {
       queued = false;
       analyzing = (analyzing ?? Promise.resolve())
-        .then(() => sql`analyze`.execute(db))
+        // the file tree's table only: a table without indexes (the search index's shadow
+        // tables) is counted by a full scan, which a big drive cannot afford every few seconds
+        .then(() => sql`analyze file`.execute(db))
         .then(
           () => undefined,
           () => undefined,
@@ -68,7 +76,10 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   };
   const db: Db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: sqlite }),
-    plugins: [new CamelCasePlugin(), new AnalyzeAfterBulkWrites(ANALYZE_EVERY_ROWS, analyze)],
+    plugins: [
+      new CamelCasePlugin(),
+      new AnalyzeAfterBulkWrites('file', ANALYZE_FIRST_AFTER_ROWS, analyze),
+    ],
   });
   // the planner's statistics follow the data: tables change shape as drives fill up
   const timer = setInterval(
@@ -89,36 +100,57 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
 }
 
 const ANALYSIS_LIMIT = 1000;
-const ANALYZE_EVERY_ROWS = 10_000;
+const CACHE_KIB = 64 * 1024;
+const ANALYZE_FIRST_AFTER_ROWS = 10_000;
 
 /**
  * SQLite plans a query from the statistics ANALYZE gathers; with none (a fresh database after a
  * big import, an index rebuild, a large copy) it may pick an index that reads a whole folder to
- * return its first page. This counts the rows written and refreshes the statistics every so many.
+ * return its first page. This counts the rows written to one table and refreshes its statistics
+ * after 10,000, then after twice as many each time: a bulk load of a million rows analyzes a
+ * handful of times, not a hundred (each ANALYZE of a big table costs a fraction of a second).
  */
 class AnalyzeAfterBulkWrites implements KyselyPlugin {
   private written = 0;
+  private readonly writes = new WeakMap<object, true>();
 
   constructor(
-    private readonly threshold: number,
+    private readonly table: string,
+    private threshold: number,
     private readonly analyze: () => void,
   ) {}
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node;
+    const node = args.node;
+    const target =
+      node.kind === 'InsertQueryNode'
+        ? node.into
+        : node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode'
+          ? tableOf(node.kind === 'UpdateQueryNode' ? node.table : node.from.froms[0])
+          : undefined;
+    if (target && target.table.identifier.name === this.table) this.writes.set(args.queryId, true);
+    return node;
   }
 
   transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     const changed = args.result.numAffectedRows;
-    if (changed !== undefined && changed > 0n) {
+    if (this.writes.has(args.queryId) && changed !== undefined && changed > 0n) {
       this.written += Number(changed);
       if (this.written >= this.threshold) {
         this.written = 0;
+        this.threshold *= 2;
         this.analyze();
       }
     }
     return Promise.resolve(args.result);
   }
+}
+
+function tableOf(node: OperationNode | undefined): TableNode | undefined {
+  if (!node) return undefined;
+  if (TableNode.is(node)) return node;
+  if (AliasNode.is(node) && TableNode.is(node.node)) return node.node;
+  return undefined;
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {
