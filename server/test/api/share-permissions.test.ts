@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MountView, PublicFileView, ShareFacts } from '@nimbus/contract';
+import { ErrorCode, type MountView, type PublicFileView, type ShareFacts } from '@nimbus/contract';
 import {
   ADMIN,
   call,
@@ -12,6 +12,7 @@ import {
   type TestApp,
 } from '../harness.ts';
 import { makeFolder, makeShare, publicUpload, raw, unlock, visitor } from '../share-fixtures.ts';
+import { uploadFile } from '../upload-client.ts';
 
 let t: TestApp;
 let admin: { token: string; userId: string };
@@ -338,6 +339,72 @@ describe('mounts', () => {
       query: { share: share.shareId },
     });
     expect(browse.status).toBe(404);
+  });
+
+  it("keeps a mount's name in its folder: nothing else takes it there", async () => {
+    const { share, bob, token } = await sharedFolder();
+    const bobOwner = { userId: bob.userId, username: bob.username };
+    // a file of that name in the trash, restored after the mount came
+    const trashed = await putFile(t, bobOwner, '/', 'team', 'old');
+    await call(t.app, 'DELETE', '/delete', { token: bob.token, query: { fileIds: trashed } });
+    const mounted = await call<MountView>(t.app, 'PUT', '/share/mount-folder', {
+      token: bob.token,
+      headers: { 'share-token': token },
+      body: { shareId: share.shareId, fileId: '0', name: 'team' },
+    });
+    expect(mounted.body.code, mounted.body.message).toBe(0);
+    const refused = (res: { body: { code: number; message: string } }, what: string) => {
+      expect(res.body.code, what).toBe(ErrorCode.EXISTS);
+      expect(res.body.message, what).toContain('mounted share');
+    };
+    refused(
+      await call(t.app, 'POST', '/new_folder', {
+        token: bob.token,
+        query: { filename: 'team', currentDirectory: '/' },
+      }),
+      'a new folder',
+    );
+    refused(
+      await call(t.app, 'POST', '/addfile', {
+        token: bob.token,
+        query: { fileName: 'team', parentPath: '/' },
+      }),
+      'a new file',
+    );
+    const fileId = await putFile(t, bobOwner, '/', 'notes.txt', 'notes');
+    refused(
+      await call(t.app, 'GET', '/rename', {
+        token: bob.token,
+        query: { id: fileId, newFileName: 'team' },
+      }),
+      'a rename',
+    );
+    const upload = await uploadFile(t.app, bob.token, { name: 'team', content: Buffer.from('x') });
+    refused(upload.merged!, 'an upload');
+    // moving an item of that name in is refused, even with override (a mount has no trash)
+    await makeFolder(t, bob.token, '/', 'box');
+    const inside = await putFile(t, bobOwner, '/box', 'team', 'x');
+    const moved = await call<Array<{ code: number; msg: string }>>(t.app, 'GET', '/move', {
+      token: bob.token,
+      query: { froms: [inside], to: '0', isOverride: 'true' },
+    });
+    expect(moved.body.data![0]!.code).toBe(-1);
+    expect(moved.body.data![0]!.msg).toContain('mounted share');
+    // a restored item whose name the mount holds gets a free name
+    const restored = await call(t.app, 'POST', '/restore', {
+      token: bob.token,
+      query: { fileIds: trashed },
+    });
+    expect(restored.body.code, restored.body.message).toBe(0);
+    const names = (
+      await call<Array<{ name: string }>>(t.app, 'GET', '/list', {
+        token: bob.token,
+        query: { currentDirectory: '/', pageSize: 50 },
+      })
+    ).body.data!.map((i) => i.name);
+    expect(names).toContain('team(1)');
+    expect(names.filter((n) => n === 'team')).toHaveLength(1);
+    expect(fs.existsSync(path.join(t.dataDir, 'files', 'bob', 'box', 'team'))).toBe(true);
   });
 
   it('lists a mount among the folders of the folder it was placed in, sorted and paged by the database', async () => {

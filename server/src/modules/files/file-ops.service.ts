@@ -72,6 +72,7 @@ export class FileOperations {
       if (row.name === name) return toView(row);
       const clash = await this.repo.childNamed(actor.id, row.parentId, name);
       if (clash && clash.id !== row.id) throw exists(`"${name}" already exists in this folder`);
+      await this.files.assertNoMount(actor.id, row.parentId, name);
       const from = this.files.diskPathOf(actor, row);
       const to = this.tree.pathOf(actor.username, row.path, name);
       const suffix = row.isFolder ? '' : suffixOf(name);
@@ -246,6 +247,8 @@ export class FileOperations {
     name: string,
     override: boolean,
   ): Promise<void> {
+    // a mount cannot go to the trash to make room: refused even with override
+    await this.files.assertNoMount(actor.id, target.id, name);
     const clash = await this.repo.childNamed(actor.id, target.id, name);
     if (!clash) return;
     if (!override) throw exists(`"${name}" already exists in the target folder`);
@@ -366,6 +369,7 @@ export class FileOperations {
         name = checkName(rawName);
         if (await this.repo.childNamed(actor.id, row.parentId, name))
           throw exists(`"${name}" already exists in this folder`);
+        await this.files.assertNoMount(actor.id, row.parentId, name);
       } else name = await this.files.freeName(actor.id, row.parentId, row.name, false);
       return toView(await this.copyRow(actor, row, parent, name));
     });
@@ -579,6 +583,7 @@ export class FileOperations {
         : await this.files.resolveFolder(actor.id, parentPath);
       if (await this.repo.childNamed(actor.id, parent.id, name))
         throw exists(`"${name}" already exists in this folder`);
+      await this.files.assertNoMount(actor.id, parent.id, name);
       const content = await emptyFileContent(suffixOf(name), name);
       await this.files.assertSpace(actor.id, content.length);
       const target = this.tree.pathOf(actor.username, parent.prefix, name);

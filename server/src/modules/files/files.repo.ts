@@ -149,7 +149,26 @@ export class FilesRepo {
       .where('parentId', '=', parentId)
       .where('trashId', 'is', null)
       .execute();
-    return new Set(rows.map((r) => r.name));
+    // a mounted share placed in the folder holds its name too
+    const mounts = await trx
+      .selectFrom('mount')
+      .select('name')
+      .where('userId', '=', userId)
+      .where('parentId', '=', parentId)
+      .execute();
+    return new Set([...rows, ...mounts].map((r) => r.name));
+  }
+
+  /** Whether a share the user mounted sits in this folder under this name. */
+  async mountNamed(userId: string, parentId: string, name: string, trx: Db = this.db) {
+    const found = await trx
+      .selectFrom('mount')
+      .select('id')
+      .where('userId', '=', userId)
+      .where('parentId', '=', parentId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return found !== undefined;
   }
 
   async list(q: ListQuery): Promise<{ rows: FileRow[]; total: number }> {

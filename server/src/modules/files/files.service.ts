@@ -310,6 +310,7 @@ export class FilesService {
       if (await this.repo.childNamed(actor.id, parent.id, name)) {
         throw exists(`"${name}" already exists in this folder`);
       }
+      await this.assertNoMount(actor.id, parent.id, name);
       const row = await this.insertFolder(actor, parent, name);
       this.notify(actor.id, 'createFile', toView(row));
       return toView(row);
@@ -363,6 +364,7 @@ export class FilesService {
     for (const segment of segments) {
       const name = checkName(segment);
       const found = await this.repo.childNamed(owner.id, folder.id, name);
+      if (!found) await this.assertNoMount(owner.id, folder.id, name);
       if (found) {
         if (found.isFolder !== 1) throw exists(`"${name}" exists and is not a folder`);
         folder = { id: found.id, prefix: prefixOf(found) };
@@ -426,6 +428,12 @@ export class FilesService {
     if (user.usedBytes + extraBytes > quota) {
       throw new AppError(ErrorCode.SPACE_FULL, 'Not enough space left in your drive for this');
     }
+  }
+
+  /** A mounted share holds its name in the folder it sits in: nothing else may take it. */
+  async assertNoMount(userId: string, parentId: string, name: string): Promise<void> {
+    if (await this.repo.mountNamed(userId, parentId, name))
+      throw exists(`A mounted share is named "${name}" in this folder; choose another name`);
   }
 
   /** A name not taken in the folder: `a.txt`, `a(1).txt`, `a(2).txt` … */

@@ -47,7 +47,7 @@ export class MountService {
     const parent = await this.files.folderById(actor.id, input.fileId || ROOT_ID);
     if (
       (await this.files.repo.childNamed(actor.id, parent.id, name)) ||
-      (await this.repo.mountNameTaken(actor.id, parent.id, name))
+      (await this.files.repo.mountNamed(actor.id, parent.id, name))
     )
       throw exists(`"${name}" already exists in that folder; choose another name`);
     const row: MountRow = {

@@ -222,17 +222,6 @@ export class ShareRepo {
       .execute();
   }
 
-  async mountNameTaken(userId: string, parentId: string, name: string): Promise<boolean> {
-    const found = await this.db
-      .selectFrom('mount')
-      .select('id')
-      .where('userId', '=', userId)
-      .where('parentId', '=', parentId)
-      .where('name', '=', name)
-      .executeTakeFirst();
-    return found !== undefined;
-  }
-
   async insertMount(row: MountRow): Promise<void> {
     await this.db.insertInto('mount').values(row).execute();
   }

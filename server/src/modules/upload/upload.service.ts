@@ -706,6 +706,7 @@ export class UploadService {
   ): Promise<FileView> {
     return this.files.withLock(owner.id, async () => {
       const folder = await this.files.ensureFolders(owner, segments);
+      await this.files.assertNoMount(owner.id, folder.id, filename);
       const clash = await this.files.repo.childNamed(owner.id, folder.id, filename);
       if (clash) {
         if (clash.isFolder)
