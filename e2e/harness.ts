@@ -161,6 +161,39 @@ export async function openPage(
   return { context, page };
 }
 
+/**
+ * Sign the page in with a session made through the API, as the web app keeps it (its persisted
+ * store in localStorage), and open the home page.
+ */
+export async function signInPage(
+  page: Page,
+  session: { token: string; userId: string; username: string },
+): Promise<void> {
+  await page.goto('/login');
+  await page.evaluate(({ token, userId, username }) => {
+    localStorage.setItem(
+      'store',
+      JSON.stringify({
+        state: {
+          token,
+          userId,
+          username,
+          shareToken: '',
+          shareId: '',
+          theme: 'light',
+          fileClipboard: [],
+          message: '',
+        },
+        version: 1,
+      }),
+    );
+  }, session);
+  // signed in now: the app takes /login to the home page by itself
+  await page.reload();
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.getByTestId('sidebar').waitFor({ state: 'visible' });
+}
+
 /** Save a full-page screenshot as e2e/screenshots/<name>.png and return its path. */
 export async function saveScreenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(screenshotDir, { recursive: true });

@@ -11,6 +11,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  signInPage,
 } from './harness.ts';
 
 // Search and tags in a real browser against a real server: documents uploaded with the
@@ -92,31 +93,7 @@ beforeAll(async () => {
   token = login['nimbus-token'];
   browser = await launchBrowser();
   ({ context, page } = await openPage(browser, server));
-  await page.goto('/login');
-  await page.evaluate(
-    ({ token, userId, username }) => {
-      localStorage.setItem(
-        'store',
-        JSON.stringify({
-          state: {
-            token,
-            userId,
-            username,
-            shareToken: '',
-            shareId: '',
-            theme: 'light',
-            fileClipboard: [],
-            message: '',
-          },
-          version: 1,
-        }),
-      );
-    },
-    { token, userId: login.userId, username: ADMIN.username },
-  );
-  await page.reload();
-  await page.waitForURL((url) => url.pathname === '/');
-  await page.getByTestId('sidebar').waitFor({ state: 'visible' });
+  await signInPage(page, { token: token, userId: login.userId, username: ADMIN.username });
 });
 
 afterAll(async () => {

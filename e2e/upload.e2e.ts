@@ -13,6 +13,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  signInPage,
 } from './harness.ts';
 
 // The uploader in a real browser against a real server: file chooser, folder chooser, drag and
@@ -189,32 +190,11 @@ beforeAll(async () => {
       return send.call(this, body);
     };
   });
-  await page.goto('/login');
-  await page.evaluate(
-    ({ token, userId, username }) => {
-      localStorage.setItem(
-        'store',
-        JSON.stringify({
-          state: {
-            token,
-            userId,
-            username,
-            shareToken: '',
-            shareId: '',
-            theme: 'light',
-            fileClipboard: [],
-            message: '',
-          },
-          version: 1,
-        }),
-      );
-    },
-    { token: login['nimbus-token'], userId: login.userId, username: ADMIN.username },
-  );
-  // signed in now: the app takes /login to the home page by itself
-  await page.reload();
-  await page.waitForURL((url) => url.pathname === '/');
-  await page.getByTestId('sidebar').waitFor({ state: 'visible' });
+  await signInPage(page, {
+    token: login['nimbus-token'],
+    userId: login.userId,
+    username: ADMIN.username,
+  });
 });
 
 afterAll(async () => {
