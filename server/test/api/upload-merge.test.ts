@@ -60,11 +60,13 @@ describe('background merge of large uploads', () => {
     const base = await sendAll(admin.token, 'big.bin', content);
     const first = await merge(admin.token, base);
     expect(first.body.code, first.body.message).toBe(0);
-    // either still merging (with its task) or already done: both are fine answers
-    if (first.body.data!.merging) {
-      expect(first.body.data!.taskId).toBeTruthy();
-      expect(first.body.data!.progress).toBeGreaterThanOrEqual(0);
-    }
+    // the request does not wait (mergeWaitMs 0): the task is still queued or running
+    expect(first.body.data!.merging).toBe(true);
+    expect(first.body.data!.taskId).toBeTruthy();
+    expect(first.body.data!.progress).toBeGreaterThanOrEqual(0);
+    // the task is a job of the durable queue, shown in the owner's task list while it runs
+    const job = await t.app.services.jobs.get(first.body.data!.taskId!);
+    expect(job).toMatchObject({ type: 'uploadMerge', userId: admin.userId, name: 'big.bin' });
     const done = await mergeUntilDone(admin.token, base);
     expect(done.body.code, done.body.message).toBe(0);
     expect(done.body.data!.file!.name).toBe('big.bin');
