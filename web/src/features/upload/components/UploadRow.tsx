@@ -53,7 +53,7 @@ function StatusText({ item }: { item: UploadItem }) {
       return (
         <span>
           {t('status.merging')}
-          {item.mergeProgress !== undefined ? ` · ${item.mergeProgress}%` : ''}
+          {item.mergeProgress !== undefined ? ` ${item.mergeProgress}%` : ''}
         </span>
       );
     case 'success':
