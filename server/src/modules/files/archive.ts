@@ -90,9 +90,45 @@ class Budget {
   }
 }
 
+/**
+ * What an archive has placed so far, by relative path: a name is placed once, and never as both
+ * a file and a folder. Names are compared as Nimbus stores them (NFC), so `café` written in two
+ * Unicode forms is one name.
+ */
+class Placements {
+  private readonly kinds = new Map<string, 'file' | 'folder'>();
+
+  /** Record an entry, or refuse it before anything of it is written. */
+  place(raw: string, segments: string[], kind: 'file' | 'folder'): void {
+    for (let i = 1; i < segments.length; i += 1) {
+      const parent = segments.slice(0, i).join('/');
+      if (this.kinds.get(parent) === 'file') throw bothKinds(raw);
+      this.kinds.set(parent, 'folder');
+    }
+    const key = segments.join('/');
+    const before = this.kinds.get(key);
+    if (before === undefined) this.kinds.set(key, kind);
+    else if (before !== kind) throw bothKinds(raw);
+    else if (kind === 'file') throw refuse(`The archive holds the entry ${raw} more than once`);
+  }
+}
+
+const bothKinds = (raw: string) => refuse(`The archive holds ${raw} both as a file and a folder`);
+
 async function writeEntry(target: string, source: Readable, budget: Budget): Promise<void> {
-  await fsp.mkdir(path.dirname(target), { recursive: true });
-  await pipeline(source, budget.meter(), fs.createWriteStream(target, { flags: 'wx' }));
+  // An entry can fail while its folder is made (an archive cut off inside it); a pipeline over
+  // a stream already destroyed would never settle, so that failure is caught here.
+  let failure: unknown;
+  const onError = (err: unknown) => (failure ??= err);
+  source.on('error', onError);
+  try {
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    if (failure !== undefined || source.destroyed)
+      throw failure ?? refuse('The archive cannot be read: it ends in the middle of an entry');
+    await pipeline(source, budget.meter(), fs.createWriteStream(target, { flags: 'wx' }));
+  } finally {
+    source.off('error', onError);
+  }
 }
 
 function openZip(file: string): Promise<yauzl.ZipFile> {
@@ -108,6 +144,18 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
   );
 }
 
+// Unix file types kept in the upper half of a zip entry's external attributes
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+
+/** A zip entry made on Unix that is neither a plain file nor a folder (a link, a device…). */
+function isSpecialZipEntry(entry: yauzl.Entry): boolean {
+  const madeOnUnix = entry.versionMadeBy >> 8 === 3;
+  const type = (entry.externalFileAttributes >>> 16) & S_IFMT;
+  return madeOnUnix && type !== 0 && type !== S_IFREG && type !== S_IFDIR;
+}
+
 async function extractZip(
   file: string,
   dest: string,
@@ -115,6 +163,7 @@ async function extractZip(
   limits: ExtractLimits,
 ): Promise<void> {
   const zip = await openZip(file);
+  const placed = new Placements();
   try {
     // the central directory declares every size: refuse a bomb before writing anything
     if (zip.entryCount > limits.maxEntries)
@@ -130,25 +179,29 @@ async function extractZip(
         ),
       );
       zip.on('end', () => resolve());
+      const extractEntry = async (entry: yauzl.Entry): Promise<void> => {
+        budget.entry();
+        const segments = entrySegments(entry.fileName);
+        // links and devices are never followed or created
+        if (segments.length === 0 || isSpecialZipEntry(entry)) return;
+        const target = path.join(dest, ...segments);
+        if (entry.fileName.endsWith('/')) {
+          placed.place(entry.fileName, segments, 'folder');
+          await fsp.mkdir(target, { recursive: true });
+          return;
+        }
+        placed.place(entry.fileName, segments, 'file');
+        if (entry.uncompressedSize > limits.maxBytes)
+          throw refuse('The archive expands beyond the allowed size');
+        const stream = await new Promise<Readable>((res, rej) =>
+          zip.openReadStream(entry, (err, s) =>
+            err || !s ? rej(refuse(`The archive cannot be read: ${err?.message}`)) : res(s),
+          ),
+        );
+        await writeEntry(target, stream, budget);
+      };
       zip.on('entry', (entry: yauzl.Entry) => {
-        void (async () => {
-          budget.entry();
-          const segments = entrySegments(entry.fileName);
-          if (segments.length === 0) return;
-          const target = path.join(dest, ...segments);
-          if (entry.fileName.endsWith('/')) {
-            await fsp.mkdir(target, { recursive: true });
-            return;
-          }
-          if (entry.uncompressedSize > limits.maxBytes)
-            throw refuse('The archive expands beyond the allowed size');
-          const stream = await new Promise<Readable>((res, rej) =>
-            zip.openReadStream(entry, (err, s) =>
-              err || !s ? rej(refuse(`The archive cannot be read: ${err?.message}`)) : res(s),
-            ),
-          );
-          await writeEntry(target, stream, budget);
-        })().then(() => zip.readEntry(), reject);
+        extractEntry(entry).then(() => zip.readEntry(), reject);
       });
       zip.readEntry();
     });
@@ -164,7 +217,8 @@ async function extractTar(
   gzip: boolean,
 ): Promise<void> {
   const extract = tar.extract();
-  const done = (async () => {
+  const placed = new Placements();
+  const consume = async () => {
     for await (const entry of extract) {
       const header = entry.header;
       budget.entry();
@@ -176,20 +230,30 @@ async function extractTar(
       }
       const target = path.join(dest, ...segments);
       if (header.type === 'directory') {
+        placed.place(header.name, segments, 'folder');
         await fsp.mkdir(target, { recursive: true });
         entry.resume();
-      } else await writeEntry(target, entry as unknown as Readable, budget);
+      } else {
+        placed.place(header.name, segments, 'file');
+        await writeEntry(target, entry as unknown as Readable, budget);
+      }
     }
-  })();
-  const source = fs.createReadStream(file);
-  try {
-    if (gzip) await pipeline(source, createGunzip(), extract);
-    else await pipeline(source, extract);
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw refuse(`The archive cannot be read: ${(err as Error).message}`);
+  };
+  // Both sides settle before either error is reported: a refused entry ends the reading side
+  // early ("premature close"), and the entry's own reason is the one worth telling.
+  const [consumed, piped] = await Promise.allSettled([
+    consume(),
+    gzip
+      ? pipeline(fs.createReadStream(file), createGunzip(), extract)
+      : pipeline(fs.createReadStream(file), extract),
+  ]);
+  for (const outcome of [consumed, piped]) {
+    if (outcome.status === 'rejected' && outcome.reason instanceof AppError) throw outcome.reason;
   }
-  await done;
+  for (const outcome of [piped, consumed]) {
+    if (outcome.status === 'rejected')
+      throw refuse(`The archive cannot be read: ${(outcome.reason as Error).message}`);
+  }
 }
 
 /** Extract an archive into an empty folder; on any refusal the caller discards that folder. */
@@ -202,7 +266,15 @@ export async function extractArchive(
   const { size } = await fsp.stat(file);
   const budget = new Budget(limits, size);
   await fsp.mkdir(dest, { recursive: true });
-  if (kind === 'zip') await extractZip(file, dest, budget, limits);
-  else await extractTar(file, dest, budget, kind === 'tgz');
+  try {
+    if (kind === 'zip') await extractZip(file, dest, budget, limits);
+    else await extractTar(file, dest, budget, kind === 'tgz');
+  } catch (err) {
+    // damaged content (bad deflate data, sizes that disagree) is the archive's fault; a failing
+    // disk (a system call's error) is not
+    if (err instanceof AppError || typeof (err as NodeJS.ErrnoException).syscall === 'string')
+      throw err;
+    throw refuse(`The archive cannot be read: ${(err as Error).message}`);
+  }
   return budget.used;
 }
