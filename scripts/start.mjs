@@ -123,17 +123,53 @@ const dataShown =
     ? `./${relativeData}`
     : env.NIMBUS_DATA_DIR;
 log(`starting Nimbus on ${url} (data in ${dataShown})`);
-const server = spawn(process.execPath, ['--enable-source-maps', serverBundle], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-});
 
+// The server runs as a child that is started again when it dies unexpectedly (an uncaught
+// error, killed by the system). One that keeps dying right after its start (a port in use, a
+// bad setting) is given up on, so a mistake does not loop forever.
+const QUICK_DEATH_MS = 15_000;
+const MAX_QUICK_DEATHS = 3;
+let server;
+let startedAt = 0;
+let quickDeaths = 0;
 let stopping = false;
+let announced = false;
+
+function startServer() {
+  startedAt = Date.now();
+  server = spawn(process.execPath, ['--enable-source-maps', serverBundle], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
+  server.on('error', (err) => {
+    log(`could not start the server: ${err.message}`);
+    process.exit(1);
+  });
+  server.on('exit', onServerExit);
+  void announceWhenReady(server);
+}
+
+function onServerExit(code, signal) {
+  if (stopping) process.exit(signal ? 0 : (code ?? 1));
+  const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+  quickDeaths = Date.now() - startedAt < QUICK_DEATH_MS ? quickDeaths + 1 : 0;
+  if (quickDeaths >= MAX_QUICK_DEATHS) {
+    log(`the server ${why}, ${quickDeaths} times right after starting; giving up`);
+    process.exit(code || 1);
+  }
+  const delay = quickDeaths === 0 ? 1000 : 2000 * quickDeaths;
+  log(`the server ${why} unexpectedly; starting it again in ${delay / 1000} s`);
+  setTimeout(() => {
+    if (!stopping) startServer();
+  }, delay);
+}
+
 function stop(signal) {
   if (stopping) return;
   stopping = true;
   if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+  else process.exit(0);
 }
 // A terminal's Ctrl-C reaches the whole process group; forward once for `kill <pid>` too.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));
@@ -145,28 +181,24 @@ setInterval(() => {
   if (process.ppid !== parentPid) stop('SIGTERM');
 }, 1000).unref();
 
-server.on('error', (err) => {
-  log(`could not start the server: ${err.message}`);
-  process.exit(1);
-});
-
-server.on('exit', (code, signal) => {
-  if (signal) process.exit(stopping ? 0 : 1);
-  process.exit(code ?? 1);
-});
-
 // Say where Nimbus runs once it answers, so the address is the last thing on screen.
-const deadline = Date.now() + 120_000;
-async function announceWhenReady() {
-  while (!stopping && server.exitCode === null && Date.now() < deadline) {
+async function announceWhenReady(child) {
+  const deadline = Date.now() + 120_000;
+  const alive = () => !stopping && child.exitCode === null && child.signalCode === null;
+  while (alive() && Date.now() < deadline) {
     try {
       const res = await fetch(`${probeUrl}/api/public/health`, {
         signal: AbortSignal.timeout(2000),
       });
       // another program could answer on the port; only announce while our server lives
       await new Promise((resolve) => setTimeout(resolve, 200));
-      if (res.ok && server.exitCode === null && server.signalCode === null) {
-        log(`Nimbus is running at ${url} (Ctrl-C stops it)`);
+      if (res.ok && alive()) {
+        log(
+          announced
+            ? `Nimbus is running again at ${url}`
+            : `Nimbus is running at ${url} (Ctrl-C stops it)`,
+        );
+        announced = true;
         return;
       }
     } catch {
@@ -175,4 +207,5 @@ async function announceWhenReady() {
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
 }
-void announceWhenReady();
+
+startServer();

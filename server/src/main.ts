@@ -20,6 +20,17 @@ const shutdown = async (signal: string) => {
   }
 };
 process.on('SIGINT', () => void shutdown('SIGINT'));
+// A promise rejected with nobody listening is a fault in Nimbus, never a reason to stop serving
+// everyone else: it is logged with its stack and the server goes on.
+process.on('unhandledRejection', (reason) => {
+  app.log.error({ err: reason }, 'unhandled promise rejection (a fault; the server goes on)');
+});
+// An exception thrown outside any request leaves the process in an unknown state: log it and
+// exit, and `npm start` starts the server again.
+process.on('uncaughtException', (err, origin) => {
+  app.log.fatal({ err, origin }, 'uncaught exception; stopping');
+  process.exit(1);
+});
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 try {

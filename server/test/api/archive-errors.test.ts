@@ -3,7 +3,9 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import tar from 'tar-stream';
-import { zipToBuffer, type ZipEntry } from '../../src/lib/zip.ts';
+import { zipToBuffer } from '../../src/lib/zip.ts';
+
+type ZipInput = Parameters<typeof zipToBuffer>[0];
 import { ADMIN, call, makeTestApp, putFile, setupAdmin, type TestApp } from '../harness.ts';
 
 // Every refused archive must be answered with a 4xx and leave the process running: a promise
@@ -51,7 +53,7 @@ async function tarOf(entries: TarEntry[]): Promise<Buffer> {
 }
 
 /** A zip whose entry `linkName` is marked as a symbolic link (Unix mode in the external attributes). */
-async function zipWithSymlink(entries: ZipEntry[], linkName: string): Promise<Buffer> {
+async function zipWithSymlink(entries: ZipInput, linkName: string): Promise<Buffer> {
   const zip = await zipToBuffer(entries);
   const signature = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
   let at = zip.indexOf(signature);

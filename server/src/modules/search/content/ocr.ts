@@ -107,7 +107,7 @@ export class Ocr {
       try {
         return (await worker.recognize(image)).data.text;
       } finally {
-        this.idleTimer = setTimeout(() => void this.close(), WASM_IDLE_MS);
+        this.idleTimer = setTimeout(() => void this.close().catch(() => undefined), WASM_IDLE_MS);
         this.idleTimer.unref();
       }
     });
