@@ -145,6 +145,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     return reply.status(500).send({ code: ErrorCode.ERROR, message: 'Internal server error' });
   });
 
+  addSecurityHeaders(app);
   await app.register(cookie);
   // form bodies, as the original client sends for some calls (API-NOTES §1.0)
   app.addContentTypeParser(
@@ -184,6 +185,49 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await registerWeb(app, config);
   return app;
+}
+
+/**
+ * The web app's policy: its own scripts only (WebAssembly for the upload hasher), antd's inline
+ * styles, images also from data:, blob: and other sites (a drive logo may be a URL), no plugins,
+ * no other base, forms posted to itself only, and no framing by anyone.
+ */
+export const WEB_APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https: http:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "media-src 'self' blob:",
+  "worker-src 'self' blob:",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Security headers on every response. API answers (stored bytes among them) run nothing and
+ * are framed only by the app itself (its hidden download frame); the web app gets its strict
+ * policy and is never framed. No response sends a Referer onwards: addresses carry tokens.
+ */
+function addSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const url = request.url;
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    if (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) {
+      reply.header('x-frame-options', 'SAMEORIGIN');
+      // the OpenAPI page is a page of its own, with its own scripts
+      if (!url.startsWith('/api/docs'))
+        reply.header('content-security-policy', "sandbox; default-src 'none'");
+    } else {
+      reply.header('x-frame-options', 'DENY');
+      reply.header('content-security-policy', WEB_APP_CSP);
+    }
+  });
 }
 
 /** The built web app with an SPA fallback; unknown API paths stay JSON 404s. */

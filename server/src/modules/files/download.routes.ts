@@ -9,8 +9,9 @@ import { AppError, forbidden } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { zipStream, type ZipEntry } from '../../lib/zip.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
+import { shareErrors } from '../share/share-access.ts';
 import { isDeflatable } from './file-types.ts';
-import { contentDisposition, sendFileBytes } from './file-serve.ts';
+import { contentDisposition, markUserBytes, sendFileBytes } from './file-serve.ts';
 import { idArray, idList } from './id-lists.ts';
 import { prefixOf, type FilesService, type Owner } from './files.service.ts';
 import type { FileRow } from './files.repo.ts';
@@ -102,7 +103,13 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
         throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no bytes; download it as a zip');
       const download = request.query.o === 'download';
       if (open && download) app.services.shareAccess.require(open, 'download');
-      return sendFileBytes(request, reply, files.diskPathOf(owner, row), row, { download });
+      // a mounted share without downloads: only what a preview shows
+      const previewOnly =
+        open && !open.settings.allowDownload ? () => shareErrors.previewOnly() : undefined;
+      return sendFileBytes(request, reply, files.diskPathOf(owner, row), row, {
+        download,
+        previewOnly,
+      });
     },
   );
 
@@ -141,6 +148,7 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
     const order = new Map(unique.map((id, i) => [id, i]));
     found.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     const name = found.length === 1 ? `${found[0]!.name}.zip` : 'download.zip';
+    markUserBytes(reply);
     reply.header('content-type', 'application/zip');
     reply.header('content-disposition', contentDisposition('attachment', name));
     reply.header('cache-control', 'no-store');

@@ -201,7 +201,52 @@ export function isDeflatable(suffix: string): boolean {
   return DEFLATABLE.has(suffix);
 }
 
-/** Types a browser could run as a page: served as attachments, never inline. */
+const ACTIVE = new Set([
+  'html',
+  'htm',
+  'shtml',
+  'xhtml',
+  'xht',
+  'svg',
+  'svgz',
+  'xml',
+  'xsl',
+  'xslt',
+  'drawio',
+  'mht',
+  'mhtml',
+  'js',
+  'mjs',
+]);
+
+/**
+ * Names of types a browser could run as a page: served as attachments, never inline. The
+ * content decides as well (`servingOf` in file-serve.ts): markup under any name is refused.
+ */
 export function isActiveContent(suffix: string): boolean {
-  return ['html', 'htm', 'xhtml', 'svg', 'xml', 'js', 'mjs'].includes(suffix);
+  return ACTIVE.has(suffix.toLowerCase());
+}
+
+const TEXT_SUFFIXES = new Set([
+  ...groups.text,
+  'txt',
+  'text',
+  'md',
+  'markdown',
+  'csv',
+  'tsv',
+  'log',
+  'mind',
+  'srt',
+  'vtt',
+  'diff',
+  'patch',
+  'properties',
+  'cfg',
+  'env',
+]);
+
+/** Text by its name: shown as plain text (unless its content is markup). */
+export function isTextSuffix(suffix: string): boolean {
+  return TEXT_SUFFIXES.has(suffix.toLowerCase());
 }

@@ -80,6 +80,12 @@ export const shareErrors = {
     ),
   wrongCode: () => new AppError(ErrorCode.WRONG_SHARE_CODE, 'The share code is wrong'),
   notInShare: () => new AppError(ErrorCode.FILE_NOT_FOUND, 'The file does not exist in this share'),
+  previewOnly: () =>
+    new AppError(
+      ErrorCode.PERMISSION_DENIED,
+      'The sharer does not allow downloads, and this file cannot be previewed',
+      { reason: 'download' },
+    ),
   notAllowed: (action: ShareAction) =>
     new AppError(
       ErrorCode.PERMISSION_DENIED,

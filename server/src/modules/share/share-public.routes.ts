@@ -8,7 +8,7 @@ import { AppError, badParameter } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { zipStream } from '../../lib/zip.ts';
 import { zipEntriesOf } from '../files/download.routes.ts';
-import { contentDisposition, sendFileBytes } from '../files/file-serve.ts';
+import { contentDisposition, markUserBytes, sendFileBytes } from '../files/file-serve.ts';
 import type { FileRow } from '../files/files.repo.ts';
 import { checkName } from '../files/names.ts';
 import { chunkSchema, mergeSchema, readChunkRequest } from '../upload/upload.routes.ts';
@@ -142,7 +142,12 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
       access.require(share, 'download');
       if (isFreshDownload(request) && request.method === 'GET') await shares.countDownload(share);
     }
-    return sendFileBytes(request, reply, files.diskPathOf(share.owner, row), row, { download });
+    // without downloads, only what a preview shows, and only inline
+    const previewOnly = share.settings.allowDownload ? undefined : () => shareErrors.previewOnly();
+    return sendFileBytes(request, reply, files.diskPathOf(share.owner, row), row, {
+      download,
+      previewOnly,
+    });
   };
 
   const bytesQuery = shareQuery.extend({ ...targetQuery, o: z.string().optional() });
@@ -228,6 +233,7 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
       for (const fileId of ids) rows.push(await access.resolve(share, { fileId }));
       await shares.countDownload(share);
       const name = rows.length === 1 ? `${rows[0]!.name}.zip` : `${share.root.name}.zip`;
+      markUserBytes(reply);
       reply.header('content-type', 'application/zip');
       reply.header('content-disposition', contentDisposition('attachment', name));
       reply.header('cache-control', 'no-store');
