@@ -226,6 +226,12 @@ export class ShareRepo {
     await this.db.insertInto('mount').values(row).execute();
   }
 
+  /** Remove every mount of these shares. */
+  async removeMountsOf(shareIds: string[]): Promise<void> {
+    if (shareIds.length === 0) return;
+    await this.db.deleteFrom('mount').where('shareId', 'in', shareIds).execute();
+  }
+
   async removeMount(userId: string, id: string): Promise<number> {
     const result = await this.db
       .deleteFrom('mount')

@@ -16,6 +16,7 @@ import { newId } from '../../lib/ids.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { FileRow, SortOrder, SortProp } from '../files/files.repo.ts';
+import { isTextSuffix } from '../files/file-types.ts';
 import { prefixOf, type FilesService } from '../files/files.service.ts';
 import {
   isExpired,
@@ -29,6 +30,7 @@ import {
   type ShareCredentials,
 } from './share-access.ts';
 import type { ShareCodeThrottle } from './share-code-throttle.ts';
+import { codeFingerprint } from './share-token.ts';
 import type { ShareRow, ShareSort } from './share.repo.ts';
 
 // share codes and generated addresses avoid look-alike characters (0/O, 1/l/I)
@@ -50,6 +52,59 @@ function randomText(alphabet: string, length: number): string {
   return out;
 }
 
+/** The last moment a `yyyy-MM-dd HH:mm:ss` date can show: 9999-12-31 23:59:59 server time. */
+const LAST_SHOWABLE = new Date(9999, 11, 31, 23, 59, 59, 999).getTime();
+
+const badDate = () =>
+  new AppError(
+    ErrorCode.BAD_DATE,
+    'The expiry date must be a real date: yyyy-MM-dd HH:mm:ss (server time), ISO 8601, or epoch milliseconds',
+  );
+
+/**
+ * A written date, strictly: `yyyy-MM-dd`, `yyyy-MM-dd HH:mm[:ss]` (or with `T`) in server
+ * time, or ISO 8601 with fractions and a zone (`Z`, `±HH:mm`). Every part must exist as
+ * written: `2999-02-30` or `25:61:61` are refused, never rolled over into another date.
+ */
+export function parseDateText(text: string): number | null {
+  const m =
+    /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?)?$/.exec(
+      text.trim(),
+    );
+  if (!m) return null;
+  const part = (i: number) => Number(m[i] ?? 0);
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map(part) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const ms = Number((m[7] ?? '0').padEnd(3, '0'));
+  const zone = m[8];
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  // the day must exist in that month (the round trip of the parts)
+  const probe = new Date(Date.UTC(2000, 0, 1));
+  probe.setUTCFullYear(year, month - 1, day);
+  if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
+  if (zone === undefined) {
+    const local = new Date(2000, 0, 1);
+    local.setFullYear(year, month - 1, day);
+    local.setHours(hour, minute, second, ms);
+    return local.getTime();
+  }
+  let offset = 0;
+  if (zone !== 'Z') {
+    const zh = Number(zone.slice(1, 3));
+    const zm = Number(zone.slice(4, 6));
+    if (zh > 23 || zm > 59) return null;
+    offset = (zone[0] === '-' ? -1 : 1) * (zh * 60 + zm) * 60_000;
+  }
+  probe.setUTCHours(hour, minute, second, ms);
+  return probe.getTime() - offset;
+}
+
 /** `yyyy-MM-dd HH:mm[:ss]` in server time, an ISO date, or epoch ms; null for permanent. */
 export function parseExpiry(
   body: Pick<GenerateShareBody, 'expireDate' | 'expireDays'>,
@@ -58,23 +113,10 @@ export function parseExpiry(
   if (body.expireDays !== undefined) return now + body.expireDays * 86400_000;
   const value = body.expireDate;
   if (value === null || value === undefined || value === '') return null;
-  let when: number;
-  if (typeof value === 'number') when = value;
-  else {
-    const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
-    when = m
-      ? new Date(
-          Number(m[1]),
-          Number(m[2]) - 1,
-          Number(m[3]),
-          Number(m[4]),
-          Number(m[5]),
-          Number(m[6] ?? 0),
-        ).getTime()
-      : Date.parse(value);
-  }
-  if (!Number.isFinite(when))
-    throw new AppError(ErrorCode.BAD_DATE, 'The expiry date must be yyyy-MM-dd HH:mm:ss');
+  const when = typeof value === 'number' ? value : parseDateText(value);
+  // a date that cannot be shown as yyyy-MM-dd HH:mm:ss is no date either
+  if (when === null || !Number.isSafeInteger(when) || Math.abs(when) > LAST_SHOWABLE)
+    throw badDate();
   if (when <= now) throw badParameter('The expiry date must be in the future');
   return when;
 }
@@ -206,7 +248,10 @@ export class ShareService {
       };
     }
     if (existing) {
+      const affected = [existing, ...(await this.sharesInside(actor.id, file))];
+      const before = await this.codesOf(affected);
       await this.repo.update(existing.id, { ...values, shortId, updatedAt: now });
+      await this.dropMountsOnNewCode(affected, before);
     } else {
       await this.repo.insert({
         id: newId(),
@@ -297,9 +342,52 @@ export class ShareService {
 
   /** DELETE share/cancel: the links stop working at once, with every token and mount of them. */
   async cancel(actor: Actor, shareIds: string[]): Promise<number> {
-    const removed = await this.repo.remove(actor.id, [...new Set(shareIds)]);
+    const ids = [...new Set(shareIds)];
+    // shares inside a cancelled folder share fall back on their own settings
+    const inside: ShareRow[] = [];
+    for (const id of ids) {
+      const share = await this.repo.byId(id);
+      if (!share || share.userId !== actor.id) continue;
+      const file = await this.files.repo.live(actor.id, share.fileId);
+      if (file) inside.push(...(await this.sharesInside(actor.id, file)));
+    }
+    const affected = inside.filter((s) => !ids.includes(s.id));
+    const before = await this.codesOf(affected);
+    const removed = await this.repo.remove(actor.id, ids);
     if (removed === 0) throw shareErrors.gone();
+    await this.dropMountsOnNewCode(affected, before);
     return removed;
+  }
+
+  /** The shares of items below a folder, which take its settings while it is shared. */
+  private async sharesInside(userId: string, file: FileRow): Promise<ShareRow[]> {
+    return file.isFolder === 1 ? this.repo.inside(userId, prefixOf(file)) : [];
+  }
+
+  /** The fingerprint of the code in force for each share (that of a public share is empty). */
+  private async codesOf(shares: ShareRow[]): Promise<Map<string, string>> {
+    const codes = new Map<string, string>();
+    for (const share of shares) {
+      const root = await this.files.repo.live(share.userId, share.fileId);
+      if (!root) continue;
+      const fresh = (await this.repo.byId(share.id)) ?? share;
+      const { settings } = await this.access.effective(fresh, root);
+      codes.set(share.id, settings.isPrivacy ? codeFingerprint(share.id, settings.code) : '');
+    }
+    return codes;
+  }
+
+  /**
+   * A mount opens a private share without its code. When the code in force changes (a new code,
+   * or a public share made private), the mounters never learnt it: their mounts are removed and
+   * they are asked for the code like any visitor. A share made public keeps its mounts.
+   */
+  private async dropMountsOnNewCode(shares: ShareRow[], before: Map<string, string>) {
+    const after = await this.codesOf(shares);
+    const changed = [...after]
+      .filter(([id, code]) => code !== '' && before.has(id) && before.get(id) !== code)
+      .map(([id]) => id);
+    await this.repo.removeMountsOf(changed);
   }
 
   /** GET /share/generate/share-token: the owner's (or a mounter's) own token for a file's share. */
@@ -410,22 +498,29 @@ export class ShareService {
     const located = await this.access.locate(address);
     if (!located.settings.isPrivacy)
       return { token: await this.access.issueToken(located), located };
-    await this.throttle.assertAllowed(located.share.id, ip);
     const expected = located.settings.code ?? '';
-    const given = code.trim().toLowerCase();
-    const a = Buffer.from(given);
+    const a = Buffer.from(code.trim().toLowerCase());
     const b = Buffer.from(expected.toLowerCase());
-    if (!expected || a.length !== b.length || !timingSafeEqual(a, b)) {
-      await this.throttle.recordFailure(located.share.id, ip);
-      throw shareErrors.wrongCode();
-    }
-    await this.throttle.recordSuccess(located.share.id, ip);
+    // the guess is counted before it is compared, so parallel guesses cannot slip past the limit
+    const right = await this.throttle.check(
+      located.share.id,
+      ip,
+      () => !!expected && a.length === b.length && timingSafeEqual(a, b),
+    );
+    if (!right) throw shareErrors.wrongCode();
     return { token: await this.access.issueToken(located), located };
   }
 
   /** The first bytes of a shared text file, as UTF-8. */
   async previewText(open: OpenShare, row: FileRow): Promise<PublicFileView> {
     if (row.isFolder === 1) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no text');
+    // without downloads, the text preview is for text: it is no way to read other files
+    if (
+      !open.settings.allowDownload &&
+      !isTextSuffix(row.suffix) &&
+      !row.contentType.startsWith('text/')
+    )
+      throw shareErrors.previewOnly();
     const view = toPublicView(open.root, row);
     const disk = this.files.diskPathOf(open.owner, row);
     let handle: fsp.FileHandle;
