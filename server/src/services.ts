@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import type { DbHandle } from './db/index.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
-import { LoginThrottle } from './modules/auth/throttle.ts';
+import { AttemptLimiter } from './modules/auth/attempt-limiter.ts';
 import { MenusService } from './modules/menus/menus.service.ts';
 import { SettingsService } from './modules/settings/settings.service.ts';
 import { UsersService } from './modules/users/users.service.ts';
@@ -38,8 +38,10 @@ export function createServices(database: DbHandle, config: Config) {
   const { db } = database;
   const settings = new SettingsService(db);
   const sessions = new SessionService(db, config);
-  const users = new UsersService(db, config, sessions, settings);
-  const auth = new AuthService(users, sessions, new LoginThrottle(db));
+  // one limiter of guesses: sign-in passwords, current passwords, share codes
+  const attempts = new AttemptLimiter(db);
+  const users = new UsersService(db, config, sessions, settings, attempts);
+  const auth = new AuthService(users, sessions, attempts);
   const menus = new MenusService(db);
   const events: EventBus = new InProcessEventBus(dbEventUserLookup(db));
   const eventStreams = new EventStreams(events);
@@ -56,7 +58,13 @@ export function createServices(database: DbHandle, config: Config) {
     mergeWaitMs: config.mergeWaitMs,
   });
   const shareAccess = new ShareAccess(db, files, new ShareTokens(db), config.sessionTtlMs);
-  const shares = new ShareService(db, files, shareAccess, settings, new ShareCodeThrottle(db));
+  const shares = new ShareService(
+    db,
+    files,
+    shareAccess,
+    settings,
+    new ShareCodeThrottle(attempts),
+  );
   const mounts = new MountService(files, shareAccess);
   registerFileJobs({ db, jobs, auth, files, fileOps, uploads });
   const ocrSettings = new OcrSettings(db);
@@ -78,6 +86,7 @@ export function createServices(database: DbHandle, config: Config) {
     db,
     settings,
     sessions,
+    attempts,
     users,
     auth,
     menus,

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, THEMES, USERNAME_PATTERN } from './constants.ts';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  THEMES,
+  USERNAME_MAX_LENGTH,
+  USERNAME_PATTERN,
+} from './constants.ts';
 import type { TOKEN_HEADER } from './constants.ts';
 
 export const usernameSchema = z
@@ -12,8 +18,18 @@ export const passwordSchema = z
   .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
+/** A password as typed to be checked (sign-in, current password): no longer than any can be. */
+export const givenPasswordSchema = z
+  .string()
+  .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+// every string has a bound, so no request can make the server store or hash megabytes
 export const loginBody = z.object({
-  username: z.string().trim().min(1, 'enter a username'),
+  username: z
+    .string()
+    .trim()
+    .min(1, 'enter a username')
+    .max(USERNAME_MAX_LENGTH, `username must be at most ${USERNAME_MAX_LENGTH} characters`),
   password: passwordSchema,
   rememberMe: z.boolean().optional().default(false),
 });

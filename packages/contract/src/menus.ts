@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordIdSchema } from './users.ts';
 
 export interface MenuNode {
   id: string;
@@ -16,7 +17,7 @@ export interface MenuNode {
 }
 
 export const menuBody = z.object({
-  parentId: z.string().nullish(),
+  parentId: z.string().max(64).nullish(),
   name: z.string().trim().min(1, 'enter a menu name').max(64),
   authority: z.string().trim().max(100).nullish(),
   path: z.string().trim().max(200).nullish(),
@@ -26,7 +27,7 @@ export const menuBody = z.object({
   menuType: z.coerce.number().int().min(0).max(4),
   hide: z.coerce.boolean().default(false),
 });
-export const menuUpdateBody = menuBody.partial().extend({ id: z.string().min(1) });
+export const menuUpdateBody = menuBody.partial().extend({ id: recordIdSchema });
 
 export interface Role {
   id: string;
@@ -45,6 +46,6 @@ export const roleBody = z.object({
     .trim()
     .regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/, 'role code: letters, digits, "_" or "-"'),
   remarks: z.string().max(500).nullish(),
-  menuIds: z.array(z.string()).default([]),
+  menuIds: z.array(recordIdSchema).max(1000, 'at most 1000 menus').default([]),
 });
-export const roleUpdateBody = roleBody.partial().extend({ id: z.string().min(1) });
+export const roleUpdateBody = roleBody.partial().extend({ id: recordIdSchema });

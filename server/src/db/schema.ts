@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Flags are stored as 0/1 integers and times as epoch milliseconds on both dialects. */
 export type Flag = 0 | 1;
 
@@ -18,6 +20,11 @@ export interface UserTable {
   passwordChangedAt: number;
   createdAt: number;
   updatedAt: number;
+  /**
+   * 0; or n for the n-th later of accounts created, before usernames were unique regardless of
+   * case, with names differing only in case (the index on lower(username) includes it).
+   */
+  caseTwin: Generated<number>;
 }
 
 export interface SessionTable {
@@ -73,11 +80,12 @@ export interface SettingTable {
   updatedAt: number;
 }
 
+/** Guesses of a secret under one key (see modules/auth/attempt-limiter.ts). */
 export interface LoginAttemptTable {
   key: string;
-  failures: number;
-  windowStart: number;
-  lockedUntil: number;
+  attempts: number;
+  /** When the last attempt was counted. */
+  lastAt: number;
 }
 
 export interface FileTable {

@@ -6,6 +6,7 @@ import * as m004 from './004-uploads.ts';
 import * as m005 from './005-search.ts';
 import * as m006 from './006-shares.ts';
 import * as m007 from './007-upload-merge.ts';
+import * as m008 from './008-accounts-hardening.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '005-search': m005,
   '006-shares': m006,
   '007-upload-merge': m007,
+  '008-accounts-hardening': m008,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,12 +4,30 @@ import { AppError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import { ADMIN_ROLE } from '../menus/menu-seed.ts';
 import type { UsersService } from '../users/users.service.ts';
-import type { SessionService } from './session.service.ts';
-import type { LoginThrottle } from './throttle.ts';
+import { tooManyAttempts, type AttemptLimiter, type AttemptRule } from './attempt-limiter.ts';
+import { SIGN_IN_MEMORY_MS, type SessionService } from './session.service.ts';
 
 // A fixed hash to verify against when the user does not exist, so timing does not tell.
 const DUMMY_HASH =
   'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+const WINDOW_MS = 15 * 60_000;
+
+/**
+ * Sign-in guesses: five per username, five per username from one address, twenty per address,
+ * each counted until 15 minutes pass without one. Usernames are folded to lower case.
+ */
+export function signInRules(username: string, ip: string) {
+  const name = username.toLowerCase();
+  return {
+    address: { key: `ip:${ip}`, limit: 20, windowMs: WINDOW_MS },
+    pair: { key: `user:${name}@${ip}`, limit: 5, windowMs: WINDOW_MS },
+    user: { key: `user:${name}`, limit: 5, windowMs: WINDOW_MS },
+  } satisfies Record<string, AttemptRule>;
+}
+
+const signInRefused = (retryAfterMs: number) =>
+  tooManyAttempts('failed sign-in attempts', retryAfterMs);
 
 export interface LoginInput {
   username: string;
@@ -20,27 +38,60 @@ export interface LoginInput {
 }
 
 export class AuthService {
+  private lastSessionPrune = 0;
+
   constructor(
     private readonly users: UsersService,
     private readonly sessions: SessionService,
-    private readonly throttle: LoginThrottle,
+    private readonly attempts: AttemptLimiter,
   ) {}
 
+  /**
+   * A password is checked only after an attempt is reserved for the username, the username from
+   * this address and the address. A username locked by others' failures still lets its owner
+   * in from an address the account signed in from in the last 30 days, if that address has not
+   * used up its own five attempts: nobody can lock an owner out from where they usually sign in.
+   */
   async login(input: LoginInput): Promise<LoginResult & { token: string }> {
     const username = input.username.trim();
-    await this.throttle.assertAllowed(username, input.ip);
+    const rules = signInRules(username, input.ip);
     const user = await this.users.repo.findByUsername(username);
-    const valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
+    let reservation = await this.attempts.reserve([rules.address, rules.pair, rules.user]);
+    if (
+      !reservation.granted &&
+      reservation.refused.key === rules.user.key &&
+      user &&
+      (await this.sessions.signedInFrom(user.id, input.ip, Date.now() - SIGN_IN_MEMORY_MS))
+    ) {
+      reservation = await this.attempts.reserve([rules.address, rules.pair]);
+    }
+    if (!reservation.granted) throw signInRefused(reservation.retryAfterMs);
+    let valid: boolean;
+    try {
+      valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
+    } catch (err) {
+      await this.attempts.release(reservation);
+      throw err;
+    }
     if (!user || !valid) {
-      await this.throttle.recordFailure(username, input.ip);
       throw new AppError(ErrorCode.ERROR, 'Wrong username or password', undefined, 401);
     }
-    await this.throttle.recordSuccess(username);
+    // a right password is not a guess; the address proved itself for this account
+    await this.attempts.release(reservation);
+    await this.attempts.clear(rules.pair.key);
     const token = await this.sessions.create(user.id, input.rememberMe, {
       ip: input.ip,
       userAgent: input.userAgent,
     });
+    await this.pruneSessions();
     return { token, [TOKEN_HEADER]: token, userId: user.id, username: user.username };
+  }
+
+  /** Sessions past use are removed at a sign-in, at most once an hour. */
+  private async pruneSessions(): Promise<void> {
+    if (Date.now() - this.lastSessionPrune < 3600_000) return;
+    this.lastSessionPrune = Date.now();
+    await this.sessions.prune();
   }
 
   async logout(actor: Actor): Promise<void> {

@@ -12,6 +12,9 @@ export interface SessionInfo {
 /** How long a rotated-away token keeps working, for requests already in flight. */
 const ROTATION_GRACE_MS = 60_000;
 
+/** A session's row is kept this long after it ends: a record of where the account signed in. */
+export const SIGN_IN_MEMORY_MS = 30 * 86400_000;
+
 /**
  * Opaque bearer tokens; the database keeps only their SHA-256, so a leaked database holds no
  * usable token. A session past half its lifetime is rotated and the new token sent back.
@@ -100,11 +103,24 @@ export class SessionService {
     await q.execute();
   }
 
-  /** Drop rows that can no longer be used. */
+  /** True when the user signed in from this address since the given time. */
+  async signedInFrom(userId: string, ip: string, since: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('session')
+      .select('id')
+      .where('userId', '=', userId)
+      .where('ip', '=', ip)
+      .where('createdAt', '>=', since)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Drop rows that can no longer be used nor tell where the account signed in from. */
   async prune(): Promise<void> {
     await this.db
       .deleteFrom('session')
-      .where('expiresAt', '<', this.now() - 86400_000)
+      .where('expiresAt', '<', this.now() - SIGN_IN_MEMORY_MS)
       .execute();
   }
 }

@@ -38,12 +38,18 @@ export class UsersRepo {
     return this.db.selectFrom('user').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  findByUsername(username: string): Promise<UserRow | undefined> {
-    return this.db
+  /**
+   * The account of a username, matched regardless of case (usernames are unique regardless of
+   * case). Of accounts created before that rule whose names differ only in case, the one spelt
+   * exactly so; none when the spelling matches neither.
+   */
+  async findByUsername(username: string): Promise<UserRow | undefined> {
+    const rows = await this.db
       .selectFrom('user')
       .selectAll()
-      .where('username', '=', username)
-      .executeTakeFirst();
+      .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+      .execute();
+    return rows.length === 1 ? rows[0] : rows.find((r) => r.username === username);
   }
 
   async list(filter: UserFilter): Promise<{ rows: UserRow[]; total: number }> {
@@ -83,6 +89,31 @@ export class UsersRepo {
     return map;
   }
 
+  /** The codes of these roles and the authority strings they grant, for the roles that exist. */
+  async grantsOfRoles(
+    roleIds: string[],
+  ): Promise<{ found: number; roleCodes: string[]; authorities: string[] }> {
+    if (roleIds.length === 0) return { found: 0, roleCodes: [], authorities: [] };
+    const roles = await this.db
+      .selectFrom('role')
+      .select('code')
+      .where('id', 'in', roleIds)
+      .execute();
+    const authorities = await this.db
+      .selectFrom('roleMenu')
+      .innerJoin('menu', 'menu.id', 'roleMenu.menuId')
+      .select('menu.authority')
+      .distinct()
+      .where('roleMenu.roleId', 'in', roleIds)
+      .where('menu.authority', 'is not', null)
+      .execute();
+    return {
+      found: roles.length,
+      roleCodes: roles.map((r) => r.code),
+      authorities: authorities.map((a) => a.authority).filter((a): a is string => !!a),
+    };
+  }
+
   /** Role codes and the authority strings the user's roles grant. */
   async grantsOf(userId: string): Promise<{ roleCodes: string[]; authorities: string[] }> {
     const roles = await this.db
@@ -105,4 +136,14 @@ export class UsersRepo {
       authorities: authorities.map((a) => a.authority).filter((a): a is string => !!a),
     };
   }
+}
+
+/** True when a statement failed on a unique index or primary key (both dialects). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }

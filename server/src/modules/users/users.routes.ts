@@ -5,6 +5,7 @@ import {
   addUserBody,
   idsQuery,
   personalizationBody,
+  recordIdSchema,
   resetPassBody,
   updatePassBody,
   updateUserBody,
@@ -22,7 +23,7 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     '/user/userInfo',
-    { schema: { querystring: z.object({ id: z.string().min(1) }) } },
+    { schema: { querystring: z.object({ id: recordIdSchema }) } },
     async (request) => ok(await users.get(actorOf(request), request.query.id)),
   );
 

@@ -2,14 +2,37 @@ import { ErrorCode, type UserInfo, type UserListItem, type Theme } from '@nimbus
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { requireAuthority, requireSelfOr, type Actor } from '../../lib/access.ts';
-import { AppError, badParameter, exists } from '../../lib/errors.ts';
+import { AppError, badParameter, exists, forbidden } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/password.ts';
 import { formatDateTime } from '../../lib/time.ts';
+import { tooManyAttempts, type AttemptLimiter } from '../auth/attempt-limiter.ts';
 import type { SessionService } from '../auth/session.service.ts';
-import { ADMIN_ROLE, USER_ROLE } from '../menus/menu-seed.ts';
+import { ADMIN_ROLE, SEED_MENUS, USER_ROLE, USER_ROLE_MENUS } from '../menus/menu-seed.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import { UsersRepo, type UserFilter, type UserRow } from './users.repo.ts';
+import { isUniqueViolation, UsersRepo, type UserFilter, type UserRow } from './users.repo.ts';
+
+/**
+ * What every ordinary user holds (the built-in user role's authorities as shipped): acting on
+ * one's own files. Anyone who may add or edit users may give these; every other authority only
+ * someone who holds it.
+ */
+const ORDINARY_AUTHORITIES: ReadonlySet<string> = new Set(
+  SEED_MENUS.filter((m) => USER_ROLE_MENUS.includes(m.id))
+    .map((m) => m.authority)
+    .filter((a): a is string => !!a),
+);
+
+/** Guesses of one account's current password: five, counted until 15 minutes pass without one. */
+const currentPasswordRule = (userId: string) => ({
+  key: `pass:${userId}`,
+  limit: 5,
+  windowMs: 15 * 60_000,
+});
+
+const taken = () => exists('This username is already taken');
+const alreadyInitialized = () =>
+  new AppError(ErrorCode.PERMISSION_DENIED, 'Nimbus is already initialized');
 
 export interface NewUser {
   username: string;
@@ -42,6 +65,7 @@ export class UsersService {
     private readonly config: Config,
     private readonly sessions: SessionService,
     private readonly settings: SettingsService,
+    private readonly attempts: AttemptLimiter,
   ) {
     this.repo = new UsersRepo(db);
   }
@@ -65,13 +89,14 @@ export class UsersService {
 
   async add(actor: Actor, input: NewUser): Promise<UserListItem> {
     requireAuthority(actor, 'sys:user:add');
+    if (input.roles?.length) await this.assertMayGrant(actor, input.roles);
     const user = await this.create(input, false);
     return (await this.toListItems([user]))[0]!;
   }
 
   private async create(input: NewUser, isCreator: boolean): Promise<UserRow> {
     const username = input.username.trim();
-    if (await this.repo.findByUsername(username)) throw exists('This username is already taken');
+    if (await this.repo.findByUsername(username)) throw taken();
     const roles =
       input.roles && input.roles.length > 0 ? [...new Set(input.roles)] : [USER_ROLE.id];
     const now = Date.now();
@@ -92,19 +117,29 @@ export class UsersService {
       passwordChangedAt: now,
       createdAt: now,
       updatedAt: now,
+      caseTwin: 0,
     };
-    await this.db.transaction().execute(async (trx) => {
-      if (isCreator && (await trx.selectFrom('user').select('id').limit(1).execute()).length > 0) {
-        throw new AppError(ErrorCode.PERMISSION_DENIED, 'Nimbus is already initialized');
-      }
-      const found = await trx.selectFrom('role').select('id').where('id', 'in', roles).execute();
-      if (found.length !== roles.length) throw badParameter('Some roles do not exist');
-      await trx.insertInto('user').values(row).execute();
-      await trx
-        .insertInto('userRole')
-        .values(roles.map((roleId) => ({ userId: row.id, roleId })))
-        .execute();
-    });
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        if (
+          isCreator &&
+          (await trx.selectFrom('user').select('id').limit(1).execute()).length > 0
+        ) {
+          throw alreadyInitialized();
+        }
+        const found = await trx.selectFrom('role').select('id').where('id', 'in', roles).execute();
+        if (found.length !== roles.length) throw badParameter('Some roles do not exist');
+        await trx.insertInto('user').values(row).execute();
+        await trx
+          .insertInto('userRole')
+          .values(roles.map((roleId) => ({ userId: row.id, roleId })))
+          .execute();
+      });
+    } catch (err) {
+      // requests at the same moment: the database's unique indexes decide who wins
+      if (!isUniqueViolation(err)) throw err;
+      throw isCreator ? alreadyInitialized() : taken();
+    }
     for (const hook of this.lifecycle) await hook.created?.(row);
     return row;
   }
@@ -126,9 +161,24 @@ export class UsersService {
     if (adminFields) requireAuthority(actor, 'sys:user:update');
     else requireSelfOr(actor, id, 'sys:user:update');
     const row = await this.mustFind(id);
+    await this.assertMayManage(actor, row);
     if (input.roles && row.isCreator === 1 && !input.roles.includes(ADMIN_ROLE.id)) {
       throw badParameter('The creator always keeps the administrator role');
     }
+    if (input.roles) {
+      const current = (await this.repo.rolesOf([id])).get(id) ?? [];
+      const next = [...new Set(input.roles)];
+      const changed = next.length !== current.length || next.some((r) => !current.includes(r));
+      if (changed && actor.id === id) throw forbidden('You cannot change your own roles');
+      if (changed) await this.assertMayGrant(actor, next);
+    }
+    if (
+      input.quota !== undefined &&
+      actor.id === id &&
+      !actor.isAdmin &&
+      input.quota !== row.quotaGb
+    )
+      throw forbidden('Only an administrator can change their own quota');
     await this.db.transaction().execute(async (trx) => {
       const { roles, quota, ...profile } = input;
       const set = {
@@ -168,6 +218,7 @@ export class UsersService {
       );
     }
     if (unique.includes(actor.id)) throw badParameter('You cannot delete yourself');
+    for (const row of rows) await this.assertMayManage(actor, row);
     await this.db.deleteFrom('user').where('id', 'in', unique).execute();
     for (const row of rows) for (const hook of this.lifecycle) await hook.deleted?.(row);
   }
@@ -175,17 +226,62 @@ export class UsersService {
   /** An administrator sets a new password, or one is generated and shown once. */
   async resetPassword(actor: Actor, id: string, password?: string): Promise<string> {
     requireAuthority(actor, 'sys:user:update');
-    await this.mustFind(id);
+    const row = await this.mustFind(id);
+    // one's own password changes with the current one (update-pass), never by a reset
+    if (actor.id === id) throw forbidden('Change your own password with your current password');
+    await this.assertMayManage(actor, row);
     const next = password ?? generatePassword();
     await this.setPassword(id, next);
     await this.sessions.revokeAllForUser(id);
     return next;
   }
 
+  /** Whether one's own current password is this one; five wrong guesses in a row pause it. */
   async checkOldPassword(actor: Actor, id: string, password: string): Promise<boolean> {
-    requireSelfOr(actor, id, 'sys:user:update');
+    if (actor.id !== id) throw forbidden('You can only check your own password');
     const row = await this.mustFind(id);
-    return verifyPassword(password, row.passwordHash);
+    return this.guessCurrentPassword(row, password);
+  }
+
+  private guessCurrentPassword(row: UserRow, password: string): Promise<boolean> {
+    return this.attempts.guard(
+      [currentPasswordRule(row.id)],
+      () => verifyPassword(password, row.passwordHash),
+      (ms) => tooManyAttempts('wrong passwords', ms),
+    );
+  }
+
+  /**
+   * Refuse unless the actor may change this account. The creator's account only its owner
+   * changes. Someone who is not an administrator changes neither administrators nor anyone
+   * holding a permission (beyond an ordinary user's) that they do not hold themselves: taking
+   * over such an account would give them more than they have.
+   */
+  private async assertMayManage(actor: Actor, target: UserRow): Promise<void> {
+    if (actor.id === target.id) return;
+    if (target.isCreator === 1)
+      throw forbidden("Only the creator of this drive can change the creator's account");
+    if (actor.isAdmin) return;
+    const grants = await this.repo.grantsOf(target.id);
+    if (grants.roleCodes.includes(ADMIN_ROLE.code))
+      throw forbidden('Only an administrator can change an administrator');
+    if (grants.authorities.some((a) => !ORDINARY_AUTHORITIES.has(a) && !actor.authorities.has(a)))
+      throw forbidden('This user holds permissions you do not have');
+  }
+
+  /**
+   * Refuse roles the actor may not give: the administrator role (administrators only) and roles
+   * granting a permission, beyond an ordinary user's, that the actor does not hold.
+   */
+  private async assertMayGrant(actor: Actor, roleIds: string[]): Promise<void> {
+    if (actor.isAdmin) return;
+    const unique = [...new Set(roleIds)];
+    const grants = await this.repo.grantsOfRoles(unique);
+    if (grants.found !== unique.length) throw badParameter('Some roles do not exist');
+    if (grants.roleCodes.includes(ADMIN_ROLE.code))
+      throw forbidden('Only an administrator can grant the administrator role');
+    if (grants.authorities.some((a) => !ORDINARY_AUTHORITIES.has(a) && !actor.authorities.has(a)))
+      throw forbidden('You cannot grant permissions you do not hold');
   }
 
   /** Change one's own password (the old one is required) and sign out every other session. */
@@ -200,7 +296,7 @@ export class UsersService {
       return;
     }
     const row = await this.mustFind(id);
-    if (!oldPassword || !(await verifyPassword(oldPassword, row.passwordHash))) {
+    if (!oldPassword || !(await this.guessCurrentPassword(row, oldPassword))) {
       throw new AppError(ErrorCode.WARNING, 'The current password is wrong');
     }
     await this.setPassword(id, password);

@@ -1,0 +1,161 @@
+import { ErrorCode } from '@nimbus/contract';
+import type { Db } from '../../db/index.ts';
+import { AppError } from '../../lib/errors.ts';
+
+/**
+ * A limit on guesses of one secret: at most `limit` attempts under `key`, each within
+ * `windowMs` of the one before. A key that reached its limit refuses until `windowMs` has passed
+ * since its last attempt, so no span of `windowMs` ever holds more than `limit` attempts.
+ */
+export interface AttemptRule {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** The longest window of any rule in use: rows older than this count for nothing. */
+export const LONGEST_WINDOW_MS = 60 * 60_000;
+
+/** How often, at most, inserting a row also removes the rows that count for nothing. */
+const PRUNE_EVERY_MS = 60_000;
+
+export type Reservation =
+  | { granted: true; keys: string[] }
+  | { granted: false; refused: AttemptRule; retryAfterMs: number };
+
+/** The answer to a caller who must wait: code 22, HTTP 429, with the seconds to wait. */
+export function tooManyAttempts(what: string, retryAfterMs: number): AppError {
+  const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
+  return new AppError(
+    ErrorCode.TOO_MANY_REQUESTS,
+    `Too many ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) },
+  );
+}
+
+/**
+ * The one limiter of guesses (passwords at sign-in, current passwords, share codes), kept in the
+ * database so every node shares it. An attempt is **reserved before the secret is checked**, by
+ * one conditional statement per key, so requests arriving together cannot all pass a check made
+ * before any of them is counted, on SQLite and on PostgreSQL alike. A reservation whose check
+ * passes is given back; one whose check fails stays counted.
+ */
+export class AttemptLimiter {
+  private lastPrune = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Reserve one attempt under every rule, or none when any of them refuses. */
+  async reserve(rules: AttemptRule[]): Promise<Reservation> {
+    const taken: string[] = [];
+    for (const rule of rules) {
+      if (await this.take(rule)) {
+        taken.push(rule.key);
+        continue;
+      }
+      for (const key of taken) await this.giveBack(key);
+      return { granted: false, refused: rule, retryAfterMs: await this.retryAfterMs(rule) };
+    }
+    return { granted: true, keys: taken };
+  }
+
+  /** A reserved attempt whose check passed: it does not count. */
+  async release(reservation: { keys: string[] }): Promise<void> {
+    for (const key of reservation.keys) await this.giveBack(key);
+  }
+
+  /** Forget every attempt under a key (a visitor or address that proved itself). */
+  async clear(key: string): Promise<void> {
+    await this.db.deleteFrom('loginAttempt').where('key', '=', key).execute();
+  }
+
+  /**
+   * Reserve, run the check, and settle: true when it passed. Refused attempts never run the
+   * check and throw `refusal`'s error.
+   */
+  async guard(
+    rules: AttemptRule[],
+    check: () => boolean | Promise<boolean>,
+    refusal: (retryAfterMs: number) => AppError,
+  ): Promise<boolean> {
+    const reservation = await this.reserve(rules);
+    if (!reservation.granted) throw refusal(reservation.retryAfterMs);
+    let passed: boolean;
+    try {
+      passed = await check();
+    } catch (err) {
+      // an attempt whose check could not run is not held against anyone
+      await this.release(reservation);
+      throw err;
+    }
+    if (passed) await this.release(reservation);
+    return passed;
+  }
+
+  /** Remove rows that count for nothing any more. */
+  async prune(): Promise<void> {
+    const now = this.now();
+    this.lastPrune = now;
+    await this.db
+      .deleteFrom('loginAttempt')
+      .where('lastAt', '<', now - LONGEST_WINDOW_MS)
+      .execute();
+  }
+
+  /** One attempt under one rule, counted by a single conditional statement: true when taken. */
+  private async take(rule: AttemptRule): Promise<boolean> {
+    const now = this.now();
+    if (await this.bump(rule, now)) return true;
+    const inserted = await this.db
+      .insertInto('loginAttempt')
+      .values({ key: rule.key, attempts: 1, lastAt: now })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+      if (now - this.lastPrune >= PRUNE_EVERY_MS) await this.prune();
+      return true;
+    }
+    // the row exists: it is full, or another request inserted it a moment ago
+    return this.bump(rule, now);
+  }
+
+  private async bump(rule: AttemptRule, now: number): Promise<boolean> {
+    const quietSince = now - rule.windowMs;
+    const result = await this.db
+      .updateTable('loginAttempt')
+      .set((eb) => ({
+        attempts: eb
+          .case()
+          .when('lastAt', '<', quietSince)
+          .then(1)
+          .else(eb('attempts', '+', 1))
+          .end(),
+        lastAt: now,
+      }))
+      .where('key', '=', rule.key)
+      .where((eb) => eb.or([eb('lastAt', '<', quietSince), eb('attempts', '<', rule.limit)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  private async giveBack(key: string): Promise<void> {
+    await this.db
+      .updateTable('loginAttempt')
+      .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+      .where('key', '=', key)
+      .where('attempts', '>', 0)
+      .execute();
+  }
+
+  private async retryAfterMs(rule: AttemptRule): Promise<number> {
+    const row = await this.db
+      .selectFrom('loginAttempt')
+      .select('lastAt')
+      .where('key', '=', rule.key)
+      .executeTakeFirst();
+    return Math.max(1000, (row?.lastAt ?? this.now()) + rule.windowMs - this.now());
+  }
+}
