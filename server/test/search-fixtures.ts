@@ -143,6 +143,42 @@ export const canRenderText = () =>
   (findProgram('soffice') ?? findProgram('libreoffice')) !== null &&
   findProgram('pdftoppm') !== null;
 
+const escapeXml = (text: string) =>
+  text.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
+
+/**
+ * A flat OpenDocument text naming its font and language, so every machine with Debian's
+ * fonts-noto-cjk renders the same simplified-Chinese glyphs whatever its locale and other fonts
+ * (a plain text file takes the machine's default CJK face, which OCR for chi_sim may not read).
+ * Lines are paragraphs with an empty one between them, which tesseract splits most reliably.
+ */
+function flatTextDocument(lines: string[]): string {
+  const font = 'Noto Sans CJK SC';
+  const paragraphs = lines
+    .map((line) => `<text:p text:style-name="P1">${escapeXml(line)}</text:p>`)
+    .join('<text:p text:style-name="P1"/>');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+  xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"
+  xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+  xmlns:fo="urn:oasis:names:xsl-formatting-objects:xmlns:xsl-fo-compatible:1.0"
+  xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"
+  office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.text">
+  <office:font-face-decls>
+    <style:font-face style:name="${font}" svg:font-family="'${font}'"/>
+  </office:font-face-decls>
+  <office:automatic-styles>
+    <style:style style:name="P1" style:family="paragraph">
+      <style:text-properties style:font-name="${font}" fo:font-size="14pt" fo:language="en"
+        fo:country="US" style:font-name-asian="${font}" style:font-size-asian="14pt"
+        style:language-asian="zh" style:country-asian="CN"/>
+    </style:style>
+  </office:automatic-styles>
+  <office:body><office:text>${paragraphs}</office:text></office:body>
+</office:document>
+`;
+}
+
 /**
  * Text rendered to a PDF (with embedded fonts, so Chinese works) by LibreOffice, and from
  * it a PNG picture of the page and a scanned PDF of that picture.
@@ -150,8 +186,8 @@ export const canRenderText = () =>
 export function renderText(lines: string[]): { pdf: Buffer; png: Buffer; scannedPdf: Buffer } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-render-'));
   try {
-    const source = path.join(dir, 'text.txt');
-    fs.writeFileSync(source, `${lines.join('\n')}\n`);
+    const source = path.join(dir, 'text.fodt');
+    fs.writeFileSync(source, flatTextDocument(lines));
     const office = (findProgram('soffice') ?? findProgram('libreoffice'))!;
     execFileSync(
       office,
