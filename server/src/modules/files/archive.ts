@@ -118,12 +118,12 @@ const bothKinds = (raw: string) => refuse(`The archive holds ${raw} both as a fi
 async function writeEntry(target: string, source: Readable, budget: Budget): Promise<void> {
   // An entry can fail while its folder is made (an archive cut off inside it); a pipeline over
   // a stream already destroyed would never settle, so that failure is caught here.
-  let failure: unknown;
-  const onError = (err: unknown) => (failure ??= err);
+  let failure: Error | undefined;
+  const onError = (err: Error) => (failure ??= err);
   source.on('error', onError);
   try {
     await fsp.mkdir(path.dirname(target), { recursive: true });
-    if (failure !== undefined || source.destroyed)
+    if (failure || source.destroyed)
       throw failure ?? refuse('The archive cannot be read: it ends in the middle of an entry');
     await pipeline(source, budget.meter(), fs.createWriteStream(target, { flags: 'wx' }));
   } finally {
