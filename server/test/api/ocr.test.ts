@@ -10,6 +10,7 @@ import {
 } from '../harness.ts';
 import { canRenderText, renderText } from '../search-fixtures.ts';
 import { Ocr } from '../../src/modules/search/content/ocr.ts';
+import { requireTool, skipWithout } from '../tools.ts';
 
 let t: TestApp;
 let admin: { token: string; userId: string };
@@ -21,7 +22,9 @@ const engines = new Ocr('/tmp').available();
 const canOcr = canRenderText() && (engines.tesseract || engines.tesseractJs);
 
 beforeAll(() => {
-  if (canOcr) rendered = renderText(LINES);
+  if (skipWithout(canOcr)) return;
+  requireTool('LibreOffice, pdftoppm and tesseract (or tesseract.js)', canOcr);
+  rendered = renderText(LINES);
 }, 180_000);
 afterAll(() => {
   rendered = undefined;
@@ -99,7 +102,7 @@ describe('OCR settings', () => {
   });
 });
 
-describe.skipIf(!canOcr)('text in pictures', () => {
+describe.skipIf(skipWithout(canOcr))('text in pictures', () => {
   it(
     'finds Chinese (one, two, three characters) and English read from an image',
     { timeout: 180_000 },
@@ -153,7 +156,7 @@ describe.skipIf(!canOcr)('text in pictures', () => {
     },
   );
 
-  it.skipIf(!engines.tesseractJs)(
+  it.skipIf(skipWithout(engines.tesseractJs))(
     'reads pictures with the in-process engine, offline',
     { timeout: 180_000 },
     async () => {

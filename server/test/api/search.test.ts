@@ -9,7 +9,7 @@ import {
   type TestApp,
 } from '../harness.ts';
 import { docx, epub, pptx, textPdf, xlsx } from '../search-fixtures.ts';
-import { findProgram } from '../../src/modules/search/content/tools.ts';
+import { hasProgram, requireTool, skipWithout } from '../tools.ts';
 
 interface Hit {
   id: string;
@@ -194,13 +194,6 @@ describe('content', () => {
       t,
       owner(),
       '/',
-      'paper.pdf',
-      textPdf(['delta findings on page one', 'echo on page two']),
-    );
-    await putFile(
-      t,
-      owner(),
-      '/',
       'book.epub',
       await epub('A Book', ['foxtrot chapter text', '第二章 海上冒险']),
     );
@@ -214,14 +207,24 @@ describe('content', () => {
     expect(await names('inline cell')).toEqual(['sheet.xlsx']);
     expect(await names('charlie')).toEqual(['deck.pptx']);
     expect(await names('发布会')).toEqual(['deck.pptx']);
-    if (findProgram('pdftotext')) {
-      expect(await names('delta')).toEqual(['paper.pdf']);
-      expect(await names('echo')).toEqual(['paper.pdf']);
-    }
     expect(await names('foxtrot')).toEqual(['book.epub']);
     expect(await names('海上')).toEqual(['book.epub']);
     // the head of an XHTML chapter is not text of the book
     expect(await names('ignored')).toEqual([]);
+  });
+
+  it.skipIf(skipWithout(hasProgram('pdftotext')))('reads the text of PDF pages', async () => {
+    requireTool('pdftotext (poppler-utils)', hasProgram('pdftotext'));
+    await putFile(
+      t,
+      owner(),
+      '/',
+      'paper.pdf',
+      textPdf(['delta findings on page one', 'echo on page two']),
+    );
+    await indexed(t, admin.userId);
+    expect(await names('delta')).toEqual(['paper.pdf']);
+    expect(await names('echo')).toEqual(['paper.pdf']);
   });
 });
 
