@@ -10,6 +10,7 @@ const typedFiles = [
   'server/**/*.{ts,tsx}',
   'web/**/*.{ts,tsx}',
   'e2e/**/*.{ts,tsx}',
+  'bench/**/*.{ts,tsx}',
 ];
 
 export default defineConfig(

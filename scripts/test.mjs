@@ -279,7 +279,7 @@ const tsc = binOf('typescript', 'tsc');
 await check('prettier --check', process.execPath, [binOf('prettier'), '--check', '.'], 5 * MINUTE);
 await check('eslint', process.execPath, [binOf('eslint'), '.'], 10 * MINUTE);
 
-for (const project of ['packages/contract', 'server', 'web', 'e2e']) {
+for (const project of ['packages/contract', 'server', 'web', 'e2e', 'bench']) {
   const optional = project === 'web' || project === 'e2e';
   if (optional && !fs.existsSync(path.join(root, project, 'tsconfig.json'))) {
     console.log(dim(`\n(skipping tsc -p ${project}: no tsconfig.json yet)`));
