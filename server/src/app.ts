@@ -41,11 +41,71 @@ declare module 'fastify' {
   }
 }
 
-/** A URL with the values of token-bearing query parameters masked. */
+/**
+ * Query parameters whose values are secrets, by name in any case and spelling (`shareToken`,
+ * `share-token`, `access_token`, `code`, `oldPassword`…): tokens, codes, passwords, keys.
+ */
+const SECRET_PARAM = /token|code|pass|pwd|secret|key|auth|cookie|session|sig/i;
+
+const decodedName = (name: string) => {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+};
+
+/** A URL with every secret masked: token-, code- and password-like parameters, share-file tokens. */
 export function redactUrl(url: string): string {
-  return url
-    .replace(/([?&](?:nimbus-token|share-token|token|access-token)=)[^&#]*/gi, '$1***')
-    .replace(/(\/share-file\/[^/?#]+\/)[^/?#]+(?=\/[^/?#]+)/, '$1***');
+  const at = url.indexOf('?');
+  const path = (at < 0 ? url : url.slice(0, at)).replace(
+    /(\/share-file\/[^/?#]+\/)[^/?#]+(?=\/[^/?#]+)/,
+    '$1***',
+  );
+  if (at < 0) return path;
+  const query = url
+    .slice(at + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq < 0) return part;
+      const name = part.slice(0, eq);
+      return SECRET_PARAM.test(decodedName(name)) ? `${name}=***` : part;
+    })
+    .join('&');
+  return `${path}?${query}`;
+}
+
+/** What the log keeps of a request: its method, its URL with secrets masked, its address. */
+const logSerializers = {
+  req: (req: { method: string; url: string; ip?: string }) => ({
+    method: req.method,
+    url: redactUrl(req.url),
+    remoteAddress: req.ip,
+  }),
+};
+
+/** Headers that carry secrets, masked wherever a request's or answer's headers are logged. */
+const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'nimbus-token', 'share-token'];
+const logRedact = {
+  paths: ['', 'req.', 'res.', 'request.', 'reply.', 'response.'].flatMap((holder) =>
+    SECRET_HEADERS.map((h) => `${holder}headers["${h}"]`),
+  ),
+  censor: '***',
+};
+
+/** The logger options: the caller's (tests pass a stream), always with secrets masked. */
+function loggerOptions(
+  config: Config,
+  given: FastifyServerOptions['logger'],
+): FastifyServerOptions['logger'] {
+  if (given === false) return false;
+  const base = typeof given === 'object' ? given : { level: config.logLevel };
+  return {
+    ...base,
+    serializers: { ...base.serializers, ...logSerializers },
+    redact: logRedact,
+  };
 }
 
 export interface BuildOptions {
@@ -58,17 +118,8 @@ export interface BuildOptions {
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      // secrets never reach the log: tokens in headers, cookies and URLs are masked
-      serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({
-          method: req.method,
-          url: redactUrl(req.url),
-          remoteAddress: req.ip,
-        }),
-      },
-    },
+    // secrets never reach the log: tokens, codes and passwords in URLs and headers are masked
+    logger: loggerOptions(config, options.logger),
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 10 * 1024 * 1024,
