@@ -134,6 +134,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await services.menus.ensureSeeded();
   await services.tree.init();
   const recovered = await services.files.recover();
+  await services.uploads.recover();
   if (recovered > 0)
     app.log.warn({ recovered }, 'rolled back file operations interrupted by a crash');
   app.decorate('services', services);

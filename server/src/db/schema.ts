@@ -116,6 +116,8 @@ export interface FileOpTable {
   fromPath: string;
   toPath: string;
   createdAt: number;
+  /** Space the operation holds until it commits (counted against the quota). */
+  bytes: Generated<number>;
 }
 
 export interface JobTable {
@@ -158,6 +160,9 @@ export interface UploadSessionTable {
   fileId: string | null;
   /** The background task merging a large upload, while it runs. */
   jobId: string | null;
+  /** Set when a share visitor started the upload: the share and the visitor's address. */
+  shareId: string | null;
+  visitor: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -165,6 +170,8 @@ export interface UploadSessionTable {
 export interface UploadChunkTable {
   sessionId: string;
   number: number;
+  /** 0 while a request writes the chunk (it holds the claim), 1 once its bytes are written. */
+  done: Generated<number>;
 }
 
 export interface ShareTable {

@@ -7,6 +7,7 @@ import * as m005 from './005-search.ts';
 import * as m006 from './006-shares.ts';
 import * as m007 from './007-upload-merge.ts';
 import * as m008 from './008-accounts-hardening.ts';
+import * as m009 from './009-upload-hardening.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '006-shares': m006,
   '007-upload-merge': m007,
   '008-accounts-hardening': m008,
+  '009-upload-hardening': m009,
 };
 
 export const migrationProvider: MigrationProvider = {

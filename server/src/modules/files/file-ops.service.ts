@@ -351,6 +351,8 @@ export class FileOperations {
         await this.repo.adjustUsed(owner.id, bytes, trx);
         await this.files.changed({ kind: 'created', userId: owner.id, rows: copies }, trx);
       },
+      // the copy holds its bytes from its intent to its commit: the binding quota check
+      { bytes },
     );
     const created = await this.files.mustFind(owner.id, newRootId);
     this.files.notify(owner.id, 'createFile', toView(created));
@@ -617,12 +619,7 @@ export class FileOperations {
       );
     const staging = this.tree.tmpPath();
     try {
-      const user = await this.db
-        .selectFrom('user')
-        .select(['usedBytes', 'quotaGb'])
-        .where('id', '=', actor.id)
-        .executeTakeFirstOrThrow();
-      const room = Math.max(0, user.quotaGb * 1024 ** 3 - user.usedBytes);
+      const room = Math.max(0, await this.files.spaceLeft(actor.id));
       const expanded = await extractArchive(this.files.diskPathOf(actor, row), staging, kind, {
         ...DEFAULT_LIMITS,
         maxBytes: Math.min(DEFAULT_LIMITS.maxBytes, room),
@@ -689,6 +686,7 @@ export class FileOperations {
               trx,
             );
           },
+          { bytes },
         );
         const created = toView(await this.files.mustFind(actor.id, folderId));
         this.files.notify(actor.id, 'createFile', created);

@@ -17,6 +17,7 @@ import {
 } from './files.repo.ts';
 import { checkName, folderPathOf, numberedName, parseFolderPath, suffixOf } from './names.ts';
 import { KeyedMutex } from './mutex.ts';
+import { lockUser, spaceFull, spaceLeft, type SpaceOptions } from './quota.ts';
 
 /** A file or folder as the API shows it (FileIntroVO of API-NOTES §1.3). */
 export interface FileView {
@@ -407,27 +408,46 @@ export class FilesService {
       trashId: null,
       trashedAt: null,
     };
-    await trx.transaction().execute(async (t) => {
+    const write = async (t: Db) => {
       await t.insertInto('file').values(row).execute();
       await this.repo.adjustChildren(parent.id, 1, t);
       await this.repo.adjustUsed(owner.id, row.size, t);
       await this.changed({ kind: 'created', userId: owner.id, rows: [row] }, t);
-    });
+    };
+    // inside a caller's transaction (a journaled placement) or in one of its own
+    if (trx.isTransaction) await write(trx);
+    else await trx.transaction().execute(write);
     return row;
   }
 
-  async assertSpace(userId: string, extraBytes: number): Promise<void> {
+  /** Bytes the user may still add (quota.ts: files, uploads under way, operations in flight). */
+  spaceLeft(userId: string, options: SpaceOptions = {}): Promise<number> {
+    return spaceLeft(this.db, userId, options);
+  }
+
+  /** Refuse with "space full" when `extraBytes` more would not fit. An early, friendly check. */
+  async assertSpace(userId: string, extraBytes: number, options: SpaceOptions = {}): Promise<void> {
     if (extraBytes <= 0) return;
-    const user = await this.db
-      .selectFrom('user')
-      .select(['usedBytes', 'quotaGb'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
-    const quota = user.quotaGb * 1024 ** 3;
-    if (user.usedBytes + extraBytes > quota) {
-      throw new AppError(ErrorCode.SPACE_FULL, 'Not enough space left in your drive for this');
-    }
+    if ((await this.spaceLeft(userId, options)) < extraBytes) throw spaceFull();
+  }
+
+  /**
+   * The binding check: in one transaction holding the user's row, make sure `bytes` more fit
+   * and run `reserve`, which records what takes the space (an upload session, an operation's
+   * intent). Two requests at once are checked one after the other, so both cannot pass.
+   */
+  async withSpace<T>(
+    userId: string,
+    bytes: number,
+    reserve: (trx: Db) => Promise<T>,
+    options: Omit<SpaceOptions, 'trx'> = {},
+  ): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockUser(trx, userId);
+      if (bytes > 0 && (await spaceLeft(this.db, userId, { ...options, trx })) < bytes)
+        throw spaceFull();
+      return reserve(trx);
+    });
   }
 
   /** A mounted share holds its name in the folder it sits in: nothing else may take it. */
@@ -466,15 +486,29 @@ export class FilesService {
     to: string,
     disk: () => Promise<void>,
     commit: (trx: Db) => Promise<T>,
+    space?: { bytes: number; exceptSession?: string },
   ): Promise<T> {
     if (await this.tree.exists(to)) {
       throw exists('An item with this name is already on disk here; rebuild the index to see it');
     }
     const opId = newId();
-    await this.db
-      .insertInto('fileOp')
-      .values({ id: opId, userId, kind, fromPath: from, toPath: to, createdAt: Date.now() })
-      .execute();
+    // an operation that adds bytes holds them from its intent to its commit (quota.ts)
+    const bytes = space?.bytes ?? 0;
+    const intent = (trx: Db) =>
+      trx
+        .insertInto('fileOp')
+        .values({
+          id: opId,
+          userId,
+          kind,
+          fromPath: from,
+          toPath: to,
+          createdAt: Date.now(),
+          bytes,
+        })
+        .execute();
+    if (space) await this.withSpace(userId, bytes, intent, { exceptSession: space.exceptSession });
+    else await intent(this.db);
     try {
       await disk();
     } catch (err) {

@@ -255,11 +255,15 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
     return actor;
   };
 
-  // visitor uploads never complete from the owner's other files (that would reveal them) and
-  // replace a same-named file only with the edit permission
-  const policyOf = (share: OpenShare): UploadPolicy => ({
+  // visitor uploads never complete from the owner's other files (that would reveal them),
+  // replace a same-named file only with the edit permission, and reserve bounded space per
+  // share and address (the owner uploading through their own share is no visitor)
+  const policyOf = (share: OpenShare, request?: FastifyRequest): UploadPolicy => ({
     instantCopy: false,
     replace: share.settings.canEdit,
+    ...(request && share.via !== 'owner'
+      ? { visitor: { shareId: share.share.id, address: request.ip } }
+      : {}),
   });
 
   const uploadGate = async (request: FastifyRequest) => {
@@ -335,7 +339,7 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
       const { file, ...result } = await uploads.test(
         await ownerActor(share),
         params,
-        policyOf(share),
+        policyOf(share, request),
       );
       return ok({ ...result, file: await publicFile(share, file?.id) });
     },
@@ -347,7 +351,12 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
     try {
       const absolute = ownerParams(share, params);
       await assertPlaceable(share, absolute);
-      const result = await uploads.writeChunk(await ownerActor(share), absolute, file);
+      const result = await uploads.writeChunk(
+        await ownerActor(share),
+        absolute,
+        file,
+        policyOf(share, request),
+      );
       if (file.truncated) throw badParameter('The chunk is larger than the server accepts');
       return ok(result);
     } finally {
@@ -365,7 +374,7 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
       const outcome = await uploads.merge(
         await ownerActor(share),
         { ...q, totalChunks },
-        policyOf(share),
+        policyOf(share, request),
       );
       if (outcome.merging) return ok({ upload: true, merging: true, progress: outcome.progress });
       return ok({ upload: true, file: await publicFile(share, outcome.file.id) });

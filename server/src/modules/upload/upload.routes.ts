@@ -10,6 +10,9 @@ import type { ChunkParams } from './upload.service.ts';
 
 const num = z.coerce.number();
 const text = z.string().max(4096);
+// names and paths are stored in NFC whatever form the client sent (macOS sends NFD)
+const nameText = z.string().normalize('NFC').max(1024);
+const pathText = z.string().normalize('NFC').max(4096);
 
 export const chunkSchema = z.object({
   chunkNumber: num.int(),
@@ -17,11 +20,11 @@ export const chunkSchema = z.object({
   currentChunkSize: num.int(),
   totalSize: num.int(),
   identifier: z.string().max(128),
-  filename: z.string().max(1024),
-  relativePath: text.optional(),
+  filename: nameText,
+  relativePath: pathText.optional(),
   totalChunks: num.int(),
-  currentDirectory: text.optional(),
-  folderPath: text.optional(),
+  currentDirectory: pathText.optional(),
+  folderPath: pathText.optional(),
   lastModified: num.optional(),
 });
 
@@ -42,13 +45,19 @@ function parseChunk(fields: Record<string, unknown>): ChunkParams {
 export async function readChunkRequest(request: FastifyRequest) {
   const fields: Record<string, unknown> = { ...(request.query as Record<string, unknown>) };
   if (!request.isMultipart()) throw badParameter('Send the chunk as multipart/form-data');
-  for await (const part of request.parts()) {
-    if (part.type === 'field') {
-      fields[part.fieldname] = part.value;
-      continue;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = part.value;
+        continue;
+      }
+      // the bytes come last; everything needed to place them has arrived
+      return { params: parseChunk(fields), file: part.file };
     }
-    // the bytes come last; everything needed to place them has arrived
-    return { params: parseChunk(fields), file: part.file };
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    // a form cut off or malformed on its way: the client's to send again
+    throw badParameter(`The chunk's form could not be read: ${(err as Error).message}`);
   }
   throw badParameter('The chunk has no file part');
 }
@@ -66,7 +75,7 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         body: z
           .object({
-            filenames: z.array(z.string().max(1024)).max(10_000).default([]),
+            filenames: z.array(nameText).max(10_000).default([]),
             currentDirectory: text.optional(),
           })
           .passthrough(),
@@ -113,15 +122,31 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
     return ok({ upload: true, file: outcome.file });
   });
 
+  // the uploads under way into the user's drive (their own and their shares' visitors'), to
+  // follow and to cancel
+  api.get('/upload/sessions', async (request) => {
+    const sessions = await uploads.sessions(actorOf(request));
+    return ok(sessions, { count: sessions.length });
+  });
+
+  api.delete(
+    '/upload/sessions/:id',
+    { schema: { params: z.object({ id: z.string().max(64) }) } },
+    async (request) => {
+      await uploads.cancel(actorOf(request), request.params.id);
+      return ok();
+    },
+  );
+
   api.post(
     '/upload-folder',
     {
       schema: {
         querystring: z
           .object({
-            filename: z.string().max(1024),
-            folderPath: text.optional(),
-            currentDirectory: text.optional(),
+            filename: nameText,
+            folderPath: pathText.optional(),
+            currentDirectory: pathText.optional(),
           })
           .passthrough(),
       },

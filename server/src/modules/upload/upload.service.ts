@@ -18,6 +18,8 @@ import {
 import { checkName, folderPathOf, parseFolderPath } from '../files/names.ts';
 import { hashFile } from '../files/tree-index.ts';
 import { KeyedMutex } from '../files/mutex.ts';
+import { SESSION_IDLE_MS, VISITOR_SESSION_IDLE_MS } from '../files/quota.ts';
+import { formatDateTime } from '../../lib/time.ts';
 import { createHash, type Hash } from 'node:crypto';
 import type { JobQueue } from '../../jobs/queue.ts';
 
@@ -52,7 +54,35 @@ export interface UploadPolicy {
   instantCopy: boolean;
   /** Replace a same-named file (the previous one goes to the trash). */
   replace: boolean;
+  /** A share visitor's upload: its sessions are bounded per share and address. */
+  visitor?: { shareId: string; address: string };
 }
+
+/** What one share visitor (share and address) may hold in uploads under way. */
+export const VISITOR_MAX_SESSIONS = 10;
+export const VISITOR_MAX_BYTES = 20 * 1024 ** 3;
+
+/** An upload under way into the user's drive, as its owner sees it (list and cancel). */
+export interface UploadSessionView {
+  id: string;
+  filename: string;
+  /** The folder the file goes to: `/a/b/`. */
+  targetPath: string;
+  totalSize: number;
+  receivedBytes: number;
+  state: 'uploading' | 'merging';
+  /** `owner`: the user; `visitor`: a visitor of one of the user's shares. */
+  startedBy: 'owner' | 'visitor';
+  share?: { id: string; name: string | null };
+  visitorAddress?: string;
+  createdAt: string;
+  lastActivity: string;
+}
+
+/** Chunks of one upload at most (10 TiB in chunks of 1 MiB): each is a row. */
+const MAX_CHUNKS = 10_000_000;
+/** The largest date a JavaScript Date holds, either side of 1970, in milliseconds. */
+const MAX_DATE_MS = 8.64e15;
 
 const OWNER_POLICY: UploadPolicy = { instantCopy: true, replace: true };
 
@@ -78,7 +108,7 @@ export interface UploadOptions {
 }
 
 /** Sessions untouched this long are abandoned: their bytes go and their space is freed. */
-export const ABANDONED_AFTER_MS = 3 * 86400_000;
+export const ABANDONED_AFTER_MS = SESSION_IDLE_MS;
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
 /** Bytes of a chunk gathered before they are written. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
@@ -98,6 +128,7 @@ export class UploadService {
   private readonly cursors = new Map<string, HashCursor>();
   private readonly cursorLocks = new KeyedMutex();
   private readonly mergeLocks = new KeyedMutex();
+  private readonly openLocks = new KeyedMutex();
 
   private readonly jobs: JobQueue | undefined;
   private readonly backgroundMergeBytes: number;
@@ -128,15 +159,22 @@ export class UploadService {
     return [...base, ...inner.map((s) => checkName(s))];
   }
 
-  private sessionId(userId: string, p: ChunkParams): string {
+  /** A visitor's sessions are their own: keyed by the share as well, never shared with the owner's. */
+  private sessionId(userId: string, p: ChunkParams, policy: UploadPolicy = OWNER_POLICY): string {
     const target = folderPathOf(this.targetSegments(p));
+    const origin = policy.visitor ? `\nshare:${policy.visitor.shareId}` : '';
     return sha256(
-      `${userId}\n${p.identifier}\n${target}\n${p.filename}\n${p.totalSize}\n${p.chunkSize}`,
+      `${userId}\n${p.identifier}\n${target}\n${p.filename}\n${p.totalSize}\n${p.chunkSize}${origin}`,
     );
   }
 
-  /** The protocol's arithmetic: the last chunk takes the remainder (it may reach 2× chunkSize). */
-  validate(p: ChunkParams): void {
+  /** The fields that name an upload: its file, its sizes and its date. */
+  private validateFile(
+    p: Pick<
+      ChunkParams,
+      'filename' | 'identifier' | 'totalSize' | 'chunkSize' | 'totalChunks' | 'lastModified'
+    >,
+  ): void {
     checkName(p.filename);
     if (!HASH_PATTERN.test(p.identifier))
       throw badParameter('The upload identifier must be the SHA-256 of the file');
@@ -148,8 +186,25 @@ export class UploadService {
       );
     }
     const expectedChunks = Math.max(1, Math.floor(p.totalSize / p.chunkSize));
+    if (expectedChunks > MAX_CHUNKS)
+      throw badParameter(
+        `A file is sent in at most ${MAX_CHUNKS.toLocaleString('en')} chunks; use larger chunks`,
+      );
     if (p.totalChunks !== expectedChunks)
       throw badParameter(`Expected ${expectedChunks} chunks for this size, not ${p.totalChunks}`);
+    if (
+      p.lastModified !== undefined &&
+      (!Number.isFinite(p.lastModified) || Math.abs(p.lastModified) > MAX_DATE_MS)
+    ) {
+      throw badParameter(
+        'lastModified must be a date in milliseconds since 1970, at most 8.64e15 either side',
+      );
+    }
+  }
+
+  /** The protocol's arithmetic: the last chunk takes the remainder (it may reach 2× chunkSize). */
+  validate(p: ChunkParams): void {
+    this.validateFile(p);
     if (!Number.isInteger(p.chunkNumber) || p.chunkNumber < 1 || p.chunkNumber > p.totalChunks) {
       throw badParameter(`Chunk ${p.chunkNumber} is outside 1..${p.totalChunks}`);
     }
@@ -182,76 +237,134 @@ export class UploadService {
       throw err;
     }
     const names = await this.files.repo.childNames(actor.id, folder.id);
-    return filenames.some((n) => names.has(n));
+    return filenames.some((n) => names.has(n.normalize('NFC')));
   }
 
   private find(id: string): Promise<UploadSession | undefined> {
     return this.db.selectFrom('uploadSession').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The chunks whose bytes are written (a chunk being received is not one of them yet). */
   private async received(id: string): Promise<number[]> {
     const rows = await this.db
       .selectFrom('uploadChunk')
       .select('number')
       .where('sessionId', '=', id)
+      .where('done', '=', 1)
       .orderBy('number')
       .execute();
     return rows.map((r) => r.number);
   }
 
-  /** Bytes promised to uploads still under way (they count against the quota). */
-  private async reserved(userId: string, exceptId?: string): Promise<number> {
-    let q = this.db
-      .selectFrom('uploadSession')
-      .select((eb) => eb.fn.sum<number>('totalSize').as('bytes'))
-      .where('userId', '=', userId)
-      .where('state', 'in', ['uploading', 'merging']);
-    if (exceptId) q = q.where('id', '!=', exceptId);
-    const r = await q.executeTakeFirstOrThrow();
-    return Number(r.bytes ?? 0);
+  /** A session left without a chunk too long (an hour for a visitor's): it reserves nothing. */
+  private lapsed(session: UploadSession, now = Date.now()): boolean {
+    const idle = session.shareId ? VISITOR_SESSION_IDLE_MS : SESSION_IDLE_MS;
+    return session.state === 'uploading' && session.updatedAt < now - idle;
   }
 
-  private async open(actor: Actor, p: ChunkParams): Promise<UploadSession> {
-    const id = this.sessionId(actor.id, p);
-    const found = await this.find(id);
-    if (found && found.state !== 'failed') return found;
-    await this.files.assertSpace(actor.id, p.totalSize + (await this.reserved(actor.id, id)));
-    const now = Date.now();
-    const session: UploadSession = {
-      id,
-      userId: actor.id,
-      identifier: p.identifier,
-      filename: p.filename,
-      targetPath: folderPathOf(this.targetSegments(p)),
-      totalSize: p.totalSize,
-      chunkSize: p.chunkSize,
-      totalChunks: p.totalChunks,
-      lastModified: p.lastModified ?? null,
-      state: 'uploading',
-      message: null,
-      fileId: null,
-      jobId: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    // one preallocated file; every chunk lands at its own offset
-    const handle = await fsp.open(this.tree.uploadPath(id), 'w');
-    try {
-      await handle.truncate(p.totalSize);
-    } finally {
-      await handle.close();
-    }
-    if (found) {
-      await this.db.deleteFrom('uploadChunk').where('sessionId', '=', id).execute();
-      await this.db.updateTable('uploadSession').set(session).where('id', '=', id).execute();
-    } else {
-      await this.db
-        .insertInto('uploadSession')
-        .values(session)
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
-    }
-    return (await this.find(id))!;
+  /**
+   * The session of this upload, created when it is new: its whole size is reserved against the
+   * quota in the same transaction that records it, so two uploads at once cannot both take the
+   * last free space, and a visitor's reservation stays within the visitor's bounds.
+   */
+  private open(actor: Actor, p: ChunkParams, policy: UploadPolicy): Promise<UploadSession> {
+    const id = this.sessionId(actor.id, p, policy);
+    return this.openLocks.run(id, async () => {
+      const now = Date.now();
+      const found = await this.find(id);
+      if (found && found.state !== 'failed' && !this.lapsed(found, now)) return found;
+      // a failed or lapsed session starts afresh, and reserves its space again
+      if (found) await this.discard(id);
+      const session: UploadSession = {
+        id,
+        userId: actor.id,
+        identifier: p.identifier,
+        filename: p.filename,
+        targetPath: folderPathOf(this.targetSegments(p)),
+        totalSize: p.totalSize,
+        chunkSize: p.chunkSize,
+        totalChunks: p.totalChunks,
+        lastModified: p.lastModified === undefined ? null : Math.round(p.lastModified),
+        state: 'uploading',
+        message: null,
+        fileId: null,
+        jobId: null,
+        shareId: policy.visitor?.shareId ?? null,
+        visitor: policy.visitor?.address.slice(0, 64) ?? null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.files.withSpace(
+        actor.id,
+        p.totalSize,
+        async (trx) => {
+          if (policy.visitor)
+            await this.assertVisitorRoom(trx, actor.id, policy.visitor, p.totalSize, id, now);
+          await trx.insertInto('uploadSession').values(session).execute();
+        },
+        { exceptSession: id, now },
+      );
+      // one preallocated file; every chunk lands at its own offset
+      try {
+        const handle = await fsp.open(this.tree.uploadPath(id), 'w');
+        try {
+          await handle.truncate(p.totalSize);
+        } finally {
+          await handle.close();
+        }
+      } catch (err) {
+        await this.discard(id);
+        throw diskError(err);
+      }
+      return session;
+    });
+  }
+
+  /**
+   * A share visitor (share and address) holds at most VISITOR_MAX_SESSIONS uploads under way and
+   * VISITOR_MAX_BYTES reserved; the visitors of a share together at most half of what the owner
+   * has free without them. The caller holds the owner's row (files.withSpace).
+   */
+  private async assertVisitorRoom(
+    trx: Db,
+    ownerId: string,
+    visitor: NonNullable<UploadPolicy['visitor']>,
+    size: number,
+    exceptId: string,
+    now: number,
+  ): Promise<void> {
+    const active = () =>
+      trx
+        .selectFrom('uploadSession')
+        .select((eb) => [
+          eb.fn.countAll<number>().as('n'),
+          eb.fn.sum<number>('totalSize').as('bytes'),
+        ])
+        .where('userId', '=', ownerId)
+        .where('shareId', '=', visitor.shareId)
+        .where('state', 'in', ['uploading', 'merging'])
+        .where('updatedAt', '>=', now - VISITOR_SESSION_IDLE_MS)
+        .where('id', '!=', exceptId);
+    const mine = await active()
+      .where('visitor', '=', visitor.address.slice(0, 64))
+      .executeTakeFirstOrThrow();
+    if (Number(mine.n) >= VISITOR_MAX_SESSIONS)
+      throw new AppError(
+        ErrorCode.TOO_MANY_REQUESTS,
+        `At most ${VISITOR_MAX_SESSIONS} of your uploads can be under way in this share; let one finish first`,
+      );
+    if (Number(mine.bytes ?? 0) + size > VISITOR_MAX_BYTES)
+      throw new AppError(
+        ErrorCode.SPACE_FULL,
+        `Your uploads under way in this share may reserve at most ${VISITOR_MAX_BYTES / 1024 ** 3} GiB`,
+      );
+    const all = Number((await active().executeTakeFirstOrThrow()).bytes ?? 0);
+    const free = await this.files.spaceLeft(ownerId, { trx, exceptSession: exceptId, now });
+    if ((all + size) * 2 > free + all)
+      throw new AppError(
+        ErrorCode.SPACE_FULL,
+        'The owner of this share has too little free space left for this upload',
+      );
   }
 
   /** GET upload: the chunk test. Instant upload when the user already has these bytes. */
@@ -262,8 +375,9 @@ export class UploadService {
   ): Promise<ChunkTestResult & { file?: FileView }> {
     requireAuthority(actor, 'cloud:file:upload');
     this.validate(p);
-    const id = this.sessionId(actor.id, p);
-    const session = await this.find(id);
+    const id = this.sessionId(actor.id, p, policy);
+    const found = await this.find(id);
+    const session = found && !this.lapsed(found) ? found : undefined;
     if (session?.state === 'done') {
       const file = session.fileId
         ? await this.files.repo.live(actor.id, session.fileId)
@@ -312,61 +426,95 @@ export class UploadService {
     if (!same) return null;
     const source = this.files.diskPathOf(actor, same);
     if (!(await this.tree.exists(source))) return null;
-    await this.files.assertSpace(actor.id, p.totalSize + (await this.reserved(actor.id)));
+    await this.files.assertSpace(actor.id, p.totalSize);
     const staged = this.tree.tmpPath();
     await this.tree.copy(source, staged);
     try {
       return await this.place(actor, p.filename, this.targetSegments(p), staged, {
         size: p.totalSize,
         hash: p.identifier,
-        lastModified: p.lastModified ?? null,
+        lastModified: p.lastModified === undefined ? null : Math.round(p.lastModified),
       });
     } finally {
       await this.tree.remove(staged);
     }
   }
 
-  /** POST upload: write one chunk at its offset; refuse wrong sizes and overflow. */
+  /**
+   * Take chunk `n` before writing it: `claimed` (this request writes it), `written` (it is
+   * there already: the repeated bytes are dropped) or `busy` (another request is writing it).
+   */
+  private async claim(sessionId: string, n: number): Promise<'claimed' | 'written' | 'busy'> {
+    try {
+      const r = await this.db
+        .insertInto('uploadChunk')
+        .values({ sessionId, number: n, done: 0 })
+        .onConflict((oc) => oc.columns(['sessionId', 'number']).doNothing())
+        .executeTakeFirst();
+      if (Number(r.numInsertedOrUpdatedRows ?? 0) === 1) return 'claimed';
+    } catch (err) {
+      if (!(await this.find(sessionId))) throw cancelled();
+      throw err;
+    }
+    const row = await this.db
+      .selectFrom('uploadChunk')
+      .select('done')
+      .where('sessionId', '=', sessionId)
+      .where('number', '=', n)
+      .executeTakeFirst();
+    return row?.done === 1 ? 'written' : 'busy';
+  }
+
+  /** POST upload: write one chunk at its offset, once; refuse wrong sizes and overflow. */
   async writeChunk(
     actor: Actor,
     p: ChunkParams,
     body: Readable,
+    policy: UploadPolicy = OWNER_POLICY,
   ): Promise<{ upload: boolean; merge: boolean }> {
     requireAuthority(actor, 'cloud:file:upload');
     this.validate(p);
-    const session = await this.open(actor, p);
+    const session = await this.open(actor, p, policy);
     if (session.state === 'done') return { upload: true, merge: false };
     if (session.state !== 'uploading')
       throw new AppError(ErrorCode.LOCKED, 'This upload is being merged');
-    await this.files.assertSpace(
-      actor.id,
-      session.totalSize + (await this.reserved(actor.id, session.id)),
-    );
     const expected = this.expectedChunkSize(p);
     const offset = (p.chunkNumber - 1) * session.chunkSize;
-    const already = await this.db
-      .selectFrom('uploadChunk')
-      .select('number')
-      .where('sessionId', '=', session.id)
-      .where('number', '=', p.chunkNumber)
-      .executeTakeFirst();
-    // a repeated chunk is accepted but never rewritten: what was received (and hashed) stays
-    const written = await this.receive(
-      body,
-      already ? null : this.tree.uploadPath(session.id),
-      offset,
-      expected,
-      p.chunkNumber,
-    );
-    if (written !== expected)
-      throw badParameter(
-        `Chunk ${p.chunkNumber} was cut short: ${written} of ${expected} bytes arrived`,
+    const claim = await this.claim(session.id, p.chunkNumber);
+    if (claim === 'busy')
+      throw new AppError(
+        ErrorCode.LOCKED,
+        `Chunk ${p.chunkNumber} is being received by another request; send it again shortly`,
       );
-    await this.db
-      .insertInto('uploadChunk')
-      .values({ sessionId: session.id, number: p.chunkNumber })
-      .onConflict((oc) => oc.columns(['sessionId', 'number']).doNothing())
-      .execute();
+    // a chunk that is there already is read and dropped: what was written (and hashed) stays
+    const file = claim === 'claimed' ? this.tree.uploadPath(session.id) : null;
+    try {
+      const written = await this.receive(body, file, offset, expected, p.chunkNumber);
+      if (written !== expected)
+        throw badParameter(
+          `Chunk ${p.chunkNumber} was cut short: ${written} of ${expected} bytes arrived`,
+        );
+    } catch (err) {
+      // the claim goes with the failed bytes, so the chunk can be sent again
+      if (claim === 'claimed')
+        await this.db
+          .deleteFrom('uploadChunk')
+          .where('sessionId', '=', session.id)
+          .where('number', '=', p.chunkNumber)
+          .where('done', '=', 0)
+          .execute();
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw cancelled();
+      throw err instanceof AppError ? err : diskError(err);
+    }
+    if (claim === 'claimed') {
+      const marked = await this.db
+        .updateTable('uploadChunk')
+        .set({ done: 1 })
+        .where('sessionId', '=', session.id)
+        .where('number', '=', p.chunkNumber)
+        .executeTakeFirst();
+      if (Number(marked.numUpdatedRows) === 0) throw cancelled();
+    }
     await this.db
       .updateTable('uploadSession')
       .set({ updatedAt: Date.now() })
@@ -377,6 +525,7 @@ export class UploadService {
       .selectFrom('uploadChunk')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('sessionId', '=', session.id)
+      .where('done', '=', 1)
       .executeTakeFirstOrThrow();
     return { upload: true, merge: Number(count.n) === session.totalChunks };
   }
@@ -385,6 +534,7 @@ export class UploadService {
    * Read a chunk's bytes from the request and write them at their offset (or only count them
    * when `file` is null). The pieces the request arrives in (64 KiB) are gathered and written
    * 1 MiB at a time with one vectored write: far fewer system calls than a write per piece.
+   * A body that breaks off (a cut-off multipart form) is the client's mistake: 422.
    */
   private async receive(
     body: Readable,
@@ -421,8 +571,19 @@ export class UploadService {
       }
       position += length;
     };
+    const pieces = (body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
     try {
-      for await (const piece of body as AsyncIterable<Buffer>) {
+      for (;;) {
+        let step: IteratorResult<Buffer>;
+        try {
+          step = await pieces.next();
+        } catch (err) {
+          throw badParameter(
+            `The bytes of chunk ${chunkNumber} broke off: ${(err as Error).message || 'the request ended early'}`,
+          );
+        }
+        if (step.done) break;
+        const piece = step.value;
         written += piece.length;
         if (written > expected)
           throw badParameter(`Chunk ${chunkNumber} is larger than ${expected} bytes`);
@@ -438,7 +599,7 @@ export class UploadService {
     return written;
   }
 
-  /** Hash the chunks that now follow on from what is hashed, re-read from the page cache. */
+  /** Hash the written chunks that now follow on from what is hashed, re-read from the page cache. */
   private advanceHash(session: UploadSession): Promise<void> {
     return this.cursorLocks.run(session.id, async () => {
       let cursor = this.cursors.get(session.id);
@@ -453,6 +614,7 @@ export class UploadService {
             .select('number')
             .where('sessionId', '=', session.id)
             .where('number', '>=', cursor.next)
+            .where('done', '=', 1)
             .execute()
         ).map((r) => r.number),
       );
@@ -525,13 +687,14 @@ export class UploadService {
     policy: UploadPolicy = OWNER_POLICY,
   ): Promise<MergeOutcome> {
     requireAuthority(actor, 'cloud:file:upload');
-    const id = this.sessionId(actor.id, { ...p, chunkNumber: 1, currentChunkSize: 0 });
+    this.validateFile(p);
+    const id = this.sessionId(actor.id, { ...p, chunkNumber: 1, currentChunkSize: 0 }, policy);
     // one merge per session at a time: a second request waits and then answers the same file
     const started = await this.mergeLocks.run(id, async (): Promise<MergeOutcome | string> => {
       const session = await this.find(id);
       if (session?.state === 'failed') {
         await this.discard(id);
-        throw new AppError(ErrorCode.MERGE_FAILED, session.message ?? 'The merge failed');
+        throw mergeFailed(session.message ?? 'The merge failed');
       }
       const background =
         this.jobs &&
@@ -578,8 +741,7 @@ export class UploadService {
       return { merging: true, progress: job.progress, taskId: jobId };
     // failed, cancelled, or gone: say why, and a new upload starts afresh
     await this.discard(id);
-    throw new AppError(
-      ErrorCode.MERGE_FAILED,
+    throw mergeFailed(
       session?.message ?? job?.message ?? 'The merge was stopped; upload the file again',
     );
   }
@@ -615,12 +777,8 @@ export class UploadService {
 
   private async assertComplete(session: UploadSession): Promise<void> {
     const chunks = await this.received(session.id);
-    if (chunks.length !== session.totalChunks) {
-      throw new AppError(
-        ErrorCode.MERGE_FAILED,
-        `Only ${chunks.length} of ${session.totalChunks} chunks have arrived`,
-      );
-    }
+    if (chunks.length !== session.totalChunks)
+      throw mergeFailed(`Only ${chunks.length} of ${session.totalChunks} chunks have arrived`);
   }
 
   private async mergeSession(
@@ -631,11 +789,7 @@ export class UploadService {
     keepFailure = false,
   ): Promise<FileView> {
     const session = await this.find(id);
-    if (!session)
-      throw new AppError(
-        ErrorCode.MERGE_FAILED,
-        'This upload has no chunks on the server; upload it again',
-      );
+    if (!session) throw mergeFailed('This upload has no chunks on the server; upload it again');
     if (session.state === 'done' && session.fileId) {
       const row = await this.files.repo.live(actor.id, session.fileId);
       if (row) return toView(row);
@@ -648,6 +802,8 @@ export class UploadService {
       .execute();
     const staged = this.tree.uploadPath(id);
     try {
+      // the quota again: it may have changed since the upload began (checked for good at placing)
+      await this.files.assertSpace(actor.id, session.totalSize, { exceptSession: id });
       const handle = await fsp.open(staged, 'r+');
       try {
         await handle.sync();
@@ -662,29 +818,19 @@ export class UploadService {
       };
       const hash =
         session.totalSize === 0 ? sha256('') : await this.finalHash(session, staged, onBytes);
-      if (hash !== session.identifier) {
-        throw new AppError(
-          ErrorCode.MERGE_FAILED,
+      if (hash !== session.identifier)
+        throw mergeFailed(
           'The uploaded bytes do not match the file (checksum mismatch); upload it again',
         );
-      }
       const view = await this.place(
         actor,
         session.filename,
         parseFolderPath(session.targetPath),
         staged,
-        {
-          size: session.totalSize,
-          hash,
-          lastModified: session.lastModified,
-        },
+        { size: session.totalSize, hash, lastModified: session.lastModified },
         policy,
+        id,
       );
-      await this.db
-        .updateTable('uploadSession')
-        .set({ state: 'done', fileId: view.id, updatedAt: Date.now() })
-        .where('id', '=', id)
-        .execute();
       await this.db.deleteFrom('uploadChunk').where('sessionId', '=', id).execute();
       progress?.(100);
       return view;
@@ -695,7 +841,12 @@ export class UploadService {
     }
   }
 
-  /** Put finished bytes at their place in the tree and index them. */
+  /**
+   * Put finished bytes at their place in the tree and index them. The placement is journaled
+   * (`file_op`): its intent, holding the file's size against the quota, is recorded before the
+   * rename, and the row (with the session marked done) commits with the intent's removal, so a
+   * crash in between is rolled back at the next start.
+   */
   private async place(
     owner: Owner,
     filename: string,
@@ -703,6 +854,7 @@ export class UploadService {
     staged: string,
     meta: { size: number; hash: string; lastModified: number | null },
     policy: UploadPolicy = OWNER_POLICY,
+    sessionId?: string,
   ): Promise<FileView> {
     return this.files.withLock(owner.id, async () => {
       const folder = await this.files.ensureFolders(owner, segments);
@@ -713,33 +865,43 @@ export class UploadService {
           throw new AppError(ErrorCode.EXISTS, `A folder named "${filename}" is already here`);
         if (!policy.replace)
           throw new AppError(ErrorCode.EXISTS, `"${filename}" already exists here`);
+        await this.files.assertSpace(owner.id, meta.size, { exceptSession: sessionId });
         // the user confirmed the overwrite: the previous file goes to the trash, nothing is lost
         await this.fileOps.trashRow(owner, clash);
       }
       const target = this.tree.pathOf(owner.username, folder.prefix, filename);
-      if (await this.tree.exists(target))
-        throw new AppError(
-          ErrorCode.EXISTS,
-          'An item with this name is already on disk here; rebuild the index to see it',
-        );
       if (meta.lastModified) {
         const when = new Date(meta.lastModified);
-        await fsp.utimes(staged, when, when);
+        // a date the disk cannot hold leaves the file with the time of its upload
+        await fsp.utimes(staged, when, when).catch(() => undefined);
       }
-      await this.tree.move(staged, target);
-      try {
-        const row = await this.files.insertFile(owner, folder, filename, {
-          size: meta.size,
-          hash: meta.hash,
-          updateDate: meta.lastModified ?? undefined,
-        });
-        const view = toView(row);
-        this.files.notify(owner.id, 'createFile', view);
-        return view;
-      } catch (err) {
-        await this.tree.move(target, staged);
-        throw err;
-      }
+      const row = await this.files.journaled(
+        owner.id,
+        'move',
+        staged,
+        target,
+        () => this.tree.move(staged, target),
+        async (trx) => {
+          const inserted = await this.files.insertFile(
+            owner,
+            folder,
+            filename,
+            { size: meta.size, hash: meta.hash, updateDate: meta.lastModified ?? undefined },
+            trx,
+          );
+          if (sessionId)
+            await trx
+              .updateTable('uploadSession')
+              .set({ state: 'done', fileId: inserted.id, updatedAt: Date.now() })
+              .where('id', '=', sessionId)
+              .execute();
+          return inserted;
+        },
+        { bytes: meta.size, exceptSession: sessionId },
+      );
+      const view = toView(row);
+      this.files.notify(owner.id, 'createFile', view);
+      return view;
     });
   }
 
@@ -760,13 +922,106 @@ export class UploadService {
     });
   }
 
+  /** The uploads under way into the user's drive: their own and those of their shares' visitors. */
+  async sessions(actor: Actor): Promise<UploadSessionView[]> {
+    const rows = await this.db
+      .selectFrom('uploadSession as s')
+      .leftJoin('share as sh', 'sh.id', 's.shareId')
+      .leftJoin('file as f', 'f.id', 'sh.fileId')
+      .select([
+        's.id',
+        's.filename',
+        's.targetPath',
+        's.totalSize',
+        's.chunkSize',
+        's.totalChunks',
+        's.state',
+        's.shareId',
+        's.visitor',
+        's.createdAt',
+        's.updatedAt',
+        'f.name as shareName',
+      ])
+      .where('s.userId', '=', actor.id)
+      .where('s.state', 'in', ['uploading', 'merging'])
+      .orderBy('s.updatedAt', 'desc')
+      .limit(1000)
+      .execute();
+    if (rows.length === 0) return [];
+    const counts = new Map<string, { n: number; last: number }>();
+    for (let i = 0; i < rows.length; i += 500) {
+      const got = await this.db
+        .selectFrom('uploadChunk')
+        .select((eb) => [
+          'sessionId',
+          eb.fn.countAll<number>().as('n'),
+          eb.fn.max<number>('number').as('last'),
+        ])
+        .where(
+          'sessionId',
+          'in',
+          rows.slice(i, i + 500).map((r) => r.id),
+        )
+        .where('done', '=', 1)
+        .groupBy('sessionId')
+        .execute();
+      for (const c of got) counts.set(c.sessionId, { n: Number(c.n), last: Number(c.last) });
+    }
+    return rows.map((r) => {
+      const c = counts.get(r.id) ?? { n: 0, last: 0 };
+      const lastSize = r.totalSize - (r.totalChunks - 1) * r.chunkSize;
+      const receivedBytes =
+        r.state === 'merging'
+          ? r.totalSize
+          : c.last === r.totalChunks
+            ? (c.n - 1) * r.chunkSize + lastSize
+            : c.n * r.chunkSize;
+      const view: UploadSessionView = {
+        id: r.id,
+        filename: r.filename,
+        targetPath: r.targetPath,
+        totalSize: Number(r.totalSize),
+        receivedBytes: Number(receivedBytes),
+        state: r.state === 'merging' ? 'merging' : 'uploading',
+        startedBy: r.shareId ? 'visitor' : 'owner',
+        createdAt: formatDateTime(r.createdAt),
+        lastActivity: formatDateTime(r.updatedAt),
+      };
+      if (r.shareId) {
+        view.share = { id: r.shareId, name: r.shareName ?? null };
+        if (r.visitor) view.visitorAddress = r.visitor;
+      }
+      return view;
+    });
+  }
+
+  /** Cancel an upload under way into the user's drive: its bytes go and its space is freed. */
+  async cancel(actor: Actor, id: string): Promise<void> {
+    await this.mergeLocks.run(id, async () => {
+      const session = await this.find(id);
+      if (!session || session.userId !== actor.id || session.state === 'done')
+        throw new AppError(ErrorCode.NOT_FOUND, 'This upload is not under way');
+      if (session.state === 'merging')
+        throw new AppError(
+          ErrorCode.LOCKED,
+          'This upload is being merged and can no longer be cancelled',
+        );
+      await this.discard(id);
+    });
+  }
+
+  /** Boot: chunks claimed by requests that died with the previous process can be sent again. */
+  async recover(): Promise<void> {
+    await this.db.deleteFrom('uploadChunk').where('done', '=', 0).execute();
+  }
+
   private async discard(id: string): Promise<void> {
     this.cursors.delete(id);
     await this.db.deleteFrom('uploadSession').where('id', '=', id).execute();
     await this.tree.remove(this.tree.uploadPath(id));
   }
 
-  /** Remove abandoned sessions (and finished ones) so their space is freed. */
+  /** Remove abandoned sessions (visitors' after an hour, finished ones) so their space is freed. */
   async cleanUp(now = Date.now()): Promise<number> {
     const stale = await this.db
       .selectFrom('uploadSession')
@@ -774,6 +1029,11 @@ export class UploadService {
       .where((eb) =>
         eb.or([
           eb('updatedAt', '<', now - ABANDONED_AFTER_MS),
+          eb.and([
+            eb('shareId', 'is not', null),
+            eb('state', 'in', ['uploading', 'failed']),
+            eb('updatedAt', '<', now - VISITOR_SESSION_IDLE_MS),
+          ]),
           eb.and([eb('state', '=', 'done'), eb('updatedAt', '<', now - 86400_000)]),
         ]),
       )
@@ -792,4 +1052,21 @@ export class UploadService {
     }
     return stale.length;
   }
+}
+
+/** A merge refused because of what was uploaded: the client's to fix, so 422 (code 16). */
+const mergeFailed = (message: string) =>
+  new AppError(ErrorCode.MERGE_FAILED, message, undefined, 422);
+
+const cancelled = () =>
+  new AppError(ErrorCode.NOT_FOUND, 'This upload was cancelled; start it again');
+
+/** A disk that cannot hold the upload: space full, or a size beyond what a file can have. */
+function diskError(err: unknown): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC')
+    return new AppError(ErrorCode.SPACE_FULL, 'The server has no disk space left for this upload');
+  if (code === 'EFBIG' || code === 'EINVAL')
+    return badParameter('This file is larger than the server can store');
+  return err instanceof Error ? err : new Error(String(err));
 }
