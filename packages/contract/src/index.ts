@@ -7,3 +7,4 @@ export * from './format.ts';
 export * from './share.ts';
 export * from './tags.ts';
 export * from './search.ts';
+export * from './menu-seed.ts';
