@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-const serverTests = ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'];
+// tests beside the server's sources are pure (no database): they run once, with the unit tests;
+// the server's API and integration tests run on both databases
+const serverTests = ['server/test/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -8,7 +10,11 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/contract/src/**/*.test.ts', 'web/src/**/*.test.ts'],
+          include: [
+            'packages/contract/src/**/*.test.ts',
+            'server/src/**/*.test.ts',
+            'web/src/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },
