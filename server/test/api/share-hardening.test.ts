@@ -340,3 +340,30 @@ describe('mounts follow the share code', () => {
     await expectGone(bob, innerShare, inner, file);
   });
 });
+
+describe('expiry dates stored before the check', () => {
+  it('are brought into the range a date can show', async () => {
+    const { up } = await import('../../src/db/migrations/010-share-hardening.ts');
+    const far = await makeShare(t, admin.token, {
+      fileId: await putFile(t, owner(), '/', 'far.txt', 'f'),
+    });
+    const early = await makeShare(t, admin.token, {
+      fileId: await putFile(t, owner(), '/', 'early.txt', 'e'),
+    });
+    const db = t.database.db;
+    for (const [id, expiresAt] of [
+      [far.shareId, 8640000000000001],
+      [early.shareId, -8640000000000001],
+    ] as const)
+      await db.updateTable('share').set({ expiresAt }).where('id', '=', id).execute();
+    await up(db as unknown as Parameters<typeof up>[0]);
+    const list = await call<ShareView[]>(t.app, 'GET', '/share/list', { token: admin.token });
+    const byId = new Map(list.body.data!.map((s) => [s.shareId, s]));
+    expect(byId.get(far.shareId)).toMatchObject({
+      expireDate: '9999-12-31 23:59:59',
+      expired: false,
+    });
+    expect(byId.get(early.shareId)!.expireDate).toMatch(/^19(69|70)-/);
+    expect(byId.get(early.shareId)!.expired).toBe(true);
+  });
+});

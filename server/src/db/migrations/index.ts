@@ -8,6 +8,7 @@ import * as m006 from './006-shares.ts';
 import * as m007 from './007-upload-merge.ts';
 import * as m008 from './008-accounts-hardening.ts';
 import * as m009 from './009-upload-hardening.ts';
+import * as m010 from './010-share-hardening.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '007-upload-merge': m007,
   '008-accounts-hardening': m008,
   '009-upload-hardening': m009,
+  '010-share-hardening': m010,
 };
 
 export const migrationProvider: MigrationProvider = {
