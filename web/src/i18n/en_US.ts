@@ -2,6 +2,7 @@ import files from './files.en_US';
 import share from './share.en_US';
 import search from './search.en_US';
 import tags from './tags.en_US';
+import uploadSessions from './upload-sessions.en_US';
 
 /** English texts, one namespace per feature. zh_CN must have exactly the same keys. */
 const en_US = {
@@ -517,6 +518,7 @@ const en_US = {
       emptyTitle: 'No transfers',
       empty: 'Nothing is uploading. Choose files or a folder to upload them.',
     },
+    sessions: uploadSessions,
   },
   errors: {
     notFound: 'Sorry, the page you visited does not exist.',

@@ -3,6 +3,7 @@ import files from './files.zh_CN';
 import share from './share.zh_CN';
 import search from './search.zh_CN';
 import tags from './tags.zh_CN';
+import uploadSessions from './upload-sessions.zh_CN';
 import type { LocaleTree } from './types';
 
 /** 简体中文，与 en_US 的键完全一致。 */
@@ -515,6 +516,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
       emptyTitle: '暂无传输',
       empty: '没有正在上传的文件。选择文件或文件夹即可上传。',
     },
+    sessions: uploadSessions,
   },
   errors: {
     notFound: '抱歉，您访问的页面不存在。',

@@ -1,17 +1,19 @@
 import {
   CaretRightOutlined,
   ClearOutlined,
+  CloudServerOutlined,
   FileAddOutlined,
   FolderAddOutlined,
   PauseOutlined,
   RedoOutlined,
 } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pickFiles, pickFolder } from '../pickers';
 import { uploader } from '../uploader';
 import { useUploadItems, useUploadSummary } from '../use-upload';
+import { ServerUploadsDialog } from './ServerUploadsDialog';
 
 interface ActionProps {
   label: string;
@@ -55,6 +57,7 @@ export function UploadActions({
   const canRetry = items.some((i) => i.status === 'failure' && uploader.hasFile(i.id));
   const canPause = items.some((i) => ['waiting', 'checking', 'uploading'].includes(i.status));
   const common = { withLabel: withLabels };
+  const [serverOpen, setServerOpen] = useState(false);
   return (
     <div className="nb-upload-actions">
       {showPickers ? (
@@ -111,6 +114,14 @@ export function UploadActions({
           testId="upload-clear-finished"
         />
       ) : null}
+      <Action
+        {...common}
+        label={t('sessions.open')}
+        icon={<CloudServerOutlined />}
+        onClick={() => setServerOpen(true)}
+        testId="upload-server-sessions"
+      />
+      <ServerUploadsDialog open={serverOpen} onClose={() => setServerOpen(false)} />
     </div>
   );
 }

@@ -1,0 +1,43 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client';
+
+/** An upload under way on the server into the user's drive (GET /upload/sessions). */
+export interface ServerUpload {
+  id: string;
+  filename: string;
+  /** The folder the file goes to: `/a/b/`. */
+  targetPath: string;
+  totalSize: number;
+  receivedBytes: number;
+  state: 'uploading' | 'merging';
+  /** `owner`: the user, from any device; `visitor`: a visitor of one of the user's shares. */
+  startedBy: 'owner' | 'visitor';
+  share?: { id: string; name: string | null };
+  visitorAddress?: string;
+  createdAt: string;
+  lastActivity: string;
+}
+
+export const serverUploadKeys = { all: ['upload', 'sessions'] as const };
+
+export function useServerUploads(enabled: boolean) {
+  return useQuery({
+    queryKey: serverUploadKeys.all,
+    enabled,
+    // bytes keep arriving while the list is open
+    refetchInterval: enabled ? 5000 : false,
+    queryFn: async ({ signal }) => {
+      const list = await api.get<ServerUpload[]>('/upload/sessions', undefined, { signal });
+      return Array.isArray(list) ? list : [];
+    },
+  });
+}
+
+/** Cancel an upload under way: its bytes go and its space is freed. */
+export function useCancelServerUpload() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<void>(`/upload/sessions/${encodeURIComponent(id)}`),
+    onSettled: () => client.invalidateQueries({ queryKey: serverUploadKeys.all }),
+  });
+}
