@@ -1,3 +1,4 @@
+import { SEED_MENUS, USER_ROLE_MENUS } from '@nimbus/contract';
 import { forbidden } from './errors.ts';
 
 /** The signed-in person a request acts for. */
@@ -23,4 +24,24 @@ export function requireAuthority(actor: Actor, authority: string): void {
 /** A user may act on their own record; otherwise the authority is needed. */
 export function requireSelfOr(actor: Actor, userId: string, authority: string): void {
   if (actor.id !== userId) requireAuthority(actor, authority);
+}
+
+/** What every ordinary user holds (the built-in user role as shipped): acting on one's own files. */
+const ORDINARY_AUTHORITIES: ReadonlySet<string> = new Set(
+  SEED_MENUS.filter((m) => USER_ROLE_MENUS.includes(m.id))
+    .map((m) => m.authority)
+    .filter((a): a is string => !!a),
+);
+
+/**
+ * Whether the actor may give these authorities (to a user or a role), or change someone who holds
+ * them: administrators always; anyone else when each is an ordinary user's or one they hold, so
+ * no delegated administrator can give themselves or anyone more than they have.
+ */
+export function mayGive(actor: Actor, authorities: Iterable<string | null>): boolean {
+  if (actor.isAdmin) return true;
+  for (const a of authorities) {
+    if (a && !ORDINARY_AUTHORITIES.has(a) && !actor.authorities.has(a)) return false;
+  }
+  return true;
 }

@@ -401,3 +401,128 @@ describe('ordinary users', () => {
     ]);
   });
 });
+
+describe('delegated role and menu administrators', () => {
+  it('cannot give any role, their own included, a permission they do not hold', async () => {
+    const roleDeskRole = await addRole('Role desk', 'roledesk', ['sys-role', 'auth-role-edit']);
+    const rita = await addUser('rita', [roleDeskRole.id]);
+    const userRole = (
+      await call<Role[]>(t.app, 'GET', '/role/list', { token: admin.token })
+    ).body.data!.find((r) => r.id === 'role-user')!;
+    await expectRefused(rita.token, [
+      {
+        what: 'give its own role user administration',
+        method: 'PUT',
+        url: '/role/update',
+        body: { id: roleDeskRole.id, menuIds: [...roleDeskRole.menuIds, 'auth-user-update'] },
+      },
+      {
+        what: 'give every ordinary user drive settings',
+        method: 'PUT',
+        url: '/role/update',
+        body: { id: 'role-user', menuIds: [...userRole.menuIds, 'auth-cloud-set'] },
+      },
+      {
+        what: 'make a role with a permission it lacks',
+        method: 'POST',
+        url: '/role/add',
+        body: { name: 'Sneaky', code: 'sneaky', menuIds: ['auth-user-delete'] },
+      },
+      {
+        what: 'edit the administrator role',
+        method: 'PUT',
+        url: '/role/update',
+        body: { id: 'role-admin', name: 'Admins' },
+      },
+      {
+        what: 'edit a role holding more than it',
+        method: 'PUT',
+        url: '/role/update',
+        body: { id: powerRole.id, menuIds: [] },
+      },
+      {
+        what: 'delete a role holding more than it',
+        method: 'DELETE',
+        url: '/role/delete',
+        query: { ids: [powerRole.id] },
+      },
+    ]);
+    await expectDone(rita.token, [
+      {
+        what: 'make a role of ordinary permissions and its own',
+        method: 'POST',
+        url: '/role/add',
+        body: { name: 'Helpers', code: 'helpers', menuIds: ['auth-file-upload', 'sys-role'] },
+      },
+      {
+        what: 'edit the ordinary role within what it holds',
+        method: 'PUT',
+        url: '/role/update',
+        body: { id: 'role-user', menuIds: userRole.menuIds, remarks: 'everyone' },
+      },
+    ]);
+    const roles = (await call<Role[]>(t.app, 'GET', '/role/list', { token: admin.token })).body
+      .data!;
+    expect(roles.find((r) => r.id === roleDeskRole.id)!.menuIds.sort()).toEqual(
+      [...roleDeskRole.menuIds].sort(),
+    );
+    expect(roles.find((r) => r.id === 'role-user')!.menuIds.sort()).toEqual(
+      [...userRole.menuIds].sort(),
+    );
+    expect(roles.find((r) => r.id === powerRole.id)!.menuIds).toEqual(powerRole.menuIds);
+  });
+
+  it('cannot point a menu at a permission they do not hold', async () => {
+    const menuDeskRole = await addRole('Menu desk', 'menudesk', ['sys-menu', 'auth-menu-edit']);
+    const mona = await addUser('mona', [menuDeskRole.id]);
+    await expectRefused(mona.token, [
+      {
+        what: 'turn a menu its role links into user administration',
+        method: 'PUT',
+        url: '/menu/update',
+        body: { id: 'sys-menu', authority: 'sys:user:update' },
+      },
+      {
+        what: 'add a menu granting drive settings',
+        method: 'POST',
+        url: '/menu/add',
+        body: { name: 'Sneaky', menuType: 1, authority: 'cloud:set:update' },
+      },
+      {
+        what: 'change a menu granting a permission it lacks',
+        method: 'PUT',
+        url: '/menu/update',
+        body: { id: 'auth-user-delete', authority: null },
+      },
+      {
+        what: 'delete a menu granting a permission it lacks',
+        method: 'DELETE',
+        url: '/menu/delete',
+        query: { ids: ['auth-user-delete'] },
+      },
+    ]);
+    await expectDone(mona.token, [
+      {
+        what: 'add a menu without a permission',
+        method: 'POST',
+        url: '/menu/add',
+        body: { name: 'Help', menuType: 1, path: '/help' },
+      },
+      {
+        what: 'rename a menu it holds',
+        method: 'PUT',
+        url: '/menu/update',
+        body: { id: 'sys-menu', name: 'Menus and links' },
+      },
+    ]);
+    const info = await call<{ authority: string }>(t.app, 'GET', '/menu/info', {
+      token: admin.token,
+      query: { menuId: 'sys-menu' },
+    });
+    expect(info.body.data?.authority).toBe('sys:menu:list');
+    const me = await call<{ authorities: string[] }>(t.app, 'GET', '/user/info', {
+      token: mona.token,
+    });
+    expect(me.body.data?.authorities.sort()).toEqual(['sys:menu:list', 'sys:menu:update']);
+  });
+});

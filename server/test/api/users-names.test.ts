@@ -126,7 +126,7 @@ describe('accounts created before usernames ignored case', () => {
       introduction: null,
       quotaGb: 1,
       usedBytes: 0,
-      isCreator: 0 as const,
+      isCreator: 0 as 0 | 1,
       mfaSecret: null,
       mfaEnabled: 0 as const,
       theme: 'auto',

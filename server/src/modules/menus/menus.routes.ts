@@ -21,7 +21,7 @@ export async function menusRoutes(app: FastifyInstance): Promise<void> {
   api.get('/menu/authorities', async (request) => ok(await menus.authorities(actorOf(request))));
   api.get(
     '/menu/info',
-    { schema: { querystring: z.object({ menuId: z.string().min(1) }) } },
+    { schema: { querystring: z.object({ menuId: z.string().min(1).max(64) }) } },
     async (request) => ok(await menus.info(actorOf(request), request.query.menuId)),
   );
   api.post('/menu/add', { schema: { body: menuBody } }, async (request) =>

@@ -1,7 +1,7 @@
 import type { MenuNode, Role } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import type { Actor } from '../../lib/access.ts';
-import { requireAuthority } from '../../lib/access.ts';
+import { mayGive, requireAuthority } from '../../lib/access.ts';
 import { AppError, badParameter, exists, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { formatDateTime } from '../../lib/time.ts';
@@ -168,6 +168,7 @@ export class MenusService {
     input: MenuInput & { name: string; menuType: number },
   ): Promise<MenuNode> {
     requireAuthority(actor, 'sys:menu:update');
+    this.assertMayGive(actor, [input.authority ?? null]);
     if (input.parentId && !(await this.repo.findMenu(input.parentId)))
       throw badParameter('Parent menu not found');
     const id = newId();
@@ -192,6 +193,7 @@ export class MenusService {
     requireAuthority(actor, 'sys:menu:update');
     const menu = await this.repo.findMenu(id);
     if (!menu) throw notFound('Menu not found');
+    this.assertMayGive(actor, [menu.authority, input.authority ?? null]);
     if (input.parentId) {
       if (input.parentId === id) throw badParameter('A menu cannot be its own parent');
       const all = await this.repo.allMenus();
@@ -224,6 +226,10 @@ export class MenusService {
         }
       }
     }
+    this.assertMayGive(
+      actor,
+      all.filter((m) => doomed.has(m.id)).map((m) => m.authority),
+    );
     await this.repo.deleteMenus([...doomed]);
   }
 
@@ -250,6 +256,7 @@ export class MenusService {
     input: Required<Pick<RoleInput, 'name' | 'code'>> & RoleInput,
   ): Promise<Role> {
     requireAuthority(actor, 'sys:role:update');
+    this.assertMayGive(actor, await this.authoritiesOf(input.menuIds ?? []));
     if (await this.repo.findRoleByCode(input.code))
       throw exists('A role with this code already exists');
     const id = newId();
@@ -274,6 +281,8 @@ export class MenusService {
     requireAuthority(actor, 'sys:role:update');
     const role = await this.repo.findRole(id);
     if (!role) throw notFound('Role not found');
+    await this.assertMayChangeRoles(actor, [role]);
+    if (input.menuIds) this.assertMayGive(actor, await this.authoritiesOf(input.menuIds));
     if (role.builtin === 1 && input.code && input.code !== role.code) {
       throw badParameter('The code of a built-in role cannot change');
     }
@@ -297,7 +306,41 @@ export class MenusService {
     if (ids.includes(ADMIN_ROLE.id)) {
       throw new AppError(ErrorCode.PERMISSION_DENIED, 'The administrator role cannot be deleted');
     }
+    const roles = (await this.repo.allRoles()).filter((r) => ids.includes(r.id));
+    await this.assertMayChangeRoles(actor, roles);
     await this.db.deleteFrom('role').where('id', 'in', ids).execute();
+  }
+
+  /**
+   * Someone who is not an administrator gives no role or menu a permission (beyond an ordinary
+   * user's) that they do not hold, and changes no menu or role that grants one: with role or
+   * menu editing delegated, nobody can raise themselves or anyone else.
+   */
+  private assertMayGive(actor: Actor, authorities: Array<string | null>): void {
+    if (!mayGive(actor, authorities))
+      throw new AppError(
+        ErrorCode.PERMISSION_DENIED,
+        'You cannot grant permissions you do not hold',
+      );
+  }
+
+  private async assertMayChangeRoles(actor: Actor, roles: RoleRow[]): Promise<void> {
+    if (actor.isAdmin) return;
+    if (roles.some((r) => r.id === ADMIN_ROLE.id || r.code === ADMIN_ROLE.code))
+      throw new AppError(
+        ErrorCode.PERMISSION_DENIED,
+        'Only an administrator can change the administrator role',
+      );
+    const links = await this.repo.menuIdsByRole();
+    for (const role of roles)
+      this.assertMayGive(actor, await this.authoritiesOf(links.get(role.id) ?? []));
+  }
+
+  /** The authorities the given menus grant. */
+  private async authoritiesOf(menuIds: string[]): Promise<Array<string | null>> {
+    if (menuIds.length === 0) return [];
+    const wanted = new Set(menuIds);
+    return (await this.repo.allMenus()).filter((m) => wanted.has(m.id)).map((m) => m.authority);
   }
 
   private async linkMenus(trx: Db, roleId: string, menuIds: string[]): Promise<void> {

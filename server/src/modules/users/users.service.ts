@@ -1,27 +1,16 @@
 import { ErrorCode, type UserInfo, type UserListItem, type Theme } from '@nimbus/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
-import { requireAuthority, requireSelfOr, type Actor } from '../../lib/access.ts';
+import { mayGive, requireAuthority, requireSelfOr, type Actor } from '../../lib/access.ts';
 import { AppError, badParameter, exists, forbidden } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/password.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { tooManyAttempts, type AttemptLimiter } from '../auth/attempt-limiter.ts';
 import type { SessionService } from '../auth/session.service.ts';
-import { ADMIN_ROLE, SEED_MENUS, USER_ROLE, USER_ROLE_MENUS } from '../menus/menu-seed.ts';
+import { ADMIN_ROLE, USER_ROLE } from '../menus/menu-seed.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { isUniqueViolation, UsersRepo, type UserFilter, type UserRow } from './users.repo.ts';
-
-/**
- * What every ordinary user holds (the built-in user role's authorities as shipped): acting on
- * one's own files. Anyone who may add or edit users may give these; every other authority only
- * someone who holds it.
- */
-const ORDINARY_AUTHORITIES: ReadonlySet<string> = new Set(
-  SEED_MENUS.filter((m) => USER_ROLE_MENUS.includes(m.id))
-    .map((m) => m.authority)
-    .filter((a): a is string => !!a),
-);
 
 /** Guesses of one account's current password: five, counted until 15 minutes pass without one. */
 const currentPasswordRule = (userId: string) => ({
@@ -265,7 +254,7 @@ export class UsersService {
     const grants = await this.repo.grantsOf(target.id);
     if (grants.roleCodes.includes(ADMIN_ROLE.code))
       throw forbidden('Only an administrator can change an administrator');
-    if (grants.authorities.some((a) => !ORDINARY_AUTHORITIES.has(a) && !actor.authorities.has(a)))
+    if (!mayGive(actor, grants.authorities))
       throw forbidden('This user holds permissions you do not have');
   }
 
@@ -280,7 +269,7 @@ export class UsersService {
     if (grants.found !== unique.length) throw badParameter('Some roles do not exist');
     if (grants.roleCodes.includes(ADMIN_ROLE.code))
       throw forbidden('Only an administrator can grant the administrator role');
-    if (grants.authorities.some((a) => !ORDINARY_AUTHORITIES.has(a) && !actor.authorities.has(a)))
+    if (!mayGive(actor, grants.authorities))
       throw forbidden('You cannot grant permissions you do not hold');
   }
 
