@@ -26,13 +26,11 @@ import {
   BlockOutlined,
 } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
-import type { ReactNode } from 'react';
-import { shareFileAction } from '../share/file-action';
-import { tagFileAction } from '../tags/file-action';
+import { FILE_AUTHORITY } from '../../actions/authorities';
+import type { Action, ActionScope } from '../../actions/types';
 import { clipboardMode, type ClipboardEntry } from './clipboard';
 import { FileIcon } from './components/FileIcon';
 import { isExtractable } from './file-kinds';
-import type { Shortcut } from './shortcuts';
 import { isMount, type FileItem } from './types';
 import { SORT_PROPS, type FileViewKind, type SortOrder, type SortProp } from './view-kinds';
 
@@ -94,7 +92,8 @@ export interface FileCommands {
   newFile(kind: NewFileKind): void;
 }
 
-export interface ActionContext {
+/** What the file browser's actions see; `can` tells whether the user's role holds an authority. */
+export interface ActionContext extends ActionScope {
   /** The items acted on: the selection, or the item right-clicked (mounts included). */
   items: FileItem[];
   view: ViewState;
@@ -104,22 +103,8 @@ export interface ActionContext {
 
 export type FilesT = TFunction<'files'>;
 
-export interface FileAction {
-  id: string;
-  label: (t: FilesT, ctx: ActionContext) => string;
-  icon?: ReactNode | ((ctx: ActionContext) => ReactNode);
-  shortcut?: Shortcut;
-  danger?: boolean;
-  /** Shown at all in this context. */
-  visible?: (ctx: ActionContext) => boolean;
-  /** Shown but greyed out when false. */
-  enabled?: (ctx: ActionContext) => boolean;
-  /** Ticked in a menu (the current view mode or sort). */
-  checked?: (ctx: ActionContext) => boolean;
-  run?: (ctx: ActionContext) => void;
-  /** A sub-menu. */
-  children?: (ctx: ActionContext) => FileAction[];
-}
+/** An action of the file browser: the files feature's own, and those share and tags add. */
+export type FileAction = Action<ActionContext, FilesT>;
 
 /**
  * The items file operations act on: the selection without mounts, which are not rows of this
@@ -159,9 +144,16 @@ const sortOrderAction = (order: SortOrder): FileAction => ({
   run: (ctx) => ctx.cmd.setSort(ctx.view.sortProp, order),
 });
 
+const { upload, update, delete: remove, download } = FILE_AUTHORITY;
+
+/** Pasting what was cut moves it (editing); what was copied makes new files (uploading). */
+export const pasteAuthority = (clipboard: readonly ClipboardEntry[]) =>
+  clipboardMode(clipboard) === 'cut' ? update : upload;
+
 /**
- * Every action of the file browser, in one place (ARCHITECTURE §6): the toolbar, the context
- * menus, the keyboard shortcuts and drag-and-drop all read from here.
+ * The files feature's actions. With those of share and tags they make the one registry
+ * (app/action-registry.ts) that the toolbar, the context menus, the keyboard shortcuts and
+ * drag-and-drop read.
  */
 export const FILE_ACTIONS = {
   open: {
@@ -174,6 +166,7 @@ export const FILE_ACTIONS = {
   },
   download: {
     id: 'download',
+    authority: download,
     label: (t, ctx) => {
       const items = ownItems(ctx);
       return items.length > 1 || items[0]?.isFolder
@@ -184,10 +177,6 @@ export const FILE_ACTIONS = {
     visible: (ctx) => someOwn(ctx) && live(ctx),
     run: (ctx) => ctx.cmd.download(ownItems(ctx)),
   },
-  // the share feature's own action (it holds the dialog)
-  share: shareFileAction,
-  // the tags feature's own action (it holds the dialog)
-  tags: tagFileAction,
   favorite: {
     id: 'favorite',
     label: (t, ctx) =>
@@ -212,6 +201,7 @@ export const FILE_ACTIONS = {
   },
   copy: {
     id: 'copy',
+    authority: upload,
     label: (t) => t('actions.copy'),
     icon: <CopyOutlined />,
     shortcut: { key: 'c', mod: true },
@@ -220,6 +210,7 @@ export const FILE_ACTIONS = {
   },
   cut: {
     id: 'cut',
+    authority: update,
     label: (t) => t('actions.cut'),
     icon: <ScissorOutlined />,
     shortcut: { key: 'x', mod: true },
@@ -228,6 +219,7 @@ export const FILE_ACTIONS = {
   },
   paste: {
     id: 'paste',
+    authority: (ctx) => pasteAuthority(ctx.clipboard),
     label: (t, ctx) =>
       clipboardMode(ctx.clipboard) === 'cut' ? t('actions.pasteMove') : t('actions.paste'),
     icon: <SnippetsOutlined />,
@@ -238,6 +230,7 @@ export const FILE_ACTIONS = {
   },
   rename: {
     id: 'rename',
+    authority: update,
     label: (t) => t('actions.rename'),
     icon: <EditOutlined />,
     shortcut: { key: 'F2' },
@@ -246,6 +239,7 @@ export const FILE_ACTIONS = {
   },
   moveCopy: {
     id: 'moveCopy',
+    authority: [update, upload],
     label: (t) => t('actions.moveCopy'),
     icon: <SwapOutlined />,
     visible: (ctx) => someOwn(ctx) && live(ctx),
@@ -253,6 +247,7 @@ export const FILE_ACTIONS = {
   },
   duplicate: {
     id: 'duplicate',
+    authority: upload,
     label: (t) => t('actions.duplicate'),
     icon: <BlockOutlined />,
     shortcut: { key: 'd', mod: true },
@@ -261,6 +256,7 @@ export const FILE_ACTIONS = {
   },
   extract: {
     id: 'extract',
+    authority: upload,
     label: (t) => t('actions.extract'),
     icon: <ExportOutlined />,
     visible: (ctx) => oneOwn(ctx) && live(ctx) && isExtractable(first(ctx)),
@@ -268,6 +264,7 @@ export const FILE_ACTIONS = {
   },
   delete: {
     id: 'delete',
+    authority: remove,
     label: (t) => t('actions.delete'),
     icon: <DeleteOutlined />,
     shortcut: { key: 'Delete' },
@@ -286,6 +283,7 @@ export const FILE_ACTIONS = {
   },
   restore: {
     id: 'restore',
+    authority: remove,
     label: (t) => t('actions.restore'),
     icon: <RollbackOutlined />,
     visible: (ctx) => some(ctx) && inTrash(ctx),
@@ -293,6 +291,7 @@ export const FILE_ACTIONS = {
   },
   deleteForever: {
     id: 'deleteForever',
+    authority: remove,
     label: (t) => t('actions.deleteForever'),
     icon: <DeleteOutlined />,
     shortcut: { key: 'Delete' },
@@ -302,6 +301,7 @@ export const FILE_ACTIONS = {
   },
   emptyTrash: {
     id: 'emptyTrash',
+    authority: remove,
     label: (t) => t('actions.emptyTrash'),
     icon: <ClearOutlined />,
     danger: true,
@@ -349,6 +349,7 @@ export const FILE_ACTIONS = {
   },
   newFolder: {
     id: 'newFolder',
+    authority: upload,
     label: (t) => t('actions.newFolder'),
     icon: <FileIcon item={{ name: 'folder', suffix: '', isFolder: true }} size={16} />,
     visible: (ctx) => ctx.view.writable,
@@ -356,6 +357,7 @@ export const FILE_ACTIONS = {
   },
   new: {
     id: 'new',
+    authority: upload,
     label: (t) => t('actions.new'),
     icon: <FileAddOutlined />,
     visible: (ctx) => ctx.view.writable,
@@ -372,105 +374,9 @@ export const FILE_ACTIONS = {
   moveTo: {
     // drag-and-drop onto a folder; the confirm comes from the command
     id: 'moveTo',
+    authority: update,
     label: (t) => t('actions.moveTo'),
     icon: <NodeIndexOutlined />,
     visible: (ctx) => someOwn(ctx) && live(ctx),
   },
 } satisfies Record<string, FileAction>;
-
-export type ActionId = keyof typeof FILE_ACTIONS;
-
-/** One entry of a menu layout: an action, or a divider. */
-export type MenuEntry = ActionId | '-';
-
-/** spec / API-NOTES §3: dividers after Download and Details and before Delete. */
-export const MENUS = {
-  item: [
-    'open',
-    'download',
-    '-',
-    'share',
-    'tags',
-    'favorite',
-    'details',
-    '-',
-    'copy',
-    'cut',
-    'rename',
-    'moveCopy',
-    'duplicate',
-    'extract',
-    '-',
-    'delete',
-    'unmount',
-  ],
-  multi: [
-    'deselect',
-    'download',
-    '-',
-    'tags',
-    'favorite',
-    'copy',
-    'cut',
-    'moveCopy',
-    '-',
-    'delete',
-  ],
-  trashItem: ['restore', 'details', '-', 'deleteForever'],
-  trashMulti: ['deselect', 'restore', '-', 'deleteForever'],
-  background: ['view', 'arrange', 'refresh', '-', 'new', 'paste', '-', 'selectAll'],
-  trashBackground: ['view', 'arrange', 'refresh', '-', 'selectAll', '-', 'emptyTrash'],
-} satisfies Record<string, MenuEntry[]>;
-
-/** The menu for what was right-clicked: one item, several, or the empty background. */
-export function menuFor(ctx: ActionContext): MenuEntry[] {
-  const trash = ctx.view.kind === 'trash';
-  if (ctx.items.length === 0) return trash ? MENUS.trashBackground : MENUS.background;
-  if (ctx.items.length === 1) return trash ? MENUS.trashItem : MENUS.item;
-  return trash ? MENUS.trashMulti : MENUS.multi;
-}
-
-export function isVisible(action: FileAction, ctx: ActionContext): boolean {
-  return action.visible ? action.visible(ctx) : true;
-}
-
-export function isEnabled(action: FileAction, ctx: ActionContext): boolean {
-  return isVisible(action, ctx) && (action.enabled ? action.enabled(ctx) : true);
-}
-
-/** The visible entries of a menu, without leading, trailing or doubled dividers. */
-export function visibleEntries(
-  entries: readonly MenuEntry[],
-  ctx: ActionContext,
-): (FileAction | '-')[] {
-  const out: (FileAction | '-')[] = [];
-  for (const entry of entries) {
-    if (entry === '-') {
-      if (out.length && out[out.length - 1] !== '-') out.push('-');
-      continue;
-    }
-    const action: FileAction = FILE_ACTIONS[entry];
-    if (isVisible(action, ctx)) out.push(action);
-  }
-  while (out[out.length - 1] === '-') out.pop();
-  return out;
-}
-
-/** The actions that answer to keys, in the order they are tried. */
-export const SHORTCUT_ACTIONS: ActionId[] = [
-  'rename',
-  'delete',
-  'unmount',
-  'deleteForever',
-  'copy',
-  'cut',
-  'paste',
-  'duplicate',
-  'selectAll',
-  'details',
-  'open',
-];
-
-export function actionIcon(action: FileAction, ctx: ActionContext): ReactNode {
-  return typeof action.icon === 'function' ? action.icon(ctx) : action.icon;
-}

@@ -1,9 +1,6 @@
-/** A key combination; `mod` is Ctrl on Windows/Linux and ⌘ on macOS. */
-export interface Shortcut {
-  key: string;
-  mod?: boolean;
-  shift?: boolean;
-}
+import type { Shortcut } from '../../actions/types';
+
+export type { Shortcut };
 
 type KeyLike = Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>;
 

@@ -2,14 +2,9 @@ import { CheckOutlined } from '@ant-design/icons';
 import { Dropdown, type MenuProps } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  actionIcon,
-  isEnabled,
-  visibleEntries,
-  type ActionContext,
-  type FileAction,
-  type MenuEntry,
-} from '../actions';
+import { actionIcon, isEnabled, visibleChildren } from '../../../actions/registry';
+import { visibleEntries, type MenuEntry } from '../../../app/action-registry';
+import type { ActionContext, FileAction } from '../actions';
 import { formatShortcut } from '../shortcuts';
 
 type MenuItems = NonNullable<MenuProps['items']>;
@@ -25,9 +20,7 @@ export function useActionMenuItems() {
   ): MenuItems =>
     actions.map((action, index) => {
       if (action === '-') return { type: 'divider' as const, key: `divider-${index}` };
-      const children = action
-        .children?.(ctx)
-        .filter((child) => (child.visible ? child.visible(ctx) : true));
+      const children = visibleChildren(action, ctx);
       const checked = action.checked?.(ctx);
       return {
         key: action.id,

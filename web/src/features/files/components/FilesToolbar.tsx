@@ -16,16 +16,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { UploadButton } from '../../upload/components/UploadButton';
-import {
-  FILE_ACTIONS,
-  isEnabled,
-  isVisible,
-  menuFor,
-  type ActionContext,
-  type ActionId,
-  type FileAction,
-  type ViewMode,
-} from '../actions';
+import { FILE_AUTHORITY } from '../../../actions/authorities';
+import { isEnabled, isVisible } from '../../../actions/registry';
+import { ACTIONS, menuFor, type ActionId } from '../../../app/action-registry';
+import type { ActionContext, FileAction, ViewMode } from '../actions';
 import type { DropTarget } from '../drag';
 import { useFileFormat } from '../use-format';
 import { pathSegments, SORT_PROPS, type SortOrder, type SortProp } from '../view-kinds';
@@ -154,7 +148,7 @@ export function FilesToolbar({
   ];
 
   const buttonFor = (id: ActionId) => {
-    const action: FileAction = FILE_ACTIONS[id];
+    const action: FileAction = ACTIONS[id];
     if (!isVisible(action, ctx)) return null;
     const label = action.label(t, ctx);
     const icon = typeof action.icon === 'function' ? action.icon(ctx) : action.icon;
@@ -227,29 +221,31 @@ export function FilesToolbar({
           <>
             {view.writable ? (
               <>
-                <Dropdown
-                  trigger={['click']}
-                  menu={{
-                    items: menuItems.actions(
-                      (() => {
-                        const [folder, ...files] = FILE_ACTIONS.new.children();
-                        return folder ? [folder, '-' as const, ...files] : files;
-                      })(),
-                      ctx,
-                      run,
-                    ),
-                    className: 'nb-action-menu',
-                  }}
-                >
-                  <Button
-                    icon={<PlusOutlined />}
-                    data-testid="new-button"
-                    aria-label={t('actions.new')}
+                {isVisible(ACTIONS.new, ctx) ? (
+                  <Dropdown
+                    trigger={['click']}
+                    menu={{
+                      items: menuItems.actions(
+                        (() => {
+                          const [folder, ...files] = ACTIONS.new.children();
+                          return folder ? [folder, '-' as const, ...files] : files;
+                        })(),
+                        ctx,
+                        run,
+                      ),
+                      className: 'nb-action-menu',
+                    }}
                   >
-                    {mobile ? null : t('actions.new')}
-                  </Button>
-                </Dropdown>
-                <UploadButton />
+                    <Button
+                      icon={<PlusOutlined />}
+                      data-testid="new-button"
+                      aria-label={t('actions.new')}
+                    >
+                      {mobile ? null : t('actions.new')}
+                    </Button>
+                  </Dropdown>
+                ) : null}
+                {ctx.can(FILE_AUTHORITY.upload) ? <UploadButton /> : null}
               </>
             ) : null}
             {view.kind === 'trash' ? buttonFor('emptyTrash') : null}

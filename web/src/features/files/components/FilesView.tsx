@@ -11,12 +11,17 @@ import { useAppStore } from '../../../stores/app';
 import { authKeys } from '../../auth/api';
 import { removeMount, shareKeys } from '../../share/api';
 import { useTags } from '../../tags/api';
+import { FILE_AUTHORITY } from '../../../actions/authorities';
+import { isEnabled, runAction } from '../../../actions/registry';
 import {
-  FILE_ACTIONS,
-  NEW_FILE_KINDS,
+  ACTIONS,
   SHORTCUT_ACTIONS,
-  isEnabled,
   menuFor,
+  useAuthorityCheck,
+} from '../../../app/action-registry';
+import {
+  NEW_FILE_KINDS,
+  pasteAuthority,
   type ActionContext,
   type FileAction,
   type FileCommands,
@@ -140,6 +145,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
   const fmt = useFileFormat();
   const mobile = useAppStore((s) => s.device === 'mobile');
   const clipboard = useFileClipboard();
+  const can = useAuthorityCheck();
   const config = FILE_VIEWS[kind];
 
   // ---- URL state --------------------------------------------------------------------------
@@ -600,7 +606,13 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     moveOrCopy: (targets) => {
       void (isHome ? currentTarget() : Promise.resolve(undefined))
         .catch(() => undefined)
-        .then((initial) => setMoveRequest({ items: targets, initial }));
+        .then((initial) =>
+          setMoveRequest({
+            items: targets,
+            initial,
+            modes: { move: can(FILE_AUTHORITY.update), copy: can(FILE_AUTHORITY.upload) },
+          }),
+        );
     },
     duplicate: (item) => {
       if (item.isFolder) return;
@@ -799,10 +811,8 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
   };
 
   const view: ViewState = { kind, path, writable, vmode, sortProp, order, total };
-  const ctx: ActionContext = { items: selectedItems, view, clipboard, cmd };
-  const run = (action: FileAction, context: ActionContext = ctx) => {
-    if (isEnabled(action, context)) action.run?.(context);
-  };
+  const ctx: ActionContext = { items: selectedItems, view, clipboard, cmd, can };
+  const run = (action: FileAction, context: ActionContext = ctx) => runAction(action, context);
 
   // ---- keyboard ---------------------------------------------------------------------------
   const spaceDownAt = useRef<number | null>(null);
@@ -841,14 +851,15 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         matchShortcut(event, { key: 'x', mod: true }) &&
         c.items.length === 0 &&
         c.clipboard.length > 0 &&
-        c.view.writable
+        c.view.writable &&
+        c.can(FILE_AUTHORITY.update)
       ) {
         event.preventDefault();
         c.cmd.paste('move');
         return;
       }
       for (const id of SHORTCUT_ACTIONS) {
-        const action: FileAction = FILE_ACTIONS[id];
+        const action: FileAction = ACTIONS[id];
         if (!action.shortcut || !matchShortcut(event, action.shortcut)) continue;
         if (!isEnabled(action, c)) continue;
         event.preventDefault();
@@ -967,11 +978,11 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         once: true,
       });
     },
-    canDropOn: (target) => !isTrash && canDropInto(dragItems, target),
+    canDropOn: (target) => !isTrash && can(FILE_AUTHORITY.update) && canDropInto(dragItems, target),
     onDropOn: (target) => {
       const moving = useDragStore.getState().items;
       useDragStore.getState().end();
-      if (!canDropInto(moving, target)) return;
+      if (!can(FILE_AUTHORITY.update) || !canDropInto(moving, target)) return;
       const first = moving[0]!;
       void confirm({
         title: t('confirm.moveTitle'),
@@ -1137,7 +1148,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         trash={isTrash}
         sortProp={sortProp}
         order={order}
-        draggable={!isTrash}
+        draggable={!isTrash && can(FILE_AUTHORITY.update)}
         handlers={handlers}
         label={t('a11y.list')}
         locationLink={locationLink}
@@ -1168,7 +1179,10 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         run={(action) => run(action)}
       />
       <div className="nb-fb__body">{body}</div>
-      <ClipboardTray canPaste={writable} onPaste={() => cmd.paste()} />
+      <ClipboardTray
+        canPaste={writable && can(pasteAuthority(clipboard))}
+        onPaste={() => cmd.paste()}
+      />
       {listable && query.data ? (
         <div className="nb-fb__status" data-testid="files-status" aria-live="polite">
           <span>

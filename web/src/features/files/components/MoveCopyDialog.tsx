@@ -11,6 +11,8 @@ export interface MoveCopyRequest {
   items: FileItem[];
   /** Where the tree starts selected (the folder on screen). */
   initial?: DropTarget;
+  /** What the user's role may do (moving needs editing, copying uploading). */
+  modes: { move: boolean; copy: boolean };
 }
 
 interface MoveCopyDialogProps {
@@ -127,25 +129,29 @@ export function MoveCopyDialog({ request, onClose, onSubmit }: MoveCopyDialogPro
         <Button key="cancel" onClick={onClose}>
           {t('confirm.cancel')}
         </Button>,
-        <Button
-          key="copy"
-          onClick={() => void run('copy')}
-          disabled={!chosen || intoSelf || busy === 'move'}
-          loading={busy === 'copy'}
-          data-testid="move-dialog-copy"
-        >
-          {t('moveDialog.copy')}
-        </Button>,
-        <Button
-          key="move"
-          type="primary"
-          onClick={() => void run('move')}
-          disabled={!canMove || busy === 'copy'}
-          loading={busy === 'move'}
-          data-testid="move-dialog-move"
-        >
-          {t('moveDialog.move')}
-        </Button>,
+        request?.modes.copy === false ? null : (
+          <Button
+            key="copy"
+            onClick={() => void run('copy')}
+            disabled={!chosen || intoSelf || busy === 'move'}
+            loading={busy === 'copy'}
+            data-testid="move-dialog-copy"
+          >
+            {t('moveDialog.copy')}
+          </Button>
+        ),
+        request?.modes.move === false ? null : (
+          <Button
+            key="move"
+            type="primary"
+            onClick={() => void run('move')}
+            disabled={!canMove || busy === 'copy'}
+            loading={busy === 'move'}
+            data-testid="move-dialog-move"
+          >
+            {t('moveDialog.move')}
+          </Button>
+        ),
       ]}
     >
       <div className="nb-move" data-testid="move-dialog">
