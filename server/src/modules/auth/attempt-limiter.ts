@@ -1,6 +1,7 @@
 import { ErrorCode } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import { AppError } from '../../lib/errors.ts';
+import { sha256 } from '../../lib/ids.ts';
 
 /**
  * A limit on guesses of one secret: at most `limit` attempts under `key`, each within
@@ -15,6 +16,12 @@ export interface AttemptRule {
 
 /** The longest window of any rule in use: rows older than this count for nothing. */
 export const LONGEST_WINDOW_MS = 60 * 60_000;
+
+/**
+ * A key as stored: keys hold what clients send (usernames, addresses from a proxy header), so a
+ * long one is kept as its hash.
+ */
+const storedKey = (key: string) => (key.length <= 120 ? key : `#${sha256(key)}`);
 
 /** How often, at most, inserting a row also removes the rows that count for nothing. */
 const PRUNE_EVERY_MS = 60_000;
@@ -51,13 +58,14 @@ export class AttemptLimiter {
   /** Reserve one attempt under every rule, or none when any of them refuses. */
   async reserve(rules: AttemptRule[]): Promise<Reservation> {
     const taken: string[] = [];
-    for (const rule of rules) {
+    for (const given of rules) {
+      const rule = { ...given, key: storedKey(given.key) };
       if (await this.take(rule)) {
         taken.push(rule.key);
         continue;
       }
       for (const key of taken) await this.giveBack(key);
-      return { granted: false, refused: rule, retryAfterMs: await this.retryAfterMs(rule) };
+      return { granted: false, refused: given, retryAfterMs: await this.retryAfterMs(rule) };
     }
     return { granted: true, keys: taken };
   }
@@ -65,11 +73,6 @@ export class AttemptLimiter {
   /** A reserved attempt whose check passed: it does not count. */
   async release(reservation: { keys: string[] }): Promise<void> {
     for (const key of reservation.keys) await this.giveBack(key);
-  }
-
-  /** Forget every attempt under a key (a visitor or address that proved itself). */
-  async clear(key: string): Promise<void> {
-    await this.db.deleteFrom('loginAttempt').where('key', '=', key).execute();
   }
 
   /**

@@ -76,9 +76,8 @@ export class AuthService {
     if (!user || !valid) {
       throw new AppError(ErrorCode.ERROR, 'Wrong username or password', undefined, 401);
     }
-    // a right password is not a guess; the address proved itself for this account
+    // a right password is not a guess: its attempt is given back (failures stay counted)
     await this.attempts.release(reservation);
-    await this.attempts.clear(rules.pair.key);
     const token = await this.sessions.create(user.id, input.rememberMe, {
       ip: input.ip,
       userAgent: input.userAgent,

@@ -12,6 +12,9 @@ export interface SessionInfo {
 /** How long a rotated-away token keeps working, for requests already in flight. */
 const ROTATION_GRACE_MS = 60_000;
 
+/** An address as stored (64 characters at most): one from a proxy header can be anything. */
+const storedAddress = (ip: string) => (ip.length <= 64 ? ip : sha256(ip));
+
 /** A session's row is kept this long after it ends: a record of where the account signed in. */
 export const SIGN_IN_MEMORY_MS = 30 * 86400_000;
 
@@ -48,7 +51,7 @@ export class SessionService {
         lastSeenAt: now,
         revokedAt: null,
         userAgent: meta.userAgent?.slice(0, 500) ?? null,
-        ip: meta.ip ?? null,
+        ip: meta.ip === undefined ? null : storedAddress(meta.ip),
       })
       .execute();
     return token;
@@ -109,7 +112,7 @@ export class SessionService {
       .selectFrom('session')
       .select('id')
       .where('userId', '=', userId)
-      .where('ip', '=', ip)
+      .where('ip', '=', storedAddress(ip))
       .where('createdAt', '>=', since)
       .limit(1)
       .executeTakeFirst();

@@ -21,10 +21,8 @@ export class ShareCodeThrottle {
    */
   async check(shareId: string, ip: string, isRight: () => boolean): Promise<boolean> {
     const { visitor, share } = rules(shareId, ip);
-    const right = await this.attempts.guard([share, visitor], isRight, (ms) =>
+    return this.attempts.guard([share, visitor], isRight, (ms) =>
       tooManyAttempts('wrong share codes', ms),
     );
-    if (right) await this.attempts.clear(visitor.key);
-    return right;
   }
 }
