@@ -3,6 +3,7 @@ import type { EventBus } from '../events/bus.ts';
 import { AppError } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { JobsRepo, type JobRow, type JobWithUser } from './jobs.repo.ts';
+import { TaskReports, progressStateOf, type ProgressState } from './task-reports.ts';
 import {
   FINISHED_JOB_STATES,
   PermanentJobError,
@@ -53,19 +54,10 @@ interface Registration {
   maxAttempts: number;
 }
 
-interface ActiveJob {
-  row: JobWithUser;
+interface ActiveJob extends ProgressState {
   controller: AbortController;
   /** Why the signal was aborted, if it was. */
   interruption?: 'stop' | 'cancel';
-  progress: number;
-  note: string | undefined;
-  publishedProgress: number;
-  publishedNote: string | undefined;
-  lastFlushAt: number;
-  flushTimer?: NodeJS.Timeout;
-  /** Progress writes of this job, in order. */
-  writes: Promise<void>;
   done: Promise<void>;
 }
 
@@ -79,17 +71,17 @@ const errorMessage = (err: unknown) =>
  * The default queue: jobs are rows of the `job` table, run by an in-process worker. Claims are
  * conditional updates (`where state = 'queued'`) and running jobs hold a renewed lease, so
  * several nodes may share one PostgreSQL database; with SQLite one process owns the database
- * and every job it finds running at start was cut short by a crash.
+ * and every job it finds running at start was cut short by a crash. What users see of their jobs
+ * (task lists, progress, live events) is told by `TaskReports`.
  */
 export class DbJobQueue implements JobQueue {
   readonly options: DbJobQueueOptions;
   private readonly repo: JobsRepo;
+  private readonly reports: TaskReports;
   private readonly workerId = newId();
   private readonly handlers = new Map<string, Registration>();
   private readonly active = new Map<string, ActiveJob>();
   private readonly waiters = new Map<string, Set<() => void>>();
-  private readonly countsDue = new Map<string, { again: boolean }>();
-  private readonly usernames = new Map<string, string>();
   private log: QueueLogger = silentLogger;
   private started = false;
   private stopping = false;
@@ -105,6 +97,14 @@ export class DbJobQueue implements JobQueue {
   ) {
     this.repo = new JobsRepo(database.db);
     this.options = { ...DEFAULT_QUEUE_OPTIONS, ...options };
+    this.reports = new TaskReports({
+      repo: this.repo,
+      events,
+      workerId: this.workerId,
+      progressIntervalMs: this.options.progressIntervalMs,
+      log: () => this.log,
+      live: (id) => this.active.get(id),
+    });
   }
 
   register<P>(type: string, handler: JobHandler<P>, options: RegisterOptions = {}): void {
@@ -143,12 +143,7 @@ export class DbJobQueue implements JobQueue {
     await this.repo.insert(row, options.trx);
     // Inside a transaction the row is not visible yet: the worker's claim announces it.
     if (!options.trx) {
-      if (row.userId) {
-        // Announced before the worker can claim it, so the task list sees `queued` first.
-        const username = await this.usernameOf(row.userId).catch(() => null);
-        this.publishTask({ ...row, username });
-        this.publishCount(row.userId);
-      }
+      await this.reports.queued(row);
       this.wakeAt(row.runAt);
     }
     return id;
@@ -204,12 +199,15 @@ export class DbJobQueue implements JobQueue {
     this.started = false;
   }
 
-  async running(userId: string): Promise<Task[]> {
-    const rows = await this.repo.activeOf(userId);
-    return rows.map((row) => {
-      const live = this.active.get(row.id);
-      return toTask(row, live ? live.progress : row.progress, live?.note ?? row.message);
-    });
+  running(userId: string): Promise<Task[]> {
+    return this.reports.list(userId);
+  }
+
+  async hasJob(
+    type: string,
+    filter: { userId?: string; states: readonly JobState[] },
+  ): Promise<boolean> {
+    return this.repo.exists(type, filter);
   }
 
   async cancel(id: string): Promise<boolean> {
@@ -221,8 +219,8 @@ export class DbJobQueue implements JobQueue {
       live.interruption = 'cancel';
       live.controller.abort(new Error('Cancelled'));
     }
-    this.publishTask(row, { state: 'cancelled', progress: null });
-    this.publishCount(row.userId);
+    this.reports.task(row, { state: 'cancelled', progress: null });
+    this.reports.count(row.userId);
     this.notifyWaiters(id);
     return true;
   }
@@ -277,15 +275,6 @@ export class DbJobQueue implements JobQueue {
     if (delay < this.options.pollMs) setTimeout(() => this.wake(), delay).unref();
   }
 
-  /** Usernames never change, so each is looked up once. */
-  private async usernameOf(userId: string): Promise<string | null> {
-    const cached = this.usernames.get(userId);
-    if (cached) return cached;
-    const username = await this.repo.usernameOf(userId);
-    if (username) this.usernames.set(userId, username);
-    return username ?? null;
-  }
-
   /** Claims as many runnable jobs as the free slots allow; one pass at a time. */
   private tick(): Promise<void> {
     if (!this.started || this.stopping) return Promise.resolve();
@@ -331,20 +320,10 @@ export class DbJobQueue implements JobQueue {
 
   private run(row: JobWithUser, registration: Registration): void {
     const controller = new AbortController();
-    const job: ActiveJob = {
-      row,
-      controller,
-      progress: row.progress,
-      note: row.message ?? undefined,
-      publishedProgress: row.progress,
-      publishedNote: row.message ?? undefined,
-      lastFlushAt: 0,
-      writes: Promise.resolve(),
-      done: Promise.resolve(),
-    };
+    const job: ActiveJob = { ...progressStateOf(row), controller, done: Promise.resolve() };
     this.active.set(row.id, job);
-    this.publishTask(row);
-    this.publishCount(row.userId);
+    this.reports.task(row);
+    this.reports.count(row.userId);
 
     let payload: unknown;
     let payloadError: PermanentJobError | undefined;
@@ -359,7 +338,10 @@ export class DbJobQueue implements JobQueue {
       payload,
       attempt: row.attempts,
       signal: controller.signal,
-      progress: (percent, note) => this.reportProgress(job, percent, note),
+      progress: (percent, note) => {
+        if (!this.active.has(row.id) || controller.signal.aborted) return;
+        this.reports.progress(job, percent, note);
+      },
     };
     job.done = (async () => {
       let error: unknown;
@@ -371,8 +353,7 @@ export class DbJobQueue implements JobQueue {
       } catch (err) {
         error = err;
       }
-      clearTimeout(job.flushTimer);
-      await job.writes;
+      await this.reports.settled(job);
       try {
         await this.settle(job, registration, ok, error);
       } catch (err) {
@@ -407,8 +388,8 @@ export class DbJobQueue implements JobQueue {
           finishedAt: now,
         })
       ) {
-        this.publishTask(row, { state: 'done', progress: null, message });
-        this.publishCount(row.userId);
+        this.reports.task(row, { state: 'done', progress: null, message });
+        this.reports.count(row.userId);
       }
       return;
     }
@@ -433,7 +414,7 @@ export class DbJobQueue implements JobQueue {
           runAt: now + delay,
         })
       ) {
-        this.publishTask(row, { state: 'queued', progress: job.progress, message });
+        this.reports.task(row, { state: 'queued', progress: job.progress, message });
         this.wakeAt(now + delay);
       }
       return;
@@ -450,44 +431,9 @@ export class DbJobQueue implements JobQueue {
         finishedAt: now,
       })
     ) {
-      this.publishTask(row, { state: 'failed', progress: null, message });
-      this.publishCount(row.userId);
+      this.reports.task(row, { state: 'failed', progress: null, message });
+      this.reports.count(row.userId);
     }
-  }
-
-  private reportProgress(job: ActiveJob, percent: number, note?: string): void {
-    if (!this.active.has(job.row.id) || job.controller.signal.aborted) return;
-    const value = Number.isFinite(percent) ? Math.min(100, Math.max(0, Math.floor(percent))) : 0;
-    job.progress = value;
-    if (note !== undefined) job.note = note;
-    const wait = job.lastFlushAt + this.options.progressIntervalMs - Date.now();
-    if (value >= 100 || wait <= 0) {
-      this.flushProgress(job);
-    } else {
-      job.flushTimer ??= setTimeout(() => this.flushProgress(job), wait);
-    }
-  }
-
-  private flushProgress(job: ActiveJob): void {
-    clearTimeout(job.flushTimer);
-    job.flushTimer = undefined;
-    job.lastFlushAt = Date.now();
-    if (job.progress === job.publishedProgress && job.note === job.publishedNote) return;
-    job.publishedProgress = job.progress;
-    job.publishedNote = job.note;
-    const fields = {
-      progress: job.progress,
-      message: job.note ?? null,
-      updatedAt: job.lastFlushAt,
-    };
-    job.writes = job.writes
-      .then(() => this.repo.updateOwned(job.row.id, this.workerId, fields))
-      .then(
-        () => undefined,
-        (err: unknown) =>
-          this.log.warn({ err, jobId: job.row.id }, 'could not record job progress'),
-      );
-    this.publishTask(job.row, { progress: job.progress, message: job.note ?? null });
   }
 
   /** Keeps this node's claims alive and notices jobs cancelled or taken over elsewhere. */
@@ -539,8 +485,8 @@ export class DbJobQueue implements JobQueue {
             'interrupted job failed',
           );
           const withUser = await this.repo.findWithUser(row.id);
-          if (withUser) this.publishTask(withUser, { state: 'failed', progress: null, message });
-          this.publishCount(row.userId);
+          if (withUser) this.reports.task(withUser, { state: 'failed', progress: null, message });
+          this.reports.count(row.userId);
         }
       } else if (
         await this.repo.updateOrphan(row, { ...clearClaim, state: 'queued', runAt: now })
@@ -566,60 +512,6 @@ export class DbJobQueue implements JobQueue {
   private notifyWaiters(id: string): void {
     for (const wake of [...(this.waiters.get(id) ?? [])]) wake();
   }
-
-  /** `taskProgress`: a task appears, moves, or (progress null) leaves the list (spec §4). */
-  private publishTask(
-    row: JobWithUser,
-    change: Partial<Pick<Task, 'state' | 'progress' | 'message'>> = {},
-  ): void {
-    if (!row.userId) return;
-    const task = toTask(row, row.progress, row.message);
-    this.events.publish(row.userId, { url: 'taskProgress', body: { ...task, ...change } });
-  }
-
-  /**
-   * `taskCountChange`: the user's whole active list; its length is the running count (spec §3).
-   * The list can be long, so changes in a burst are announced together: at once, then at most
-   * once per progress interval with the latest list.
-   */
-  private publishCount(userId: string | null): void {
-    if (!userId) return;
-    const pending = this.countsDue.get(userId);
-    if (pending) {
-      pending.again = true;
-      return;
-    }
-    const state = { again: true };
-    this.countsDue.set(userId, state);
-    void (async () => {
-      while (state.again) {
-        state.again = false;
-        try {
-          const tasks = await this.running(userId);
-          this.events.publish(userId, { url: 'taskCountChange', body: { data: tasks } });
-        } catch (err) {
-          this.log.warn({ err, userId }, 'could not count running tasks');
-        }
-        if (state.again)
-          await new Promise((r) => setTimeout(r, this.options.progressIntervalMs).unref());
-      }
-      this.countsDue.delete(userId);
-    })();
-  }
-}
-
-function toTask(row: JobWithUser, progress: number, message: string | null | undefined): Task {
-  return {
-    taskId: row.id,
-    taskType: row.type,
-    type: row.type,
-    name: row.name,
-    path: row.path,
-    progress,
-    username: row.username ?? '',
-    state: row.state,
-    message: message ?? null,
-  };
 }
 
 function toJob(row: JobRow): Job {

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { Database, JobTable } from '../db/schema.ts';
-import { ACTIVE_JOB_STATES, FINISHED_JOB_STATES } from './queue.ts';
+import { ACTIVE_JOB_STATES, FINISHED_JOB_STATES, type JobState } from './queue.ts';
 
 export type JobRow = Selectable<JobTable>;
 export type JobWithUser = JobRow & { username: string | null };
@@ -48,6 +48,20 @@ export class JobsRepo {
       .orderBy('job.createdAt')
       .orderBy('job.id')
       .execute();
+  }
+
+  /** Whether a job of a type is in one of these states (for one user, when given). */
+  async exists(
+    type: string,
+    filter: { userId?: string; states: readonly JobState[] },
+  ): Promise<boolean> {
+    let q = this.db
+      .selectFrom('job')
+      .select('id')
+      .where('type', '=', type)
+      .where('state', 'in', filter.states);
+    if (filter.userId !== undefined) q = q.where('userId', '=', filter.userId);
+    return (await q.executeTakeFirst()) !== undefined;
   }
 
   /** Queued jobs of a type that may run now, oldest first. */
