@@ -109,6 +109,7 @@ interface PasswordValues {
 function PasswordCard({ user }: { user: UserInfo }) {
   const { t } = useTranslation('settings');
   const { t: tAuth } = useTranslation('auth');
+  const { t: tErrors } = useTranslation('errors');
   const { message } = App.useApp();
   const [form] = Form.useForm<PasswordValues>();
   const [saving, setSaving] = useState(false);
@@ -120,7 +121,9 @@ function PasswordCard({ user }: { user: UserInfo }) {
         await validOldPassword({ id: user.id, password: values.oldPassword });
       } catch (error) {
         if (error instanceof ApiError && error.kind === 'business') {
-          form.setFields([{ name: 'oldPassword', errors: [t('password.oldWrong')] }]);
+          // code 22: too many wrong guesses, the password was not checked
+          const reason = error.code === 22 ? tErrors('22') : t('password.oldWrong');
+          form.setFields([{ name: 'oldPassword', errors: [reason] }]);
           return;
         }
         throw error;
