@@ -30,6 +30,9 @@ import { MountService } from './modules/share/mount.service.ts';
 import { Ocr } from './modules/search/content/ocr.ts';
 import { OcrSettings } from './modules/search/ocr-settings.ts';
 import { SearchIndexer } from './modules/search/search-index.ts';
+import { registerSearchJobs } from './modules/search/search.jobs.ts';
+import { PostgresSearchRepo } from './modules/search/search.postgres.ts';
+import { SqliteSearchRepo } from './modules/search/search.sqlite.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { TagsService } from './modules/tags/tags.service.ts';
 
@@ -67,10 +70,13 @@ export function createServices(database: DbHandle, config: Config) {
   );
   const mounts = new MountService(files, shareAccess);
   registerFileJobs({ db, jobs, auth, files, fileOps, uploads });
-  const ocrSettings = new OcrSettings(db);
+  // the search index's backend: FTS5 on SQLite, tsvector/GIN on PostgreSQL
+  const searchRepo =
+    database.dialect === 'sqlite' ? new SqliteSearchRepo(db) : new PostgresSearchRepo(db);
+  const ocrSettings = new OcrSettings(searchRepo);
   const ocr = new Ocr(path.join(config.dataDir, 'cache'));
-  const searchIndex = new SearchIndexer(db, database.dialect, files, jobs, ocr, ocrSettings);
-  searchIndex.register();
+  const searchIndex = new SearchIndexer(searchRepo, files, jobs, ocr, ocrSettings);
+  registerSearchJobs({ jobs, searchIndex });
   const tags = new TagsService(db, files);
   const search = new SearchService(db, searchIndex.repo, files, tags, settings);
   users.onLifecycle({

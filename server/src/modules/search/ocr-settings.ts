@@ -1,5 +1,5 @@
-import type { Db } from '../../db/index.ts';
 import { OCR_ENGINES, type OcrEngineName } from './content/ocr.ts';
+import type { SearchRepo } from './search.repo.ts';
 
 /** OCR configuration (API-NOTES §1.12): on or off, parallel tasks, the engine preferred. */
 export interface OcrConfig {
@@ -17,19 +17,15 @@ const KEY = 'ocrConfig';
 export class OcrSettings {
   private cached: { value: OcrConfig; at: number } | undefined;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly repo: SearchRepo) {}
 
   async get(): Promise<OcrConfig> {
     if (this.cached && Date.now() - this.cached.at < 5000) return this.cached.value;
-    const row = await this.db
-      .selectFrom('setting')
-      .select('value')
-      .where('key', '=', KEY)
-      .executeTakeFirst();
+    const stored = await this.repo.setting(KEY);
     let value = OCR_DEFAULTS;
-    if (row) {
+    if (stored !== undefined) {
       try {
-        value = normalize(JSON.parse(row.value) as Partial<OcrConfig>);
+        value = normalize(JSON.parse(stored) as Partial<OcrConfig>);
       } catch {
         // a damaged value falls back to the defaults
       }
@@ -42,11 +38,7 @@ export class OcrSettings {
     const clean = normalize(value);
     const text = JSON.stringify(clean);
     const now = Date.now();
-    await this.db
-      .insertInto('setting')
-      .values({ key: KEY, value: text, updatedAt: now })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value: text, updatedAt: now }))
-      .execute();
+    await this.repo.saveSetting(KEY, text, now);
     this.cached = { value: clean, at: now };
     return clean;
   }

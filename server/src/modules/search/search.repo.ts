@@ -1,6 +1,9 @@
-import { CompiledQuery, sql, type RawBuilder } from 'kysely';
-import type { Db, Dialect } from '../../db/index.ts';
-import { indexTerms, normalizeText, uniqueTerms, type QueryTerm } from './tokenize.ts';
+import { sql, type RawBuilder, type Updateable } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import type { SearchDocTable } from '../../db/schema.ts';
+import { escapeLike } from '../files/names.ts';
+import { newId } from '../../lib/ids.ts';
+import { normalizeText, uniqueTerms, type QueryTerm } from './tokenize.ts';
 
 /** Document keys are `slot * KEY_SPAN + sequence`: each user owns one contiguous range. */
 export const KEY_SPAN = 2 ** 36;
@@ -8,8 +11,6 @@ export const KEY_SPAN = 2 ** 36;
 export const CHUNK_CHARS = 20_000;
 /** Tag and content tiers are materialized up to this many documents per query. */
 export const TIER_CAP = 10_000;
-/** Names that equal or begin with the keyword are listed first, up to this many. */
-const BOOST_CAP = 100;
 
 export type DocState =
   'none' | 'pending' | 'pending_ocr' | 'running' | 'running_ocr' | 'done' | 'failed' | 'skipped';
@@ -63,7 +64,7 @@ export interface SearchPage {
   total: number;
 }
 
-const hasFilters = (f: SearchFilters) => Object.values(f).some((v) => v !== undefined);
+export const hasFilters = (f: SearchFilters) => Object.values(f).some((v) => v !== undefined);
 
 /** Whether a name matches a query, decided as the index decides (same terms, same rules). */
 export function nameMatches(name: string, q: Pick<SearchQuery, 'terms' | 'verify' | 'keyword'>) {
@@ -74,33 +75,81 @@ export function nameMatches(name: string, q: Pick<SearchQuery, 'terms' | 'verify
   return all && (!q.verify || normalizeText(name).includes(q.keyword));
 }
 
-/** The text of a tsquery for PostgreSQL: lexemes quoted, prefixes marked. */
-function tsQuery(terms: QueryTerm[]): string {
-  return terms.map((t) => `'${t.term.replace(/['\\]/g, '')}'${t.prefix ? ':*' : ''}`).join(' & ');
-}
-
-/** An FTS5 query: every term quoted, prefixes starred, all required. */
-function ftsQuery(terms: QueryTerm[]): string {
-  return terms.map((t) => `"${t.term.replace(/"/g, '')}"${t.prefix ? '*' : ''}`).join(' AND ');
+/** Text in chunks of CHUNK_CHARS, never splitting a surrogate pair. */
+export function splitChunks(text: string): string[] {
+  const chunks: string[] = [];
+  let at = 0;
+  while (at < text.length) {
+    let end = Math.min(text.length, at + CHUNK_CHARS);
+    const code = text.charCodeAt(end - 1);
+    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
+    chunks.push(text.slice(at, end));
+    at = end;
+  }
+  return chunks;
 }
 
 /**
- * The search index: documents (one per file or folder), their stored text, and the full-text
- * structures of each dialect. SQLite: FTS5 tables keyed by document key, holding live documents
- * only, so the common query (a user's whole drive) is answered inside the full-text index.
- * PostgreSQL: tsvector columns with GIN indexes on the document and content rows.
+ * The search index: documents (one per file or folder), their stored text, the search history
+ * and the OCR setting. What both databases do alike is here; the full-text structures of each
+ * are in its backend, chosen once where the services are wired: `search.sqlite.ts` (FTS5 tables
+ * holding live documents only, so a user's whole drive is searched inside the full-text index)
+ * and `search.postgres.ts` (tsvector columns with GIN indexes on the document and content rows).
  */
-export class SearchRepo {
+export abstract class SearchRepo {
   private readonly slots = new Map<string, number>();
 
-  constructor(
-    private readonly db: Db,
-    readonly dialect: Dialect,
-  ) {}
+  constructor(protected readonly db: Db) {}
 
-  private get sqlite() {
-    return this.dialect === 'sqlite';
+  /** Runs work in one transaction. */
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
   }
+
+  // ---- the backend: what each database does its own way -----------------------------------
+
+  /** Before a bulk build into an empty index (SQLite drops the name index, rebuilt after). */
+  abstract dropNameIndex(): Promise<void>;
+
+  /** Rows of a batch of new documents of one user, with their name terms. */
+  protected abstract insertDocs(
+    trx: Db,
+    userId: string,
+    batch: Array<{ doc: DocSource; key: number; terms: string }>,
+    now: number,
+  ): Promise<void>;
+
+  /** The name terms of a renamed document. */
+  protected abstract indexName(
+    trx: Db,
+    docKey: number,
+    live: boolean,
+    terms: string[],
+  ): Promise<void>;
+
+  /** The live documents of a subtree that went to the trash leave the full-text index. */
+  protected abstract unindexTrashed(trx: Db, userId: string, trashId: string): Promise<void>;
+
+  /** Documents back in the live index after a restore; `fileName` is their current name. */
+  protected abstract reindexRestored(
+    trx: Db,
+    batch: Array<{ docKey: number; name: string; fileName: string }>,
+  ): Promise<void>;
+
+  /** Stored text chunks of a document (its old ones are gone). */
+  protected abstract insertChunks(trx: Db, docKey: number, chunks: string[]): Promise<void>;
+
+  /** The full-text row of a live document from its stored text (SQLite; PostgreSQL needs none). */
+  abstract indexStoredText(trx: Db, docKey: number, chunks?: string[]): Promise<void>;
+
+  /** The full-text row of a document's text is removed (SQLite). */
+  protected abstract unindexContent(trx: Db, docKey: number): Promise<void>;
+
+  /** One page of matches of a user's query (the user has a slot, the query has terms). */
+  protected abstract find(q: SearchQuery, slot: number): Promise<SearchPage>;
+
+  /** `column` contains `text` (case as given). */
+  protected abstract contains(column: RawBuilder<unknown>, text: string): RawBuilder<unknown>;
 
   // ---- keys -------------------------------------------------------------------------------
 
@@ -143,20 +192,11 @@ export class SearchRepo {
     return Array.from({ length: count }, (_, i) => slot * KEY_SPAN + first + i);
   }
 
-  private range(slot: number): [number, number] {
+  protected range(slot: number): [number, number] {
     return [slot * KEY_SPAN, (slot + 1) * KEY_SPAN - 1];
   }
 
   // ---- names ------------------------------------------------------------------------------
-
-  /**
-   * SQLite: a bulk build into an empty index adds a million rows in random name order to
-   * this index; made afterwards from sorted rows it costs a fraction. Queries fall back to
-   * scanning meanwhile, and a build cut short gets the index back at the next start.
-   */
-  async dropNameIndex(): Promise<void> {
-    if (this.sqlite) await sql`drop index if exists search_doc_name_idx`.execute(this.db);
-  }
 
   async ensureNameIndex(): Promise<void> {
     await sql`create index if not exists search_doc_name_idx on search_doc (user_id, live, name_norm)`.execute(
@@ -181,45 +221,7 @@ export class SearchRepo {
           key: keys[i + j]!,
           terms: uniqueTerms(d.name).join(' '),
         }));
-        if (this.sqlite) {
-          // built by hand: compiling thousands of parameters through the query builder costs
-          // more than the insert itself
-          const values: unknown[] = [];
-          for (const { doc, key } of batch)
-            values.push(
-              key,
-              doc.fileId,
-              userId,
-              doc.name,
-              normalizeText(doc.name),
-              doc.live ? 1 : 0,
-              doc.state,
-              now,
-            );
-          await trx.executeQuery(
-            CompiledQuery.raw(
-              `insert into search_doc (doc_key, file_id, user_id, name, name_norm, live, state, updated_at) values ${batch.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-              values,
-            ),
-          );
-          const live = batch.filter((b) => b.doc.live);
-          if (live.length > 0) {
-            await trx.executeQuery(
-              CompiledQuery.raw(
-                `insert into search_name_fts (rowid, terms) values ${live.map(() => '(?, ?)').join(', ')}`,
-                live.flatMap((b) => [b.key, b.terms]),
-              ),
-            );
-          }
-        } else {
-          const col = <T>(pick: (b: (typeof batch)[number]) => T) => batch.map(pick);
-          await sql`insert into search_doc (doc_key, file_id, user_id, name, name_norm, live, state, updated_at, name_vec)
-            select k, f, ${userId}, n, nn, l, s, ${now}, array_to_tsvector(string_to_array(t, ' '))
-            from unnest(${col((b) => b.key)}::bigint[], ${col((b) => b.doc.fileId)}::varchar[],
-              ${col((b) => b.doc.name)}::varchar[], ${col((b) => normalizeText(b.doc.name))}::varchar[],
-              ${col((b) => (b.doc.live ? 1 : 0))}::int[], ${col((b) => b.doc.state)}::varchar[],
-              ${col((b) => b.terms)}::text[]) as x(k, f, n, nn, l, s, t)`.execute(trx);
-        }
+        await this.insertDocs(trx, userId, batch, now);
       }
     }
   }
@@ -236,38 +238,29 @@ export class SearchRepo {
         .returning(['docKey', 'live'])
         .executeTakeFirst();
       if (!doc) continue;
-      if (this.sqlite) {
-        await sql`delete from search_name_fts where rowid = ${doc.docKey}`.execute(trx);
-        if (doc.live)
-          await sql`insert into search_name_fts (rowid, terms) values (${doc.docKey}, ${terms.join(' ')})`.execute(
-            trx,
-          );
-      } else {
-        await sql`update search_doc set name_vec = array_to_tsvector(${terms}::text[]) where doc_key = ${doc.docKey}`.execute(
-          trx,
-        );
-      }
+      await this.indexName(trx, doc.docKey, doc.live === 1, terms);
     }
   }
 
   /** Documents of a subtree that went to the trash leave the live index. */
   async markTrashed(trx: Db, userId: string, trashId: string): Promise<void> {
-    const docs = trx
+    await this.unindexTrashed(trx, userId, trashId);
+    await trx
+      .updateTable('searchDoc')
+      .set({ live: 0, updatedAt: Date.now() })
+      .where('docKey', 'in', this.liveDocsInTrash(trx, userId, trashId))
+      .execute();
+  }
+
+  /** The keys of the live documents of a subtree in the trash (a subquery). */
+  protected liveDocsInTrash(trx: Db, userId: string, trashId: string) {
+    return trx
       .selectFrom('searchDoc as d')
       .innerJoin('file as f', 'f.id', 'd.fileId')
       .select('d.docKey')
       .where('f.userId', '=', userId)
       .where('f.trashId', '=', trashId)
       .where('d.live', '=', 1);
-    if (this.sqlite) {
-      await sql`delete from search_name_fts where rowid in (${docs})`.execute(trx);
-      await sql`delete from search_content_fts where rowid in (${docs})`.execute(trx);
-    }
-    await trx
-      .updateTable('searchDoc')
-      .set({ live: 0, updatedAt: Date.now() })
-      .where('docKey', 'in', docs)
-      .execute();
   }
 
   /**
@@ -287,36 +280,23 @@ export class SearchRepo {
     const now = Date.now();
     for (let i = 0; i < rows.length; i += 400) {
       const batch = rows.slice(i, i + 400);
-      const keys = batch.map((r) => r.docKey);
       await trx
         .updateTable('searchDoc')
         .set({ live: 1, updatedAt: now })
-        .where('docKey', 'in', keys)
+        .where(
+          'docKey',
+          'in',
+          batch.map((r) => r.docKey),
+        )
         .execute();
-      const renamed = batch.filter((r) => r.name !== r.fileName);
-      for (const r of renamed) {
+      for (const r of batch.filter((b) => b.name !== b.fileName)) {
         await trx
           .updateTable('searchDoc')
           .set({ name: r.fileName, nameNorm: normalizeText(r.fileName) })
           .where('docKey', '=', r.docKey)
           .execute();
-        if (!this.sqlite)
-          await sql`update search_doc set name_vec = array_to_tsvector(${uniqueTerms(r.fileName)}::text[]) where doc_key = ${r.docKey}`.execute(
-            trx,
-          );
       }
-      if (this.sqlite) {
-        await sql`insert into search_name_fts (rowid, terms) values ${sql.join(
-          batch.map((r) => sql`(${r.docKey}, ${uniqueTerms(r.fileName).join(' ')})`),
-        )}`.execute(trx);
-        // stored text is put back into the full-text table by the content job
-        await trx
-          .updateTable('searchDoc')
-          .set({ state: 'pending' })
-          .where('docKey', 'in', keys)
-          .where('state', '=', 'done')
-          .execute();
-      }
+      await this.reindexRestored(trx, batch);
     }
     return rows.length;
   }
@@ -327,63 +307,308 @@ export class SearchRepo {
   async writeContent(trx: Db, docKey: number, live: boolean, text: string): Promise<void> {
     await this.clearContent(trx, docKey);
     const chunks = splitChunks(text);
-    for (let i = 0; i < chunks.length; i += 20) {
-      const batch = chunks.slice(i, i + 20);
-      if (this.sqlite) {
-        await trx
-          .insertInto('searchContent')
-          .values(batch.map((body, j) => ({ docKey, chunk: i + j, body })))
-          .execute();
-      } else {
-        for (const [j, body] of batch.entries()) {
-          await sql`insert into search_content (doc_key, chunk, body, vec)
-            values (${docKey}, ${i + j}, ${body}, array_to_tsvector(${uniqueTerms(body)}::text[]))`.execute(
-            trx,
-          );
-        }
-      }
-    }
-    if (this.sqlite && live && text.length > 0) await this.indexStoredText(trx, docKey, chunks);
-  }
-
-  /** SQLite: the full-text row of a document from its stored text. */
-  async indexStoredText(trx: Db, docKey: number, chunks?: string[]): Promise<void> {
-    if (!this.sqlite) return;
-    const bodies =
-      chunks ??
-      (
-        await trx
-          .selectFrom('searchContent')
-          .select('body')
-          .where('docKey', '=', docKey)
-          .orderBy('chunk')
-          .execute()
-      ).map((r) => r.body);
-    await sql`delete from search_content_fts where rowid = ${docKey}`.execute(trx);
-    if (bodies.length === 0) return;
-    // terms are joined per chunk so a huge text never becomes one array of millions of terms
-    const terms = bodies.map((b) => indexTerms(b).join(' ')).join(' ');
-    await sql`insert into search_content_fts (rowid, terms) values (${docKey}, ${terms})`.execute(
-      trx,
-    );
+    await this.insertChunks(trx, docKey, chunks);
+    if (live && chunks.length > 0) await this.indexStoredText(trx, docKey, chunks);
   }
 
   async clearContent(trx: Db, docKey: number): Promise<void> {
     await trx.deleteFrom('searchContent').where('docKey', '=', docKey).execute();
-    if (this.sqlite) await sql`delete from search_content_fts where rowid = ${docKey}`.execute(trx);
+    await this.unindexContent(trx, docKey);
+  }
+
+  /** The stored text of a document, chunk by chunk. */
+  protected async storedChunks(trx: Db, docKey: number): Promise<string[]> {
+    const rows = await trx
+      .selectFrom('searchContent')
+      .select('body')
+      .where('docKey', '=', docKey)
+      .orderBy('chunk')
+      .execute();
+    return rows.map((r) => r.body);
   }
 
   /** Copy the stored text of another document with the same bytes. */
   async copyContent(trx: Db, fromKey: number, toKey: number, live: boolean): Promise<boolean> {
-    const bodies = await trx
-      .selectFrom('searchContent')
-      .select('body')
-      .where('docKey', '=', fromKey)
-      .orderBy('chunk')
-      .execute();
+    const bodies = await this.storedChunks(trx, fromKey);
     if (bodies.length === 0) return false;
-    await this.writeContent(trx, toKey, live, bodies.map((b) => b.body).join(''));
+    await this.writeContent(trx, toKey, live, bodies.join(''));
     return true;
+  }
+
+  // ---- documents as the index jobs see them -----------------------------------------------
+
+  async isEmpty(): Promise<boolean> {
+    const any = await this.db.selectFrom('searchDoc').select('docKey').limit(1).executeTakeFirst();
+    return !any;
+  }
+
+  docsOfFiles(trx: Db, fileIds: string[]) {
+    return trx
+      .selectFrom('searchDoc')
+      .select(['fileId', 'name', 'state', 'contentHash', 'docKey', 'live'])
+      .where('fileId', 'in', fileIds)
+      .execute();
+  }
+
+  /** Changes a document's row. */
+  async updateDoc(docKey: number, fields: Updateable<SearchDocTable>, trx: Db = this.db) {
+    await trx.updateTable('searchDoc').set(fields).where('docKey', '=', docKey).execute();
+  }
+
+  /** Changes a document's row if it is in state `from`; false when it was not. */
+  async updateDocIn(
+    docKey: number,
+    from: DocState,
+    fields: Updateable<SearchDocTable>,
+    trx: Db = this.db,
+  ): Promise<boolean> {
+    const res = await trx
+      .updateTable('searchDoc')
+      .set(fields)
+      .where('docKey', '=', docKey)
+      .where('state', '=', from)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Documents back to `pending` (their bytes changed). */
+  async markPending(docKeys: number[]): Promise<void> {
+    await this.db
+      .updateTable('searchDoc')
+      .set({ state: 'pending', message: null })
+      .where('docKey', 'in', docKeys)
+      .execute();
+  }
+
+  /** Users with live documents waiting in a lane's queue, and which. */
+  usersWithPending() {
+    return this.db
+      .selectFrom('searchDoc')
+      .select(['userId', 'state'])
+      .distinct()
+      .where('state', 'in', ['pending', 'pending_ocr'])
+      .where('live', '=', 1)
+      .execute();
+  }
+
+  /** Users with documents queued or claimed in either lane. */
+  async usersWithWork(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('searchDoc')
+      .select('userId')
+      .distinct()
+      .where('state', 'in', ['pending', 'pending_ocr', 'running', 'running_ocr'])
+      .execute();
+    return rows.map((r) => r.userId);
+  }
+
+  async countInState(userId: string, state: DocState): Promise<number> {
+    const row = await this.db
+      .selectFrom('searchDoc')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('userId', '=', userId)
+      .where('state', '=', state)
+      .where('live', '=', 1)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Claim up to `count` live documents of a user from `pending` into `running`. */
+  async claim(
+    userId: string,
+    pending: DocState,
+    running: DocState,
+    count: number,
+  ): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('searchDoc')
+      .select('docKey')
+      .where('userId', '=', userId)
+      .where('state', '=', pending)
+      .where('live', '=', 1)
+      .orderBy('docKey')
+      .limit(count)
+      .execute();
+    const claimed: number[] = [];
+    for (const { docKey } of rows) {
+      if (await this.updateDocIn(docKey, pending, { state: running, claimedAt: Date.now() }))
+        claimed.push(docKey);
+    }
+    return claimed;
+  }
+
+  /** A user's claims in `running` made before `before` (or never stamped) go back to `pending`. */
+  async releaseClaims(
+    userId: string,
+    running: DocState,
+    pending: DocState,
+    before: number,
+  ): Promise<void> {
+    await this.db
+      .updateTable('searchDoc')
+      .set({ state: pending, claimedAt: null })
+      .where('userId', '=', userId)
+      .where('state', '=', running)
+      .where((eb) => eb.or([eb('claimedAt', 'is', null), eb('claimedAt', '<', before)]))
+      .execute();
+  }
+
+  /** A document with its file's row. */
+  fileOf(docKey: number) {
+    return this.db
+      .selectFrom('searchDoc as d')
+      .innerJoin('file as f', 'f.id', 'd.fileId')
+      .selectAll('f')
+      .select(['d.docKey', 'd.contentHash', 'd.live'])
+      .where('d.docKey', '=', docKey)
+      .executeTakeFirst();
+  }
+
+  /** Store the text of a document unless it left state `from` meanwhile (its file changed). */
+  async storeText(docKey: number, from: DocState, hash: string, text: string): Promise<void> {
+    await this.transaction(async (trx) => {
+      const fields = {
+        state: 'done',
+        contentHash: hash,
+        message: null,
+        claimedAt: null,
+        updatedAt: Date.now(),
+      } as const;
+      if (!(await this.updateDocIn(docKey, from, fields, trx))) return;
+      const live = await trx
+        .selectFrom('searchDoc')
+        .select('live')
+        .where('docKey', '=', docKey)
+        .executeTakeFirstOrThrow();
+      await this.writeContent(trx, docKey, live.live === 1, text);
+    });
+  }
+
+  /** A document whose file has no text to read: its stored text goes. */
+  async dropText(docKey: number): Promise<void> {
+    await this.transaction(async (trx) => {
+      await this.clearContent(trx, docKey);
+      await this.updateDoc(docKey, { state: 'none', contentHash: null, claimedAt: null }, trx);
+    });
+  }
+
+  async hasStoredText(docKey: number): Promise<boolean> {
+    const stored = await this.db
+      .selectFrom('searchContent')
+      .select('docKey')
+      .where('docKey', '=', docKey)
+      .limit(1)
+      .executeTakeFirst();
+    return stored !== undefined;
+  }
+
+  /** The stored text is current: done again, and back in the full-text index when live. */
+  async reuseStoredText(docKey: number, from: DocState, live: boolean): Promise<void> {
+    await this.transaction(async (trx) => {
+      const moved = await this.updateDocIn(docKey, from, { state: 'done', claimedAt: null }, trx);
+      if (moved && live) await this.indexStoredText(trx, docKey);
+    });
+  }
+
+  /**
+   * Take the stored text of another document with the same bytes. False when there is none
+   * (or it had no text after all); true too when the document left `running` meanwhile.
+   */
+  async copyFromTwin(
+    docKey: number,
+    hash: string,
+    live: boolean,
+    running: DocState,
+  ): Promise<boolean> {
+    const twin = await this.db
+      .selectFrom('searchDoc')
+      .select('docKey')
+      .where('contentHash', '=', hash)
+      .where('state', '=', 'done')
+      .where('docKey', '!=', docKey)
+      .limit(1)
+      .executeTakeFirst();
+    if (!twin) return false;
+    return this.transaction(async (trx) => {
+      const fields = { state: 'done', contentHash: hash, message: null, claimedAt: null } as const;
+      // the file changed meanwhile: nothing to do now, it is queued again
+      if (!(await this.updateDocIn(docKey, running, fields, trx))) return true;
+      if (await this.copyContent(trx, twin.docKey, docKey, live)) return true;
+      // the twin had no text after all (an image waiting for OCR): read this file itself
+      await this.updateDoc(docKey, { state: running }, trx);
+      return false;
+    });
+  }
+
+  /** Documents skipped for want of OCR go back to the text lane; returns their users. */
+  async requeueOcrSkipped(): Promise<string[]> {
+    const users = await this.db
+      .selectFrom('searchDoc')
+      .select('userId')
+      .distinct()
+      .where('state', '=', 'skipped')
+      .where('message', 'like', 'ocr:%')
+      .execute();
+    await this.db
+      .updateTable('searchDoc')
+      .set({ state: 'pending', message: null })
+      .where('state', '=', 'skipped')
+      .where('message', 'like', 'ocr:%')
+      .execute();
+    return users.map((u) => u.userId);
+  }
+
+  /** A page of file rows in id order, after `after`, for the bulk build. */
+  filesAfter(after: string, limit: number) {
+    return this.db
+      .selectFrom('file')
+      .select(['id', 'userId', 'name', 'isFolder', 'suffix', 'fileType', 'size', 'trashId'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Of these files, those that have a document. */
+  async indexedFiles(fileIds: string[]): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('searchDoc')
+      .select('fileId')
+      .where('fileId', 'in', fileIds)
+      .execute();
+    return new Set(rows.map((r) => r.fileId));
+  }
+
+  /** A page of documents in key order, after `afterKey`, with their files. */
+  docsWithFiles(afterKey: number, limit: number) {
+    return this.db
+      .selectFrom('searchDoc as d')
+      .innerJoin('file as f', 'f.id', 'd.fileId')
+      .select([
+        'd.docKey',
+        'd.fileId',
+        'd.userId',
+        'd.name',
+        'd.live',
+        'd.state',
+        'd.contentHash',
+        'f.name as fileName',
+        'f.trashId',
+        'f.hash',
+      ])
+      .where('d.docKey', '>', afterKey)
+      .orderBy('d.docKey')
+      .limit(limit)
+      .execute();
+  }
+
+  async usernameOf(userId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('user')
+      .select('username')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return row?.username;
   }
 
   // ---- search -----------------------------------------------------------------------------
@@ -392,161 +617,35 @@ export class SearchRepo {
     const slot = await this.slotOf(q.userId);
     if (slot === undefined || q.limit <= 0) return { hits: [], total: 0 };
     if (q.terms.length === 0) return { hits: [], total: 0 };
-    const general = !this.sqlite || hasFilters(q.filters) || q.sort !== undefined;
-    return general ? this.searchJoined(q, slot) : this.searchFast(q, slot);
+    return this.find(q, slot);
   }
 
-  private contains(column: RawBuilder<unknown>, text: string) {
-    return this.sqlite ? sql`instr(${column}, ${text}) > 0` : sql`strpos(${column}, ${text}) > 0`;
-  }
+  /** The matching branch of names, for the joined query. */
+  protected abstract nameHits(
+    q: SearchQuery,
+    slot: number,
+    verify: RawBuilder<unknown>,
+  ): RawBuilder<unknown>;
+
+  /** The documents whose text holds every term, for the joined query. */
+  protected abstract contentHits(q: SearchQuery, slot: number): RawBuilder<unknown>;
 
   /**
-   * SQLite, whole drive, by relevance: counts and pages come from the full-text index alone;
-   * only the page's rows are read from the tables. Order: names equal to or beginning with
-   * the keyword, other name matches (newest first), tag matches, content matches (best first).
+   * Where the joined query reads from: the best tier per document (`b`), its document (`d`)
+   * and file (`f`); join conditions it needs go into `where`.
    */
-  private async searchFast(q: SearchQuery, slot: number): Promise<SearchPage> {
-    const [lo, hi] = this.range(slot);
-    const match = ftsQuery(q.terms);
-    const verifyName = q.verify
-      ? sql`exists (select 1 from search_doc d where d.doc_key = search_name_fts.rowid and ${this.contains(sql.ref('d.name_norm'), q.keyword)})`
-      : sql`1 = 1`;
+  protected abstract joinedFrom(
+    q: SearchQuery,
+    slot: number,
+    where: RawBuilder<unknown>[],
+  ): Promise<RawBuilder<unknown>>;
 
-    let nameCount = 0;
-    let boosted: number[] = [];
-    if (q.includeName) {
-      const counted = await sql<{
-        n: number;
-      }>`select count(*) as n from search_name_fts where search_name_fts match ${match} and rowid between ${lo} and ${hi} and ${verifyName}`.execute(
-        this.db,
-      );
-      nameCount = Number(counted.rows[0]?.n ?? 0);
-      if (nameCount > 0 && q.keyword) {
-        const prefixed = await this.db
-          .selectFrom('searchDoc')
-          .select(['docKey', 'name'])
-          .where('userId', '=', q.userId)
-          .where('live', '=', 1)
-          .where('nameNorm', '>=', q.keyword)
-          .where('nameNorm', '<', `${q.keyword}\u{10ffff}`)
-          .orderBy(sql`name_norm = ${q.keyword}`, 'desc')
-          .orderBy('nameNorm')
-          .limit(BOOST_CAP)
-          .execute();
-        boosted = prefixed.filter((r) => nameMatches(r.name, q)).map((r) => Number(r.docKey));
-      }
-    }
-
-    // tag matches that are not name matches
-    let tagged: number[] = [];
-    if (q.tagIds.length > 0) {
-      const rows = await sql<{
-        docKey: number;
-      }>`select distinct d.doc_key as doc_key from file_tag ft
-        join search_doc d on d.file_id = ft.file_id
-        where ft.tag_id in (${sql.join(q.tagIds)}) and d.live = 1 and d.user_id = ${q.userId}
-        order by d.doc_key desc limit ${TIER_CAP}`.execute(this.db);
-      tagged = rows.rows.map((r) => Number(r.docKey));
-      if (q.includeName && tagged.length > 0) tagged = await this.withoutNameHits(tagged, q);
-    }
-
-    // content matches that are neither
-    let content: number[] = [];
-    if (q.includeContent) {
-      const verify = q.verify
-        ? sql`exists (select 1 from search_content c where c.doc_key = search_content_fts.rowid and ${this.contains(sql`lower(c.body)`, q.keyword)})`
-        : sql`1 = 1`;
-      const rows = await sql<{
-        rowid: number;
-      }>`select rowid from search_content_fts where search_content_fts match ${match}
-        and rowid between ${lo} and ${hi} and ${verify} order by rank limit ${TIER_CAP}`.execute(
-        this.db,
-      );
-      content = rows.rows.map((r) => Number(r.rowid));
-      if (q.includeName && content.length > 0) content = await this.withoutNameHits(content, q);
-      const taggedSet = new Set(tagged);
-      content = content.filter((k) => !taggedSet.has(k));
-    }
-
-    const total = nameCount + tagged.length + content.length;
-    const keys: Array<{ key: number; tier: Tier }> = [];
-    let offset = q.offset;
-    let limit = q.limit;
-    const take = (list: number[], tier: Tier) => {
-      const part = list.slice(offset, offset + limit);
-      keys.push(...part.map((key) => ({ key, tier })));
-      offset = Math.max(0, offset - list.length);
-      limit -= part.length;
-    };
-    take(boosted, 0);
-    const rest = nameCount - boosted.length;
-    if (limit > 0 && offset < rest) {
-      const skip = boosted.length > 0 ? sql`rowid not in (${sql.join(boosted)})` : sql`1 = 1`;
-      const rows = await sql<{ rowid: number }>`select rowid from search_name_fts
-        where search_name_fts match ${match} and rowid between ${lo} and ${hi} and ${skip} and ${verifyName}
-        order by rowid desc limit ${limit} offset ${offset}`.execute(this.db);
-      for (const r of rows.rows) keys.push({ key: Number(r.rowid), tier: 0 });
-      limit -= rows.rows.length;
-      offset = 0;
-    } else offset = Math.max(0, offset - rest);
-    if (limit > 0) take(tagged, 1);
-    if (limit > 0) take(content, 2);
-    return { hits: await this.fileIdsOf(keys), total };
-  }
-
-  /**
-   * The documents of a list that do not match by name. Decided on their names here rather
-   * than by the full-text index: FTS5 would run the whole query again for every key given.
-   */
-  private async withoutNameHits(keys: number[], q: SearchQuery): Promise<number[]> {
-    const hits = new Set<number>();
-    for (let i = 0; i < keys.length; i += 500) {
-      const rows = await this.db
-        .selectFrom('searchDoc')
-        .select(['docKey', 'name'])
-        .where('docKey', 'in', keys.slice(i, i + 500))
-        .execute();
-      for (const r of rows) if (nameMatches(r.name, q)) hits.add(Number(r.docKey));
-    }
-    return keys.filter((k) => !hits.has(k));
-  }
-
-  private async fileIdsOf(keys: Array<{ key: number; tier: Tier }>): Promise<SearchPage['hits']> {
-    if (keys.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('searchDoc')
-      .select(['docKey', 'fileId'])
-      .where(
-        'docKey',
-        'in',
-        keys.map((k) => k.key),
-      )
-      .execute();
-    const files = new Map(rows.map((r) => [Number(r.docKey), r.fileId]));
-    return keys
-      .filter((k) => files.has(k.key))
-      .map((k) => ({ fileId: files.get(k.key)!, docKey: k.key, tier: k.tier }));
-  }
-
-  /** Any filter, any order, and PostgreSQL: matches joined with the file rows. */
-  private async searchJoined(q: SearchQuery, slot: number): Promise<SearchPage> {
-    const [lo, hi] = this.range(slot);
+  /** Any filter, any order (and every PostgreSQL query): matches joined with the file rows. */
+  protected async searchJoined(q: SearchQuery, slot: number): Promise<SearchPage> {
     const branches: RawBuilder<unknown>[] = [];
-    const match = ftsQuery(q.terms);
-    const tsq = tsQuery(q.terms);
     if (q.includeName) {
       const verify = q.verify ? this.contains(sql.ref('d.name_norm'), q.keyword) : sql`1 = 1`;
-      branches.push(
-        !this.sqlite
-          ? sql`select d.doc_key as doc_key, 0 as tier from search_doc d
-              where d.user_id = ${q.userId} and d.live = 1 and d.name_vec @@ ${tsq}::tsquery and ${verify}`
-          : q.verify
-            ? sql`select d.doc_key as doc_key, 0 as tier from search_name_fts
-              join search_doc d on d.doc_key = search_name_fts.rowid
-              where search_name_fts match ${match} and search_name_fts.rowid between ${lo} and ${hi} and ${verify}`
-            : sql`select rowid as doc_key, 0 as tier from search_name_fts
-              where search_name_fts match ${match} and rowid between ${lo} and ${hi}`,
-      );
+      branches.push(this.nameHits(q, slot, verify));
     }
     if (q.tagIds.length > 0) {
       branches.push(sql`select d.doc_key as doc_key, 1 as tier from file_tag ft
@@ -557,18 +656,8 @@ export class SearchRepo {
       const verify = q.verify
         ? sql`exists (select 1 from search_content c where c.doc_key = m.doc_key and ${this.contains(sql`lower(c.body)`, q.keyword)})`
         : sql`1 = 1`;
-      const matched = this.sqlite
-        ? sql`select rowid as doc_key from search_content_fts
-            where search_content_fts match ${match} and rowid between ${lo} and ${hi}`
-        : // every term somewhere in the document, whichever chunk holds it
-          sql.join(
-            q.terms.map(
-              (t) => sql`select doc_key from search_content where vec @@ ${tsQuery([t])}::tsquery`,
-            ),
-            sql` intersect `,
-          );
       branches.push(
-        sql`select m.doc_key as doc_key, 2 as tier from (${matched}) m where ${verify}`,
+        sql`select m.doc_key as doc_key, 2 as tier from (${this.contentHits(q, slot)}) m where ${verify}`,
       );
     }
     if (branches.length === 0) return { hits: [], total: 0 };
@@ -609,27 +698,7 @@ export class SearchRepo {
           case when b.tier = 0 and substr(d.name_norm, 1, ${[...q.keyword].length}) = ${q.keyword} then d.name_norm end,
           b.doc_key desc`;
 
-    // SQLite plans without statistics and would walk all of the user's files: the joins are
-    // ordered by hand, from the matches, or from the folder when it holds fewer files
-    let from = sql`best b join search_doc d on d.doc_key = b.doc_key join file f on f.id = d.file_id`;
-    if (this.sqlite) {
-      from = sql`best b cross join search_doc d cross join file f`;
-      where.push(sql`d.doc_key = b.doc_key`, sql`f.id = d.file_id`);
-      if (f.prefix && f.prefix !== '/') {
-        const end = `${f.prefix}\u{10ffff}`;
-        const inFolder = await this.db
-          .selectFrom('file')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('userId', '=', q.userId)
-          .where('path', '>=', f.prefix)
-          .where('path', '<', end)
-          .executeTakeFirstOrThrow();
-        if (Number(inFolder.n) < (await this.estimateHits(q, match, lo, hi))) {
-          from = sql`file f cross join search_doc d cross join best b`;
-          where.push(sql`f.path >= ${f.prefix}`, sql`f.path < ${end}`);
-        }
-      }
-    }
+    const from = await this.joinedFrom(q, slot, where);
     const body = sql`from ${from} where ${sql.join(where, sql` and `)}`;
     const hits = sql`with hits as (${sql.join(branches, sql` union all `)}),
       best as (select doc_key, min(tier) as tier from hits group by doc_key)`;
@@ -654,20 +723,6 @@ export class SearchRepo {
       })),
       total,
     };
-  }
-
-  /** SQLite: about how many documents match (names and text), counted in the index. */
-  private async estimateHits(q: SearchQuery, match: string, lo: number, hi: number) {
-    let total = 0;
-    for (const table of ['search_name_fts', 'search_content_fts']) {
-      if (table === 'search_name_fts' ? !q.includeName : !q.includeContent) continue;
-      const counted = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}
-        where ${sql.table(table)} match ${match} and rowid between ${lo} and ${hi}`.execute(
-        this.db,
-      );
-      total += Number(counted.rows[0]?.n ?? 0);
-    }
-    return total;
   }
 
   /** Browsing with filters only (no keyword): the user's live files that pass them. */
@@ -743,18 +798,78 @@ export class SearchRepo {
       .executeTakeFirst();
     return first?.body;
   }
-}
 
-/** Text in chunks of CHUNK_CHARS, never splitting a surrogate pair. */
-export function splitChunks(text: string): string[] {
-  const chunks: string[] = [];
-  let at = 0;
-  while (at < text.length) {
-    let end = Math.min(text.length, at + CHUNK_CHARS);
-    const code = text.charCodeAt(end - 1);
-    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
-    chunks.push(text.slice(at, end));
-    at = end;
+  // ---- search history ---------------------------------------------------------------------
+
+  /** Keep a keyword as the user's latest search (again at the top when searched before). */
+  async remember(userId: string, keyword: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('searchHistory')
+      .values({ id: newId(), userId, keyword, createdAt: now })
+      .onConflict((oc) => oc.columns(['userId', 'keyword']).doUpdateSet({ createdAt: now }))
+      .execute();
   }
-  return chunks;
+
+  /** Drops a user's searches beyond the newest `keep` (up to 100 at a time). */
+  async trimHistory(userId: string, keep: number): Promise<void> {
+    const old = await this.db
+      .selectFrom('searchHistory')
+      .select('id')
+      .where('userId', '=', userId)
+      .orderBy('createdAt', 'desc')
+      .orderBy('id')
+      .offset(keep)
+      .limit(100)
+      .execute();
+    if (old.length > 0)
+      await this.db
+        .deleteFrom('searchHistory')
+        .where(
+          'id',
+          'in',
+          old.map((r) => r.id),
+        )
+        .execute();
+  }
+
+  /** A user's searches, newest first; those containing `text` (any case) when given. */
+  history(userId: string, text: string | undefined, limit: number) {
+    let query = this.db.selectFrom('searchHistory').selectAll().where('userId', '=', userId);
+    if (text)
+      query = query.where(
+        sql<boolean>`lower(keyword) like ${`%${escapeLike(text.toLowerCase())}%`} escape '\\'`,
+      );
+    return query.orderBy('createdAt', 'desc').orderBy('id').limit(limit).execute();
+  }
+
+  async forget(userId: string, id: string): Promise<void> {
+    await this.db
+      .deleteFrom('searchHistory')
+      .where('userId', '=', userId)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async forgetAll(userId: string): Promise<void> {
+    await this.db.deleteFrom('searchHistory').where('userId', '=', userId).execute();
+  }
+
+  // ---- the OCR setting --------------------------------------------------------------------
+
+  async setting(key: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('setting')
+      .select('value')
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return row?.value;
+  }
+
+  async saveSetting(key: string, value: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('setting')
+      .values({ key, value, updatedAt: now })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value, updatedAt: now }))
+      .execute();
+  }
 }

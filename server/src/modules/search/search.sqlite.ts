@@ -1,0 +1,333 @@
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import { indexTerms, normalizeText, uniqueTerms, type QueryTerm } from './tokenize.ts';
+import {
+  SearchRepo,
+  TIER_CAP,
+  hasFilters,
+  nameMatches,
+  type DocSource,
+  type SearchPage,
+  type SearchQuery,
+  type Tier,
+} from './search.repo.ts';
+
+/** Names that equal or begin with the keyword are listed first, up to this many. */
+const BOOST_CAP = 100;
+
+/** An FTS5 query: every term quoted, prefixes starred, all required. */
+function ftsQuery(terms: QueryTerm[]): string {
+  return terms.map((t) => `"${t.term.replace(/"/g, '')}"${t.prefix ? '*' : ''}`).join(' AND ');
+}
+
+/**
+ * The search index on SQLite: contentless FTS5 tables (`search_name_fts`, `search_content_fts`)
+ * keyed by document key and holding live documents only, so the common query (a user's whole
+ * drive, by relevance) is answered inside the full-text index: counting and paging need no
+ * join. Text of a restored document goes back into its table through the content job.
+ */
+export class SqliteSearchRepo extends SearchRepo {
+  /**
+   * A bulk build into an empty index adds a million rows in random name order to this index;
+   * made afterwards from sorted rows it costs a fraction. Queries fall back to scanning
+   * meanwhile, and a build cut short gets the index back at the next start.
+   */
+  async dropNameIndex(): Promise<void> {
+    await sql`drop index if exists search_doc_name_idx`.execute(this.db);
+  }
+
+  protected async insertDocs(
+    trx: Db,
+    userId: string,
+    batch: Array<{ doc: DocSource; key: number; terms: string }>,
+    now: number,
+  ): Promise<void> {
+    // built by hand: compiling thousands of parameters through the query builder costs more
+    // than the insert itself
+    const values: unknown[] = [];
+    for (const { doc, key } of batch)
+      values.push(
+        key,
+        doc.fileId,
+        userId,
+        doc.name,
+        normalizeText(doc.name),
+        doc.live ? 1 : 0,
+        doc.state,
+        now,
+      );
+    await trx.executeQuery(
+      CompiledQuery.raw(
+        `insert into search_doc (doc_key, file_id, user_id, name, name_norm, live, state, updated_at) values ${batch.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        values,
+      ),
+    );
+    const live = batch.filter((b) => b.doc.live);
+    if (live.length > 0) {
+      await trx.executeQuery(
+        CompiledQuery.raw(
+          `insert into search_name_fts (rowid, terms) values ${live.map(() => '(?, ?)').join(', ')}`,
+          live.flatMap((b) => [b.key, b.terms]),
+        ),
+      );
+    }
+  }
+
+  protected async indexName(
+    trx: Db,
+    docKey: number,
+    live: boolean,
+    terms: string[],
+  ): Promise<void> {
+    await sql`delete from search_name_fts where rowid = ${docKey}`.execute(trx);
+    if (live)
+      await sql`insert into search_name_fts (rowid, terms) values (${docKey}, ${terms.join(' ')})`.execute(
+        trx,
+      );
+  }
+
+  protected async unindexTrashed(trx: Db, userId: string, trashId: string): Promise<void> {
+    const docs = this.liveDocsInTrash(trx, userId, trashId);
+    await sql`delete from search_name_fts where rowid in (${docs})`.execute(trx);
+    await sql`delete from search_content_fts where rowid in (${docs})`.execute(trx);
+  }
+
+  protected async reindexRestored(
+    trx: Db,
+    batch: Array<{ docKey: number; fileName: string }>,
+  ): Promise<void> {
+    await sql`insert into search_name_fts (rowid, terms) values ${sql.join(
+      batch.map((r) => sql`(${r.docKey}, ${uniqueTerms(r.fileName).join(' ')})`),
+    )}`.execute(trx);
+    // stored text is put back into the full-text table by the content job
+    await trx
+      .updateTable('searchDoc')
+      .set({ state: 'pending' })
+      .where(
+        'docKey',
+        'in',
+        batch.map((r) => r.docKey),
+      )
+      .where('state', '=', 'done')
+      .execute();
+  }
+
+  protected async insertChunks(trx: Db, docKey: number, chunks: string[]): Promise<void> {
+    for (let i = 0; i < chunks.length; i += 20) {
+      await trx
+        .insertInto('searchContent')
+        .values(chunks.slice(i, i + 20).map((body, j) => ({ docKey, chunk: i + j, body })))
+        .execute();
+    }
+  }
+
+  async indexStoredText(trx: Db, docKey: number, chunks?: string[]): Promise<void> {
+    const bodies = chunks ?? (await this.storedChunks(trx, docKey));
+    await sql`delete from search_content_fts where rowid = ${docKey}`.execute(trx);
+    if (bodies.length === 0) return;
+    // terms are joined per chunk so a huge text never becomes one array of millions of terms
+    const terms = bodies.map((b) => indexTerms(b).join(' ')).join(' ');
+    await sql`insert into search_content_fts (rowid, terms) values (${docKey}, ${terms})`.execute(
+      trx,
+    );
+  }
+
+  protected async unindexContent(trx: Db, docKey: number): Promise<void> {
+    await sql`delete from search_content_fts where rowid = ${docKey}`.execute(trx);
+  }
+
+  protected contains(column: RawBuilder<unknown>, text: string): RawBuilder<unknown> {
+    return sql`instr(${column}, ${text}) > 0`;
+  }
+
+  protected find(q: SearchQuery, slot: number): Promise<SearchPage> {
+    const general = hasFilters(q.filters) || q.sort !== undefined;
+    return general ? this.searchJoined(q, slot) : this.searchFast(q, slot);
+  }
+
+  /**
+   * Whole drive, by relevance: counts and pages come from the full-text index alone; only the
+   * page's rows are read from the tables. Order: names equal to or beginning with the keyword,
+   * other name matches (newest first), tag matches, content matches (best first).
+   */
+  private async searchFast(q: SearchQuery, slot: number): Promise<SearchPage> {
+    const [lo, hi] = this.range(slot);
+    const match = ftsQuery(q.terms);
+    const verifyName = q.verify
+      ? sql`exists (select 1 from search_doc d where d.doc_key = search_name_fts.rowid and ${this.contains(sql.ref('d.name_norm'), q.keyword)})`
+      : sql`1 = 1`;
+
+    let nameCount = 0;
+    let boosted: number[] = [];
+    if (q.includeName) {
+      const counted = await sql<{
+        n: number;
+      }>`select count(*) as n from search_name_fts where search_name_fts match ${match} and rowid between ${lo} and ${hi} and ${verifyName}`.execute(
+        this.db,
+      );
+      nameCount = Number(counted.rows[0]?.n ?? 0);
+      if (nameCount > 0 && q.keyword) {
+        const prefixed = await this.db
+          .selectFrom('searchDoc')
+          .select(['docKey', 'name'])
+          .where('userId', '=', q.userId)
+          .where('live', '=', 1)
+          .where('nameNorm', '>=', q.keyword)
+          .where('nameNorm', '<', `${q.keyword}\u{10ffff}`)
+          .orderBy(sql`name_norm = ${q.keyword}`, 'desc')
+          .orderBy('nameNorm')
+          .limit(BOOST_CAP)
+          .execute();
+        boosted = prefixed.filter((r) => nameMatches(r.name, q)).map((r) => Number(r.docKey));
+      }
+    }
+
+    // tag matches that are not name matches
+    let tagged: number[] = [];
+    if (q.tagIds.length > 0) {
+      const rows = await sql<{
+        docKey: number;
+      }>`select distinct d.doc_key as doc_key from file_tag ft
+        join search_doc d on d.file_id = ft.file_id
+        where ft.tag_id in (${sql.join(q.tagIds)}) and d.live = 1 and d.user_id = ${q.userId}
+        order by d.doc_key desc limit ${TIER_CAP}`.execute(this.db);
+      tagged = rows.rows.map((r) => Number(r.docKey));
+      if (q.includeName && tagged.length > 0) tagged = await this.withoutNameHits(tagged, q);
+    }
+
+    // content matches that are neither
+    let content: number[] = [];
+    if (q.includeContent) {
+      const verify = q.verify
+        ? sql`exists (select 1 from search_content c where c.doc_key = search_content_fts.rowid and ${this.contains(sql`lower(c.body)`, q.keyword)})`
+        : sql`1 = 1`;
+      const rows = await sql<{
+        rowid: number;
+      }>`select rowid from search_content_fts where search_content_fts match ${match}
+        and rowid between ${lo} and ${hi} and ${verify} order by rank limit ${TIER_CAP}`.execute(
+        this.db,
+      );
+      content = rows.rows.map((r) => Number(r.rowid));
+      if (q.includeName && content.length > 0) content = await this.withoutNameHits(content, q);
+      const taggedSet = new Set(tagged);
+      content = content.filter((k) => !taggedSet.has(k));
+    }
+
+    const total = nameCount + tagged.length + content.length;
+    const keys: Array<{ key: number; tier: Tier }> = [];
+    let offset = q.offset;
+    let limit = q.limit;
+    const take = (list: number[], tier: Tier) => {
+      const part = list.slice(offset, offset + limit);
+      keys.push(...part.map((key) => ({ key, tier })));
+      offset = Math.max(0, offset - list.length);
+      limit -= part.length;
+    };
+    take(boosted, 0);
+    const rest = nameCount - boosted.length;
+    if (limit > 0 && offset < rest) {
+      const skip = boosted.length > 0 ? sql`rowid not in (${sql.join(boosted)})` : sql`1 = 1`;
+      const rows = await sql<{ rowid: number }>`select rowid from search_name_fts
+        where search_name_fts match ${match} and rowid between ${lo} and ${hi} and ${skip} and ${verifyName}
+        order by rowid desc limit ${limit} offset ${offset}`.execute(this.db);
+      for (const r of rows.rows) keys.push({ key: Number(r.rowid), tier: 0 });
+      limit -= rows.rows.length;
+      offset = 0;
+    } else offset = Math.max(0, offset - rest);
+    if (limit > 0) take(tagged, 1);
+    if (limit > 0) take(content, 2);
+    return { hits: await this.fileIdsOf(keys), total };
+  }
+
+  /**
+   * The documents of a list that do not match by name. Decided on their names here rather
+   * than by the full-text index: FTS5 would run the whole query again for every key given.
+   */
+  private async withoutNameHits(keys: number[], q: SearchQuery): Promise<number[]> {
+    const hits = new Set<number>();
+    for (let i = 0; i < keys.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('searchDoc')
+        .select(['docKey', 'name'])
+        .where('docKey', 'in', keys.slice(i, i + 500))
+        .execute();
+      for (const r of rows) if (nameMatches(r.name, q)) hits.add(Number(r.docKey));
+    }
+    return keys.filter((k) => !hits.has(k));
+  }
+
+  private async fileIdsOf(keys: Array<{ key: number; tier: Tier }>): Promise<SearchPage['hits']> {
+    if (keys.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('searchDoc')
+      .select(['docKey', 'fileId'])
+      .where(
+        'docKey',
+        'in',
+        keys.map((k) => k.key),
+      )
+      .execute();
+    const files = new Map(rows.map((r) => [Number(r.docKey), r.fileId]));
+    return keys
+      .filter((k) => files.has(k.key))
+      .map((k) => ({ fileId: files.get(k.key)!, docKey: k.key, tier: k.tier }));
+  }
+
+  protected nameHits(q: SearchQuery, slot: number, verify: RawBuilder<unknown>) {
+    const [lo, hi] = this.range(slot);
+    const match = ftsQuery(q.terms);
+    return q.verify
+      ? sql`select d.doc_key as doc_key, 0 as tier from search_name_fts
+          join search_doc d on d.doc_key = search_name_fts.rowid
+          where search_name_fts match ${match} and search_name_fts.rowid between ${lo} and ${hi} and ${verify}`
+      : sql`select rowid as doc_key, 0 as tier from search_name_fts
+          where search_name_fts match ${match} and rowid between ${lo} and ${hi}`;
+  }
+
+  protected contentHits(q: SearchQuery, slot: number) {
+    const [lo, hi] = this.range(slot);
+    return sql`select rowid as doc_key from search_content_fts
+      where search_content_fts match ${ftsQuery(q.terms)} and rowid between ${lo} and ${hi}`;
+  }
+
+  /**
+   * SQLite plans without statistics and would walk all of the user's files: the joins are
+   * ordered by hand, from the matches, or from the folder when it holds fewer files.
+   */
+  protected async joinedFrom(q: SearchQuery, slot: number, where: RawBuilder<unknown>[]) {
+    const f = q.filters;
+    let from = sql`best b cross join search_doc d cross join file f`;
+    where.push(sql`d.doc_key = b.doc_key`, sql`f.id = d.file_id`);
+    if (f.prefix && f.prefix !== '/') {
+      const end = `${f.prefix}\u{10ffff}`;
+      const inFolder = await this.db
+        .selectFrom('file')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('userId', '=', q.userId)
+        .where('path', '>=', f.prefix)
+        .where('path', '<', end)
+        .executeTakeFirstOrThrow();
+      if (Number(inFolder.n) < (await this.estimateHits(q, slot))) {
+        from = sql`file f cross join search_doc d cross join best b`;
+        where.push(sql`f.path >= ${f.prefix}`, sql`f.path < ${end}`);
+      }
+    }
+    return from;
+  }
+
+  /** About how many documents match (names and text), counted in the index. */
+  private async estimateHits(q: SearchQuery, slot: number) {
+    const [lo, hi] = this.range(slot);
+    const match = ftsQuery(q.terms);
+    let total = 0;
+    for (const table of ['search_name_fts', 'search_content_fts']) {
+      if (table === 'search_name_fts' ? !q.includeName : !q.includeContent) continue;
+      const counted = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}
+        where ${sql.table(table)} match ${match} and rowid between ${lo} and ${hi}`.execute(
+        this.db,
+      );
+      total += Number(counted.rows[0]?.n ?? 0);
+    }
+    return total;
+  }
+}
