@@ -1,12 +1,26 @@
 import { MAX_LIST_PAGE_SIZE, TOKEN_HEADER } from '@nimbus/contract';
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, request, requestPage } from '../../api/client';
 import type { QueryParams } from '../../api/query-string';
 import { toQueryString } from '../../api/query-string';
 import { useSessionStore } from '../../stores/session';
+import { authKeys } from '../auth/api';
+import { removeMount, shareKeys } from '../share/api';
+import { removeFromClipboard } from './clipboard';
 import { folderAncestry, normalizeFolderPath } from './folder-path';
-import { pagesToFetch } from './listing';
+import { insertItem, mapItems, pagesToFetch, removeItems, updateItem } from './listing';
 import {
+  fileKeys,
+  insertListed,
+  PAGE_SIZE,
+  patchListings,
+  recordShift,
+  removeFromListings,
+  takeShift,
+} from './listing-cache';
+import {
+  childPathOf,
+  fullPathOf,
   ROOT_FOLDER_ID,
   type FileItem,
   type ListPage,
@@ -14,23 +28,10 @@ import {
   type OperationResult,
 } from './types';
 
-/** Rows per request while scrolling. */
-export const PAGE_SIZE = 100;
+export { fileKeys, PAGE_SIZE, recordShift, takeShift } from './listing-cache';
 
 /** Rows per request when a whole listing loads at once (select all): the server's most. */
 export const BULK_PAGE_SIZE = MAX_LIST_PAGE_SIZE;
-
-export const fileKeys = {
-  all: ['files'] as const,
-  lists: ['files', 'list'] as const,
-  list: (key: ListingKey) =>
-    ['files', 'list', key.kind, key.tagId ?? key.path, key.sortProp, key.order] as const,
-  /** Every sort of one folder or view. */
-  listsOf: (kind: string, path: string) => ['files', 'list', kind, path] as const,
-  tree: (parentId: string) => ['files', 'tree', parentId] as const,
-  folderId: (path: string) => ['files', 'folder-id', normalizeFolderPath(path)] as const,
-  info: (id: string) => ['files', 'info', id] as const,
-};
 
 /** The drive-wide views the server lists by `queryFileType` (API-NOTES §1.3). */
 const TYPE_VIEWS = new Set(['recently', 'document', 'audio', 'image', 'video', 'trash']);
@@ -52,26 +53,6 @@ export function listParams(key: ListingKey, pageIndex: number, pageSize = PAGE_S
   else if (key.kind === 'tag') params.tagId = key.tagId;
   else if (TYPE_VIEWS.has(key.kind)) params.queryFileType = key.kind;
   return params;
-}
-
-/**
- * Items added or removed inside a listing's loaded range since its last page request, so the
- * next page also covers what slid across the page boundary (see listing.ts).
- */
-const shifts = new Map<string, number>();
-const shiftKey = (key: ListingKey) => JSON.stringify(fileKeys.list(key));
-
-export function recordShift(key: ListingKey, delta: number): void {
-  if (delta === 0) return;
-  shifts.set(shiftKey(key), (shifts.get(shiftKey(key)) ?? 0) + delta);
-}
-
-/** Takes (and forgets) the shift recorded for a listing since its last page request. */
-export function takeShift(key: ListingKey): number {
-  const id = shiftKey(key);
-  const shift = shifts.get(id) ?? 0;
-  shifts.delete(id);
-  return shift;
 }
 
 /** One server page of any size (`pageIndex` counts pages of `pageSize`). */
@@ -284,6 +265,202 @@ export async function isPackageDownloadAllowed(fileIds: string[]): Promise<boole
     fileIds,
   });
   return answer?.allowDownload !== false;
+}
+
+// ---- mutations: the request, then what it changes in the cache -----------------------------
+// Toasts, confirmations and the selection stay with the screen that asks; the listings, the
+// folder tree and the used space are kept right here.
+
+/** The folder tree and the used space, after bytes moved or came and went. */
+function refreshTreeAndSpace(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: ['files', 'tree'] });
+  void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
+}
+
+const refreshTrash = (queryClient: QueryClient) =>
+  queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('trash', '') });
+
+/** A new folder or empty document in a folder; it joins the folder's cached listings. */
+export function useCreateItem() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ path, name, isFolder }: { path: string; name: string; isFolder: boolean }) =>
+      isFolder ? createFolder(path, name) : addFile(path, name),
+    onSuccess: (created) => {
+      if (!created?.id) return;
+      if (created.isFolder) rememberFolderId(queryClient, childPathOf(created), created.id);
+      insertListed(queryClient, created);
+    },
+  });
+}
+
+/** A new name; the item moves to where the name sorts. Resolves with the renamed item. */
+export function useRenameItem() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ item, name }: { item: FileItem; name: string }) => {
+      const renamed = await renameItem(item.id, name);
+      return renamed?.id ? renamed : { ...item, name };
+    },
+    onSuccess: (next) => {
+      // the new name may sort elsewhere: take it out and put it back where it belongs
+      patchListings(queryClient, (data, key) => {
+        if (key.kind !== 'home' || key.sortProp !== 'name') return updateItem(data, next.id, next);
+        const without = removeItems(data, (i) => i.id === next.id);
+        if (!without.changed) return null;
+        const placed = insertItem(without.data, next, key.sortProp, key.order, PAGE_SIZE);
+        recordShift(key, without.shift + placed.shift);
+        return placed.data;
+      });
+    },
+  });
+}
+
+interface TransferInput {
+  ids: string[];
+  /** The target folder: its id, and its path (`/a/b/`). */
+  targetId: string;
+  targetPath: string;
+  override: boolean;
+  onProgress?: OnProgress;
+}
+
+/** Moves items into a folder; what moved leaves the listings of the folders it left. */
+export function useMoveItems() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ids, targetId, override, onProgress }: TransferInput) =>
+      moveItems(ids, targetId, override, onProgress),
+    onSuccess: (results, { targetPath }) => {
+      const moved = new Set(results.filter((r) => r.code === 0).map((r) => r.from));
+      removeFromListings(
+        queryClient,
+        (item) => moved.has(fullPathOf(item)) && item.path !== targetPath,
+      );
+      refreshTreeAndSpace(queryClient);
+    },
+  });
+}
+
+/** Copies items into a folder (a large copy runs as a task and answers its id). */
+export function useCopyItems() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ids, targetId, override, onProgress }: TransferInput) =>
+      copyItems(ids, targetId, override, onProgress),
+    onSuccess: () => refreshTreeAndSpace(queryClient),
+  });
+}
+
+/** Moves items to the trash: out of every listing and off the clipboard. */
+export function useTrashItems() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ids, onProgress }: { ids: string[]; onProgress?: OnProgress }) =>
+      trashItems(ids, onProgress),
+    onSuccess: (_, { ids }) => {
+      const gone = new Set(ids);
+      removeFromListings(queryClient, (item) => gone.has(item.id));
+      removeFromClipboard(ids);
+      void refreshTrash(queryClient);
+    },
+  });
+}
+
+/** Restores items from the trash; resolves with each item's result. */
+export function useRestoreItems() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ids, onProgress }: { ids: string[]; onProgress?: OnProgress }) =>
+      restoreItems(ids, onProgress),
+    onSuccess: (_, { ids }) => {
+      const done = new Set(ids);
+      removeFromListings(queryClient, (item) => done.has(item.id) && Boolean(item.trashDate));
+    },
+  });
+}
+
+/** Deletes items in the trash for good. */
+export function useSweepItems() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ids, onProgress }: { ids: string[]; onProgress?: OnProgress }) =>
+      sweepItems(ids, onProgress),
+    onSuccess: (_, { ids }) => {
+      const gone = new Set(ids);
+      removeFromListings(queryClient, (item) => gone.has(item.id));
+      void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
+    },
+  });
+}
+
+/** Empties the trash. */
+export function useClearTrash() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: clearTrash,
+    onSuccess: () => {
+      void refreshTrash(queryClient);
+      void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
+    },
+  });
+}
+
+/** Marks items as favourites or not; the favourites view loses the ones unmarked. */
+export function useSetFavorite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ids, favorite }: { ids: string[]; favorite: boolean }) =>
+      setFavorite(ids, favorite),
+    onSuccess: (_, { ids: list, favorite }) => {
+      // one pass over each listing, however many items (select all)
+      const ids = new Set(list);
+      patchListings(queryClient, (data, key) => {
+        if (key.kind === 'favorite' && !favorite) {
+          const next = removeItems(data, (i) => ids.has(i.id));
+          return next.changed ? next.data : null;
+        }
+        return mapItems(data, (i) =>
+          ids.has(i.id) && i.isFavorite !== favorite ? { ...i, isFavorite: favorite } : i,
+        );
+      });
+    },
+  });
+}
+
+/** A copy of a file beside it; it joins the folder's cached listings. */
+export function useDuplicateItem() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (fileId: string) => duplicateItem(fileId),
+    onSuccess: (copy) => {
+      if (copy?.id) insertListed(queryClient, copy);
+    },
+  });
+}
+
+/** Extracts an archive into a new folder beside it. */
+export function useExtractArchive() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (fileId: string) => extractArchive(fileId),
+    onSuccess: (folder) => {
+      if (folder?.id) insertListed(queryClient, folder);
+      void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
+    },
+  });
+}
+
+/** Takes a mount out of the folder it was placed in. */
+export function useUnmount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (item: FileItem) => removeMount(item.mount!.mountId),
+    onSuccess: (_, item) => {
+      removeFromListings(queryClient, (i) => i.id === item.id);
+      void queryClient.invalidateQueries({ queryKey: shareKeys.mounts });
+    },
+  });
 }
 
 // ---- addresses of bytes ---------------------------------------------------------------------

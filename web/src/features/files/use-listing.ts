@@ -1,16 +1,17 @@
 import { useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { LiveMessage } from '../../api/events';
-import {
-  BULK_PAGE_SIZE,
-  fetchListPage,
-  fetchListRange,
-  fileKeys,
-  PAGE_SIZE,
-  recordShift,
-  takeShift,
-} from './api';
+import { BULK_PAGE_SIZE, fetchListPage, fetchListRange } from './api';
 import { folderOfFullPath } from './folder-path';
+import {
+  fileKeys,
+  keyOf,
+  PAGE_SIZE,
+  patchListings,
+  recordShift,
+  refreshListing,
+  takeShift,
+} from './listing-cache';
 import {
   appendItems,
   bulkPages,
@@ -23,7 +24,6 @@ import {
   type ListingData,
 } from './listing';
 import { fullPathOf, type FileItem, type ListingKey } from './types';
-import type { FileViewKind, SortOrder, SortProp } from './view-kinds';
 
 /** One view's items, a page of 100 at a time as the list scrolls (`count` tells the end). */
 export function useListing(key: ListingKey, enabled: boolean) {
@@ -85,59 +85,6 @@ export async function loadAllPages(
   const complete = appendItems(current, more, total, PAGE_SIZE);
   queryClient.setQueryData(queryKey, complete);
   return flattenPages(complete);
-}
-
-function keyOf(queryKey: readonly unknown[]): ListingKey | null {
-  const [, , kind, path, sortProp, order] = queryKey;
-  if (typeof kind !== 'string' || typeof path !== 'string') return null;
-  return {
-    kind: kind as FileViewKind,
-    path,
-    sortProp: sortProp as SortProp,
-    order: order as SortOrder,
-  };
-}
-
-type Patch = (data: ListingData, key: ListingKey) => ListingData | 'refresh' | null;
-
-/** Applies a change to every cached listing, keeping page offsets right. */
-export function patchListings(
-  queryClient: QueryClient,
-  patch: Patch,
-  onRefresh: (key: ListingKey) => void = (key) => refreshListing(queryClient, key),
-): void {
-  for (const [queryKey, data] of queryClient.getQueriesData<ListingData>({
-    queryKey: fileKeys.lists,
-  })) {
-    const key = keyOf(queryKey);
-    if (!key || !data) continue;
-    const next = patch(data, key);
-    if (next === 'refresh') onRefresh(key);
-    else if (next && next !== data) queryClient.setQueryData(queryKey, next);
-  }
-}
-
-/**
- * Reloads a listing. A long listing (many pages loaded) is only reloaded when `force` is set,
- * since that refetches every loaded page; live patches keep it right meanwhile.
- */
-export function refreshListing(queryClient: QueryClient, key: ListingKey, force = false): void {
-  const data = queryClient.getQueryData<ListingData>(fileKeys.list(key));
-  if (!force && data && data.pages.length > 10) return;
-  // a listing loaded whole (select all, or scrolled to the end of a huge folder) starts again
-  // from its first page rather than asking for hundreds of pages one after another
-  if (data && data.pages.length > 50) {
-    queryClient.setQueryData<ListingData>(fileKeys.list(key), {
-      pages: data.pages.slice(0, 1),
-      pageParams: data.pageParams.slice(0, 1),
-    });
-  }
-  void queryClient.invalidateQueries({ queryKey: fileKeys.list(key), exact: true });
-}
-
-/** Reloads every sort of one folder or view. */
-export function refreshFolder(queryClient: QueryClient, kind: FileViewKind, path: string): void {
-  void queryClient.invalidateQueries({ queryKey: fileKeys.listsOf(kind, path) });
 }
 
 const TYPE_KINDS = new Set(['document', 'image', 'audio', 'video']);
