@@ -78,7 +78,15 @@ export function createServices(database: DbHandle, config: Config) {
   const searchIndex = new SearchIndexer(searchRepo, files, jobs, ocr, ocrSettings);
   registerSearchJobs({ jobs, searchIndex });
   const tags = new TagsService(db, files);
-  const search = new SearchService(db, searchIndex.repo, files, tags, settings);
+  const search = new SearchService(
+    searchRepo,
+    files,
+    tags,
+    settings,
+    searchIndex,
+    ocrSettings,
+    ocr,
+  );
   users.onLifecycle({
     created: (user) => tree.mkdir(tree.userRoot(user.username)),
     // the rows went with the user (foreign key); the bytes go too

@@ -258,6 +258,11 @@ export class FilesService {
     return row;
   }
 
+  /** The user's live rows among `ids` (in no particular order); others' and trashed ones left out. */
+  liveMany(userId: string, ids: string[]): Promise<FileRow[]> {
+    return this.repo.liveMany(userId, ids);
+  }
+
   /** The live item at a full path such as `/a/b.txt`. */
   async byPath(userId: string, fullPath: string): Promise<FileRow> {
     const segments = parseFolderPath(fullPath);

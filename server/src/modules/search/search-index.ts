@@ -21,7 +21,7 @@ export class SearchIndexer {
   private sweepTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    readonly repo: SearchRepo,
+    repo: SearchRepo,
     files: FilesService,
     private readonly jobs: JobQueue,
     private readonly ocr: Ocr,

@@ -2,11 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SEARCH_KEYWORD_MAX } from '@nimbus/contract';
-import { requireAuthority } from '../../lib/access.ts';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 import { OCR_ENGINES } from './content/ocr.ts';
-import { pdfToolsAvailable } from './content/pdf.ts';
 import { MAX_OCR_TASKS } from './ocr-settings.ts';
 
 const optionalFlag = z.preprocess(
@@ -49,29 +47,28 @@ const searchQuery = z.object({
   quick: flagDefault(false),
 });
 
-const FILE_TYPES = new Set(['image', 'video', 'audio', 'document', 'text', 'archive', 'other']);
+const ocrConfigBody = z.object({
+  enable: z.boolean(),
+  maxTasks: z.coerce.number().int().min(1).max(MAX_OCR_TASKS),
+  ocrEngine: z.enum(OCR_ENGINES).optional().catch(undefined),
+});
 
 /** Search (API-NOTES §1.13), search history and the OCR settings (§1.12). */
 export async function searchRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { search, searchIndex, ocrSettings, ocr } = app.services;
-
-  // the index follows the tree from the start; its jobs stop before the database closes
-  app.addHook('onReady', () => searchIndex.start());
-  app.addHook('onClose', () => searchIndex.stop());
+  const { search } = app.services;
 
   api.get('/search-file', { schema: { querystring: searchQuery } }, async (request) => {
     const q = request.query;
-    const type = q.queryFileType || q.type;
     const { items, total } = await search.search(actorOf(request), {
       keyword: q.keyword,
       currentDirectory: q.currentDirectory,
-      folder: q.folder || undefined,
+      folder: q.folder,
       searchOverall: q.searchOverall,
-      tagId: q.tagId || undefined,
+      tagId: q.tagId,
       isFolder: q.isFolder,
       isFavorite: q.isFavorite,
-      fileType: type && FILE_TYPES.has(type) ? type : undefined,
+      fileType: q.queryFileType || q.type,
       modifiedFrom: q.queryModifyStart,
       modifiedTo: q.queryModifyEnd,
       sizeMin: q.querySizeMin,
@@ -111,48 +108,11 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     return ok();
   });
 
-  const ocrView = async () => {
-    const config = await ocrSettings.get();
-    const available = ocr.available();
-    return {
-      ...config,
-      engines: {
-        tesseract: available.tesseract,
-        'tesseract.js': available.tesseractJs,
-      },
-      languages: available.tesseractLanguages,
-      pdfText: pdfToolsAvailable(),
-    };
-  };
+  api.get('/cloud/setting/ocr/config', async (request) =>
+    ok(await search.ocrConfig(actorOf(request))),
+  );
 
-  api.get('/cloud/setting/ocr/config', async (request) => {
-    requireAuthority(actorOf(request), 'cloud:set:sync');
-    return ok(await ocrView());
-  });
-
-  api.put(
-    '/cloud/setting/ocr/config',
-    {
-      schema: {
-        body: z.object({
-          enable: z.boolean(),
-          maxTasks: z.coerce.number().int().min(1).max(MAX_OCR_TASKS),
-          ocrEngine: z.enum(OCR_ENGINES).optional().catch(undefined),
-        }),
-      },
-    },
-    async (request) => {
-      requireAuthority(actorOf(request), 'cloud:set:sync');
-      const before = await ocrSettings.get();
-      const b = request.body;
-      await ocrSettings.set({
-        enable: b.enable,
-        maxTasks: b.maxTasks,
-        ocrEngine: b.ocrEngine ?? before.ocrEngine,
-      });
-      // switched on: images and scans skipped while it was off are read now
-      if (b.enable && !before.enable) await searchIndex.retryOcrSkipped();
-      return ok(await ocrView(), { message: 'Saved' });
-    },
+  api.put('/cloud/setting/ocr/config', { schema: { body: ocrConfigBody } }, async (request) =>
+    ok(await search.setOcrConfig(actorOf(request), request.body), { message: 'Saved' }),
   );
 }

@@ -4,15 +4,15 @@ import {
   type SearchHitFields,
   type SearchMatch,
 } from '@nimbus/contract';
-import { sql } from 'kysely';
-import type { Db } from '../../db/index.ts';
-import type { Actor } from '../../lib/access.ts';
-import { escapeLike } from '../files/names.ts';
-import { newId } from '../../lib/ids.ts';
+import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { toView, type FilesService, type FileView } from '../files/files.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import { toTagItem, type TagsService } from '../tags/tags.service.ts';
+import type { TagsService } from '../tags/tags.service.ts';
+import type { Ocr, OcrEngineName } from './content/ocr.ts';
+import { pdfToolsAvailable } from './content/pdf.ts';
+import type { OcrConfig, OcrSettings } from './ocr-settings.ts';
+import type { SearchIndexer } from './search-index.ts';
 import type { SearchFilters, SearchRepo, SortProp, Tier } from './search.repo.ts';
 import { normalizeText, parseQuery, uniqueTerms, type ParsedQuery } from './tokenize.ts';
 
@@ -42,6 +42,16 @@ export interface SearchParams {
 }
 
 export type SearchResult = FileView & SearchHitFields;
+
+/** The OCR settings with what this server can do. */
+export interface OcrView extends OcrConfig {
+  engines: { tesseract: boolean; 'tesseract.js': boolean };
+  languages: string[];
+  pdfText: boolean;
+}
+
+/** The file types a search can be narrowed to; any other value filters nothing. */
+const FILE_TYPES = new Set(['image', 'video', 'audio', 'document', 'text', 'archive', 'other']);
 
 const MATCHES: Record<Tier, SearchMatch> = { 0: 'name', 1: 'tag', 2: 'content' };
 const SNIPPET_BEFORE = 40;
@@ -76,15 +86,17 @@ function fuzzyMatch(query: ParsedQuery, name: string): boolean {
 /**
  * Search (API-NOTES §1.13): by name, tag name and content; within a folder or the whole
  * drive; filtered by type, dates and sizes; ranked (names first) or sorted. Only the caller's
- * own files are ever searched. Also the search history.
+ * own files are ever searched. Also the search history and the OCR settings (§1.12).
  */
 export class SearchService {
   constructor(
-    private readonly db: Db,
     private readonly repo: SearchRepo,
     private readonly files: FilesService,
     private readonly tags: TagsService,
     private readonly settings: SettingsService,
+    private readonly index: SearchIndexer,
+    private readonly ocrSettings: OcrSettings,
+    private readonly ocr: Ocr,
   ) {}
 
   async search(actor: Actor, p: SearchParams): Promise<{ items: SearchResult[]; total: number }> {
@@ -92,10 +104,10 @@ export class SearchService {
     const exact = p.exactSearch && (await this.settings.get('exactSearch'));
     const query = parseQuery(keyword, exact);
     const filters: SearchFilters = {
-      fileType: p.fileType,
+      fileType: p.fileType && FILE_TYPES.has(p.fileType) ? p.fileType : undefined,
       isFolder: p.isFolder,
       isFavorite: p.isFavorite || undefined,
-      tagId: p.tagId,
+      tagId: p.tagId || undefined,
       modifiedFrom: p.modifiedFrom,
       modifiedTo: p.modifiedTo,
       sizeMin: p.sizeMin,
@@ -170,31 +182,16 @@ export class SearchService {
     query: ParsedQuery,
   ): Promise<SearchResult[]> {
     if (hits.length === 0) return [];
-    // by primary key only: with the owner and trash conditions in the query, SQLite may
-    // prefer an index that walks all of the owner's files
-    const rows = await this.db
-      .selectFrom('file')
-      .selectAll()
-      .where(
-        'id',
-        'in',
-        hits.map((h) => h.fileId),
-      )
-      .execute();
-    const byId = new Map(
-      rows.filter((r) => r.userId === actor.id && r.trashId === null).map((r) => [r.id, r]),
-    );
-    const tags = await this.tags.repo.ofFiles(
-      actor.id,
-      hits.map((h) => h.fileId),
-    );
+    const ids = hits.map((h) => h.fileId);
+    const byId = new Map((await this.files.liveMany(actor.id, ids)).map((r) => [r.id, r]));
+    const tags = await this.tags.ofFiles(actor, ids);
     const out: SearchResult[] = [];
     for (const hit of hits) {
       const row = byId.get(hit.fileId);
       if (!row) continue;
       const result: SearchResult = {
         ...toView(row),
-        tags: (tags.get(hit.fileId) ?? []).map(toTagItem),
+        tags: tags[hit.fileId] ?? [],
         highlight: query.highlights,
         matchedIn: MATCHES[hit.tier],
       };
@@ -210,42 +207,13 @@ export class SearchService {
   // ---- history ----------------------------------------------------------------------------
 
   private async remember(userId: string, keyword: string): Promise<void> {
-    const now = Date.now();
-    const text = keyword.slice(0, 255);
-    await this.db
-      .insertInto('searchHistory')
-      .values({ id: newId(), userId, keyword: text, createdAt: now })
-      .onConflict((oc) => oc.columns(['userId', 'keyword']).doUpdateSet({ createdAt: now }))
-      .execute();
-    const old = await this.db
-      .selectFrom('searchHistory')
-      .select('id')
-      .where('userId', '=', userId)
-      .orderBy('createdAt', 'desc')
-      .orderBy('id')
-      .offset(SEARCH_HISTORY_KEEP)
-      .limit(100)
-      .execute();
-    if (old.length > 0)
-      await this.db
-        .deleteFrom('searchHistory')
-        .where(
-          'id',
-          'in',
-          old.map((r) => r.id),
-        )
-        .execute();
+    await this.repo.remember(userId, keyword.slice(0, 255), Date.now());
+    await this.repo.trimHistory(userId, SEARCH_HISTORY_KEEP);
   }
 
   /** Recent searches, newest first; those containing `keyword` when given. */
   async recent(actor: Actor, keyword?: string, limit = 10): Promise<SearchHistoryItem[]> {
-    let query = this.db.selectFrom('searchHistory').selectAll().where('userId', '=', actor.id);
-    const text = keyword?.trim();
-    if (text)
-      query = query.where(
-        sql<boolean>`lower(keyword) like ${`%${escapeLike(text.toLowerCase())}%`} escape '\\'`,
-      );
-    const rows = await query.orderBy('createdAt', 'desc').orderBy('id').limit(limit).execute();
+    const rows = await this.repo.history(actor.id, keyword?.trim() || undefined, limit);
     return rows.map((r) => ({
       id: r.id,
       keyword: r.keyword,
@@ -254,14 +222,44 @@ export class SearchService {
   }
 
   async forget(actor: Actor, id: string): Promise<void> {
-    await this.db
-      .deleteFrom('searchHistory')
-      .where('userId', '=', actor.id)
-      .where('id', '=', id)
-      .execute();
+    await this.repo.forget(actor.id, id);
   }
 
   async forgetAll(actor: Actor): Promise<void> {
-    await this.db.deleteFrom('searchHistory').where('userId', '=', actor.id).execute();
+    await this.repo.forgetAll(actor.id);
+  }
+
+  // ---- OCR settings -----------------------------------------------------------------------
+
+  /** The OCR settings and the engines, languages and PDF tools this server has. */
+  async ocrConfig(actor: Actor): Promise<OcrView> {
+    requireAuthority(actor, 'cloud:set:sync');
+    const config = await this.ocrSettings.get();
+    const available = this.ocr.available();
+    return {
+      ...config,
+      engines: {
+        tesseract: available.tesseract,
+        'tesseract.js': available.tesseractJs,
+      },
+      languages: available.tesseractLanguages,
+      pdfText: pdfToolsAvailable(),
+    };
+  }
+
+  /** Saves the OCR settings; switched on, images and scans skipped while it was off are read. */
+  async setOcrConfig(
+    actor: Actor,
+    input: { enable: boolean; maxTasks: number; ocrEngine?: OcrEngineName },
+  ): Promise<OcrView> {
+    requireAuthority(actor, 'cloud:set:sync');
+    const before = await this.ocrSettings.get();
+    await this.ocrSettings.set({
+      enable: input.enable,
+      maxTasks: input.maxTasks,
+      ocrEngine: input.ocrEngine ?? before.ocrEngine,
+    });
+    if (input.enable && !before.enable) await this.index.retryOcrSkipped();
+    return this.ocrConfig(actor);
   }
 }
