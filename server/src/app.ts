@@ -154,10 +154,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     cleanUp();
     cleanupTimer = setInterval(cleanUp, 6 * 3600_000);
     cleanupTimer.unref();
+    // the search index mends itself in the background (it follows the tree from the start)
+    await services.searchIndex.start();
   });
   let cleanupTimer: NodeJS.Timeout | undefined;
   app.addHook('onClose', async () => {
     clearInterval(cleanupTimer);
+    await services.searchIndex.stop();
     await services.jobs.stop();
     await services.events.close();
   });
