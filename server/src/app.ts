@@ -11,7 +11,13 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { ErrorCode, PRODUCT_VERSION, httpStatusOf, type ErrorCodeValue } from '@nimbus/contract';
+import {
+  ErrorCode,
+  PRODUCT_VERSION,
+  describeIssues,
+  httpStatusOf,
+  type ErrorCodeValue,
+} from '@nimbus/contract';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.ts';
 import { AppError } from './lib/errors.ts';
@@ -174,17 +180,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       });
     }
     const err = error as {
-      validation?: Array<{ message?: string }>;
+      validation?: Array<{ message?: string; instancePath?: string }>;
       statusCode?: number;
       code?: string;
       message: string;
     };
     if (err.validation) {
+      // each field by name with what was wrong with it: `chunkSize: required, a whole number`
       const message =
-        err.validation
-          .map((v) => v.message)
-          .filter(Boolean)
-          .join('; ') || 'Invalid parameters';
+        describeIssues(
+          err.validation.map((v) => ({
+            path: (v.instancePath ?? '').split('/').filter(Boolean),
+            message: v.message ?? 'not accepted',
+          })),
+        ) || 'Invalid parameters';
       return reply.status(422).send({ code: ErrorCode.BAD_PARAMETER, message });
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {

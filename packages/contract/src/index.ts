@@ -8,3 +8,4 @@ export * from './share.ts';
 export * from './tags.ts';
 export * from './search.ts';
 export * from './menu-seed.ts';
+export * from './validation.ts';

@@ -136,6 +136,27 @@ describe('chunked upload', () => {
     expect(notHash.body.message).toMatch(/SHA-256/);
   });
 
+  it('names each missing or wrong field in words', async () => {
+    const { base } = chunkPlan({ name: 'x.bin', content: randomBytes(10) });
+    const { chunkSize: _chunkSize, ...withoutSize } = base;
+    const test = await call(t.app, 'GET', '/upload', {
+      token: admin.token,
+      query: { ...withoutSize, chunkNumber: 'first', currentChunkSize: 10 },
+    });
+    expect(test.status).toBe(422);
+    expect(test.body.message).toBe(
+      'chunkNumber: must be a whole number; chunkSize: required, a whole number',
+    );
+    const chunk = await sendChunk(
+      t.app,
+      admin.token,
+      { ...withoutSize, chunkNumber: 1, currentChunkSize: 10 },
+      randomBytes(10),
+    );
+    expect(chunk.status).toBe(422);
+    expect(chunk.body.message).toBe('chunkSize: required, a whole number');
+  });
+
   it('refuses a merge whose bytes do not match the hash and leaves nothing behind', async () => {
     const content = randomBytes(2048);
     const wrongId = createHash('sha256').update('something else').digest('hex');

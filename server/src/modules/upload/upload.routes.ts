@@ -2,42 +2,44 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorCode, MAX_CHUNK_SIZE } from '@nimbus/contract';
+import {
+  ErrorCode,
+  MAX_CHUNK_SIZE,
+  describeIssues,
+  queryNumber,
+  wholeNumber,
+} from '@nimbus/contract';
 import { AppError, badParameter } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 import type { ChunkParams } from './upload.service.ts';
 
-const num = z.coerce.number();
 const text = z.string().max(4096);
 // names and paths are stored in NFC whatever form the client sent (macOS sends NFD)
 const nameText = z.string().normalize('NFC').max(1024);
 const pathText = z.string().normalize('NFC').max(4096);
 
 export const chunkSchema = z.object({
-  chunkNumber: num.int(),
-  chunkSize: num.int(),
-  currentChunkSize: num.int(),
-  totalSize: num.int(),
+  chunkNumber: wholeNumber(),
+  chunkSize: wholeNumber(),
+  currentChunkSize: wholeNumber(),
+  totalSize: wholeNumber(),
   identifier: z.string().max(128),
   filename: nameText,
   relativePath: pathText.optional(),
-  totalChunks: num.int(),
+  totalChunks: wholeNumber(),
   currentDirectory: pathText.optional(),
   folderPath: pathText.optional(),
-  lastModified: num.optional(),
+  lastModified: queryNumber(z.number()).optional(),
 });
 
 export const mergeSchema = chunkSchema.omit({ chunkNumber: true, currentChunkSize: true }).extend({
-  totalChunks: num.int().optional(),
+  totalChunks: wholeNumber().optional(),
 });
 
 function parseChunk(fields: Record<string, unknown>): ChunkParams {
   const parsed = chunkSchema.safeParse(fields);
-  if (!parsed.success)
-    throw badParameter(
-      parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-    );
+  if (!parsed.success) throw badParameter(describeIssues(parsed.error.issues));
   return parsed.data;
 }
 
