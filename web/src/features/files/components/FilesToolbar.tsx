@@ -24,7 +24,8 @@ import type { DropTarget } from '../drag';
 import { useFileFormat } from '../use-format';
 import { pathSegments, SORT_PROPS, type SortOrder, type SortProp } from '../view-kinds';
 import { useActionMenuItems } from './ActionMenu';
-import { useFolderDrop, type CollectionHandlers } from './FileCollection';
+import { useFolderDrop } from './collection-item';
+import type { CollectionHandlers } from './collection-types';
 
 interface CrumbProps {
   target: DropTarget;

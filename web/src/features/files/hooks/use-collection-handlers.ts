@@ -2,7 +2,7 @@ import { useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
 import { menuFor } from '../../../app/action-registry';
 import type { ActionContext } from '../actions';
 import { useRenameItem } from '../api';
-import type { CollectionApi, CollectionHandlers } from '../components/FileCollection';
+import type { CollectionApi, CollectionHandlers } from '../components/collection-types';
 import { EMPTY_SELECTION, clickSelection, stepSelection } from '../selection';
 import { isTypingTarget } from '../shortcuts';
 import type { SortProp } from '../view-kinds';

@@ -32,7 +32,7 @@ import {
   useUnmount,
 } from '../api';
 import { putOnClipboard, removeFromClipboard, type ClipboardEntry } from '../clipboard';
-import type { CollectionApi } from '../components/FileCollection';
+import type { CollectionApi } from '../components/collection-types';
 import { FileIcon } from '../components/FileIcon';
 import type { DropTarget } from '../drag';
 import { openKindOf } from '../file-kinds';

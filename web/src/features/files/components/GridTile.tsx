@@ -1,0 +1,83 @@
+import { memo } from 'react';
+import { truncateName } from '../../../lib/format';
+import type { GridMetrics } from './collection-types';
+import { ItemCheck, MenuButton, StarGlyph, useItemEvents, type ItemProps } from './collection-item';
+import { FileThumb } from './FileThumb';
+import { RenameInput } from './RenameInput';
+
+export interface TileProps extends ItemProps {
+  left: number;
+  top: number;
+  metrics: GridMetrics;
+  thumbnails: boolean;
+}
+
+export const GridTile = memo(function GridTile(p: TileProps) {
+  const { item, metrics } = p;
+  const { fmt, t } = p.shared;
+  const { isOver, rootProps, dragProps } = useItemEvents(p);
+  // two lines of about 7 px per narrow character
+  const units = Math.max(8, Math.floor((metrics.tileWidth - 16) / 7.2) * 2 - 2);
+  const className = [
+    'nb-tile',
+    p.selected && 'is-selected',
+    p.focused && 'is-focused',
+    p.highlighted && 'is-highlight',
+    isOver && 'is-drop',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const title = item.mount
+    ? `${item.name}\n${t('mount.sharedBy', { name: item.mount.fileShowName || item.mount.fileUsername })}`
+    : item.isFolder
+      ? `${item.name}\n${fmt.exact(item.updateDate)}`
+      : `${item.name}\n${fmt.size(item.size)} · ${fmt.exact(item.updateDate)}`;
+  return (
+    <div
+      className={className}
+      style={{
+        transform: `translate(${p.left}px, ${p.top}px)`,
+        width: metrics.tileWidth,
+        height: metrics.tileHeight,
+      }}
+      role="option"
+      aria-selected={p.selected}
+      data-index={p.index}
+      data-id={item.id}
+      data-name={item.name}
+      data-testid="file-item"
+      data-folder={item.isFolder ? 'true' : undefined}
+      data-mount={item.mount ? 'true' : undefined}
+      title={p.renaming ? undefined : title}
+      data-drag-handle
+      {...rootProps}
+      {...dragProps}
+    >
+      {p.controls ? (
+        <span className="nb-tile__check">
+          <ItemCheck item={item} selected={p.selected} handlers={p.handlers} t={p.shared.t} />
+        </span>
+      ) : null}
+      <span className="nb-tile__icon" style={{ width: metrics.icon, height: metrics.icon }}>
+        <FileThumb item={item} size={metrics.icon} thumbnails={p.thumbnails} />
+      </span>
+      <span className="nb-tile__name">
+        {p.renaming ? (
+          <RenameInput
+            item={item}
+            onSubmit={p.handlers.onRenameSubmit}
+            onCancel={p.handlers.onRenameCancel}
+          />
+        ) : (
+          <>
+            {item.isFavorite ? (
+              <StarGlyph className="nb-tile__star" label={t('a11y.favorite')} />
+            ) : null}
+            {truncateName(item.name, units)}
+          </>
+        )}
+      </span>
+      {p.controls ? <MenuButton item={item} handlers={p.handlers} t={p.shared.t} /> : null}
+    </div>
+  );
+});
