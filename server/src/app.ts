@@ -7,7 +7,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -21,6 +20,7 @@ import {
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.ts';
 import { AppError } from './lib/errors.ts';
+import { ResponseShapeError, responseSerializer } from './lib/response-shape.ts';
 import { createServices, type Services } from './services.ts';
 import { installAuth } from './modules/auth/auth.plugin.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -44,6 +44,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     config: Config;
+    /** Every route as registered, with its schema (tests walk them). */
+    routeTable: RouteEntry[];
   }
 }
 
@@ -114,6 +116,13 @@ function loggerOptions(
   };
 }
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  schema: { response?: unknown; querystring?: unknown; body?: unknown } | undefined;
+  config: unknown;
+}
+
 export interface BuildOptions {
   config: Config;
   logger?: FastifyServerOptions['logger'];
@@ -132,7 +141,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     routerOptions: { maxParamLength: 1000 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      routeTable.push({
+        method,
+        url: route.url,
+        schema: route.schema,
+        config: route.config,
+      });
+  });
+  app.setSerializerCompiler(responseSerializer(config.checkResponses));
 
   const database = options.database ?? openDatabase(config);
   await migrateToLatest(database.db);
@@ -206,6 +226,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       return reply.status(err.statusCode).send({ code, message: err.message });
     }
     request.log.error({ err: error }, 'unexpected error');
+    // only raised while answers are checked (tests): say what did not fit
+    if (error instanceof ResponseShapeError)
+      return reply.status(500).send({ code: ErrorCode.ERROR, message: error.message });
     return reply.status(500).send({ code: ErrorCode.ERROR, message: 'Internal server error' });
   });
 

@@ -35,6 +35,8 @@ export interface Config {
   backgroundMergeBytes: number;
   /** How long a merge request waits for a background merge before answering "still merging". */
   mergeWaitMs: number;
+  /** Hold every JSON answer against its route's response schema (tests). */
+  checkResponses: boolean;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -59,10 +61,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.NIMBUS_TRUST_PROXY,
     backgroundMergeBytes: 64 * 1024 * 1024,
     mergeWaitMs: 10_000,
+    checkResponses: false,
   };
 }
 
 /** A config for tests and tools: defaults plus overrides. */
 export function testConfig(overrides: Partial<Config>): Config {
-  return { ...loadConfig({}), ...overrides };
+  return { ...loadConfig({}), checkResponses: true, ...overrides };
 }

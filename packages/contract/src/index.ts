@@ -9,3 +9,4 @@ export * from './tags.ts';
 export * from './search.ts';
 export * from './menu-seed.ts';
 export * from './validation.ts';
+export * from './envelope.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_TAG_COLOR } from './constants.ts';
+import { listField } from './validation.ts';
 
 export const TAG_NAME_MAX_LENGTH = 32;
 /** spec §5: a tag name must not contain [ ] / \ " < > ? * */
@@ -38,14 +39,65 @@ export const tagColor = z
   .default(DEFAULT_TAG_COLOR);
 
 /** A tag as the API returns it (API-NOTES §1.10). */
-export interface TagItem {
-  id: string;
+export const tagItem = z.object({
+  id: z.string(),
   /** The same id, under the name some calls use. */
-  tagId: string;
-  userId: string;
-  name: string;
-  slug: string;
-  color: string;
-  tagBackground: string | null;
-  sort: number;
-}
+  tagId: z.string(),
+  userId: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  color: z.string(),
+  tagBackground: z.string().nullable(),
+  sort: z.number(),
+});
+export type TagItem = z.infer<typeof tagItem>;
+
+// ---- requests (API-NOTES §1.10, §1.5 setTag) ------------------------------------------------
+
+const id = z.string().max(64);
+
+/** The fields of a tag to add or change, from a JSON body or (form-style calls) the query. */
+export const tagFields = z.object({
+  id: id.optional(),
+  tagId: id.optional(),
+  name: z.string().max(200).optional(),
+  color: z.string().max(32).optional(),
+});
+export type TagFields = z.infer<typeof tagFields>;
+
+export const tagInfoQuery = z.object({ tagId: id.optional(), id: id.optional() });
+export const fileTagsQuery = z.object({ fileIds: listField() });
+export const tagDeleteQuery = z.object({
+  tagIds: listField(),
+  ids: listField(),
+  tagId: listField(),
+});
+export const tagDeleteOneQuery = z.object({ tagId: listField() });
+
+/** The new order: the ids alone, or `{ tagIds }`. */
+export const tagSortBody = z.union([
+  z.array(id).max(10_000),
+  z.object({ tagIds: z.array(id).max(10_000) }),
+]);
+
+export const setTagsBody = z.object({
+  fileIds: z.array(id).min(1).max(10_000),
+  tagList: z
+    .array(
+      z.object({
+        id: id.nullish(),
+        tagId: id.nullish(),
+        name: z.string().max(200).nullish(),
+        color: z.string().max(32).nullish(),
+      }),
+    )
+    .max(200)
+    .default([]),
+  removeTagIds: z.array(id).max(200).default([]),
+});
+
+// ---- answers --------------------------------------------------------------------------------
+
+export const tagList = z.array(tagItem);
+/** The tags of each file asked about, by file id. */
+export const tagsByFile = z.record(z.string(), z.array(tagItem));

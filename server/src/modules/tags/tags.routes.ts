@@ -1,29 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import {
+  answers,
+  confirms,
+  fileTagsQuery,
+  setTagsBody,
+  tagDeleteOneQuery,
+  tagDeleteQuery,
+  tagFields,
+  tagInfoQuery,
+  tagItem,
+  tagList,
+  tagsByFile,
+  tagSortBody,
+  type TagFields,
+} from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
-
-/** A list sent as repeated keys (`a=1&a=2`) or comma-joined (`a=1,2`). */
-const idList = z.preprocess(
-  (v) => {
-    if (v === undefined || v === null || v === '') return [];
-    const items = Array.isArray(v) ? v : [v];
-    return items
-      .flatMap((x) => String(x).split(','))
-      .map((x) => x.trim())
-      .filter(Boolean);
-  },
-  z.array(z.string().max(64)),
-);
-
-const tagFields = z.object({
-  id: z.string().max(64).optional(),
-  tagId: z.string().max(64).optional(),
-  name: z.string().max(200).optional(),
-  color: z.string().max(32).optional(),
-});
-type TagFields = z.infer<typeof tagFields>;
 
 /** Fields from the JSON body, else from the query (form-style calls). */
 const fieldsOf = (request: FastifyRequest): TagFields => {
@@ -37,21 +30,14 @@ export async function tagsRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { tags } = app.services;
 
-  api.get('/tag/list', async (request) => {
+  api.get('/tag/list', { schema: { response: answers(tagList) } }, async (request) => {
     const list = await tags.list(actorOf(request));
     return ok(list, { count: list.length });
   });
 
   api.get(
     '/tag/info',
-    {
-      schema: {
-        querystring: z.object({
-          tagId: z.string().max(64).optional(),
-          id: z.string().max(64).optional(),
-        }),
-      },
-    },
+    { schema: { querystring: tagInfoQuery, response: answers(tagItem) } },
     async (request) =>
       ok(await tags.info(actorOf(request), request.query.tagId ?? request.query.id ?? '')),
   );
@@ -59,11 +45,11 @@ export async function tagsRoutes(app: FastifyInstance): Promise<void> {
   // the tags of some files: the tag dialog and the details drawer show them
   api.get(
     '/tag/fileTags',
-    { schema: { querystring: z.object({ fileIds: idList }) } },
+    { schema: { querystring: fileTagsQuery, response: answers(tagsByFile) } },
     async (request) => ok(await tags.ofFiles(actorOf(request), request.query.fileIds)),
   );
 
-  api.post('/tag/add', async (request) => {
+  api.post('/tag/add', { schema: { response: answers(tagItem) } }, async (request) => {
     const f = fieldsOf(request);
     return ok(await tags.add(actorOf(request), { name: f.name, color: f.color }), {
       message: 'Added',
@@ -74,12 +60,17 @@ export async function tagsRoutes(app: FastifyInstance): Promise<void> {
     const f = fieldsOf(request);
     return tags.update(actorOf(request), { id: f.tagId ?? f.id, name: f.name, color: f.color });
   };
-  api.put('/tag/update', async (request) => ok(await update(request), { message: 'Modified' }));
-  api.put('/updateTag', async (request) => ok(await update(request), { message: 'Modified' }));
+  const updated = { schema: { response: answers(tagItem) } };
+  api.put('/tag/update', updated, async (request) =>
+    ok(await update(request), { message: 'Modified' }),
+  );
+  api.put('/updateTag', updated, async (request) =>
+    ok(await update(request), { message: 'Modified' }),
+  );
 
   api.delete(
     '/tag/delete',
-    { schema: { querystring: z.object({ tagIds: idList, ids: idList, tagId: idList }) } },
+    { schema: { querystring: tagDeleteQuery, response: confirms } },
     async (request) => {
       const q = request.query;
       await tags.remove(actorOf(request), [...q.tagIds, ...q.ids, ...q.tagId]);
@@ -88,7 +79,7 @@ export async function tagsRoutes(app: FastifyInstance): Promise<void> {
   );
   api.delete(
     '/deleteTag',
-    { schema: { querystring: z.object({ tagId: idList }) } },
+    { schema: { querystring: tagDeleteOneQuery, response: confirms } },
     async (request) => {
       await tags.remove(actorOf(request), request.query.tagId);
       return ok(undefined, { message: 'Deleted' });
@@ -97,14 +88,7 @@ export async function tagsRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     '/tag/sort',
-    {
-      schema: {
-        body: z.union([
-          z.array(z.string().max(64)).max(10_000),
-          z.object({ tagIds: z.array(z.string().max(64)).max(10_000) }),
-        ]),
-      },
-    },
+    { schema: { body: tagSortBody, response: answers(tagList) } },
     async (request) => {
       const ids = Array.isArray(request.body) ? request.body : request.body.tagIds;
       return ok(await tags.sort(actorOf(request), ids), { message: 'Tag order updated' });
@@ -113,25 +97,7 @@ export async function tagsRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     '/setTag',
-    {
-      schema: {
-        body: z.object({
-          fileIds: z.array(z.string().max(64)).min(1).max(10_000),
-          tagList: z
-            .array(
-              z.object({
-                id: z.string().max(64).nullish(),
-                tagId: z.string().max(64).nullish(),
-                name: z.string().max(200).nullish(),
-                color: z.string().max(32).nullish(),
-              }),
-            )
-            .max(200)
-            .default([]),
-          removeTagIds: z.array(z.string().max(64)).max(200).default([]),
-        }),
-      },
-    },
+    { schema: { body: setTagsBody, response: answers(tagList) } },
     async (request) => {
       const b = request.body;
       const used = await tags.setTags(actorOf(request), {
