@@ -217,13 +217,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       return reply.status(422).send({ code: ErrorCode.BAD_PARAMETER, message });
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      // an oversized request or chunk is the request's fault, not a full drive (code 20 is
+      // only ever a quota's answer)
       const code: ErrorCodeValue =
-        err.statusCode === 413
-          ? ErrorCode.SPACE_FULL
-          : err.statusCode === 415
-            ? ErrorCode.UNRECOGNIZED_FILE
-            : ErrorCode.BAD_PARAMETER;
-      return reply.status(err.statusCode).send({ code, message: err.message });
+        err.statusCode === 415 ? ErrorCode.UNRECOGNIZED_FILE : ErrorCode.BAD_PARAMETER;
+      const message =
+        err.statusCode === 413 ? 'The request is larger than the server accepts' : err.message;
+      return reply.status(err.statusCode).send({ code, message });
     }
     request.log.error({ err: error }, 'unexpected error');
     // only raised while answers are checked (tests): say what did not fit

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answers } from '@nimbus/contract';
-import { call, makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, login, makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
 
 // Every JSON route declares its answer with the contract's schemas: /api/docs shows each
 // shape, the web app takes its types from them, and (in these tests) an answer that does not
@@ -194,8 +194,23 @@ describe('the contract', () => {
     }
   });
 
-  it('lets through an answer that fits', async () => {
+  it('answers an oversized request as a bad request, never as a full drive', async () => {
     const admin = await setupAdmin(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/setTag',
+      headers: { 'nimbus-token': admin.token, 'content-type': 'application/json' },
+      payload: JSON.stringify({ fileIds: ['x'], pad: 'x'.repeat(11 * 1024 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({
+      code: 10,
+      message: 'The request is larger than the server accepts',
+    });
+  });
+
+  it('lets through an answer that fits', async () => {
+    const admin = await login(t.app, ADMIN.username, ADMIN.password);
     const res = await call(t.app, 'GET', '/tag/list', { token: admin.token });
     expect(res.status).toBe(200);
   });
