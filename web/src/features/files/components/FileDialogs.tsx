@@ -1,6 +1,6 @@
 import type { FileItem } from '../types';
 import type { FileDialogs as Dialogs } from '../hooks/use-file-dialogs';
-import type { MoveLike } from '../hooks/use-file-commands';
+import type { MoveLike } from '../hooks/use-transfer';
 import type { DropTarget } from '../drag';
 import { ContextMenu } from './ActionMenu';
 import { DetailsDrawer } from './DetailsDrawer';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button } from 'antd';
-import { useCallback, type RefObject } from 'react';
+import { App } from 'antd';
+import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FILE_AUTHORITY } from '../../../actions/authorities';
@@ -9,48 +9,30 @@ import { formatSize } from '../../../lib/format';
 import { authKeys } from '../../auth/api';
 import { NEW_FILE_KINDS, type FileCommands, type NewFileKind } from '../actions';
 import {
-  BULK_IDS,
-  checkMoveCopy,
   downloadPackage,
-  fileInfo,
   fileKeys,
   fileUrl,
   isPackageDownloadAllowed,
   rememberFolderId,
-  resolveFolderId,
   startDownload,
-  useClearTrash,
-  useCopyItems,
   useCreateItem,
   useDuplicateItem,
   useExtractArchive,
-  useMoveItems,
-  useRestoreItems,
   useSetFavorite,
-  useSweepItems,
-  useTrashItems,
   useUnmount,
 } from '../api';
 import { putOnClipboard, removeFromClipboard, type ClipboardEntry } from '../clipboard';
 import type { CollectionApi } from '../components/collection-types';
 import { FileIcon } from '../components/FileIcon';
-import type { DropTarget } from '../drag';
 import { openKindOf } from '../file-kinds';
-import { insertListed, refreshFolder, refreshListing } from '../listing-cache';
+import { refreshListing } from '../listing-cache';
 import { freeName } from '../names';
 import { childPathOf, type FileItem } from '../types';
-import { useFileFormat } from '../use-format';
 import type { FileDialogs } from './use-file-dialogs';
 import type { FileSelection, Listing } from './use-file-selection';
+import { useTransfer } from './use-transfer';
+import { useTrashCommands } from './use-trash-commands';
 import type { ViewUrl } from './use-view-url';
-
-/** What a move or copy needs of an item (the clipboard holds no more). */
-export interface MoveLike {
-  id: string;
-  name: string;
-  path: string;
-  isFolder: boolean;
-}
 
 interface CommandsInput {
   view: ViewUrl;
@@ -81,45 +63,18 @@ export function useFileCommands({
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const fmt = useFileFormat();
   const { path, listingKey, isHome, linkTo } = view;
   const { items, total } = listing;
   const { confirm } = dialogs;
   const isTrash = view.kind === 'trash';
 
+  const { transfer, currentTarget } = useTransfer(path, listingKey, confirm);
+  const trashCommands = useTrashCommands(listingKey, total, sel, confirm);
   const createItem = useCreateItem();
-  const moveItems = useMoveItems();
-  const copyItems = useCopyItems();
-  const trashItems = useTrashItems();
-  const restoreItems = useRestoreItems();
-  const sweepItems = useSweepItems();
-  const clearTrash = useClearTrash();
   const setFavorite = useSetFavorite();
   const duplicateItem = useDuplicateItem();
   const extractArchive = useExtractArchive();
   const unmount = useUnmount();
-
-  const currentTarget = useCallback(async (): Promise<DropTarget> => {
-    const id = await resolveFolderId(queryClient, path);
-    const segments = path.split('/').filter(Boolean);
-    return { id, path, name: segments[segments.length - 1] ?? t('allFiles') };
-  }, [queryClient, path, t]);
-
-  /** A toast that follows a bulk operation sent in several requests (a large selection). */
-  const bulkProgress = (kind: 'trash' | 'restore' | 'sweep' | 'move' | 'copy') => {
-    const key = `bulk-${kind}-${Date.now()}`;
-    return {
-      onProgress: (done: number, all: number) => {
-        if (all <= BULK_IDS || done >= all) return;
-        void message.loading({
-          key,
-          content: t(`progress.${kind}`, { done: fmt.count(done), total: fmt.count(all) }),
-          duration: 0,
-        });
-      },
-      end: () => message.destroy(key),
-    };
-  };
 
   /** Selects, scrolls to and highlights an item that just arrived in the listing. */
   const showNew = (item: FileItem) => {
@@ -132,78 +87,6 @@ export function useFileCommands({
       const index = list?.pages.flatMap((p) => p.items).findIndex((i) => i.id === item.id) ?? -1;
       if (index >= 0) collection.current?.scrollToIndex(index, 'center');
     }, 0);
-  };
-
-  /** Move or copy, asking before anything of the same name is replaced. */
-  const transfer = async (
-    moving: MoveLike[],
-    target: DropTarget,
-    mode: 'move' | 'copy',
-  ): Promise<boolean> => {
-    if (moving.length === 0) return false;
-    const ids = moving.map((item) => item.id);
-    if (
-      moving.some(
-        (i) => i.isFolder && (i.id === target.id || target.path.startsWith(`${i.path}${i.name}/`)),
-      )
-    ) {
-      void message.warning(t('messages.moveIntoItself'));
-      return false;
-    }
-    if (mode === 'move' && moving.every((i) => i.path === target.path)) {
-      void message.info(t('messages.alreadyHere'));
-      return false;
-    }
-    const targetId = target.id.startsWith('path:')
-      ? await resolveFolderId(queryClient, target.path)
-      : target.id;
-    const conflicts = await checkMoveCopy(ids, targetId);
-    let override = false;
-    if (conflicts.length > 0) {
-      const names =
-        conflicts
-          .slice(0, 5)
-          .map((c) => `"${c.name}"`)
-          .join(', ') + (conflicts.length > 5 ? '…' : '');
-      override = await confirm({
-        title: t('confirm.overwriteTitle'),
-        content: t('confirm.overwriteBody', {
-          count: conflicts.length,
-          target: target.name,
-          names,
-        }),
-        okText: t('confirm.overwriteOk'),
-        danger: true,
-      });
-      if (!override) return false;
-    }
-    const progress = bulkProgress(mode);
-    const input = {
-      ids,
-      targetId,
-      targetPath: target.path,
-      override,
-      onProgress: progress.onProgress,
-    };
-    if (mode === 'move') {
-      const results = await moveItems.mutateAsync(input).finally(progress.end);
-      const moved = new Set(results.filter((r) => r.code === 0).map((r) => r.from));
-      // a move announces no new files: show the few that arrived where they are looked at
-      const arrived = moving.filter((i) => moved.has(`${i.path}${i.name}`));
-      if (target.path === path && arrived.length > 0 && arrived.length <= 50) {
-        const rows = await Promise.all(arrived.map((i) => fileInfo(i.id).catch(() => null)));
-        for (const row of rows) if (row) insertListed(queryClient, row);
-      } else refreshFolder(queryClient, 'home', target.path);
-    } else {
-      const answer = await copyItems.mutateAsync(input).finally(progress.end);
-      if (!Array.isArray(answer) && answer && 'taskId' in answer) {
-        void message.info({ content: t('messages.backgroundCopy'), duration: 4 });
-      }
-      // copies announce themselves (createFile); a short listing is reloaded to be exact
-      if (target.path !== path) refreshFolder(queryClient, 'home', target.path);
-      else refreshListing(queryClient, listingKey);
-    }
-    return true;
   };
 
   const nameDialogFor = (isFolder: boolean, kindId?: NewFileKind) => {
@@ -241,12 +124,8 @@ export function useFileCommands({
     downloadPackage(ids);
   };
 
-  const restoreWithProgress = (ids: string[]) => {
-    const progress = bulkProgress('restore');
-    return restoreItems.mutateAsync({ ids, onProgress: progress.onProgress }).finally(progress.end);
-  };
-
   const cmd: FileCommands = {
+    ...trashCommands,
     open: (item) => {
       if (isTrash) {
         sel.selectOnly(item);
@@ -370,98 +249,6 @@ export function useFileCommands({
         await unmount.mutateAsync(item);
         sel.clear();
         void message.success(t('messages.unmounted', { name: item.name }));
-      });
-    },
-    trash: (targets) => {
-      const ids = targets.map((item) => item.id);
-      const progress = bulkProgress('trash');
-      void trashItems
-        .mutateAsync({ ids, onProgress: progress.onProgress })
-        .finally(progress.end)
-        .then(() => {
-          sel.clear();
-          const key = `trash-${Date.now()}`;
-          void message.success({
-            key,
-            duration: 6,
-            content: (
-              <span className="nb-undo" data-testid="trash-message">
-                {t('messages.trashed', { count: ids.length, name: targets[0]?.name ?? '' })}
-                <Button
-                  type="link"
-                  size="small"
-                  data-testid="trash-undo"
-                  onClick={() => {
-                    message.destroy(key);
-                    void restoreWithProgress(ids).then(() =>
-                      queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('trash', '') }),
-                    );
-                  }}
-                >
-                  {t('messages.undo')}
-                </Button>
-              </span>
-            ),
-          });
-        });
-    },
-    restore: (targets) => {
-      const first = targets[0];
-      void confirm({
-        title: t('confirm.restoreTitle'),
-        content:
-          targets.length === 1 && first
-            ? t('confirm.restoreOne', { name: first.name, path: first.path })
-            : t('confirm.restoreMany', { count: targets.length }),
-        okText: t('confirm.restoreOk'),
-      }).then(async (ok) => {
-        if (!ok) return;
-        const results = await restoreWithProgress(targets.map((i) => i.id));
-        sel.clear();
-        const failed = (results ?? []).filter((r) => r.code !== 0);
-        for (const failure of failed) {
-          void message.error(t('messages.restoreFailed', { name: failure.from, msg: failure.msg }));
-        }
-        const restored = targets.length - failed.length;
-        if (restored > 0) {
-          void message.success(
-            t('messages.restored', { count: restored, name: first?.name ?? '' }),
-          );
-        }
-        refreshListing(queryClient, listingKey, true);
-      });
-    },
-    deleteForever: (targets) => {
-      const first = targets[0];
-      void confirm({
-        title: t('confirm.sweepTitle'),
-        content:
-          targets.length === 1 && first
-            ? t('confirm.sweepOne', { name: first.name })
-            : t('confirm.sweepMany', { count: targets.length }),
-        okText: t('confirm.sweepOk'),
-        danger: true,
-      }).then(async (ok) => {
-        if (!ok) return;
-        const progress = bulkProgress('sweep');
-        await sweepItems
-          .mutateAsync({ ids: targets.map((i) => i.id), onProgress: progress.onProgress })
-          .finally(progress.end);
-        sel.clear();
-        void message.success(t('messages.swept'));
-      });
-    },
-    emptyTrash: () => {
-      void confirm({
-        title: t('confirm.emptyTitle'),
-        content: t('confirm.emptyBody', { count: total }),
-        okText: t('confirm.emptyOk'),
-        danger: true,
-      }).then(async (ok) => {
-        if (!ok) return;
-        await clearTrash.mutateAsync();
-        sel.clear();
-        void message.success(t('messages.trashEmptied'));
       });
     },
     deselect: () => {

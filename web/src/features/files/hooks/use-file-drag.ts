@@ -5,7 +5,7 @@ import { ACTIONS } from '../../../app/action-registry';
 import type { ActionContext } from '../actions';
 import { DRAG_TYPE, blankDragImage, canDropInto, useDragStore, type DropTarget } from '../drag';
 import type { FileItem } from '../types';
-import type { MoveLike } from './use-file-commands';
+import type { MoveLike } from './use-transfer';
 import type { FileDialogs } from './use-file-dialogs';
 import type { FileSelection } from './use-file-selection';
 
