@@ -10,6 +10,7 @@ import { feedback } from '../app/feedback';
 import i18n, { translateKey } from '../i18n';
 import { useAppStore } from '../stores/app';
 import { useSessionStore } from '../stores/session';
+import { describeFailure } from './error-text';
 import { toQueryString, type QueryParams } from './query-string';
 
 export const API_BASE = '/api';
@@ -128,11 +129,9 @@ function handleSessionExpired(): void {
   }, 200);
 }
 
-/** The text for a failed envelope: the server's message, our text for the code, or a generic one. */
+/** The text for a failed envelope, in the user's language (see describeFailure). */
 export function errorText(envelope: Pick<Envelope, 'code' | 'message'>): string {
-  if (envelope.message && envelope.message !== SUCCESS_MESSAGE) return envelope.message;
-  const key = `errors:${envelope.code}`;
-  return i18n.exists(key) ? translateKey(key) : i18n.t('common:request.distracted');
+  return describeFailure(envelope, (key) => (i18n.exists(key) ? translateKey(key) : undefined));
 }
 
 /**
