@@ -154,7 +154,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   app.setSerializerCompiler(responseSerializer(config.checkResponses));
 
-  const database = options.database ?? openDatabase(config);
+  const database =
+    options.database ?? openDatabase({ ...config, log: app.log.child({ module: 'db' }) });
   await migrateToLatest(database.db);
   const services = createServices(database, config);
   await services.menus.ensureSeeded();
@@ -176,7 +177,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     const cleanUp = () =>
       void services.jobs
         .enqueue(JOB_UPLOAD_CLEANUP, {}, { userId: null, delayMs: 60_000 })
-        .catch(() => undefined);
+        .catch((err: unknown) =>
+          app.log.warn({ err }, 'could not schedule the clean-up of abandoned uploads'),
+        );
     cleanUp();
     cleanupTimer = setInterval(cleanUp, 6 * 3600_000);
     cleanupTimer.unref();

@@ -34,7 +34,18 @@ export interface DbHandle {
 // int8 (bigint) columns hold epoch milliseconds and byte counts: well inside 2^53.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
-export function openDatabase(options: { databaseUrl?: string; dataDir: string }): DbHandle {
+/** Where the database's background upkeep reports what it could not do. */
+export interface DbLog {
+  warn(details: object, message: string): void;
+}
+
+export function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  log?: DbLog;
+}): DbHandle {
+  const upkeepFailed = (what: string) => (err: unknown) =>
+    options.log?.warn({ err }, `database upkeep failed: ${what}`);
   if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = new Kysely<Database>({
@@ -68,10 +79,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
         // the file tree's table only: a table without indexes (the search index's shadow
         // tables) is counted by a full scan, which a big drive cannot afford every few seconds
         .then(() => sql`analyze file`.execute(db))
-        .then(
-          () => undefined,
-          () => undefined,
-        );
+        .then(() => undefined, upkeepFailed('analyze file'));
     });
   };
   const db: Db = new Kysely<Database>({
@@ -83,7 +91,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   });
   // the planner's statistics follow the data: tables change shape as drives fill up
   const timer = setInterval(
-    () => void sql`pragma optimize`.execute(db).catch(() => undefined),
+    () => void sql`pragma optimize`.execute(db).catch(upkeepFailed('pragma optimize')),
     3600_000,
   );
   timer.unref();
@@ -93,7 +101,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
     close: async () => {
       clearInterval(timer);
       await analyzing;
-      await sql`pragma optimize`.execute(db).catch(() => undefined);
+      await sql`pragma optimize`.execute(db).catch(upkeepFailed('pragma optimize'));
       await db.destroy();
     },
   };
