@@ -1,5 +1,5 @@
 import { FolderFilled, FolderOpenFilled, HomeFilled } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Modal, Tree, type TreeDataNode } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,7 +34,6 @@ export function MoveCopyDialog({ request, onClose, onSubmit }: MoveCopyDialogPro
   const [children, setChildren] = useState<Record<string, FileItem[]>>({});
   const [expanded, setExpanded] = useState<string[]>([ROOT_FOLDER_ID]);
   const [chosen, setChosen] = useState<DropTarget | null>(null);
-  const [busy, setBusy] = useState<'move' | 'copy' | null>(null);
 
   const root: DropTarget = useMemo(
     () => ({ id: ROOT_FOLDER_ID, path: '/', name: t('allFiles') }),
@@ -48,7 +47,6 @@ export function MoveCopyDialog({ request, onClose, onSubmit }: MoveCopyDialogPro
     if (request) {
       setChosen(request.initial ?? root);
       setExpanded([ROOT_FOLDER_ID]);
-      setBusy(null);
       setChildren({});
     }
   }
@@ -103,14 +101,24 @@ export function MoveCopyDialog({ request, onClose, onSubmit }: MoveCopyDialogPro
     items.some((i) => i.isFolder && (i.id === chosen.id || chosen.path.startsWith(childPathOf(i)))),
   );
 
-  const run = async (mode: 'move' | 'copy') => {
+  const transfer = useMutation({
+    mutationFn: ({
+      using,
+      target,
+      mode,
+    }: {
+      using: MoveCopyRequest;
+      target: DropTarget;
+      mode: 'move' | 'copy';
+    }) => onSubmit(using.items, target, mode),
+    onSuccess: (done) => {
+      if (done) onClose();
+    },
+  });
+  const busy = transfer.isPending ? transfer.variables.mode : null;
+  const run = (mode: 'move' | 'copy') => {
     if (!chosen || !request) return;
-    setBusy(mode);
-    try {
-      if (await onSubmit(request.items, chosen, mode)) onClose();
-    } finally {
-      setBusy(null);
-    }
+    transfer.mutate({ using: request, target: chosen, mode });
   };
 
   const first = items[0];
@@ -132,7 +140,7 @@ export function MoveCopyDialog({ request, onClose, onSubmit }: MoveCopyDialogPro
         request?.modes.copy === false ? null : (
           <Button
             key="copy"
-            onClick={() => void run('copy')}
+            onClick={() => run('copy')}
             disabled={!chosen || intoSelf || busy === 'move'}
             loading={busy === 'copy'}
             data-testid="move-dialog-copy"
@@ -144,7 +152,7 @@ export function MoveCopyDialog({ request, onClose, onSubmit }: MoveCopyDialogPro
           <Button
             key="move"
             type="primary"
-            onClick={() => void run('move')}
+            onClick={() => run('move')}
             disabled={!canMove || busy === 'copy'}
             loading={busy === 'move'}
             data-testid="move-dialog-move"

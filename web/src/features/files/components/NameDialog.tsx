@@ -1,7 +1,7 @@
+import { useMutation } from '@tanstack/react-query';
 import { Form, Input, Modal, type InputRef } from 'antd';
 import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../api/client';
 import { baseNameEnd, nameProblem } from '../names';
 
 export interface NameDialogRequest {
@@ -25,7 +25,6 @@ export function NameDialog({
   const { t } = useTranslation('files');
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const input = useRef<InputRef>(null);
 
   // a new request starts from its own name
@@ -35,29 +34,27 @@ export function NameDialog({
     if (request) {
       setName(request.initialName);
       setError(null);
-      setBusy(false);
     }
   }
 
-  const submit = async () => {
-    if (!request || busy) return;
+  const creating = useMutation({
+    mutationFn: ({ using, name: wanted }: { using: NameDialogRequest; name: string }) =>
+      using.submit(wanted),
+    onSuccess: () => onClose(),
+    onError: (failure) => {
+      setError(failure instanceof Error ? failure.message : String(failure));
+      input.current?.focus();
+    },
+  });
+
+  const submit = () => {
+    if (!request || creating.isPending) return;
     const problem = nameProblem(name);
     if (problem) {
       setError(t(`nameErrors.${problem}`));
       return;
     }
-    setBusy(true);
-    try {
-      await request.submit(name);
-      onClose();
-    } catch (failure) {
-      setError(
-        failure instanceof ApiError || failure instanceof Error ? failure.message : String(failure),
-      );
-      input.current?.focus();
-    } finally {
-      setBusy(false);
-    }
+    creating.mutate({ using: request, name });
   };
 
   return (
@@ -71,9 +68,9 @@ export function NameDialog({
       }
       okText={request?.okText}
       cancelText={t('confirm.cancel')}
-      onOk={() => void submit()}
+      onOk={submit}
       onCancel={onClose}
-      confirmLoading={busy}
+      confirmLoading={creating.isPending}
       destroyOnHidden
       width={420}
       okButtonProps={{ 'data-testid': 'name-dialog-ok' }}
@@ -84,12 +81,7 @@ export function NameDialog({
         element.setSelectionRange(0, baseNameEnd(element.value, request.isFolder));
       }}
     >
-      <Form
-        layout="vertical"
-        onFinish={() => void submit()}
-        requiredMark={false}
-        data-testid="name-dialog"
-      >
+      <Form layout="vertical" onFinish={submit} requiredMark={false} data-testid="name-dialog">
         <Form.Item
           label={t('newFile.name')}
           validateStatus={error ? 'error' : undefined}
