@@ -19,6 +19,11 @@ import type { JobQueue } from './jobs/queue.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
 import { FilesService } from './modules/files/files.service.ts';
 import { FileOperations } from './modules/files/file-ops.service.ts';
+import { TrashService } from './modules/files/trash.service.ts';
+import { ExtractService } from './modules/files/extract.service.ts';
+import { SyncService } from './modules/files/sync.service.ts';
+import { DownloadService } from './modules/files/download.service.ts';
+import { TreeIndexer } from './modules/files/tree-index.ts';
 import { LocalTree } from './storage/local-tree.ts';
 import { UploadService } from './modules/upload/upload.service.ts';
 import { registerFileJobs } from './modules/files/files.jobs.ts';
@@ -54,8 +59,12 @@ export function createServices(database: DbHandle, config: Config) {
   const files = new FilesService(db, tree, (userId, url, body) =>
     events.publish(userId, { url: url as EventType, body }),
   );
-  const fileOps = new FileOperations(db, files);
-  const uploads = new UploadService(db, files, fileOps, {
+  const trash = new TrashService(files);
+  const fileOps = new FileOperations(files, trash, jobs);
+  const indexer = new TreeIndexer(files);
+  const extract = new ExtractService(files, indexer);
+  const fileSync = new SyncService(files, jobs);
+  const uploads = new UploadService(db, files, trash, {
     jobs,
     backgroundMergeBytes: config.backgroundMergeBytes,
     mergeWaitMs: config.mergeWaitMs,
@@ -69,7 +78,8 @@ export function createServices(database: DbHandle, config: Config) {
     new ShareCodeThrottle(attempts),
   );
   const mounts = new MountService(files, shareAccess);
-  registerFileJobs({ db, jobs, auth, files, fileOps, uploads });
+  const downloads = new DownloadService(files, shareAccess);
+  registerFileJobs({ jobs, auth, files, fileOps, indexer, uploads });
   // the search index's backend: FTS5 on SQLite, tsvector/GIN on PostgreSQL
   const searchRepo =
     database.dialect === 'sqlite' ? new SqliteSearchRepo(db) : new PostgresSearchRepo(db);
@@ -107,6 +117,11 @@ export function createServices(database: DbHandle, config: Config) {
     tree,
     files,
     fileOps,
+    trash,
+    extract,
+    indexer,
+    fileSync,
+    downloads,
     uploads,
     events,
     eventStreams,

@@ -6,6 +6,7 @@ export * from './menus.ts';
 export * from './format.ts';
 export * from './share.ts';
 export * from './tags.ts';
+export * from './files.ts';
 export * from './search.ts';
 export * from './menu-seed.ts';
 export * from './validation.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { mountRef } from './files.ts';
 
 /** What visitors of a private folder share may do besides reading (API-NOTES §1.7). */
 export const SHARE_OPERATIONS = ['UPLOAD', 'PUT', 'DELETE'] as const;
@@ -139,18 +140,8 @@ export interface PublicFileView {
   truncated?: boolean;
 }
 
-/**
- * A mount as it shows inline in the listing of the folder it was placed in (`GET /list`): the
- * entry is a folder whose `id` is the mount's id; it is browsed through its share.
- */
-export interface MountRef {
-  mountId: string;
-  shareId: string;
-  /** The owner's shared folder. */
-  fileId: string;
-  fileUsername: string;
-  fileShowName: string;
-}
+/** A mount as it shows inline in the listing of the folder it was placed in (files.ts). */
+export type MountRef = z.infer<typeof mountRef>;
 
 /** One mounted folder in the mounter's drive (the /mount view). */
 export interface MountView {

@@ -259,7 +259,7 @@ describe('index rebuild', () => {
     fs.mkdirSync(path.join(root, 'outside', 'deeper'), { recursive: true });
     fs.writeFileSync(path.join(root, 'outside', 'deeper', 'new.txt'), 'new!');
 
-    const stats = await t.app.services.fileOps.indexer.sync(
+    const stats = await t.app.services.indexer.sync(
       owner() ? { id: admin.userId, username: 'admin' } : { id: '', username: '' },
       { id: '0', prefix: '/' },
     );

@@ -373,6 +373,22 @@ describe('trash', () => {
     });
     expect(gone.body.code).toBe(7);
   });
+
+  it('deletes for good in one step, a folder and an item inside it chosen together', async () => {
+    const folder = await newFolder('old');
+    const inner = await putFile(t, owner(), '/old', 'inner.bin', Buffer.alloc(70));
+    await putFile(t, owner(), '/', 'kept.bin', Buffer.alloc(30));
+    const res = await call(t.app, 'DELETE', '/delete', {
+      token: admin.token,
+      query: { fileIds: [folder.id, inner], sweep: 'true' },
+    });
+    expect(res.body).toMatchObject({ code: 0, message: 'Deleted' });
+    expect(await used()).toBe(30);
+    expect((await list('/', { queryFileType: 'trash' })).count).toBe(0);
+    expect(fs.existsSync(disk('old'))).toBe(false);
+    expect(fs.readdirSync(path.join(t.dataDir, 'trash', ADMIN.username))).toEqual([]);
+    expect((await list('/')).data!.map((i) => i.name)).toEqual(['kept.bin']);
+  });
 });
 
 describe('views, favorites and new files', () => {

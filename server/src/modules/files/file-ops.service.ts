@@ -1,12 +1,14 @@
-import { ErrorCode } from '@nimbus/contract';
-import { sql } from 'kysely';
-import type { Db } from '../../db/index.ts';
+import { ErrorCode, type CopyAnswer, type OperationResult } from '@nimbus/contract';
+import type { JobQueue } from '../../jobs/queue.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
-import { AppError, badParameter, exists } from '../../lib/errors.ts';
+import { badParameter, exists } from '../../lib/errors.ts';
 import { newId, sha256Bytes } from '../../lib/ids.ts';
 import { contentTypeOf, fileTypeOf } from './file-types.ts';
-import { underPrefix, type FileRow, type NewFileRow } from './files.repo.ts';
+import { newFileRow } from './file-row.ts';
+import type { FileRow } from './files.repo.ts';
 import {
+  failureOf,
+  fullPathOf,
   prefixOf,
   toView,
   type FileView,
@@ -14,45 +16,29 @@ import {
   type FolderRef,
   type Owner,
 } from './files.service.ts';
-import { checkName, parseFolderPath, suffixOf } from './names.ts';
+import { checkName, suffixOf } from './names.ts';
 import { emptyFileContent } from './empty-files.ts';
-import { archiveKind, DEFAULT_LIMITS, extractArchive } from './archive.ts';
-import { TreeIndexer } from './tree-index.ts';
+import type { TrashService } from './trash.service.ts';
 
-export type Operation = 'move' | 'copy' | 'rename' | 'delete' | 'restore';
+export const JOB_COPY = 'copy';
 
-export interface OperationResult {
-  operation: Operation;
-  from: string;
+/** Copies of more items or bytes than this run as a background task. */
+export const BACKGROUND_COPY_ITEMS = 500;
+export const BACKGROUND_COPY_BYTES = 256 * 1024 * 1024;
+
+export interface CopyPayload {
+  froms: string[];
   to: string;
-  code: number;
-  msg: string;
+  override: boolean;
 }
 
-const fullPath = (row: Pick<FileRow, 'path' | 'name'>) => `${row.path}${row.name}`;
-
-/** The rows not inside a folder among them: `/a/` and `/a/b.txt` give `/a/`. */
-export function outermost<T extends Pick<FileRow, 'path' | 'name' | 'isFolder'>>(rows: T[]): T[] {
-  const folders = new Set(rows.filter((r) => r.isFolder).map(prefixOf));
-  if (folders.size === 0) return rows;
-  return rows.filter((row) => {
-    // every ancestor of `/a/b/c/`: `/a/`, `/a/b/`, `/a/b/c/`
-    for (let at = row.path.indexOf('/', 1); at !== -1; at = row.path.indexOf('/', at + 1))
-      if (folders.has(row.path.slice(0, at + 1))) return false;
-    return true;
-  });
-}
-
-/** Rename, move, copy, trash, restore and the rest: the rules of the file tree. */
+/** Rename, move, copy, favourites and new files: the rules of the file tree. */
 export class FileOperations {
-  readonly indexer: TreeIndexer;
-
   constructor(
-    private readonly db: Db,
     private readonly files: FilesService,
-  ) {
-    this.indexer = new TreeIndexer(db, files);
-  }
+    private readonly trash: TrashService,
+    private readonly jobs: JobQueue,
+  ) {}
 
   private get repo() {
     return this.files.repo;
@@ -85,9 +71,9 @@ export class FileOperations {
         } else await this.tree.move(from, to);
       };
       await this.files.journaled(actor.id, 'move', from, to, moveDisk, async (trx) => {
-        await trx
-          .updateTable('file')
-          .set({
+        await this.repo.update(
+          row.id,
+          {
             name,
             updateDate: Date.now(),
             ...(row.isFolder
@@ -97,9 +83,9 @@ export class FileOperations {
                   contentType: contentTypeOf(suffix, false),
                   fileType: fileTypeOf(suffix, false),
                 }),
-          })
-          .where('id', '=', row.id)
-          .execute();
+          },
+          trx,
+        );
         if (row.isFolder)
           await this.repo.rewritePrefix(actor.id, prefixOf(row), `${row.path}${name}/`, trx);
         const renamed = { ...row, name, suffix, fileType: fileTypeOf(suffix, row.isFolder === 1) };
@@ -108,7 +94,7 @@ export class FileOperations {
       const updated = toView(await this.files.mustFind(actor.id, id));
       this.files.notify(actor.id, 'operationFile', {
         operation: 'rename',
-        from: fullPath(row),
+        from: fullPathOf(row),
         to: `${row.path}${name}`,
         code: 0,
         msg: '',
@@ -118,23 +104,20 @@ export class FileOperations {
     });
   }
 
+  /** Rename the item at a full path such as `/a/b.txt`. */
+  async renameAt(actor: Actor, fullPath: string, rawName: unknown): Promise<FileView> {
+    const row = await this.files.byPath(actor.id, fullPath);
+    return this.rename(actor, row.id, rawName);
+  }
+
   // ---- move and copy ----------------------------------------------------------------------
 
   /** The items of `froms` whose names are taken in the target folder. */
   async conflicts(actor: Actor, froms: string[], toId: string): Promise<FileView[]> {
     const target = await this.files.folderById(actor.id, toId);
-    const rows = await this.liveItems(actor, froms);
+    const rows = await this.files.liveItems(actor.id, froms);
     const names = await this.repo.childNames(actor.id, target.id);
     return rows.filter((r) => names.has(r.name) && r.parentId !== target.id).map(toView);
-  }
-
-  private async liveItems(actor: Actor, ids: string[]): Promise<FileRow[]> {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) throw badParameter('Choose at least one file');
-    const rows = await this.repo.liveMany(actor.id, unique);
-    if (rows.length !== unique.length)
-      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
-    return rows;
   }
 
   private assertNotInside(row: FileRow, target: FolderRef): void {
@@ -148,7 +131,7 @@ export class FileOperations {
     actor: Actor,
     froms: string[],
   ): Promise<{ items: number; bytes: number; name: string; path: string }> {
-    const rows = await this.liveItems(actor, froms);
+    const rows = await this.files.liveItems(actor.id, froms);
     let items = 0;
     let bytes = 0;
     for (const row of rows) {
@@ -177,7 +160,7 @@ export class FileOperations {
     requireAuthority(actor, 'cloud:file:update');
     return this.files.withLock(actor.id, async () => {
       const target = await this.files.folderById(actor.id, toId);
-      const rows = await this.liveItems(actor, froms);
+      const rows = await this.files.liveItems(actor.id, froms);
       for (const row of rows) this.assertNotInside(row, target);
       const results: OperationResult[] = [];
       for (const row of rows) {
@@ -185,7 +168,7 @@ export class FileOperations {
         if (row.parentId === target.id) {
           results.push({
             operation: 'move',
-            from: fullPath(row),
+            from: fullPathOf(row),
             to: toPath,
             code: ErrorCode.IGNORE,
             msg: 'Already in this folder',
@@ -203,11 +186,7 @@ export class FileOperations {
             to,
             () => this.tree.move(from, to),
             async (trx) => {
-              await trx
-                .updateTable('file')
-                .set({ parentId: target.id, path: target.prefix })
-                .where('id', '=', row.id)
-                .execute();
+              await this.repo.update(row.id, { parentId: target.id, path: target.prefix }, trx);
               if (row.isFolder)
                 await this.repo.rewritePrefix(
                   actor.id,
@@ -219,11 +198,11 @@ export class FileOperations {
               await this.repo.adjustChildren(target.id, 1, trx);
             },
           );
-          results.push({ operation: 'move', from: fullPath(row), to: toPath, code: 0, msg: '' });
+          results.push({ operation: 'move', from: fullPathOf(row), to: toPath, code: 0, msg: '' });
           // open folders on both sides follow the move
           this.files.notify(actor.id, 'deleteFile', {
             id: row.id,
-            path: fullPath(row),
+            path: fullPathOf(row),
             parentId: row.parentId,
           });
           this.files.notify(
@@ -232,10 +211,10 @@ export class FileOperations {
             toView(await this.files.mustFind(actor.id, row.id)),
           );
         } catch (err) {
-          results.push(this.failure('move', row, toPath, err));
+          results.push(failureOf('move', row, toPath, err));
         }
       }
-      this.report(actor.id, results);
+      this.files.report(actor.id, results);
       return results;
     });
   }
@@ -252,7 +231,30 @@ export class FileOperations {
     const clash = await this.repo.childNamed(actor.id, target.id, name);
     if (!clash) return;
     if (!override) throw exists(`"${name}" already exists in the target folder`);
-    await this.trashRow(actor, clash);
+    await this.trash.trashRow(actor, clash);
+  }
+
+  /**
+   * Copy items: at once, or (more than BACKGROUND_COPY_ITEMS items or BACKGROUND_COPY_BYTES
+   * bytes) as a background task whose result arrives as an operationFile event.
+   */
+  async startCopy(
+    actor: Actor,
+    froms: string[],
+    toId: string,
+    override: boolean,
+  ): Promise<{ answer: CopyAnswer; queued: boolean }> {
+    requireAuthority(actor, 'cloud:file:upload');
+    const size = await this.measure(actor, froms);
+    if (size.items <= BACKGROUND_COPY_ITEMS && size.bytes <= BACKGROUND_COPY_BYTES)
+      return { answer: await this.copy(actor, froms, toId, override), queued: false };
+    await this.files.assertSpace(actor.id, size.bytes);
+    const taskId = await this.jobs.enqueue<CopyPayload>(
+      JOB_COPY,
+      { froms, to: toId, override },
+      { userId: actor.id, name: size.name, path: size.path },
+    );
+    return { answer: { taskId }, queued: true };
   }
 
   async copy(
@@ -264,7 +266,7 @@ export class FileOperations {
     requireAuthority(actor, 'cloud:file:upload');
     return this.files.withLock(actor.id, async () => {
       const target = await this.files.folderById(actor.id, toId);
-      const rows = await this.liveItems(actor, froms);
+      const rows = await this.files.liveItems(actor.id, froms);
       for (const row of rows) this.assertNotInside(row, target);
       let bytes = 0;
       for (const row of rows)
@@ -282,16 +284,16 @@ export class FileOperations {
           await this.copyRow(actor, row, target, name);
           results.push({
             operation: 'copy',
-            from: fullPath(row),
+            from: fullPathOf(row),
             to: `${target.prefix}${name}`,
             code: 0,
             msg: '',
           });
         } catch (err) {
-          results.push(this.failure('copy', row, `${target.prefix}${name}`, err));
+          results.push(failureOf('copy', row, `${target.prefix}${name}`, err));
         }
       }
-      this.report(actor.id, results);
+      this.files.report(actor.id, results);
       return results;
     });
   }
@@ -301,39 +303,36 @@ export class FileOperations {
     const from = this.files.diskPathOf(owner, row);
     const to = this.tree.pathOf(owner.username, target.prefix, name);
     const tmp = this.tree.tmpPath();
-    const now = Date.now();
     const newRootId = newId();
     const newPrefix = `${target.prefix}${name}/`;
     const descendants = row.isFolder ? await this.repo.descendants(owner.id, prefixOf(row)) : [];
     const ids = new Map<string, string>([[row.id, newRootId]]);
     for (const d of descendants) ids.set(d.id, newId());
     const oldPrefix = prefixOf(row);
-    const suffix = row.isFolder ? '' : suffixOf(name);
-    const copies: NewFileRow[] = [
-      {
-        ...row,
-        id: newRootId,
-        parentId: target.id,
-        path: target.prefix,
-        name,
-        ...(row.isFolder
-          ? {}
-          : {
-              suffix,
-              contentType: contentTypeOf(suffix, false),
-              fileType: fileTypeOf(suffix, false),
-            }),
-        uploadDate: now,
-        isFavorite: 0,
-      },
-      ...descendants.map((d) => ({
-        ...d,
-        id: ids.get(d.id)!,
-        parentId: ids.get(d.parentId) ?? d.parentId,
-        path: newPrefix + d.path.slice(oldPrefix.length),
-        uploadDate: now,
-        isFavorite: 0 as const,
-      })),
+    // the copies keep the bytes' facts and dates; they are new rows, uploaded now
+    const copyOf = (from: FileRow, parent: FolderRef, as: string, id: string) =>
+      newFileRow(owner, parent, as, {
+        id,
+        isFolder: from.isFolder === 1,
+        size: from.size,
+        hash: from.hash,
+        updateDate: from.updateDate,
+        childrenCount: from.childrenCount,
+        media: from.media,
+      });
+    const copies = [
+      copyOf(row, target, name, newRootId),
+      ...descendants.map((d) =>
+        copyOf(
+          d,
+          {
+            id: ids.get(d.parentId) ?? d.parentId,
+            prefix: newPrefix + d.path.slice(oldPrefix.length),
+          },
+          d.name,
+          ids.get(d.id)!,
+        ),
+      ),
     ];
     const bytes = copies.reduce((sum, c) => sum + (c.isFolder ? 0 : Number(c.size ?? 0)), 0);
     await this.files.journaled(
@@ -377,195 +376,15 @@ export class FileOperations {
     });
   }
 
-  // ---- trash ------------------------------------------------------------------------------
-
-  async trash(actor: Actor, ids: string[]): Promise<number> {
-    requireAuthority(actor, 'cloud:file:delete');
-    return this.files.withLock(actor.id, async () => {
-      const rows = await this.liveItems(actor, ids);
-      // an item inside another item of the same request goes with its ancestor
-      const roots = outermost(rows);
-      for (const row of roots) await this.trashRow(actor, row);
-      this.files.notify(actor.id, 'operationTips', { operation: 'delete', success: true, msg: '' });
-      return roots.length;
-    });
-  }
-
-  /** Move one live item to the trash; the caller holds the lock. */
-  async trashRow(owner: Owner, row: FileRow): Promise<void> {
-    const from = this.files.diskPathOf(owner, row);
-    const to = this.tree.trashPathOf(owner.username, row.id);
-    const now = Date.now();
-    await this.files.journaled(
-      owner.id,
-      'trash',
-      from,
-      to,
-      () => this.tree.move(from, to),
-      async (trx) => {
-        if (row.isFolder) {
-          await trx
-            .updateTable('file')
-            .set({ trashId: row.id, trashedAt: now })
-            .where('userId', '=', owner.id)
-            .where('trashId', 'is', null)
-            .where((eb) => eb.or([eb('id', '=', row.id), underPrefix(prefixOf(row))]))
-            .execute();
-        } else {
-          await trx
-            .updateTable('file')
-            .set({ trashId: row.id, trashedAt: now })
-            .where('id', '=', row.id)
-            .execute();
-        }
-        await this.repo.adjustChildren(row.parentId, -1, trx);
-        await this.files.changed({ kind: 'trashed', userId: owner.id, trashId: row.id }, trx);
-      },
-    );
-    this.files.notify(owner.id, 'deleteFile', { id: row.id, path: fullPath(row) });
-  }
-
-  async restore(actor: Actor, ids: string[]): Promise<OperationResult[]> {
-    requireAuthority(actor, 'cloud:file:delete');
-    return this.files.withLock(actor.id, async () => {
-      const results: OperationResult[] = [];
-      for (const id of new Set(ids)) {
-        const row = await this.trashRoot(actor.id, id);
-        try {
-          results.push(await this.restoreRow(actor, row));
-        } catch (err) {
-          results.push(this.failure('restore', row, fullPath(row), err));
-        }
-      }
-      this.report(actor.id, results);
-      return results;
-    });
-  }
-
-  private async trashRoot(userId: string, id: string): Promise<FileRow> {
-    const row = await this.repo.byId(userId, id);
-    if (!row || row.trashId !== row.id)
-      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'This item is not in the trash');
-    return row;
-  }
-
-  private async restoreRow(actor: Actor, row: FileRow): Promise<OperationResult> {
-    // the original folder, recreated if it went away meanwhile
-    const parent = await this.files.ensureFolders(actor, parseFolderPath(row.path));
-    const name = await this.files.freeName(actor.id, parent.id, row.name, row.isFolder === 1);
-    const from = this.tree.trashPathOf(actor.username, row.id);
-    const to = this.tree.pathOf(actor.username, parent.prefix, name);
-    await this.files.journaled(
-      actor.id,
-      'restore',
-      from,
-      to,
-      () => this.tree.move(from, to),
-      async (trx) => {
-        // while still in the trash: the new name and, below a renamed folder, the new paths
-        await trx
-          .updateTable('file')
-          .set({ name, parentId: parent.id, path: parent.prefix })
-          .where('id', '=', row.id)
-          .execute();
-        if (row.isFolder && (name !== row.name || parent.prefix !== row.path)) {
-          const oldPrefix = prefixOf(row);
-          await trx
-            .updateTable('file')
-            .set({
-              path: sql<string>`${`${parent.prefix}${name}/`} || substr(path, ${[...oldPrefix].length + 1})`,
-            })
-            .where('userId', '=', actor.id)
-            .where('trashId', '=', row.id)
-            .where('id', '!=', row.id)
-            .execute();
-        }
-        await trx
-          .updateTable('file')
-          .set({ trashId: null, trashedAt: null })
-          .where('userId', '=', actor.id)
-          .where('trashId', '=', row.id)
-          .execute();
-        await this.repo.adjustChildren(parent.id, 1, trx);
-        await this.files.changed({ kind: 'restored', userId: actor.id }, trx);
-      },
-    );
-    const restored = await this.files.mustFind(actor.id, row.id);
-    this.files.notify(actor.id, 'createFile', toView(restored));
-    return {
-      operation: 'restore',
-      from: fullPath(row),
-      to: fullPath(restored),
-      code: 0,
-      msg: name === row.name ? '' : `Restored as "${name}"`,
-    };
-  }
-
-  /** Delete trashed items for good and give their space back. */
-  async sweep(actor: Actor, ids: string[]): Promise<number> {
-    requireAuthority(actor, 'cloud:file:delete');
-    return this.files.withLock(actor.id, async () => {
-      const rows: FileRow[] = [];
-      for (const id of new Set(ids)) rows.push(await this.trashRoot(actor.id, id));
-      for (const row of rows) await this.sweepRow(actor, row);
-      return rows.length;
-    });
-  }
-
-  async clearTrash(actor: Actor): Promise<number> {
-    requireAuthority(actor, 'cloud:file:delete');
-    return this.files.withLock(actor.id, async () => {
-      const rows = await this.db
-        .selectFrom('file')
-        .selectAll()
-        .where('userId', '=', actor.id)
-        .where('trashId', 'is not', null)
-        .whereRef('trashId', '=', 'id')
-        .execute();
-      for (const row of rows) await this.sweepRow(actor, row);
-      this.files.notify(actor.id, 'operationTips', {
-        operation: 'clear-trash',
-        success: true,
-        msg: '',
-      });
-      return rows.length;
-    });
-  }
-
-  private async sweepRow(owner: Owner, row: FileRow): Promise<void> {
-    // database first: a crash leaves only unreferenced bytes in the trash folder, removed on boot
-    await this.db.transaction().execute(async (trx) => {
-      const total = await trx
-        .selectFrom('file')
-        .select((eb) => eb.fn.sum<number>('size').as('bytes'))
-        .where('userId', '=', owner.id)
-        .where('trashId', '=', row.id)
-        .where('isFolder', '=', 0)
-        .executeTakeFirstOrThrow();
-      await trx
-        .deleteFrom('file')
-        .where('userId', '=', owner.id)
-        .where('trashId', '=', row.id)
-        .execute();
-      await this.repo.adjustUsed(owner.id, -Number(total.bytes ?? 0), trx);
-    });
-    await this.tree.remove(this.tree.trashPathOf(owner.username, row.id));
-  }
-
   // ---- flags and new files ----------------------------------------------------------------
 
   async setFavorite(actor: Actor, ids: string[], favorite: boolean): Promise<void> {
-    const rows = await this.liveItems(actor, ids);
-    await this.db
-      .updateTable('file')
-      .set({ isFavorite: favorite ? 1 : 0 })
-      .where('userId', '=', actor.id)
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute();
+    const rows = await this.files.liveItems(actor.id, ids);
+    await this.repo.setFavorite(
+      actor.id,
+      rows.map((r) => r.id),
+      favorite,
+    );
     for (const r of rows)
       this.files.notify(actor.id, 'updateFile', { ...toView(r), isFavorite: favorite });
   }
@@ -599,113 +418,5 @@ export class FileOperations {
       this.files.notify(actor.id, 'createFile', toView(row));
       return toView(row);
     });
-  }
-
-  // ---- archives ---------------------------------------------------------------------------
-
-  /**
-   * Extract a zip, tar or tar.gz into a new folder named after it, inside `destFolderId` (or
-   * beside the archive). Entries escaping the folder, links, and archives expanding past the
-   * limits or the quota are refused, and nothing of the archive stays behind.
-   */
-  async unzip(actor: Actor, fileId: string, destFolderId?: string): Promise<FileView> {
-    requireAuthority(actor, 'cloud:file:upload');
-    const row = await this.files.mustFindLive(actor.id, fileId);
-    const kind = archiveKind(row.name);
-    if (row.isFolder || !kind)
-      throw new AppError(
-        ErrorCode.UNRECOGNIZED_FILE,
-        'Only zip, tar and tar.gz archives can be extracted',
-      );
-    const staging = this.tree.tmpPath();
-    try {
-      const room = Math.max(0, await this.files.spaceLeft(actor.id));
-      const expanded = await extractArchive(this.files.diskPathOf(actor, row), staging, kind, {
-        ...DEFAULT_LIMITS,
-        maxBytes: Math.min(DEFAULT_LIMITS.maxBytes, room),
-      }).catch((err: unknown) => {
-        if (
-          err instanceof AppError &&
-          /allowed size/.test(err.message) &&
-          room < DEFAULT_LIMITS.maxBytes
-        ) {
-          throw new AppError(
-            ErrorCode.SPACE_FULL,
-            'Not enough space left in your drive to extract this archive',
-          );
-        }
-        throw err;
-      });
-      return await this.files.withLock(actor.id, async () => {
-        await this.files.assertSpace(actor.id, expanded);
-        const target = destFolderId
-          ? await this.files.folderById(actor.id, destFolderId)
-          : { id: row.parentId, prefix: row.path };
-        const base = row.name.replace(/(\.tar\.gz|\.tgz|\.tar|\.zip|\.jar)$/i, '') || row.name;
-        const name = await this.files.freeName(actor.id, target.id, base, true);
-        const folderId = newId();
-        const to = this.tree.pathOf(actor.username, target.prefix, name);
-        const now = Date.now();
-        const rows = await this.indexer.indexNew(actor, staging, {
-          id: folderId,
-          prefix: `${target.prefix}${name}/`,
-        });
-        const folderRow: NewFileRow = {
-          id: folderId,
-          userId: actor.id,
-          parentId: target.id,
-          name,
-          path: target.prefix,
-          isFolder: 1,
-          size: 0,
-          contentType: contentTypeOf('', true),
-          suffix: '',
-          fileType: 'folder',
-          hash: null,
-          uploadDate: now,
-          updateDate: now,
-          isFavorite: 0,
-          media: null,
-          childrenCount: rows.filter((r) => r.parentId === folderId).length,
-          trashId: null,
-          trashedAt: null,
-        };
-        const bytes = rows.reduce((sum, r) => sum + Number(r.size ?? 0), 0);
-        await this.files.journaled(
-          actor.id,
-          'copy',
-          staging,
-          to,
-          () => this.tree.move(staging, to),
-          async (trx) => {
-            await this.repo.insertMany([folderRow, ...rows], trx);
-            await this.repo.adjustChildren(target.id, 1, trx);
-            await this.repo.adjustUsed(actor.id, bytes, trx);
-            await this.files.changed(
-              { kind: 'created', userId: actor.id, rows: [folderRow, ...rows] },
-              trx,
-            );
-          },
-          { bytes },
-        );
-        const created = toView(await this.files.mustFind(actor.id, folderId));
-        this.files.notify(actor.id, 'createFile', created);
-        return created;
-      });
-    } finally {
-      await this.tree.remove(staging);
-    }
-  }
-
-  // ---- reporting --------------------------------------------------------------------------
-
-  private failure(operation: Operation, row: FileRow, to: string, err: unknown): OperationResult {
-    if (!(err instanceof AppError)) throw err;
-    return { operation, from: fullPath(row), to, code: -1, msg: err.message };
-  }
-
-  private report(userId: string, results: OperationResult[]): void {
-    for (const r of results)
-      if (r.code !== ErrorCode.IGNORE) this.files.notify(userId, 'operationFile', r);
   }
 }

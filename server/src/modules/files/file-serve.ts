@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
+import { zipStream, type ZipEntry } from '../../lib/zip.ts';
 import { isActiveContent, isTextSuffix } from './file-types.ts';
 import type { FileRow } from './files.repo.ts';
 
@@ -237,4 +239,18 @@ export async function sendFileBytes(
   if (request.method === 'HEAD' || size === 0) return reply.send();
   // 1 MiB reads: a bare Node stream needs them to come close to nginx (ARCHITECTURE §8)
   return reply.send(fs.createReadStream(diskPath, { start, end, highWaterMark: 1024 * 1024 }));
+}
+
+/** Send a zip, written as it is read: no temporary file, the first byte leaves at once. */
+export function sendZip(
+  reply: FastifyReply,
+  zip: { name: string; entries: AsyncIterable<ZipEntry> },
+): FastifyReply {
+  markUserBytes(reply);
+  reply.header('content-type', 'application/zip');
+  reply.header('content-disposition', contentDisposition('attachment', zip.name));
+  reply.header('cache-control', 'no-store');
+  return reply.send(
+    Readable.from(zipStream(zip.entries), { objectMode: false, highWaterMark: 1024 * 1024 }),
+  );
 }

@@ -1,4 +1,3 @@
-import type { Db } from '../../db/index.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { PermanentJobError } from '../../jobs/queue.ts';
 import type { Actor } from '../../lib/access.ts';
@@ -8,39 +7,23 @@ import {
   type MergeJobPayload,
   type UploadService,
 } from '../upload/upload.service.ts';
-import type { FileOperations } from './file-ops.service.ts';
+import { JOB_COPY, type CopyPayload, type FileOperations } from './file-ops.service.ts';
 import type { FilesService } from './files.service.ts';
+import { JOB_FOLDER_SIZE, JOB_SYNC, type SyncPayload } from './sync.service.ts';
+import type { TreeIndexer } from './tree-index.ts';
 
-export const JOB_COPY = 'copy';
-export const JOB_SYNC = 'sync';
-export const JOB_FOLDER_SIZE = 'calculateFolderSize';
 export const JOB_UPLOAD_CLEANUP = 'uploadCleanup';
-
-/** Copies of more items or bytes than this run as a background task. */
-export const BACKGROUND_COPY_ITEMS = 500;
-export const BACKGROUND_COPY_BYTES = 256 * 1024 * 1024;
-
-export interface CopyPayload {
-  froms: string[];
-  to: string;
-  override: boolean;
-}
-
-export interface SyncPayload {
-  /** A folder id, or '0' for the whole tree. */
-  folderId: string;
-}
 
 /** The background work of the file tree, registered on the job queue. */
 export function registerFileJobs(deps: {
-  db: Db;
   jobs: JobQueue;
   auth: AuthService;
   files: FilesService;
   fileOps: FileOperations;
+  indexer: TreeIndexer;
   uploads: UploadService;
 }): void {
-  const { jobs, auth, files, fileOps, uploads } = deps;
+  const { jobs, auth, files, fileOps, indexer, uploads } = deps;
 
   const actorOf = async (userId: string | null): Promise<Actor> => {
     const actor = userId ? await auth.actorFor(userId) : null;
@@ -65,7 +48,7 @@ export function registerFileJobs(deps: {
       const actor = await actorOf(ctx.userId);
       const folder = await files.folderById(actor.id, ctx.payload.folderId);
       files.notify(actor.id, 'synced', { syncPercent: 0, indexingPercent: 0 });
-      const stats = await fileOps.indexer.sync(actor, folder, (done, known) => {
+      const stats = await indexer.sync(actor, folder, (done, known) => {
         ctx.signal.throwIfAborted();
         const percent = Math.min(99, Math.floor((done / Math.max(known, 1)) * 100));
         ctx.progress(percent);
@@ -81,7 +64,7 @@ export function registerFileJobs(deps: {
     JOB_FOLDER_SIZE,
     async (ctx) => {
       const actor = await actorOf(ctx.userId);
-      await fileOps.indexer.recalculateFolderSizes(actor, (percent) => {
+      await indexer.recalculateFolderSizes(actor, (percent) => {
         ctx.progress(percent);
         files.notify(actor.id, 'calculateFolderSizeProcessed', percent);
       });

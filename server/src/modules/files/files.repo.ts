@@ -4,6 +4,7 @@ import {
   type RawBuilder,
   type Selectable,
   type SelectQueryBuilder,
+  type Updateable,
 } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { Database, FileTable } from '../../db/schema.ts';
@@ -63,6 +64,9 @@ const sortColumns = {
   uploadDate: 'uploadDate',
 } as const;
 
+/** `/a/b/` for the folder row `b` under `/a/`: the path of its children. */
+export const prefixOf = (row: Pick<FileRow, 'path' | 'name'>) => `${row.path}${row.name}/`;
+
 /** `substr(path, 1, n) = prefix`: every row below a folder, counted in characters. */
 export const underPrefix = (prefix: string) =>
   sql<boolean>`substr(path, 1, ${[...prefix].length}) = ${prefix}`;
@@ -105,6 +109,34 @@ export class FilesRepo {
       for (const row of rows) if (row.userId === userId && row.trashId === null) out.push(row);
     }
     return out;
+  }
+
+  /** The live item at `/a/b` given as its parent path `/a/` and name `b`. */
+  liveAt(userId: string, parentPath: string, name: string): Promise<FileRow | undefined> {
+    return this.db
+      .selectFrom('file')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('path', '=', parentPath)
+      .where('name', '=', name)
+      .where('trashId', 'is', null)
+      .executeTakeFirst();
+  }
+
+  /** The live rows directly in a folder. */
+  liveChildren(userId: string, parentId: string): Promise<FileRow[]> {
+    return this.db
+      .selectFrom('file')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('parentId', '=', parentId)
+      .where('trashId', 'is', null)
+      .execute();
+  }
+
+  /** Whose trees there are: every user (the index rebuild of the whole drive). */
+  owners(): Promise<Array<{ id: string; username: string }>> {
+    return this.db.selectFrom('user').select(['id', 'username']).execute();
   }
 
   /** The live folder at `/a/b` given as its parent path `/a/` and name `b`. */
@@ -402,6 +434,126 @@ export class FilesRepo {
       .set({ usedBytes: sql<number>`used_bytes + ${delta}` })
       .where('id', '=', userId)
       .execute();
+  }
+
+  /** Change some fields of one row. */
+  async update(id: string, changes: Updateable<FileTable>, trx: Db = this.db): Promise<void> {
+    await trx.updateTable('file').set(changes).where('id', '=', id).execute();
+  }
+
+  async setFavorite(userId: string, ids: string[], favorite: boolean): Promise<void> {
+    for (let i = 0; i < ids.length; i += 1000)
+      await this.db
+        .updateTable('file')
+        .set({ isFavorite: favorite ? 1 : 0 })
+        .where('userId', '=', userId)
+        .where('id', 'in', ids.slice(i, i + 1000))
+        .execute();
+  }
+
+  /** Put a live item, and a folder's rows below it, in the trash under the item's id. */
+  async markTrashed(userId: string, row: FileRow, at: number, trx: Db = this.db): Promise<void> {
+    let query = trx
+      .updateTable('file')
+      .set({ trashId: row.id, trashedAt: at })
+      .where('userId', '=', userId)
+      .where('trashId', 'is', null);
+    query = row.isFolder
+      ? query.where((eb) => eb.or([eb('id', '=', row.id), underPrefix(prefixOf(row))]))
+      : query.where('id', '=', row.id);
+    await query.execute();
+  }
+
+  /**
+   * Bring an item (and what went to the trash with it) back, as `name` in the folder `parent`:
+   * below a renamed or moved folder the paths follow.
+   */
+  async restoreTrashed(
+    userId: string,
+    row: FileRow,
+    parent: { id: string; prefix: string },
+    name: string,
+    trx: Db,
+  ): Promise<void> {
+    // while still in the trash: the new name and, below a renamed folder, the new paths
+    await this.update(row.id, { name, parentId: parent.id, path: parent.prefix }, trx);
+    if (row.isFolder && (name !== row.name || parent.prefix !== row.path)) {
+      const oldPrefix = prefixOf(row);
+      await trx
+        .updateTable('file')
+        .set({
+          path: sql<string>`${`${parent.prefix}${name}/`} || substr(path, ${[...oldPrefix].length + 1})`,
+        })
+        .where('userId', '=', userId)
+        .where('trashId', '=', row.id)
+        .where('id', '!=', row.id)
+        .execute();
+    }
+    await trx
+      .updateTable('file')
+      .set({ trashId: null, trashedAt: null })
+      .where('userId', '=', userId)
+      .where('trashId', '=', row.id)
+      .execute();
+  }
+
+  /** The items the user put in the trash (not the rows that went with them). */
+  trashRoots(userId: string): Promise<FileRow[]> {
+    return this.db
+      .selectFrom('file')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('trashId', 'is not', null)
+      .whereRef('trashId', '=', 'id')
+      .execute();
+  }
+
+  /** Delete the rows of one item in the trash; the bytes of its files, to give back. */
+  async deleteTrashed(userId: string, trashId: string, trx: Db): Promise<number> {
+    const total = await trx
+      .selectFrom('file')
+      .select((eb) => eb.fn.sum<number>('size').as('bytes'))
+      .where('userId', '=', userId)
+      .where('trashId', '=', trashId)
+      .where('isFolder', '=', 0)
+      .executeTakeFirstOrThrow();
+    await trx
+      .deleteFrom('file')
+      .where('userId', '=', userId)
+      .where('trashId', '=', trashId)
+      .execute();
+    return Number(total.bytes ?? 0);
+  }
+
+  /** Delete a live row and, for a folder, every live row below it. */
+  async deleteLive(userId: string, row: FileRow, trx: Db): Promise<void> {
+    if (row.isFolder)
+      await trx
+        .deleteFrom('file')
+        .where('userId', '=', userId)
+        .where('trashId', 'is', null)
+        .where(underPrefix(prefixOf(row)))
+        .execute();
+    await trx.deleteFrom('file').where('id', '=', row.id).execute();
+  }
+
+  /** The user's live folders (id, path, name) and files (path, size): the folder-size pass. */
+  async liveTree(userId: string) {
+    const folders = await this.db
+      .selectFrom('file')
+      .select(['id', 'path', 'name'])
+      .where('userId', '=', userId)
+      .where('isFolder', '=', 1)
+      .where('trashId', 'is', null)
+      .execute();
+    const files = await this.db
+      .selectFrom('file')
+      .select(['path', 'size'])
+      .where('userId', '=', userId)
+      .where('isFolder', '=', 0)
+      .where('trashId', 'is', null)
+      .execute();
+    return { folders, files };
   }
 
   async insertMany(rows: NewFileRow[], trx: Db = this.db): Promise<void> {

@@ -1,44 +1,34 @@
-import { ErrorCode, type MountRef } from '@nimbus/contract';
+import {
+  DEFAULT_CHUNK_SIZE,
+  ErrorCode,
+  type FileItem,
+  type FileOperation,
+  type OperationResult,
+} from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import type { Actor } from '../../lib/access.ts';
 import { requireAuthority } from '../../lib/access.ts';
 import { AppError, badParameter, exists } from '../../lib/errors.ts';
-import { newId } from '../../lib/ids.ts';
+import { Gate } from '../../lib/gate.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { LocalTree } from '../../storage/local-tree.ts';
-import { contentTypeOf, fileTypeOf } from './file-types.ts';
+import { contentTypeOf } from './file-types.ts';
+import { newFileRow } from './file-row.ts';
 import {
   FilesRepo,
+  prefixOf,
   ROOT_ID,
   type FileRow,
   type MountEntry,
   type SortOrder,
   type SortProp,
 } from './files.repo.ts';
-import { checkName, folderPathOf, numberedName, parseFolderPath, suffixOf } from './names.ts';
-import { KeyedMutex } from './mutex.ts';
-import { lockUser, spaceFull, spaceLeft, type SpaceOptions } from './quota.ts';
+import { Journal, type IntentKind } from './journal.ts';
+import { checkName, folderPathOf, numberedName, parseFolderPath } from './names.ts';
+import { spaceFull, spaceLeft, withSpace, type SpaceOptions } from './quota.ts';
 
-/** A file or folder as the API shows it (FileIntroVO of API-NOTES §1.3). */
-export interface FileView {
-  id: string;
-  name: string;
-  path: string;
-  isFolder: boolean;
-  size: number;
-  contentType: string;
-  suffix: string;
-  type: string;
-  hash: string | null;
-  uploadDate: string;
-  updateDate: string;
-  isFavorite: boolean;
-  childrenCount: number;
-  userId: string;
-  trashDate?: string;
-  /** Set on a mount listed in its folder: someone's shared folder placed here. */
-  mount?: MountRef;
-}
+/** A file or folder as the API shows it: the contract's `fileItem`. */
+export type FileView = FileItem;
 
 export interface Owner {
   id: string;
@@ -130,8 +120,21 @@ export function mountView(owner: Owner, mount: MountEntry, prefix: string): File
   };
 }
 
-/** `/a/b/` for the folder row `b` under `/a/`: the path of its children. */
-export const prefixOf = (row: Pick<FileRow, 'path' | 'name'>) => `${row.path}${row.name}/`;
+export { prefixOf };
+
+/** `/a/b.txt` for the row `b.txt` under `/a/`. */
+export const fullPathOf = (row: Pick<FileRow, 'path' | 'name'>) => `${row.path}${row.name}`;
+
+/** An item's operation refused by a rule: its result says why; any other error goes on up. */
+export function failureOf(
+  operation: FileOperation,
+  row: FileRow,
+  to: string,
+  err: unknown,
+): OperationResult {
+  if (!(err instanceof AppError)) throw err;
+  return { operation, from: fullPathOf(row), to, code: -1, msg: err.message };
+}
 
 /** Where a folder is: its id ('0' for the root) and the path its children have. */
 export interface FolderRef {
@@ -145,7 +148,8 @@ export const ROOT: FolderRef = { id: ROOT_ID, prefix: '/' };
 
 export class FilesService {
   readonly repo: FilesRepo;
-  private readonly locks = new KeyedMutex();
+  private readonly journal: Journal;
+  private readonly locks = new Gate();
   private readonly listeners: FileChangeListener[] = [];
 
   constructor(
@@ -154,6 +158,7 @@ export class FilesService {
     private readonly publish: Publish = () => {},
   ) {
     this.repo = new FilesRepo(db);
+    this.journal = new Journal(db, tree);
   }
 
   /** Serialise tree changes per user so two operations never interleave on disk. */
@@ -165,8 +170,19 @@ export class FilesService {
     this.publish(userId, url, body);
   }
 
+  /** The results of an operation, each as an `operationFile` event (not the ones ignored). */
+  report(userId: string, results: OperationResult[]): void {
+    for (const r of results)
+      if (r.code !== ErrorCode.IGNORE) this.notify(userId, 'operationFile', r);
+  }
+
   onChange(listener: FileChangeListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Run `work` in one database transaction: a change of several rows at once. */
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
   }
 
   /** Tell the listeners about a change, inside the transaction that makes it. */
@@ -242,6 +258,30 @@ export class FilesService {
     return { items, total };
   }
 
+  /**
+   * A listing the file browser shows. Its first page of a folder also tells the uploader the
+   * preferred chunk size (spec §7 received messages, §9).
+   */
+  async browse(owner: Owner, p: ListParams): Promise<{ items: FileView[]; total: number }> {
+    const page = await this.list(owner, { ...p, withMounts: true });
+    if (p.pageIndex === 1 && !p.queryFileType)
+      this.notify(owner.id, 'uploaderChunkSize', {
+        chunkSize: DEFAULT_CHUNK_SIZE,
+        proxyEnabled: false,
+      });
+    return page;
+  }
+
+  /** The first page of the folder above the one at `path` (the original client's "up"). */
+  listAbove(owner: Owner, path: string | undefined, pageSize: number) {
+    const segments = (path ?? '').split('/').filter(Boolean);
+    return this.list(owner, {
+      currentDirectory: `/${segments.slice(0, -1).join('/')}`,
+      pageIndex: 1,
+      pageSize,
+    });
+  }
+
   async info(owner: Owner, id: string): Promise<FileView> {
     return toView(await this.mustFind(owner.id, id));
   }
@@ -263,19 +303,22 @@ export class FilesService {
     return this.repo.liveMany(userId, ids);
   }
 
+  /** The user's live items of a request: every one of `ids`, or a refusal. */
+  async liveItems(userId: string, ids: string[]): Promise<FileRow[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) throw badParameter('Choose at least one file');
+    const rows = await this.repo.liveMany(userId, unique);
+    if (rows.length !== unique.length)
+      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
+    return rows;
+  }
+
   /** The live item at a full path such as `/a/b.txt`. */
   async byPath(userId: string, fullPath: string): Promise<FileRow> {
     const segments = parseFolderPath(fullPath);
     const name = segments.pop();
     if (!name) throw badParameter('Choose a file or folder');
-    const row = await this.db
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', userId)
-      .where('path', '=', folderPathOf(segments))
-      .where('name', '=', name)
-      .where('trashId', 'is', null)
-      .executeTakeFirst();
+    const row = await this.repo.liveAt(userId, folderPathOf(segments), name);
     if (!row) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file does not exist');
     return row;
   }
@@ -331,29 +374,9 @@ export class FilesService {
     trx: Db = this.db,
   ): Promise<FileRow> {
     await this.tree.mkdir(this.tree.pathOf(owner.username, parent.prefix, name));
-    const now = Date.now();
-    const row: FileRow = {
-      id: newId(),
-      userId: owner.id,
-      parentId: parent.id,
-      name,
-      path: parent.prefix,
-      isFolder: 1,
-      size: 0,
-      contentType: contentTypeOf('', true),
-      suffix: '',
-      fileType: 'folder',
-      hash: null,
-      uploadDate: now,
-      updateDate: now,
-      isFavorite: 0,
-      media: null,
-      childrenCount: 0,
-      trashId: null,
-      trashedAt: null,
-    };
+    const row = newFileRow(owner, parent, name, { isFolder: true });
     await trx.transaction().execute(async (t) => {
-      await t.insertInto('file').values(row).execute();
+      await this.repo.insertMany([row], t);
       await this.repo.adjustChildren(parent.id, 1, t);
       await this.changed({ kind: 'created', userId: owner.id, rows: [row] }, t);
     });
@@ -391,30 +414,9 @@ export class FilesService {
     fields: { size: number; hash: string | null; updateDate?: number },
     trx: Db = this.db,
   ): Promise<FileRow> {
-    const suffix = suffixOf(name);
-    const now = Date.now();
-    const row: FileRow = {
-      id: newId(),
-      userId: owner.id,
-      parentId: parent.id,
-      name,
-      path: parent.prefix,
-      isFolder: 0,
-      size: fields.size,
-      contentType: contentTypeOf(suffix, false),
-      suffix,
-      fileType: fileTypeOf(suffix, false),
-      hash: fields.hash,
-      uploadDate: now,
-      updateDate: fields.updateDate ?? now,
-      isFavorite: 0,
-      media: null,
-      childrenCount: 0,
-      trashId: null,
-      trashedAt: null,
-    };
+    const row = newFileRow(owner, parent, name, { isFolder: false, ...fields });
     const write = async (t: Db) => {
-      await t.insertInto('file').values(row).execute();
+      await this.repo.insertMany([row], t);
       await this.repo.adjustChildren(parent.id, 1, t);
       await this.repo.adjustUsed(owner.id, row.size, t);
       await this.changed({ kind: 'created', userId: owner.id, rows: [row] }, t);
@@ -441,18 +443,13 @@ export class FilesService {
    * and run `reserve`, which records what takes the space (an upload session, an operation's
    * intent). Two requests at once are checked one after the other, so both cannot pass.
    */
-  async withSpace<T>(
+  withSpace<T>(
     userId: string,
     bytes: number,
     reserve: (trx: Db) => Promise<T>,
     options: Omit<SpaceOptions, 'trx'> = {},
   ): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
-      await lockUser(trx, userId);
-      if (bytes > 0 && (await spaceLeft(this.db, userId, { ...options, trx })) < bytes)
-        throw spaceFull();
-      return reserve(trx);
-    });
+    return withSpace(this.db, userId, bytes, reserve, options);
   }
 
   /** A mounted share holds its name in the folder it sits in: nothing else may take it. */
@@ -480,105 +477,24 @@ export class FilesService {
   // ---- journaled disk changes -------------------------------------------------------------
 
   /**
-   * A change of disk and database that survives a crash: the intent is written first, then
-   * the disk changes, then the database commits and forgets the intent in one transaction.
-   * An intent left behind by a crash is rolled back on boot (see recover()).
+   * A change of disk and database that survives a crash (journal.ts): the intent is written
+   * first, then the disk changes, then the database commits and forgets the intent in one
+   * transaction. `space`: the bytes it adds, held against the quota until it commits.
    */
-  async journaled<T>(
+  journaled<T>(
     userId: string,
-    kind: 'move' | 'copy' | 'trash' | 'restore',
+    kind: IntentKind,
     from: string,
     to: string,
     disk: () => Promise<void>,
     commit: (trx: Db) => Promise<T>,
     space?: { bytes: number; exceptSession?: string },
   ): Promise<T> {
-    if (await this.tree.exists(to)) {
-      throw exists('An item with this name is already on disk here; rebuild the index to see it');
-    }
-    const opId = newId();
-    // an operation that adds bytes holds them from its intent to its commit (quota.ts)
-    const bytes = space?.bytes ?? 0;
-    const intent = (trx: Db) =>
-      trx
-        .insertInto('fileOp')
-        .values({
-          id: opId,
-          userId,
-          kind,
-          fromPath: from,
-          toPath: to,
-          createdAt: Date.now(),
-          bytes,
-        })
-        .execute();
-    if (space) await this.withSpace(userId, bytes, intent, { exceptSession: space.exceptSession });
-    else await intent(this.db);
-    try {
-      await disk();
-    } catch (err) {
-      await this.rollBack({ kind, fromPath: from, toPath: to });
-      await this.db.deleteFrom('fileOp').where('id', '=', opId).execute();
-      throw err;
-    }
-    try {
-      return await this.db.transaction().execute(async (trx) => {
-        const result = await commit(trx);
-        await trx.deleteFrom('fileOp').where('id', '=', opId).execute();
-        return result;
-      });
-    } catch (err) {
-      await this.rollBack({ kind, fromPath: from, toPath: to });
-      await this.db.deleteFrom('fileOp').where('id', '=', opId).execute();
-      throw err;
-    }
+    return this.journal.run(userId, kind, from, to, disk, commit, space);
   }
 
-  private async rollBack(op: { kind: string; fromPath: string; toPath: string }): Promise<void> {
-    if (op.kind === 'copy') {
-      await this.tree.remove(op.fromPath);
-      await this.tree.remove(op.toPath);
-      return;
-    }
-    if ((await this.tree.exists(op.toPath)) && !(await this.tree.exists(op.fromPath))) {
-      await this.tree.move(op.toPath, op.fromPath);
-    }
-  }
-
-  /** Boot: undo disk changes whose database commit never happened. */
-  async recover(): Promise<number> {
-    const ops = await this.db
-      .selectFrom('fileOp')
-      .selectAll()
-      .orderBy('createdAt', 'desc')
-      .execute();
-    for (const op of ops) {
-      await this.rollBack(op);
-      await this.db.deleteFrom('fileOp').where('id', '=', op.id).execute();
-    }
-    await this.tree.remove(this.tree.tmpDir);
-    await this.tree.init();
-    await this.removeOrphanTrash();
-    return ops.length;
-  }
-
-  /** Bytes in the trash whose rows were swept before a crash let the disk follow. */
-  private async removeOrphanTrash(): Promise<void> {
-    const { readdir } = await import('node:fs/promises');
-    for (const user of await readdir(this.tree.trashDir).catch(() => [] as string[])) {
-      const entries = await readdir(this.tree.trashPathOf(user, '')).catch(() => [] as string[]);
-      for (let i = 0; i < entries.length; i += 500) {
-        const batch = entries.slice(i, i + 500);
-        const kept = await this.db
-          .selectFrom('file')
-          .select('id')
-          .where('id', 'in', batch)
-          .where('trashId', 'is not', null)
-          .execute();
-        const keep = new Set(kept.map((r) => r.id));
-        for (const name of batch)
-          if (!keep.has(name)) await this.tree.remove(this.tree.trashPathOf(user, name));
-      }
-    }
+  /** Start: undo disk changes whose database commit never happened. */
+  recover(): Promise<number> {
+    return this.journal.recover();
   }
 }

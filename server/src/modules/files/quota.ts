@@ -75,3 +75,22 @@ export async function lockUser(trx: Db, userId: string): Promise<void> {
     .where('id', '=', userId)
     .execute();
 }
+
+/**
+ * The binding check: in one transaction holding the user's row, make sure `bytes` more fit
+ * and run `reserve`, which records what takes the space (an upload session, an operation's
+ * intent). Two requests at once are checked one after the other, so both cannot pass.
+ */
+export function withSpace<T>(
+  db: Db,
+  userId: string,
+  bytes: number,
+  reserve: (trx: Db) => Promise<T>,
+  options: Omit<SpaceOptions, 'trx'> = {},
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await lockUser(trx, userId);
+    if (bytes > 0 && (await spaceLeft(db, userId, { ...options, trx })) < bytes) throw spaceFull();
+    return reserve(trx);
+  });
+}

@@ -4,12 +4,10 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Writable } from 'node:stream';
-import type { Db } from '../../db/index.ts';
-import { newId } from '../../lib/ids.ts';
-import { contentTypeOf, fileTypeOf } from './file-types.ts';
-import { underPrefix, type FileRow, type NewFileRow } from './files.repo.ts';
+import { newFileRow } from './file-row.ts';
+import type { FileRow, NewFileRow } from './files.repo.ts';
 import { prefixOf, type FilesService, type FolderRef, type Owner } from './files.service.ts';
-import { checkName, suffixOf } from './names.ts';
+import { checkName } from './names.ts';
 
 export async function hashFile(file: string, onBytes?: (bytes: number) => void): Promise<string> {
   const hash = createHash('sha256');
@@ -47,10 +45,11 @@ export interface SyncStats {
  * largest single folder whatever the size of the tree (index rebuild, spec §1 General settings).
  */
 export class TreeIndexer {
-  constructor(
-    private readonly db: Db,
-    private readonly files: FilesService,
-  ) {}
+  constructor(private readonly files: FilesService) {}
+
+  private get repo() {
+    return this.files.repo;
+  }
 
   /** Rows for everything inside `diskDir` (just extracted or copied in), under `parent`. */
   async indexNew(
@@ -85,29 +84,13 @@ export class TreeIndexer {
     isFolder: boolean,
   ): Promise<FileRow> {
     const stat = await fsp.stat(full);
-    const suffix = isFolder ? '' : suffixOf(name);
-    let children = 0;
-    if (isFolder) children = (await fsp.readdir(full)).filter(acceptableName).length;
-    return {
-      id: newId(),
-      userId: owner.id,
-      parentId: parent.id,
-      name,
-      path: parent.prefix,
-      isFolder: isFolder ? 1 : 0,
+    return newFileRow(owner, parent, name, {
+      isFolder,
       size: isFolder ? 0 : stat.size,
-      contentType: contentTypeOf(suffix, isFolder),
-      suffix,
-      fileType: fileTypeOf(suffix, isFolder),
       hash: isFolder ? null : await hashFile(full),
-      uploadDate: Date.now(),
       updateDate: Math.floor(stat.mtimeMs),
-      isFavorite: 0,
-      media: null,
-      childrenCount: children,
-      trashId: null,
-      trashedAt: null,
-    };
+      childrenCount: isFolder ? (await fsp.readdir(full)).filter(acceptableName).length : 0,
+    });
   }
 
   /**
@@ -150,13 +133,7 @@ export class TreeIndexer {
         .filter((e) => (e.isFile() || e.isDirectory()) && acceptableName(e.name))
         .map((e) => [e.name, e]),
     );
-    const rows = await this.db
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', owner.id)
-      .where('parentId', '=', folder.id)
-      .where('trashId', 'is', null)
-      .execute();
+    const rows = await this.repo.liveChildren(owner.id, folder.id);
     const inDb = new Map(rows.map((r) => [r.name, r]));
 
     for (const row of rows) {
@@ -175,13 +152,13 @@ export class TreeIndexer {
       const stat = await fsp.stat(full);
       if (stat.size !== row.size || Math.floor(stat.mtimeMs) !== row.updateDate) {
         const hash = await hashFile(full);
-        await this.db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('file')
-            .set({ size: stat.size, hash, updateDate: Math.floor(stat.mtimeMs) })
-            .where('id', '=', row.id)
-            .execute();
-          await this.files.repo.adjustUsed(owner.id, stat.size - row.size, trx);
+        await this.files.transaction(async (trx) => {
+          await this.repo.update(
+            row.id,
+            { size: stat.size, hash, updateDate: Math.floor(stat.mtimeMs) },
+            trx,
+          );
+          await this.repo.adjustUsed(owner.id, stat.size - row.size, trx);
           await this.files.changed(
             { kind: 'updated', userId: owner.id, rows: [{ ...row, size: stat.size, hash }] },
             trx,
@@ -195,9 +172,9 @@ export class TreeIndexer {
       const full = path.join(dir, name);
       const row = await this.rowFor(owner, folder, name, full, entry.isDirectory());
       row.childrenCount = 0;
-      await this.db.transaction().execute(async (trx) => {
-        await trx.insertInto('file').values(row).execute();
-        await this.files.repo.adjustUsed(owner.id, row.size, trx);
+      await this.files.transaction(async (trx) => {
+        await this.repo.insertMany([row], trx);
+        await this.repo.adjustUsed(owner.id, row.size, trx);
         await this.files.changed({ kind: 'created', userId: owner.id, rows: [row] }, trx);
       });
       stats.added += 1;
@@ -205,30 +182,18 @@ export class TreeIndexer {
     }
     if (folder.id !== '0') {
       const count = onDisk.size;
-      await this.db
-        .updateTable('file')
-        .set({ childrenCount: count })
-        .where('id', '=', folder.id)
-        .execute();
+      await this.repo.update(folder.id, { childrenCount: count });
     }
   }
 
   /** A row (and its subtree) whose bytes vanished from disk. */
   private async removeRow(owner: Owner, row: FileRow): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.files.transaction(async (trx) => {
       let bytes = row.isFolder ? 0 : row.size;
-      if (row.isFolder) {
-        const below = await this.files.repo.subtreeTotals(owner.id, prefixOf(row), trx);
-        bytes += below.bytes;
-        await trx
-          .deleteFrom('file')
-          .where('userId', '=', owner.id)
-          .where('trashId', 'is', null)
-          .where(underPrefix(prefixOf(row)))
-          .execute();
-      }
-      await trx.deleteFrom('file').where('id', '=', row.id).execute();
-      await this.files.repo.adjustUsed(owner.id, -bytes, trx);
+      if (row.isFolder)
+        bytes += (await this.repo.subtreeTotals(owner.id, prefixOf(row), trx)).bytes;
+      await this.repo.deleteLive(owner.id, row, trx);
+      await this.repo.adjustUsed(owner.id, -bytes, trx);
     });
   }
 
@@ -240,21 +205,8 @@ export class TreeIndexer {
     owner: Owner,
     onProgress?: (percent: number) => void,
   ): Promise<number> {
-    const folders = await this.db
-      .selectFrom('file')
-      .select(['id', 'path', 'name'])
-      .where('userId', '=', owner.id)
-      .where('isFolder', '=', 1)
-      .where('trashId', 'is', null)
-      .execute();
+    const { folders, files } = await this.repo.liveTree(owner.id);
     const sums = new Map<string, number>(folders.map((f) => [prefixOf(f), 0]));
-    const files = await this.db
-      .selectFrom('file')
-      .select(['path', 'size'])
-      .where('userId', '=', owner.id)
-      .where('isFolder', '=', 0)
-      .where('trashId', 'is', null)
-      .execute();
     for (const f of files) {
       let p = f.path;
       while (p !== '/') {
@@ -264,11 +216,7 @@ export class TreeIndexer {
     }
     let done = 0;
     for (const f of folders) {
-      await this.db
-        .updateTable('file')
-        .set({ size: sums.get(prefixOf(f)) ?? 0 })
-        .where('id', '=', f.id)
-        .execute();
+      await this.repo.update(f.id, { size: sums.get(prefixOf(f)) ?? 0 });
       done += 1;
       if (done % 200 === 0) onProgress?.(Math.floor((done / folders.length) * 100));
     }

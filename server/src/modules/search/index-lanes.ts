@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { JobContext, JobQueue } from '../../jobs/queue.ts';
+import { Gate } from '../../lib/gate.ts';
 import { newId } from '../../lib/ids.ts';
 import type { FilesService } from '../files/files.service.ts';
 import { contentKindOf, extractText, extractWithOcr, type ContentKind } from './content/extract.ts';
@@ -31,27 +32,6 @@ const LANES: Record<Lane, LaneSpec> = {
 const errorText = (err: unknown) =>
   (err instanceof Error ? err.message : String(err)).slice(0, MESSAGE_MAX);
 
-/** A semaphore whose size is read when a slot is wanted (the OCR parallelism setting). */
-class Gate {
-  private busy = 0;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(private readonly size: () => Promise<number>) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    while (this.busy >= (await this.size())) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    this.busy += 1;
-    try {
-      return await work();
-    } finally {
-      this.busy -= 1;
-      this.waiting.shift()?.();
-    }
-  }
-}
-
 /**
  * The content lanes: reading text (`contentIndex`) and OCR (`ocr`) run as durable per-user jobs
  * that drain the user's documents marked pending, each claimed with a conditional update, so a
@@ -60,6 +40,7 @@ class Gate {
 export class ContentLanes {
   private readonly draining = new Map<string, { again: boolean }>();
   private readonly kicks = new Map<string, NodeJS.Timeout>();
+  /** OCR runs at most the configured number of images at a time. */
   private readonly gate: Gate;
   private readonly usernames = new Map<string, string>();
 
@@ -171,7 +152,8 @@ export class ContentLanes {
           total = Math.max(total, done + 1);
           ctx.progress(Math.min(99, Math.floor((done / total) * 100)));
         };
-        if (lane === 'ocr') await Promise.all(batch.map((k) => this.gate.run(() => work(k))));
+        if (lane === 'ocr')
+          await Promise.all(batch.map((k) => this.gate.run('ocr', () => work(k))));
         else for (const k of batch) await work(k);
       }
       ctx.progress(100, `${done} documents`);

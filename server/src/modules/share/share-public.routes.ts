@@ -7,7 +7,7 @@ import { ErrorCode, MAX_CHUNK_SIZE, validShareCodeBody, type Envelope } from '@n
 import { AppError, badParameter } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { zipStream } from '../../lib/zip.ts';
-import { zipEntriesOf } from '../files/download.routes.ts';
+import { zipEntriesOf } from '../files/download.service.ts';
 import { contentDisposition, markUserBytes, sendFileBytes } from '../files/file-serve.ts';
 import type { FileRow } from '../files/files.repo.ts';
 import { checkName } from '../files/names.ts';
@@ -42,7 +42,7 @@ const targetOf = (q: { fileId?: string; id?: string; path?: string }): ShareTarg
 /** Visitors of shares (and mounters, through the same gate): no sign-in needed. */
 export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { shares, shareAccess: access, uploads, files, fileOps, auth } = app.services;
+  const { shares, shareAccess: access, uploads, files, fileOps, trash, auth } = app.services;
   const open = { config: { public: true } } as const;
 
   await app.register(multipart, {
@@ -467,7 +467,7 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
             'The shared folder itself cannot be deleted',
           );
       }
-      await fileOps.trash(await ownerActor(share), ids);
+      await trash.trash(await ownerActor(share), ids);
       return ok(undefined, { message: 'Deleted' });
     },
   );

@@ -7,7 +7,7 @@ import type { Selectable } from 'kysely';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError, badParameter } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
-import type { FileOperations } from '../files/file-ops.service.ts';
+import type { TrashService } from '../files/trash.service.ts';
 import {
   toView,
   type FilesService,
@@ -17,7 +17,7 @@ import {
 } from '../files/files.service.ts';
 import { checkName, folderPathOf, parseFolderPath } from '../files/names.ts';
 import { hashFile } from '../files/tree-index.ts';
-import { KeyedMutex } from '../files/mutex.ts';
+import { Gate } from '../../lib/gate.ts';
 import { SESSION_IDLE_MS, VISITOR_SESSION_IDLE_MS } from '../files/quota.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { createHash, type Hash } from 'node:crypto';
@@ -126,9 +126,9 @@ interface HashCursor {
 
 export class UploadService {
   private readonly cursors = new Map<string, HashCursor>();
-  private readonly cursorLocks = new KeyedMutex();
-  private readonly mergeLocks = new KeyedMutex();
-  private readonly openLocks = new KeyedMutex();
+  private readonly cursorLocks = new Gate();
+  private readonly mergeLocks = new Gate();
+  private readonly openLocks = new Gate();
 
   private readonly jobs: JobQueue | undefined;
   private readonly backgroundMergeBytes: number;
@@ -137,7 +137,7 @@ export class UploadService {
   constructor(
     private readonly db: Db,
     private readonly files: FilesService,
-    private readonly fileOps: FileOperations,
+    private readonly trash: TrashService,
     options: UploadOptions = {},
   ) {
     this.jobs = options.jobs;
@@ -867,7 +867,7 @@ export class UploadService {
           throw new AppError(ErrorCode.EXISTS, `"${filename}" already exists here`);
         await this.files.assertSpace(owner.id, meta.size, { exceptSession: sessionId });
         // the user confirmed the overwrite: the previous file goes to the trash, nothing is lost
-        await this.fileOps.trashRow(owner, clash);
+        await this.trash.trashRow(owner, clash);
       }
       const target = this.tree.pathOf(owner.username, folder.prefix, filename);
       if (meta.lastModified) {

@@ -2,6 +2,7 @@ import fsp from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { Gate } from '../../../lib/gate.ts';
 import { findProgram, runProgram } from './tools.ts';
 import { joinCjkSpacing, tidy } from './text.ts';
 
@@ -45,7 +46,8 @@ function wasmLanguageFile(lang: string): string | null {
 export class Ocr {
   private availability: OcrAvailability | undefined;
   private wasm: Promise<WasmWorker> | undefined;
-  private wasmQueue: Promise<unknown> = Promise.resolve();
+  /** The in-process engine reads one image at a time. */
+  private readonly wasmTurns = new Gate();
   private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly cacheDir: string) {}
@@ -100,7 +102,7 @@ export class Ocr {
   }
 
   private async inProcess(image: string, signal: AbortSignal): Promise<string> {
-    const run = this.wasmQueue.then(async () => {
+    return this.wasmTurns.run('wasm', async () => {
       signal.throwIfAborted();
       clearTimeout(this.idleTimer);
       const worker = await (this.wasm ??= this.startWasm());
@@ -111,8 +113,6 @@ export class Ocr {
         this.idleTimer.unref();
       }
     });
-    this.wasmQueue = run.catch(() => undefined);
-    return run;
   }
 
   private async startWasm(): Promise<WasmWorker> {

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { MAX_IDS_PER_REQUEST, MAX_LIST_PAGE_SIZE, TOKEN_HEADER } from './constants.ts';
+import { flag, listField, queryNumber } from './validation.ts';
+
+// The file tree's API (API-NOTES §1.3–§1.5, §1.12): the shapes of a file, of the results of
+// moving, copying and restoring, and every query and body the files routes read.
+
+/** Ids are UUIDs; a little room for the ids of older clients. */
+const id = z.string().max(64);
+/** A path of the tree, `/a/b/c.txt`: each name is checked by the server's name rules. */
+const treePath = z.string().max(4096);
+/**
+ * A name as a person typed it. The server's name rules (`checkName`) say what is wrong with it
+ * in their own words; this bound only keeps the request small.
+ */
+const typedName = z.string().max(4096);
+
+/** Ids in a query string: repeated keys (`a=1&a=2`) or comma-joined (`a=1,2`). */
+export const fileIdList = () => listField(MAX_IDS_PER_REQUEST, 64);
+/**
+ * Ids in a JSON body: a query string holds only a few hundred before the HTTP header limit, and
+ * a selection of a whole folder can hold 100,000.
+ */
+export const fileIdArray = z.array(id).max(MAX_IDS_PER_REQUEST);
+
+// ---- answers --------------------------------------------------------------------------------
+
+/**
+ * A mount as it shows inline in the listing of the folder it was placed in (`GET /list`): the
+ * entry is a folder whose `id` is the mount's id; it is browsed through its share.
+ */
+export const mountRef = z.object({
+  mountId: z.string(),
+  shareId: z.string(),
+  /** The owner's shared folder. */
+  fileId: z.string(),
+  fileUsername: z.string(),
+  fileShowName: z.string(),
+});
+
+/** A file or folder as the API shows it (FileIntroVO of API-NOTES §1.3). */
+export const fileItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The parent folder: `/` or `/a/b/`. */
+  path: z.string(),
+  isFolder: z.boolean(),
+  size: z.number(),
+  contentType: z.string(),
+  suffix: z.string(),
+  /** folder | image | video | audio | document | text | archive | other */
+  type: z.string(),
+  hash: z.string().nullable(),
+  /** `yyyy-MM-dd HH:mm:ss` */
+  uploadDate: z.string(),
+  updateDate: z.string(),
+  isFavorite: z.boolean(),
+  childrenCount: z.number(),
+  userId: z.string(),
+  /** Set on items in the trash. */
+  trashDate: z.string().optional(),
+  /** Set on a mount listed in its folder: someone's shared folder placed here. */
+  mount: mountRef.optional(),
+});
+export type FileItem = z.infer<typeof fileItem>;
+
+export const fileList = z.array(fileItem);
+
+export const FILE_OPERATIONS = ['move', 'copy', 'rename', 'delete', 'restore'] as const;
+export type FileOperation = (typeof FILE_OPERATIONS)[number];
+
+/** One result of a move, copy, rename or restore (also the `operationFile` event's body). */
+export const operationResult = z.object({
+  operation: z.enum(FILE_OPERATIONS),
+  from: z.string(),
+  to: z.string(),
+  /** 0 done, -2 nothing to do (already there), -1 refused: `msg` says why. */
+  code: z.number().int(),
+  msg: z.string(),
+});
+export type OperationResult = z.infer<typeof operationResult>;
+
+export const operationResults = z.array(operationResult);
+
+/** A background task of the task list, started by the request. */
+export const startedTask = z.object({ taskId: z.string() });
+
+/** A copy answers its results, or (a large tree) the task that copies in the background. */
+export const copyAnswer = z.union([operationResults, startedTask]);
+export type CopyAnswer = z.infer<typeof copyAnswer>;
+
+/** Whether the chosen items may be downloaded (always directly from this server). */
+export const downloadPermit = z.object({
+  allowDownload: z.boolean(),
+  isRedirect: z.boolean(),
+  redirectUrl: z.string().nullable(),
+});
+
+/** The index rebuild of the whole drive: one task per user. */
+export const startedTasks = z.object({ taskIds: z.array(z.string()) });
+
+/** How far the user's index rebuild has come (100 when none is running). */
+export const syncProgress = z.object({
+  syncPercent: z.number(),
+  indexingPercent: z.number(),
+  running: z.boolean(),
+});
+
+// ---- requests -------------------------------------------------------------------------------
+
+/** `true`, `'true'` or `'1'` are true, anything else false; absent or empty: not given. */
+const optionalFlag = () =>
+  z.preprocess(
+    (v) => (v === undefined || v === '' ? undefined : v === true || v === 'true' || v === '1'),
+    z.boolean().optional(),
+  );
+
+export const SORT_PROPS = ['name', 'size', 'updateDate', 'uploadDate'] as const;
+export const SORT_ORDERS = ['ascending', 'descending'] as const;
+
+/** GET /list: a folder (by path or id) or a drive-wide view, a page of it. */
+export const listQuery = z.object({
+  currentDirectory: treePath.optional(),
+  folder: id.optional(),
+  queryFileType: z.string().max(16).optional(),
+  // an unknown sort falls back to the view's own
+  sortableProp: z.enum(SORT_PROPS).optional().catch(undefined),
+  order: z.enum(SORT_ORDERS).optional().catch(undefined),
+  isFolder: optionalFlag(),
+  isFavorite: optionalFlag(),
+  tagId: id.optional(),
+  pageIndex: queryNumber(z.number().int().min(1)).default(1),
+  pageSize: queryNumber(z.number().int().min(1).max(MAX_LIST_PAGE_SIZE)).default(50),
+});
+
+/** GET /search-file-open: the folder of a search result, by its id. */
+export const openFolderQuery = listQuery.extend({ id: id.optional() });
+
+export const fileIdQuery = z.object({ id });
+export const folderTreeQuery = z.object({ fileId: id.optional() });
+
+/** GET /listfiles, /upper-level-list: a folder by its path, or the one above it. */
+export const pathListingQuery = z.object({
+  path: treePath.optional(),
+  pageSize: queryNumber(z.number().int().min(1).max(1000)).default(500),
+});
+
+export const newFolderQuery = z.object({
+  filename: typedName.optional(),
+  currentDirectory: treePath.optional(),
+  folder: id.optional(),
+});
+
+export const addFileQuery = z.object({
+  fileName: typedName.optional(),
+  parentPath: treePath.optional(),
+  folder: id.optional(),
+});
+
+export const renameQuery = z.object({ id, newFileName: typedName.optional() });
+export const renamePathQuery = z.object({ path: treePath, newFileName: typedName.optional() });
+export const pathQuery = z.object({ path: treePath });
+
+/** Move, copy and their check, as the original client's GET. */
+export const moveQuery = z.object({
+  froms: fileIdList(),
+  to: id.default('0'),
+  isOverride: flag().default(false),
+});
+/** The same with the ids in a JSON body, for long selections. */
+export const moveBody = z.object({
+  froms: fileIdArray,
+  to: id.default('0'),
+  isOverride: z.boolean().default(false),
+});
+export type MoveRequest = z.infer<typeof moveBody>;
+
+export const duplicateQuery = z.object({ fileId: id, newFilename: typedName.optional() });
+
+export const fileIdsQuery = z.object({ fileIds: fileIdList() });
+/** DELETE /delete: to the trash, or with `sweep` for good. */
+export const deleteQuery = z.object({ fileIds: fileIdList(), sweep: flag().default(false) });
+/** `{ fileIds: [...] }`, beside or instead of `fileIds` in the query (no body: null). */
+export const fileIdsBody = z.object({ fileIds: fileIdArray.default([]) }).nullish();
+
+export const unzipQuery = z.object({ fileId: id, destFileId: id.optional() });
+
+/** The byte routes: `o=download` asks for a download rather than a preview. */
+export const bytesQuery = z.object({ o: z.string().max(64).optional() }).passthrough();
+
+const CHOOSE_ONE = 'Choose at least one file';
+/** At least one id, in the query string. */
+const chosenIds = () => fileIdList().pipe(z.array(z.string()).min(1, CHOOSE_ONE));
+export const chosenIdsQuery = z.object({ fileIds: chosenIds() });
+export const chosenIdsBody = z.object({ fileIds: fileIdArray.min(1, CHOOSE_ONE) });
+/** A zip of a long selection: the browser posts a form with the ids and the token. */
+export const packageDownloadForm = z.object({
+  fileIds: chosenIds(),
+  [TOKEN_HEADER]: z.string().max(512).optional(),
+});
+
+/** GET /user/setting/sync: one folder of one's own tree, by id or path. */
+export const syncFolderQuery = z.object({ path: treePath.optional(), folder: id.optional() });

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import { ErrorCode } from '@nimbus/contract';
+import { requireAuthority, type Actor } from '../../lib/access.ts';
+import { AppError, forbidden } from '../../lib/errors.ts';
+import type { ZipEntry } from '../../lib/zip.ts';
+import { shareErrors, type ShareAccess } from '../share/share-access.ts';
+import { isDeflatable } from './file-types.ts';
+import type { FileRow } from './files.repo.ts';
+import { prefixOf, type FilesService, type Owner } from './files.service.ts';
+
+/** Zip entries of the chosen items: files, and folders with everything below them. */
+export async function* zipEntriesOf(
+  files: FilesService,
+  owner: Owner,
+  rows: FileRow[],
+): AsyncGenerator<ZipEntry> {
+  const used = new Set<string>();
+  const open = (disk: string) => () => fs.createReadStream(disk, { highWaterMark: 1024 * 1024 });
+  for (const row of rows) {
+    // two chosen items with one name (from different folders) keep both
+    let top = row.name;
+    for (let n = 1; used.has(top); n++) top = `${row.name} (${n})`;
+    used.add(top);
+    if (!row.isFolder) {
+      yield {
+        name: top,
+        isFolder: false,
+        mtime: new Date(row.updateDate),
+        compress: isDeflatable(row.suffix),
+        open: open(files.diskPathOf(owner, row)),
+      };
+      continue;
+    }
+    yield { name: `${top}/`, isFolder: true, mtime: new Date(row.updateDate) };
+    const base = prefixOf(row);
+    const below = await files.repo.descendants(owner.id, base);
+    below.sort((a, b) =>
+      a.path === b.path ? a.name.localeCompare(b.name) : a.path < b.path ? -1 : 1,
+    );
+    for (const d of below) {
+      const relative = `${top}/${d.path.slice(base.length)}${d.name}`;
+      if (d.isFolder) yield { name: `${relative}/`, isFolder: true, mtime: new Date(d.updateDate) };
+      else
+        yield {
+          name: relative,
+          isFolder: false,
+          mtime: new Date(d.updateDate),
+          compress: isDeflatable(d.suffix),
+          open: open(files.diskPathOf(owner, d)),
+        };
+    }
+  }
+}
+
+/** Stored bytes to send (file-serve.ts sends them). */
+export interface BytesToSend {
+  diskPath: string;
+  row: FileRow;
+  /** A mounted share without downloads: only what a preview shows, else this refusal. */
+  previewOnly?: () => Error;
+}
+
+const folderHasNoBytes = () =>
+  new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no bytes; download it as a zip');
+
+/** Who may have which bytes: a file by path or id, and zips of a selection. */
+export class DownloadService {
+  constructor(
+    private readonly files: FilesService,
+    private readonly shareAccess: ShareAccess,
+  ) {}
+
+  /** `/file/{user}{path}`: the owner's own bytes by path. */
+  async ownFile(
+    actor: Actor,
+    username: string,
+    fullPath: string,
+    download: boolean,
+  ): Promise<BytesToSend> {
+    if (username !== actor.username) throw forbidden('This file belongs to another user');
+    const row = await this.files.byPath(actor.id, fullPath);
+    if (row.isFolder) throw folderHasNoBytes();
+    if (download) requireAuthority(actor, 'cloud:file:download');
+    return { diskPath: this.files.diskPathOf(actor, row), row };
+  }
+
+  /** `/pre-file/{id}`: bytes by id, of one's own files or of files in a mounted share. */
+  async fileById(actor: Actor, id: string, download: boolean): Promise<BytesToSend> {
+    const { owner, row, open } = await this.shareAccess.fileForActor(actor, id);
+    if (row.isFolder) throw folderHasNoBytes();
+    if (open && download) this.shareAccess.require(open, 'download');
+    return {
+      diskPath: this.files.diskPathOf(owner, row),
+      row,
+      // a mounted share without downloads: only what a preview shows
+      previewOnly:
+        open && !open.settings.allowDownload ? () => shareErrors.previewOnly() : undefined,
+    };
+  }
+
+  /** Whether these items may be downloaded: all of them must be the actor's and alive. */
+  async permit(actor: Actor, ids: string[]) {
+    await this.chosen(actor, ids);
+    return { allowDownload: true, isRedirect: false, redirectUrl: null };
+  }
+
+  /** A zip of the chosen items, in the order chosen: its name and its entries. */
+  async zipOf(
+    actor: Actor,
+    ids: string[],
+  ): Promise<{ name: string; entries: AsyncIterable<ZipEntry> }> {
+    const rows = await this.chosen(actor, ids);
+    const order = new Map([...new Set(ids)].map((id, i) => [id, i]));
+    rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    return {
+      name: rows.length === 1 ? `${rows[0]!.name}.zip` : 'download.zip',
+      entries: zipEntriesOf(this.files, actor, rows),
+    };
+  }
+
+  private async chosen(actor: Actor, ids: string[]): Promise<FileRow[]> {
+    requireAuthority(actor, 'cloud:file:download');
+    const unique = [...new Set(ids)];
+    const rows = await this.files.repo.liveMany(actor.id, unique);
+    if (rows.length !== unique.length)
+      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
+    return rows;
+  }
+}

@@ -1,0 +1,44 @@
+import type { Db } from '../../db/index.ts';
+
+/** A change of disk and database recorded before the disk changes (`file_op`). */
+export interface Intent {
+  id: string;
+  userId: string;
+  kind: 'move' | 'copy' | 'trash' | 'restore';
+  fromPath: string;
+  toPath: string;
+  /** Bytes the operation adds, held against the quota until it commits (quota.ts). */
+  bytes: number;
+}
+
+/** The queries of the crash journal. */
+export class JournalRepo {
+  constructor(private readonly db: Db) {}
+
+  async record(intent: Intent, trx: Db = this.db): Promise<void> {
+    await trx
+      .insertInto('fileOp')
+      .values({ ...intent, createdAt: Date.now() })
+      .execute();
+  }
+
+  async forget(id: string, trx: Db = this.db): Promise<void> {
+    await trx.deleteFrom('fileOp').where('id', '=', id).execute();
+  }
+
+  /** Every intent left behind, the newest first (they are undone in that order). */
+  leftBehind() {
+    return this.db.selectFrom('fileOp').selectAll().orderBy('createdAt', 'desc').execute();
+  }
+
+  /** Which of these ids are rows in the trash (the others' bytes are orphans). */
+  async trashedAmong(ids: string[]): Promise<Set<string>> {
+    const kept = await this.db
+      .selectFrom('file')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('trashId', 'is not', null)
+      .execute();
+    return new Set(kept.map((r) => r.id));
+  }
+}
