@@ -99,7 +99,6 @@ const en_US = {
     'avatar-setting': 'Settings',
     'avatar-cloud': 'Cloud manager',
     'avatar-task': 'Task progress',
-  },
     'auth-file-upload': 'Upload files',
     'auth-file-update': 'Edit files',
     'auth-file-delete': 'Delete files',
@@ -111,6 +110,7 @@ const en_US = {
     'auth-role-edit': 'Edit roles',
     'auth-menu-edit': 'Edit menus',
     'auth-cloud-set': 'Change drive settings',
+  },
   layout: {
     logout: 'Log out',
     userMenu: 'Account menu',

@@ -101,7 +101,6 @@ const zh_CN: LocaleTree<typeof en_US> = {
     'avatar-setting': '设置',
     'avatar-cloud': '云盘管理',
     'avatar-task': '任务进度',
-  },
     'auth-file-upload': '上传文件',
     'auth-file-update': '编辑文件',
     'auth-file-delete': '删除文件',
@@ -113,6 +112,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
     'auth-role-edit': '编辑角色',
     'auth-menu-edit': '编辑菜单',
     'auth-cloud-set': '修改云盘设置',
+  },
   layout: {
     logout: '退出登录',
     userMenu: '账号菜单',
