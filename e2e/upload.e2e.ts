@@ -415,8 +415,9 @@ describe('the uploader', () => {
       async () => (await item.getAttribute('data-status')) === 'failure',
       'the upload fails',
     );
+    // the code's text in the user's language, the server's words as the detail
     expect(await item.getByTestId('upload-item-error').textContent()).toBe(
-      'Not enough space: 0.5 MB left of 1 GB',
+      'Your storage is full — Not enough space: 0.5 MB left of 1 GB',
     );
     await page.unroute('**/api/upload');
     await page.route('**/api/upload', async (route) => {

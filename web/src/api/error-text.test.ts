@@ -25,15 +25,15 @@ describe('failure texts', () => {
       message: 'Not enough space left in your drive to extract this archive',
     };
     expect(describeFailure(full, en)).toBe(
-      'Your storage is full: Not enough space left in your drive to extract this archive',
+      'Your storage is full — Not enough space left in your drive to extract this archive',
     );
-    expect(describeFailure(full, zh)).toMatch(/^.+: Not enough space left/);
+    expect(describeFailure(full, zh)).toMatch(/^.+ — Not enough space left/);
     expect(describeFailure(full, zh).startsWith('Your')).toBe(false);
   });
 
   it('classify by code alone, whatever the message says', () => {
     const tooLarge = { code: 10, message: 'The request is larger than the server accepts' };
-    expect(describeFailure(tooLarge, en)).toMatch(/^A parameter value is not valid: /);
+    expect(describeFailure(tooLarge, en)).toMatch(/^A parameter value is not valid — /);
     expect(describeFailure(tooLarge, en)).not.toMatch(/storage/i);
   });
 

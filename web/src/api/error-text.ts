@@ -19,6 +19,7 @@ export function describeFailure(
     envelope.code === ErrorCode.WARNING || envelope.code === ErrorCode.CUSTOM
       ? undefined
       : translate(`errors:${envelope.code}`);
-  if (title && detail && detail.toLowerCase() !== title.toLowerCase()) return `${title}: ${detail}`;
+  if (title && detail && detail.toLowerCase() !== title.toLowerCase())
+    return `${title} — ${detail}`;
   return title ?? (detail || (translate('common:request.distracted') ?? 'Something went wrong'));
 }

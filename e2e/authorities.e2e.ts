@@ -1,0 +1,129 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEED_MENUS, USER_ROLE, USER_ROLE_MENUS } from '@nimbus/contract';
+import {
+  launchBrowser,
+  openPage,
+  signInPage,
+  startServer,
+  until,
+  type NimbusServer,
+} from './harness.ts';
+
+// The web app offers only what the user's role may do: an action whose authority the role lacks
+// is not in the context menu at all (the server would refuse it anyway, see
+// server/test/api/authorities.test.ts).
+
+const ADMIN = { username: 'admin', password: 'admin-secret-1' };
+const USER = { username: 'carol', password: 'carol-secret-1' };
+
+let server: NimbusServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let adminToken = '';
+
+async function api<T>(
+  method: string,
+  url: string,
+  options: { token?: string; query?: Record<string, string>; body?: unknown } = {},
+): Promise<T> {
+  const search = new URLSearchParams(options.query ?? {});
+  const res = await fetch(`${server.baseUrl}/api${url}?${search.toString()}`, {
+    method,
+    headers: {
+      ...(options.token ? { 'nimbus-token': options.token } : {}),
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+  });
+  const body = (await res.json()) as { code: number; message: string; data: T };
+  if (body.code !== 0) throw new Error(`${method} ${url}: ${body.code} ${body.message}`);
+  return body.data;
+}
+
+const login = (who: { username: string; password: string }) =>
+  api<{ 'nimbus-token': string; userId: string }>('POST', '/login', { body: who });
+
+/** The user role with every menu except those granting `authority`. */
+async function narrowUserRole(authority: string | null): Promise<void> {
+  const menuIds = USER_ROLE_MENUS.filter(
+    (id) => SEED_MENUS.find((m) => m.id === id)?.authority !== authority,
+  );
+  await api('PUT', '/role/update', { token: adminToken, body: { id: USER_ROLE.id, menuIds } });
+}
+
+/** The ids of the actions the context menu of `name` offers. */
+async function offeredFor(name: string): Promise<string[]> {
+  await page.keyboard.press('Escape');
+  const row = page.locator(`[data-testid="file-item"][data-name="${name}"]`);
+  await row.waitFor({ state: 'visible' });
+  await row.click({ button: 'right' });
+  const items = page.locator('[data-testid^="action-"]:visible');
+  await until(async () => (await items.count()) > 0, 'the context menu opens');
+  const ids = await items.evaluateAll((nodes) =>
+    nodes.map((n) => (n.getAttribute('data-testid') ?? '').replace(/^action-/, '')),
+  );
+  await page.keyboard.press('Escape');
+  return ids;
+}
+
+/** Reload so the app reads the user's menus and authorities again. */
+async function reopen(): Promise<void> {
+  await page.reload();
+  await page.getByTestId('sidebar').waitFor({ state: 'visible' });
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  await api('POST', '/public/initialization', { body: ADMIN });
+  adminToken = (await login(ADMIN))['nimbus-token'];
+  await api('POST', '/user/add', {
+    token: adminToken,
+    body: { ...USER, quota: 1 },
+  });
+  const session = await login(USER);
+  await api('POST', '/addfile', {
+    token: session['nimbus-token'],
+    query: { fileName: 'notes.txt' },
+  });
+  browser = await launchBrowser();
+  ({ context, page } = await openPage(browser, server));
+  await signInPage(page, {
+    token: session['nimbus-token'],
+    userId: session.userId,
+    username: USER.username,
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await narrowUserRole(null).catch(() => undefined);
+  await server?.stop();
+});
+
+describe('actions follow the role', () => {
+  it('hides delete, rename, download and share when the role loses them', async () => {
+    const all = await offeredFor('notes.txt');
+    for (const id of ['delete', 'rename', 'download', 'share']) expect(all, id).toContain(id);
+
+    const cases: Array<[string, string[]]> = [
+      ['cloud:file:delete', ['delete']],
+      ['cloud:file:update', ['rename']],
+      ['cloud:file:download', ['download']],
+      ['cloud:file:share', ['share']],
+    ];
+    for (const [authority, hidden] of cases) {
+      await narrowUserRole(authority);
+      await reopen();
+      const offered = await offeredFor('notes.txt');
+      for (const id of hidden) expect(offered, `${authority}: ${id}`).not.toContain(id);
+      // the rest stays
+      expect(offered.length, authority).toBeGreaterThan(0);
+      await narrowUserRole(null);
+    }
+    await reopen();
+    expect(await offeredFor('notes.txt')).toEqual(all);
+  });
+});
