@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SEED_MENUS, USER_ROLE, USER_ROLE_MENUS } from '@nimbus/contract';
 import type { LiveEvent } from '../../src/events/bus.ts';
 import {
   ADMIN,
@@ -170,5 +171,33 @@ describe('file operation events', () => {
       to: '/many(1)',
       code: 0,
     });
+  }, 60_000);
+
+  it('refuses a big copy to a user without the upload authority, queueing nothing', async () => {
+    const user = await makeUser(t.app, admin.token);
+    const mine = { userId: user.userId, username: user.username };
+    const made = await call<{ id: string }>(t.app, 'POST', '/new_folder', {
+      token: user.token,
+      query: { filename: 'many' },
+    });
+    for (let i = 0; i < 505; i++) await putFile(t, mine, '/many', `f${i}.txt`, `${i}`);
+    const narrowed = await call(t.app, 'PUT', '/role/update', {
+      token: admin.token,
+      body: {
+        id: USER_ROLE.id,
+        menuIds: USER_ROLE_MENUS.filter(
+          (id) => SEED_MENUS.find((m) => m.id === id)?.authority !== 'cloud:file:upload',
+        ),
+      },
+    });
+    expect(narrowed.body.code, narrowed.body.message).toBe(0);
+    const res = await call(t.app, 'GET', '/copy', {
+      token: user.token,
+      query: { froms: [made.body.data!.id], to: '0' },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe(8);
+    const tasks = await t.app.services.jobs.running(user.userId);
+    expect(tasks.filter((task) => task.type === 'copy')).toEqual([]);
   }, 60_000);
 });

@@ -556,6 +556,61 @@ export class FilesRepo {
     return { folders, files };
   }
 
+  /**
+   * What the quota calculation (quota.ts) needs: the user's quota and used bytes, the bytes
+   * reserved by their upload sessions touched after the given times (their own, a share
+   * visitor's) and the bytes held by their operations in flight. Undefined: no such user.
+   */
+  async spaceFacts(
+    userId: string,
+    sessions: { after: number; visitorAfter: number; exceptSession?: string },
+    trx: Db = this.db,
+  ) {
+    const user = await trx
+      .selectFrom('user')
+      .select(['usedBytes', 'quotaGb'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!user) return undefined;
+    let reserving = trx
+      .selectFrom('uploadSession')
+      .select((eb) => eb.fn.sum<number>('totalSize').as('bytes'))
+      .where('userId', '=', userId)
+      .where('state', 'in', ['uploading', 'merging'])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('shareId', 'is', null), eb('updatedAt', '>=', sessions.after)]),
+          eb.and([eb('shareId', 'is not', null), eb('updatedAt', '>=', sessions.visitorAfter)]),
+        ]),
+      );
+    if (sessions.exceptSession) reserving = reserving.where('id', '!=', sessions.exceptSession);
+    const reserved = await reserving.executeTakeFirstOrThrow();
+    const held = await trx
+      .selectFrom('fileOp')
+      .select((eb) => eb.fn.sum<number>('bytes').as('bytes'))
+      .where('userId', '=', userId)
+      .executeTakeFirstOrThrow();
+    return {
+      quotaBytes: user.quotaGb * 1024 ** 3,
+      usedBytes: Number(user.usedBytes),
+      reservedBytes: Number(reserved.bytes ?? 0),
+      heldBytes: Number(held.bytes ?? 0),
+    };
+  }
+
+  /**
+   * Take the user's row for the rest of the transaction, so that checks of the quota and the
+   * reservations they guard happen one after the other (PostgreSQL row lock; SQLite
+   * transactions are serialised already).
+   */
+  async lockOwner(userId: string, trx: Db): Promise<void> {
+    await trx
+      .updateTable('user')
+      .set({ usedBytes: sql<number>`used_bytes` })
+      .where('id', '=', userId)
+      .execute();
+  }
+
   async insertMany(rows: NewFileRow[], trx: Db = this.db): Promise<void> {
     // stay under SQLite's bound-parameter limit
     for (let i = 0; i < rows.length; i += 500) {

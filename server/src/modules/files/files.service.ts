@@ -158,7 +158,9 @@ export class FilesService {
     private readonly publish: Publish = () => {},
   ) {
     this.repo = new FilesRepo(db);
-    this.journal = new Journal(db, tree);
+    this.journal = new Journal(db, tree, (userId, bytes, reserve, options) =>
+      this.withSpace(userId, bytes, reserve, options),
+    );
   }
 
   /** Serialise tree changes per user so two operations never interleave on disk. */
@@ -429,7 +431,7 @@ export class FilesService {
 
   /** Bytes the user may still add (quota.ts: files, uploads under way, operations in flight). */
   spaceLeft(userId: string, options: SpaceOptions = {}): Promise<number> {
-    return spaceLeft(this.db, userId, options);
+    return spaceLeft(this.repo, userId, options);
   }
 
   /** Refuse with "space full" when `extraBytes` more would not fit. An early, friendly check. */
@@ -449,7 +451,7 @@ export class FilesService {
     reserve: (trx: Db) => Promise<T>,
     options: Omit<SpaceOptions, 'trx'> = {},
   ): Promise<T> {
-    return withSpace(this.db, userId, bytes, reserve, options);
+    return withSpace(this.db, this.repo, userId, bytes, reserve, options);
   }
 
   /** A mounted share holds its name in the folder it sits in: nothing else may take it. */

@@ -4,9 +4,17 @@ import { exists } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { LocalTree } from '../../storage/local-tree.ts';
 import { JournalRepo, type Intent } from './journal.repo.ts';
-import { withSpace } from './quota.ts';
+import type { SpaceOptions } from './quota.ts';
 
 export type IntentKind = Intent['kind'];
+
+/** The quota's binding check (quota.ts withSpace), for the intents that add bytes. */
+export type WithSpace = <T>(
+  userId: string,
+  bytes: number,
+  reserve: (trx: Db) => Promise<T>,
+  options: Omit<SpaceOptions, 'trx'>,
+) => Promise<T>;
 
 /**
  * The crash journal: a change of disk and database that survives a crash. The intent is
@@ -19,6 +27,7 @@ export class Journal {
   constructor(
     private readonly db: Db,
     private readonly tree: LocalTree,
+    private readonly withSpace: WithSpace,
   ) {
     this.repo = new JournalRepo(db);
   }
@@ -39,7 +48,7 @@ export class Journal {
     const intent: Intent = { id: newId(), userId, kind, fromPath: from, toPath: to, bytes: 0 };
     if (space) {
       intent.bytes = space.bytes;
-      await withSpace(this.db, userId, space.bytes, (trx) => this.repo.record(intent, trx), {
+      await this.withSpace(userId, space.bytes, (trx) => this.repo.record(intent, trx), {
         exceptSession: space.exceptSession,
       });
     } else await this.repo.record(intent);

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@nimbus/contract';
-import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { FilesRepo } from './files.repo.ts';
 
 /** An upload session untouched this long is abandoned: it reserves nothing and is removed. */
 export const SESSION_IDLE_MS = 3 * 86400_000;
@@ -9,7 +9,7 @@ export const SESSION_IDLE_MS = 3 * 86400_000;
 export const VISITOR_SESSION_IDLE_MS = 3600_000;
 
 export interface SpaceOptions {
-  /** Read inside this transaction (one that holds the user's row, see lockUser). */
+  /** Read inside this transaction (one that holds the user's row, see withSpace). */
   trx?: Db;
   /** An upload session whose reservation is being turned into a file: not counted. */
   exceptSession?: string;
@@ -22,59 +22,23 @@ export interface SpaceOptions {
  * the bytes held by their operations in flight (copies and extractions between their disk work
  * and their commit, `file_op.bytes`).
  */
-export async function spaceLeft(db: Db, userId: string, options: SpaceOptions = {}) {
-  const q = options.trx ?? db;
+export async function spaceLeft(repo: FilesRepo, userId: string, options: SpaceOptions = {}) {
   const now = options.now ?? Date.now();
-  const user = await q
-    .selectFrom('user')
-    .select(['usedBytes', 'quotaGb'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
-  let sessions = q
-    .selectFrom('uploadSession')
-    .select((eb) => eb.fn.sum<number>('totalSize').as('bytes'))
-    .where('userId', '=', userId)
-    .where('state', 'in', ['uploading', 'merging'])
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('shareId', 'is', null), eb('updatedAt', '>=', now - SESSION_IDLE_MS)]),
-        eb.and([
-          eb('shareId', 'is not', null),
-          eb('updatedAt', '>=', now - VISITOR_SESSION_IDLE_MS),
-        ]),
-      ]),
-    );
-  if (options.exceptSession) sessions = sessions.where('id', '!=', options.exceptSession);
-  const reserved = await sessions.executeTakeFirstOrThrow();
-  const held = await q
-    .selectFrom('fileOp')
-    .select((eb) => eb.fn.sum<number>('bytes').as('bytes'))
-    .where('userId', '=', userId)
-    .executeTakeFirstOrThrow();
-  return (
-    user.quotaGb * 1024 ** 3 -
-    Number(user.usedBytes) -
-    Number(reserved.bytes ?? 0) -
-    Number(held.bytes ?? 0)
+  const facts = await repo.spaceFacts(
+    userId,
+    {
+      after: now - SESSION_IDLE_MS,
+      visitorAfter: now - VISITOR_SESSION_IDLE_MS,
+      exceptSession: options.exceptSession,
+    },
+    options.trx,
   );
+  if (!facts) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+  return facts.quotaBytes - facts.usedBytes - facts.reservedBytes - facts.heldBytes;
 }
 
 export const spaceFull = () =>
   new AppError(ErrorCode.SPACE_FULL, 'Not enough space left in your drive for this');
-
-/**
- * Take the user's row for the rest of the transaction, so that checks of the quota and the
- * reservations they guard happen one after the other (PostgreSQL row lock; SQLite transactions
- * are serialised already).
- */
-export async function lockUser(trx: Db, userId: string): Promise<void> {
-  await trx
-    .updateTable('user')
-    .set({ usedBytes: sql<number>`used_bytes` })
-    .where('id', '=', userId)
-    .execute();
-}
 
 /**
  * The binding check: in one transaction holding the user's row, make sure `bytes` more fit
@@ -83,14 +47,16 @@ export async function lockUser(trx: Db, userId: string): Promise<void> {
  */
 export function withSpace<T>(
   db: Db,
+  repo: FilesRepo,
   userId: string,
   bytes: number,
   reserve: (trx: Db) => Promise<T>,
   options: Omit<SpaceOptions, 'trx'> = {},
 ): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    await lockUser(trx, userId);
-    if (bytes > 0 && (await spaceLeft(db, userId, { ...options, trx })) < bytes) throw spaceFull();
+    await repo.lockOwner(userId, trx);
+    if (bytes > 0 && (await spaceLeft(repo, userId, { ...options, trx })) < bytes)
+      throw spaceFull();
     return reserve(trx);
   });
 }
