@@ -184,7 +184,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     cleanupTimer = setInterval(cleanUp, 6 * 3600_000);
     cleanupTimer.unref();
     // the search index mends itself in the background (it follows the tree from the start)
-    await services.searchIndex.start();
+    await services.searchIndex.start({ log: app.log.child({ module: 'search' }) });
   });
   let cleanupTimer: NodeJS.Timeout | undefined;
   app.addHook('onClose', async () => {

@@ -1,4 +1,5 @@
 import type { EventBus } from '../events/bus.ts';
+import { Gate } from '../lib/gate.ts';
 import type { JobsRepo, JobWithUser } from './jobs.repo.ts';
 import type { QueueLogger, Task } from './queue.ts';
 
@@ -11,8 +12,6 @@ export interface ProgressState {
   publishedNote: string | undefined;
   lastFlushAt: number;
   flushTimer?: NodeJS.Timeout;
-  /** Progress writes of this job, in order. */
-  writes: Promise<void>;
 }
 
 /** The progress state of a job that has just been claimed. */
@@ -24,7 +23,6 @@ export function progressStateOf(row: JobWithUser): ProgressState {
     publishedProgress: row.progress,
     publishedNote: row.message ?? undefined,
     lastFlushAt: 0,
-    writes: Promise.resolve(),
   };
 }
 
@@ -63,7 +61,10 @@ export class TaskReports {
   /** A job was enqueued: announced before the worker can claim it, so lists see `queued` first. */
   async queued(row: Omit<JobWithUser, 'username'>): Promise<void> {
     if (!row.userId) return;
-    const username = await this.usernameOf(row.userId).catch(() => null);
+    const username = await this.usernameOf(row.userId).catch((err: unknown) => {
+      this.deps.log().warn({ err, userId: row.userId }, 'task announced without its owner name');
+      return null;
+    });
     this.task({ ...row, username });
     this.count(row.userId);
   }
@@ -84,7 +85,7 @@ export class TaskReports {
   /** Progress not yet written is dropped; resolves when the writes under way are done. */
   async settled(job: ProgressState): Promise<void> {
     clearTimeout(job.flushTimer);
-    await job.writes;
+    await this.writes.run(job.row.id, async () => undefined);
   }
 
   private flush(job: ProgressState): void {
@@ -99,13 +100,13 @@ export class TaskReports {
       message: job.note ?? null,
       updatedAt: job.lastFlushAt,
     };
-    job.writes = job.writes
-      .then(() => this.deps.repo.updateOwned(job.row.id, this.deps.workerId, fields))
-      .then(
-        () => undefined,
-        (err: unknown) =>
-          this.deps.log().warn({ err, jobId: job.row.id }, 'could not record job progress'),
-      );
+    void this.writes.run(job.row.id, async () => {
+      try {
+        await this.deps.repo.updateOwned(job.row.id, this.deps.workerId, fields);
+      } catch (err) {
+        this.deps.log().warn({ err, jobId: job.row.id }, 'could not record job progress');
+      }
+    });
     this.task(job.row, { progress: job.progress, message: job.note ?? null });
   }
 

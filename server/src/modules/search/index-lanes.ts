@@ -17,6 +17,11 @@ const MESSAGE_MAX = 480;
 
 export type Lane = 'text' | 'ocr';
 
+/** Where the index reports background work it could not do. */
+export interface IndexLog {
+  warn(details: object, message: string): void;
+}
+
 interface LaneSpec {
   job: string;
   pending: DocState;
@@ -43,6 +48,7 @@ export class ContentLanes {
   /** OCR runs at most the configured number of images at a time. */
   private readonly gate: Gate;
   private readonly usernames = new Map<string, string>();
+  log: IndexLog | undefined;
 
   constructor(
     private readonly repo: SearchRepo,
@@ -76,7 +82,9 @@ export class ContentLanes {
     if (this.kicks.has(key)) return;
     const timer = setTimeout(() => {
       this.kicks.delete(key);
-      void this.ensureJob(userId, lane).catch(() => undefined);
+      void this.ensureJob(userId, lane).catch((err: unknown) =>
+        this.log?.warn({ err, userId, lane }, 'search index: could not queue a reading job'),
+      );
     }, 100);
     timer.unref();
     this.kicks.set(key, timer);

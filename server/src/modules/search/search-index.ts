@@ -2,7 +2,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { FilesService } from '../files/files.service.ts';
 import type { Ocr } from './content/ocr.ts';
 import { TreeFollower } from './index-follow.ts';
-import { ContentLanes } from './index-lanes.ts';
+import { ContentLanes, type IndexLog } from './index-lanes.ts';
 import { IndexRepair, JOB_SEARCH_REPAIR, type RepairStats } from './index-repair.ts';
 import type { OcrSettings } from './ocr-settings.ts';
 import type { SearchRepo } from './search.repo.ts';
@@ -36,11 +36,21 @@ export class SearchIndexer {
    * Once the app is ready: mend the index in the background, and look every half minute for
    * pending documents that no job is draining (a change committed after its job had looked).
    */
-  async start(): Promise<void> {
+  async start(options: { log?: IndexLog } = {}): Promise<void> {
+    const log = options.log;
+    this.lanes.log = log;
     const states = ['queued', 'running'] as const;
     if (!(await this.jobs.hasJob(JOB_SEARCH_REPAIR, { states })))
       await this.jobs.enqueue(JOB_SEARCH_REPAIR, {}, { userId: null, delayMs: 3000 });
-    this.sweepTimer = setInterval(() => void this.lanes.sweep().catch(() => undefined), SWEEP_MS);
+    this.sweepTimer = setInterval(
+      () =>
+        void this.lanes
+          .sweep()
+          .catch((err: unknown) =>
+            log?.warn({ err }, 'search index: the sweep for pending documents failed'),
+          ),
+      SWEEP_MS,
+    );
     this.sweepTimer.unref();
   }
 
