@@ -60,14 +60,51 @@ function dataOf<T>(envelope: Envelope<T>): T {
 
 const quiet = (options: RequestOptions): RequestOptions => ({ silent: true, ...options });
 
+/**
+ * Where an upload goes: the signed-in user's own drive, or a share a visitor uploads into (the
+ * public routes, API-NOTES §1.4). The chunk protocol is the same on both.
+ */
+export interface UploadRoutes {
+  checkExist: string;
+  folder: string;
+  chunk: string;
+  merge: string;
+  /**
+   * Runs before each call: a share's routes put its id and token in the session, which every
+   * request sends as the `shareId` and `share-token` headers (spec §6).
+   */
+  prepare?: () => void;
+}
+
+/** The signed-in user's own drive. */
+export const OWN_DRIVE_ROUTES: UploadRoutes = {
+  checkExist: '/checkExist',
+  folder: '/upload-folder',
+  chunk: '/upload',
+  merge: '/merge',
+};
+
+/** The routes of a share a visitor uploads into; `select` puts the share's headers in place. */
+export function shareUploadRoutes(select: () => void): UploadRoutes {
+  return {
+    checkExist: '/public/checkExist',
+    folder: '/public/upload-folder',
+    chunk: '/public/upload',
+    merge: '/public/merge',
+    prepare: select,
+  };
+}
+
 /** spec §5: do same-named files or folders exist in the target folder? */
 export async function checkExist(
   filenames: string[],
   currentDirectory: string,
   signal?: AbortSignal,
+  routes: UploadRoutes = OWN_DRIVE_ROUTES,
 ): Promise<boolean> {
+  routes.prepare?.();
   const envelope = await request<{ exist?: boolean }>(
-    '/checkExist',
+    routes.checkExist,
     quiet({ method: 'POST', body: { filenames, currentDirectory }, signal }),
   );
   return Boolean(dataOf(envelope).exist);
@@ -77,9 +114,11 @@ export async function checkExist(
 export async function createFolder(
   params: { filename: string; folderPath: string; currentDirectory: string },
   signal?: AbortSignal,
+  routes: UploadRoutes = OWN_DRIVE_ROUTES,
 ): Promise<void> {
+  routes.prepare?.();
   const envelope = await request(
-    '/upload-folder',
+    routes.folder,
     quiet({ method: 'POST', params: { isFolder: true, ...params }, signal }),
   );
   dataOf(envelope);
@@ -89,9 +128,11 @@ export async function createFolder(
 export async function testChunk(
   params: ChunkParams,
   signal?: AbortSignal,
+  routes: UploadRoutes = OWN_DRIVE_ROUTES,
 ): Promise<ChunkTestResult> {
+  routes.prepare?.();
   const envelope = await request<Partial<ChunkTestResult>>(
-    '/upload',
+    routes.chunk,
     quiet({ method: 'GET', params: { ...params }, signal }),
   );
   const data = dataOf(envelope);
@@ -118,9 +159,11 @@ export async function mergeUpload(
   params: MergeParams,
   signal?: AbortSignal,
   timeoutMs = REQUEST_TIMEOUT_MS,
+  routes: UploadRoutes = OWN_DRIVE_ROUTES,
 ): Promise<MergeResult> {
+  routes.prepare?.();
   const envelope = await request<{ upload?: boolean; merging?: boolean; progress?: number }>(
-    '/merge',
+    routes.merge,
     quiet({ method: 'POST', params: { ...params }, signal, timeoutMs }),
   );
   const data = dataOf(envelope);
@@ -171,7 +214,9 @@ export function sendChunk(
   params: ChunkParams,
   bytes: Blob,
   { signal, onProgress, stallMs = REQUEST_TIMEOUT_MS }: SendChunkOptions,
+  routes: UploadRoutes = OWN_DRIVE_ROUTES,
 ): Promise<ChunkResult> {
+  routes.prepare?.();
   return new Promise<ChunkResult>((resolve, reject) => {
     if (signal.aborted) {
       reject(new ApiError('aborted', 'aborted', TRANSPORT_ERROR_CODE, 0));
@@ -198,7 +243,7 @@ export function sendChunk(
     const onAbort = () => xhr.abort();
     signal.addEventListener('abort', onAbort, { once: true });
 
-    xhr.open('POST', `${API_BASE}/upload`);
+    xhr.open('POST', `${API_BASE}${routes.chunk}`);
     setHeaders(xhr);
     xhr.upload.onprogress = (event) => {
       armStall();

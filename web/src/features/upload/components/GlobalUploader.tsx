@@ -14,7 +14,7 @@ import { registerPickers } from '../pickers';
 import { uploadTitle } from '../progress';
 import { useUploadStore } from '../store';
 import type { PickedFile } from '../types';
-import { uploader } from '../uploader';
+import { setUploadParams, uploader } from '../uploader';
 import { useUploadSummary } from '../use-upload';
 import '../upload.css';
 import { DropOverlay } from './DropOverlay';
@@ -71,7 +71,7 @@ export function GlobalUploader() {
   const wasUploading = useRef(false);
 
   useEffect(() => {
-    uploader.setUploadParams(folder);
+    setUploadParams(folder);
     if (folder.writable) useUploadStore.setState({ lastFolder: folder });
   }, [folder]);
 
