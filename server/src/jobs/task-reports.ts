@@ -46,6 +46,8 @@ export interface TaskReportsDeps {
 export class TaskReports {
   private readonly countsDue = new Map<string, { again: boolean }>();
   private readonly usernames = new Map<string, string>();
+  /** Each job's progress writes, one at a time and in order. */
+  private readonly writes = new Gate();
 
   constructor(private readonly deps: TaskReportsDeps) {}
 
