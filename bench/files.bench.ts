@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     const config = testConfig({ dataDir, logLevel: 'silent' });
     const database = openDatabase(config);
     const app = await buildApp({ config, database, logger: false });
-    const { users, files, fileOps, db } = app.services;
+    const { users, files, fileOps, indexer, db } = app.services;
     const owner = await users.initialize('bench', 'bench-password');
     const actor = (await app.services.auth.actorFor(owner.id))!;
     const bigFolder = await files.newFolder(actor, '/', 'hundred-k');
@@ -230,7 +230,7 @@ async function main(): Promise<void> {
         trx,
       ),
     );
-    await fileOps.indexer.sync(actor, { id: '0', prefix: '/' });
+    await indexer.sync(actor, { id: '0', prefix: '/' });
     const thousand = await files.resolveFolder(owner.id, '/thousand');
     // whatever the seeding above left out of the search index is mended here, not by the
     // server's repair pass while the transfers below are measured
