@@ -185,6 +185,11 @@ export const fileIdsBody = z.object({ fileIds: fileIdArray.default([]) }).nullis
 
 export const unzipQuery = z.object({ fileId: id, destFileId: id.optional() });
 
+/** `/file/{user}/{path}`: the owner's own bytes by path. */
+export const ownFileParams = z.object({ username: z.string().max(255), '*': treePath });
+/** `/pre-file/{id}/{name}`: bytes by id (the name is for the browser). */
+export const fileByIdParams = z.object({ id, name: z.string().max(4096) });
+
 /** The byte routes: `o=download` asks for a download rather than a preview. */
 export const bytesQuery = z.object({ o: z.string().max(64).optional() }).passthrough();
 

@@ -6,6 +6,8 @@ import {
   chosenIdsBody,
   chosenIdsQuery,
   downloadPermit,
+  fileByIdParams,
+  ownFileParams,
   packageDownloadForm,
 } from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
@@ -20,9 +22,9 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
   // /api/file/{user}{path}{name}: the owner's own bytes by path
   api.get(
     '/file/:username/*',
-    { config: { cookieAuth: true }, schema: { querystring: bytesQuery } },
+    { config: { cookieAuth: true }, schema: { params: ownFileParams, querystring: bytesQuery } },
     async (request, reply) => {
-      const params = request.params as { username: string; '*': string };
+      const params = request.params;
       const download = request.query.o === 'download';
       const bytes = await downloads.ownFile(
         actorOf(request),
@@ -37,9 +39,9 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
   // /api/pre-file/{id}/{name}: bytes by id, of one's own files or of files in a mounted share
   api.get(
     '/pre-file/:id/:name',
-    { config: { cookieAuth: true }, schema: { querystring: bytesQuery } },
+    { config: { cookieAuth: true }, schema: { params: fileByIdParams, querystring: bytesQuery } },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const download = request.query.o === 'download';
       const bytes = await downloads.fileById(actorOf(request), id, download);
       return sendFileBytes(request, reply, bytes.diskPath, bytes.row, {
