@@ -1,3 +1,4 @@
+import { MAX_OCR_TASKS } from '@nimbus/contract';
 import { OCR_ENGINES, type OcrEngineName } from './content/ocr.ts';
 import type { SearchRepo } from './search.repo.ts';
 
@@ -9,7 +10,7 @@ export interface OcrConfig {
 }
 
 export const OCR_DEFAULTS: OcrConfig = { enable: true, maxTasks: 1, ocrEngine: 'tesseract' };
-export const MAX_OCR_TASKS = 8;
+export { MAX_OCR_TASKS };
 
 const KEY = 'ocrConfig';
 

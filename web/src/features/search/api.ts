@@ -1,10 +1,9 @@
-import type { SearchHistoryItem, SearchHitFields } from '@nimbus/contract';
+import type { SearchHistoryItem, SearchHit } from '@nimbus/contract';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, requestPage } from '../../api/client';
 import type { QueryParams } from '../../api/query-string';
-import type { FileItem } from '../files/types';
 
-export type SearchHit = FileItem & SearchHitFields;
+export type { SearchHit };
 
 /** Results per page on the results page. */
 export const RESULTS_PAGE_SIZE = 50;

@@ -2,12 +2,12 @@ import fsp from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { OCR_ENGINES, type OcrEngineName } from '@nimbus/contract';
 import { Gate } from '../../../lib/gate.ts';
 import { findProgram, runProgram } from './tools.ts';
 import { joinCjkSpacing, tidy } from './text.ts';
 
-export const OCR_ENGINES = ['tesseract', 'tesseract.js'] as const;
-export type OcrEngineName = (typeof OCR_ENGINES)[number];
+export { OCR_ENGINES, type OcrEngineName };
 
 /** Languages read from images: Simplified Chinese and English. */
 const LANGUAGES = ['chi_sim', 'eng'];
