@@ -4,6 +4,11 @@ import { visibleEntries as visibleOf } from '../actions/registry';
 import type { Authority, MenuEntry as AnyMenuEntry } from '../actions/types';
 import { useUserInfo } from '../features/auth/api';
 import { FILE_ACTIONS, type ActionContext, type FileAction } from '../features/files/actions';
+import {
+  SHARE_BROWSER_ACTIONS,
+  type ShareBrowserAction,
+  type ShareBrowserContext,
+} from '../features/share/browser-actions';
 import { SHARE_FILE_ACTIONS } from '../features/share/file-action';
 import { TAG_FILE_ACTIONS } from '../features/tags/file-action';
 
@@ -96,4 +101,31 @@ export function useAuthorityCheck(): (authority: Authority) => boolean {
   const { data: user } = useUserInfo();
   const granted = user?.authorities;
   return useMemo(() => authorityCheck(granted ?? []), [granted]);
+}
+
+/**
+ * The share browser's registry: what a visitor (or a mounter) does in a share. Its actions need
+ * the share's permissions the way the file browser's need the role's authorities.
+ */
+export const SHARE_ACTIONS = {
+  ...SHARE_BROWSER_ACTIONS,
+} satisfies Record<string, ShareBrowserAction>;
+
+export type ShareActionId = keyof typeof SHARE_ACTIONS;
+
+/** The share browser's layouts: an item's buttons, the selection's and the folder's. */
+export const SHARE_MENUS = {
+  item: ['preview', 'download', 'rename', 'delete'],
+  selection: ['zip', 'delete'],
+  folder: ['newFolder', 'upload'],
+} satisfies Record<string, AnyMenuEntry<ShareActionId>[]>;
+
+/** The visible actions of a share browser layout. */
+export function visibleShareActions(
+  entries: readonly AnyMenuEntry<ShareActionId>[],
+  ctx: ShareBrowserContext,
+): ShareBrowserAction[] {
+  return visibleOf<ShareBrowserContext, ShareBrowserAction>(entries, SHARE_ACTIONS, ctx).filter(
+    (entry): entry is ShareBrowserAction => entry !== '-',
+  );
 }

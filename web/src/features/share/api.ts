@@ -157,6 +157,20 @@ export function renameShared(shareId: string, fileId: string, newFileName: strin
   );
 }
 
+/** Whether names exist in a folder of the share, and whether this share may replace them. */
+export async function checkShareNames(
+  shareId: string,
+  currentDirectory: string,
+  filenames: string[],
+): Promise<{ exist: boolean; replace: boolean }> {
+  selectShare(shareId);
+  const envelope = await request<{ exist?: boolean; replace?: boolean }>('/public/checkExist', {
+    method: 'POST',
+    body: { filenames, currentDirectory },
+  });
+  return { exist: Boolean(envelope.data?.exist), replace: Boolean(envelope.data?.replace) };
+}
+
 export function deleteShared(shareId: string, fileIds: string[]) {
   selectShare(shareId);
   return api.delete<void>('/public/delete', { shareId, fileIds }, { successToast: false });

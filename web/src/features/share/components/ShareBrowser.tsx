@@ -1,15 +1,4 @@
-import {
-  AppstoreOutlined,
-  CloudUploadOutlined,
-  DeleteOutlined,
-  DownloadOutlined,
-  EditOutlined,
-  EyeOutlined,
-  FileAddOutlined,
-  FolderAddOutlined,
-  FolderOpenOutlined,
-  UnorderedListOutlined,
-} from '@ant-design/icons';
+import { AppstoreOutlined, FolderOpenOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import type { PublicFileView, ShareFacts } from '@nimbus/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -20,7 +9,6 @@ import {
   Dropdown,
   Empty,
   Image,
-  Input,
   Pagination,
   Segmented,
   Space,
@@ -28,11 +16,14 @@ import {
   Tooltip,
   type TableColumnsType,
 } from 'antd';
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
+import { actionIcon, runAction, visibleChildren } from '../../../actions/registry';
+import { SHARE_MENUS, visibleShareActions } from '../../../app/action-registry';
 import { startDownload } from '../../files/api';
 import { FileIcon } from '../../files/components/FileIcon';
+import { NameDialog, type NameDialogRequest } from '../../files/components/NameDialog';
 import { isTextLike, isViewableImage } from '../../files/file-kinds';
 import {
   deleteShared,
@@ -46,12 +37,13 @@ import {
   sharedThumbnailUrl,
   sharedZipUrl,
 } from '../api';
+import type { PickedFile } from '../../upload/types';
 import {
-  checkShareNames,
-  uploadToShare,
-  type PickedShareFile,
-  type PublicUploadItem,
-} from '../public-upload';
+  sharePermissionCheck,
+  type ShareBrowserCommands,
+  type ShareBrowserContext,
+} from '../browser-actions';
+import { useShareUploads } from '../share-uploads';
 import { ShareTextPreview } from './ShareTextPreview';
 import { ShareUploadList } from './ShareUploadList';
 
@@ -102,12 +94,14 @@ export function ShareBrowser({
   const [selected, setSelected] = useState<string[]>([]);
   const [textItem, setTextItem] = useState<PublicFileView | null>(null);
   const [imageId, setImageId] = useState<string | null>(null);
-  const [uploads, setUploads] = useState<PublicUploadItem[]>([]);
-  const fileInput = useRef<HTMLInputElement>(null);
-  const folderInput = useRef<HTMLInputElement>(null);
+  const [naming, setNaming] = useState<NameDialogRequest | null>(null);
+  // the pickers' elements, which the upload actions click
+  const [fileInput, setFileInput] = useState<HTMLInputElement | null>(null);
+  const [folderInput, setFolderInput] = useState<HTMLInputElement | null>(null);
   const segments = segmentsOf(path);
   const shareId = facts.shareId;
-  const ops = new Set(facts.operationPermissionList ?? []);
+  const uploads = useShareUploads(shareId, share);
+  const can = useMemo(() => sharePermissionCheck(facts), [facts]);
   const canDownload = facts.allowDownload !== false;
   const previewUrl = (item: PublicFileView) =>
     bytesUrl ? bytesUrl(item, false) : sharedPreviewUrl(shareId, item);
@@ -148,35 +142,30 @@ export function ShareBrowser({
     else void message.info(t('page.cannotPreview'));
   };
 
-  const zipSelected = () => {
+  const zip = (ids: string[]) => {
     if (!canDownload) {
       void message.warning(t('page.noDownload'));
       return;
     }
-    startDownload(sharedZipUrl(shareId, selected), 'download.zip');
+    startDownload(sharedZipUrl(shareId, ids), 'download.zip');
   };
 
-  const askName = (title: string, initial: string, submit: (name: string) => Promise<unknown>) => {
-    let value = initial;
-    modal.confirm({
+  const askName = (
+    title: string,
+    initialName: string,
+    isFolder: boolean,
+    submit: (name: string) => Promise<unknown>,
+  ) =>
+    setNaming({
       title,
-      icon: null,
-      content: (
-        <Input
-          autoFocus
-          defaultValue={initial}
-          onChange={(event) => (value = event.target.value)}
-          data-testid="share-name-input"
-        />
-      ),
+      initialName,
+      isFolder,
       okText: t('common:actions.ok'),
-      cancelText: t('common:actions.cancel'),
-      onOk: async () => {
-        await submit(value.trim());
+      submit: async (name) => {
+        await submit(name.trim());
         await refresh();
       },
     });
-  };
 
   const remove = (ids: string[]) => {
     modal.confirm({
@@ -193,36 +182,37 @@ export function ShareBrowser({
     });
   };
 
-  const startUpload = async (picked: PickedShareFile[]) => {
-    if (picked.length === 0) return;
-    const dir = pathOf(segments);
-    const names = await checkShareNames(shareId, dir, picked).catch(() => null);
-    if (!names) return;
-    if (names.exist) {
-      if (!names.replace) {
-        void message.error(t('page.existsNoReplace'));
-        return;
-      }
-      const confirmed = await modal.confirm({
-        title: t('page.exists'),
-        okText: t('common:actions.ok'),
-        cancelText: t('common:actions.cancel'),
-      });
-      if (!confirmed) return;
-    }
-    const result = await uploadToShare(shareId, dir, picked, setUploads);
-    const failed = result.filter((item) => item.status === 'failure').length;
-    if (failed) void message.error(t('page.uploadFailed', { count: failed }));
-    else void message.success(t('page.uploaded', { count: result.length }));
-    await refresh();
+  const cmd: ShareBrowserCommands = {
+    open,
+    download,
+    zip: (chosen) => zip(chosen.map((item) => item.id)),
+    rename: (item) =>
+      askName(t('page.rename'), item.name, item.isFolder, (name) =>
+        renameShared(shareId, item.id, name),
+      ),
+    remove: (chosen) => remove(chosen.map((item) => item.id)),
+    newFolder: () =>
+      askName(t('page.newFolder'), '', true, (name) =>
+        newSharedFolder(shareId, pathOf(segments), name),
+      ),
+    uploadFiles: () => fileInput?.click(),
+    uploadFolder: () => folderInput?.click(),
   };
+  const contextOf = (acted: PublicFileView[]): ShareBrowserContext => ({ can, items: acted, cmd });
+  const selectedItems = items.filter((item) => selected.includes(item.id));
+  const selectionCtx = contextOf(selectedItems);
+  const folderCtx = contextOf([]);
+  const folderActions = visibleShareActions(SHARE_MENUS.folder, folderCtx);
+  const canUpload = folderActions.some((action) => action.id === 'upload');
+  const uploadAction = folderActions.find((action) => action.id === 'upload');
+  const newFolderAction = folderActions.find((action) => action.id === 'newFolder');
 
   const onPicked = (files: FileList | null, folder: boolean) => {
-    const picked = Array.from(files ?? []).map((file) => ({
+    const picked: PickedFile[] = Array.from(files ?? []).map((file) => ({
       file,
       relativePath: folder && file.webkitRelativePath ? file.webkitRelativePath : file.name,
     }));
-    void startUpload(picked);
+    void uploads.upload(picked, pathOf(segments));
   };
 
   const columns: TableColumnsType<PublicFileView> = [
@@ -260,60 +250,26 @@ export function ShareBrowser({
       key: 'actions',
       width: 140,
       align: 'right',
-      render: (_, item) => (
-        <Space size={0}>
-          {!item.isFolder && (isViewableImage(item) || isTextLike(item)) ? (
-            <Tooltip title={t('page.preview')}>
-              <Button
-                type="text"
-                size="small"
-                icon={<EyeOutlined />}
-                onClick={() => open(item)}
-                aria-label={t('page.preview')}
-              />
-            </Tooltip>
-          ) : null}
-          {canDownload ? (
-            <Tooltip title={item.isFolder ? t('page.downloadZip') : t('page.download')}>
-              <Button
-                type="text"
-                size="small"
-                icon={<DownloadOutlined />}
-                onClick={() => download(item)}
-                aria-label={t('page.download')}
-                data-testid={`share-download-${item.name}`}
-              />
-            </Tooltip>
-          ) : null}
-          {ops.has('PUT') ? (
-            <Tooltip title={t('page.rename')}>
-              <Button
-                type="text"
-                size="small"
-                icon={<EditOutlined />}
-                aria-label={t('page.rename')}
-                onClick={() =>
-                  askName(t('page.rename'), item.name, (name) =>
-                    renameShared(shareId, item.id, name),
-                  )
-                }
-              />
-            </Tooltip>
-          ) : null}
-          {ops.has('DELETE') ? (
-            <Tooltip title={t('page.delete')}>
-              <Button
-                type="text"
-                size="small"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t('page.delete')}
-                onClick={() => remove([item.id])}
-              />
-            </Tooltip>
-          ) : null}
-        </Space>
-      ),
+      render: (_, item) => {
+        const ctx = contextOf([item]);
+        return (
+          <Space size={0}>
+            {visibleShareActions(SHARE_MENUS.item, ctx).map((action) => (
+              <Tooltip key={action.id} title={action.label(t, ctx)}>
+                <Button
+                  type="text"
+                  size="small"
+                  danger={action.danger}
+                  icon={actionIcon(action, ctx)}
+                  onClick={() => runAction(action, ctx)}
+                  aria-label={action.label(t, ctx)}
+                  data-testid={action.id === 'download' ? `share-download-${item.name}` : undefined}
+                />
+              </Tooltip>
+            ))}
+          </Space>
+        );
+      },
     },
   ];
 
@@ -354,61 +310,64 @@ export function ShareBrowser({
               {t('page.selected', { count: selected.length })}
             </span>
           ) : null}
-          {selected.length > 0 && canDownload ? (
-            <Button icon={<DownloadOutlined />} onClick={zipSelected} data-testid="share-zip">
-              {t('page.downloadSelected', { count: selected.length })}
-            </Button>
-          ) : null}
-          {selected.length > 0 && ops.has('DELETE') ? (
-            <Button
-              danger
-              icon={<DeleteOutlined />}
-              onClick={() => remove(selected)}
-              data-testid="share-delete"
-            >
-              {t('page.delete')}
-            </Button>
-          ) : null}
-          {ops.has('UPLOAD') ? (
-            <>
-              <Button
-                icon={<FolderAddOutlined />}
-                onClick={() =>
-                  askName(t('page.newFolder'), '', (name) =>
-                    newSharedFolder(shareId, pathOf(segments), name),
-                  )
-                }
-                data-testid="share-new-folder"
-              >
-                {mobile ? null : t('page.newFolder')}
-              </Button>
-              <Dropdown
-                trigger={['click']}
-                menu={{
-                  items: [
-                    {
-                      key: 'files',
-                      icon: <FileAddOutlined />,
-                      label: <span data-testid="share-upload-files">{t('page.uploadFiles')}</span>,
-                    },
-                    {
-                      key: 'folder',
-                      icon: <FolderAddOutlined />,
-                      label: (
-                        <span data-testid="share-upload-folder">{t('page.uploadFolder')}</span>
-                      ),
-                    },
-                  ],
-                  onClick: ({ key }) =>
-                    key === 'folder' ? folderInput.current?.click() : fileInput.current?.click(),
-                }}
-              >
-                <Button type="primary" icon={<CloudUploadOutlined />} data-testid="share-upload">
-                  {t('page.upload')}
+          {selected.length > 0
+            ? visibleShareActions(SHARE_MENUS.selection, selectionCtx).map((action) => (
+                <Button
+                  key={action.id}
+                  danger={action.danger}
+                  icon={actionIcon(action, selectionCtx)}
+                  onClick={() => runAction(action, selectionCtx)}
+                  data-testid={action.id === 'zip' ? 'share-zip' : `share-${action.id}`}
+                >
+                  {action.label(t, selectionCtx)}
                 </Button>
-              </Dropdown>
+              ))
+            : null}
+          {newFolderAction ? (
+            <Button
+              icon={actionIcon(newFolderAction, folderCtx)}
+              onClick={() => runAction(newFolderAction, folderCtx)}
+              data-testid="share-new-folder"
+            >
+              {mobile ? null : newFolderAction.label(t, folderCtx)}
+            </Button>
+          ) : null}
+          {uploadAction ? (
+            <Dropdown
+              trigger={['click']}
+              menu={{
+                items: visibleChildren(uploadAction, folderCtx).map((child) => ({
+                  key: child.id,
+                  icon: actionIcon(child, folderCtx),
+                  label: (
+                    <span
+                      data-testid={
+                        child.id === 'uploadFolder' ? 'share-upload-folder' : 'share-upload-files'
+                      }
+                    >
+                      {child.label(t, folderCtx)}
+                    </span>
+                  ),
+                })),
+                onClick: ({ key }) => {
+                  const child = visibleChildren(uploadAction, folderCtx).find((c) => c.id === key);
+                  if (child) runAction(child, folderCtx);
+                },
+              }}
+            >
+              <Button
+                type="primary"
+                icon={actionIcon(uploadAction, folderCtx)}
+                data-testid="share-upload"
+              >
+                {uploadAction.label(t, folderCtx)}
+              </Button>
+            </Dropdown>
+          ) : null}
+          {canUpload ? (
+            <>
               <input
-                ref={fileInput}
+                ref={setFileInput}
                 type="file"
                 multiple
                 hidden
@@ -419,7 +378,7 @@ export function ShareBrowser({
                 }}
               />
               <input
-                ref={folderInput}
+                ref={setFolderInput}
                 type="file"
                 multiple
                 hidden
@@ -515,7 +474,8 @@ export function ShareBrowser({
         />
       ) : null}
 
-      <ShareUploadList items={uploads} onClose={() => setUploads([])} />
+      <ShareUploadList items={uploads.items} onClose={uploads.close} />
+      <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ShareTextPreview
         shareId={shareId}
         item={textItem}

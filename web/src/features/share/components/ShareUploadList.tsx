@@ -2,16 +2,16 @@ import { CheckCircleFilled, CloseCircleFilled, CloseOutlined } from '@ant-design
 import { Button, Progress } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
-import type { PublicUploadItem } from '../public-upload';
+import type { UploadItem } from '../../upload/types';
+
+/** 0..1 of the step an upload is in: its checksum, then its bytes. */
+function progressOf(item: UploadItem): number {
+  if (item.status === 'checking') return item.checkProgress;
+  return item.size > 0 ? item.uploaded / item.size : 0;
+}
 
 /** What a visitor is uploading into the share, file by file. */
-export function ShareUploadList({
-  items,
-  onClose,
-}: {
-  items: PublicUploadItem[];
-  onClose: () => void;
-}) {
+export function ShareUploadList({ items, onClose }: { items: UploadItem[]; onClose: () => void }) {
   const { t } = useTranslation('share');
   if (items.length === 0) return null;
   const done = items.filter((item) => item.status === 'success').length;
@@ -53,8 +53,12 @@ export function ShareUploadList({
               </span>
             ) : (
               <span className="nb-share-uploads__progress">
-                <Progress percent={Math.round(item.progress * 100)} size="small" showInfo={false} />
-                <span>{t(`status.${item.status}`)}</span>
+                <Progress
+                  percent={Math.round(progressOf(item) * 100)}
+                  size="small"
+                  showInfo={false}
+                />
+                <span>{t(`status.${item.status === 'paused' ? 'waiting' : item.status}`)}</span>
               </span>
             )}
           </li>
