@@ -8,20 +8,19 @@ import {
   type ShareBrowserContext,
 } from './browser-actions';
 
-const facts = (allowDownload: boolean, ops: ShareFacts['operationPermissionList']): ShareFacts =>
-  ({
-    shareId: 's1',
-    shortId: 's1',
-    fileName: 'project',
-    isFolder: true,
-    isPrivacy: true,
-    expireDate: null,
-    expiresAt: null,
-    needCode: false,
-    sharer: { username: 'admin', showName: 'admin', avatar: '' },
-    allowDownload,
-    operationPermissionList: ops,
-  }) as ShareFacts;
+const facts = (allowDownload: boolean, ops: ShareFacts['operationPermissionList']): ShareFacts => ({
+  shareId: 's1',
+  shortId: 's1',
+  fileName: 'project',
+  isFolder: true,
+  isPrivacy: true,
+  expireDate: null,
+  expiresAt: null,
+  needCode: false,
+  sharer: { username: 'admin', showName: 'admin', avatar: '' },
+  allowDownload,
+  operationPermissionList: ops,
+});
 
 const item = (name: string, isFolder = false): PublicFileView => ({
   id: name,
