@@ -32,6 +32,7 @@ import { ShareAccess } from './modules/share/share-access.ts';
 import { ShareCodeThrottle } from './modules/share/share-code-throttle.ts';
 import { ShareService } from './modules/share/share.service.ts';
 import { MountService } from './modules/share/mount.service.ts';
+import { ShareVisitorService } from './modules/share/share-visitor.service.ts';
 import { Ocr } from './modules/search/content/ocr.ts';
 import { OcrSettings } from './modules/search/ocr-settings.ts';
 import { SearchIndexer } from './modules/search/search-index.ts';
@@ -78,6 +79,15 @@ export function createServices(database: DbHandle, config: Config) {
     new ShareCodeThrottle(attempts),
   );
   const mounts = new MountService(files, shareAccess);
+  const shareVisitors = new ShareVisitorService(
+    shareAccess,
+    shares,
+    uploads,
+    files,
+    fileOps,
+    trash,
+    auth,
+  );
   const downloads = new DownloadService(files, shareAccess);
   registerFileJobs({ jobs, auth, files, fileOps, indexer, uploads });
   // the search index's backend: FTS5 on SQLite, tsvector/GIN on PostgreSQL
@@ -130,6 +140,7 @@ export function createServices(database: DbHandle, config: Config) {
     shareAccess,
     shares,
     mounts,
+    shareVisitors,
     ocrSettings,
     ocr,
     searchIndex,

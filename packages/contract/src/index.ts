@@ -5,6 +5,7 @@ export * from './users.ts';
 export * from './menus.ts';
 export * from './format.ts';
 export * from './share.ts';
+export * from './upload.ts';
 export * from './tags.ts';
 export * from './files.ts';
 export * from './search.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { mountRef } from './files.ts';
+import { listField, queryNumber } from './validation.ts';
 
 /** What visitors of a private folder share may do besides reading (API-NOTES §1.7). */
 export const SHARE_OPERATIONS = ['UPLOAD', 'PUT', 'DELETE'] as const;
@@ -58,113 +59,198 @@ export const mountFolderBody = z.object({
   name: z.string().max(255).optional(),
 });
 
+const shareOperation = z.enum(SHARE_OPERATIONS);
+
 /** A share as its owner sees it (ShareDO of API-NOTES §1.7). */
-export interface ShareView {
-  shareId: string;
-  shortId: string;
-  fileId: string;
-  fileName: string;
+export const shareView = z.object({
+  shareId: z.string(),
+  shortId: z.string(),
+  fileId: z.string(),
+  fileName: z.string(),
   /** The owner's full path of the shared item: `/a/b.txt`. */
-  path: string;
-  isFolder: boolean;
-  contentType: string;
-  suffix: string;
-  isPrivacy: boolean;
+  path: z.string(),
+  isFolder: z.boolean(),
+  contentType: z.string(),
+  suffix: z.string(),
+  isPrivacy: z.boolean(),
   /** The share code of a private share. */
-  extractionCode: string | null;
+  extractionCode: z.string().nullable(),
   /** `yyyy-MM-dd HH:mm:ss`, or null for a permanent share. */
-  expireDate: string | null;
-  expiresAt: number | null;
-  expired: boolean;
-  allowDownload: boolean;
-  operationPermissionList: ShareOperation[];
-  views: number;
-  downloads: number;
-  createDate: string;
+  expireDate: z.string().nullable(),
+  expiresAt: z.number().nullable(),
+  expired: z.boolean(),
+  allowDownload: z.boolean(),
+  operationPermissionList: z.array(shareOperation),
+  views: z.number(),
+  downloads: z.number(),
+  createDate: z.string(),
   /** Inside another shared folder: the settings shown are that share's. */
-  subShare: boolean;
-  shareBase: boolean;
-  parentShareId: string | null;
+  subShare: z.boolean(),
+  shareBase: z.boolean(),
+  parentShareId: z.string().nullable(),
   /** The shared item is in the trash: visitors see a cancelled share until it is restored. */
-  inTrash: boolean;
-}
+  inTrash: z.boolean(),
+});
+export type ShareView = z.infer<typeof shareView>;
 
 /** Who shared: the facts a visitor may see (public/get/sharer). */
-export interface Sharer {
-  shareId: string;
-  userId: string;
-  username: string;
-  showName: string;
-  avatar: string | null;
-  netdiskName: string;
-  netdiskLogo: string | null;
-}
+export const sharer = z.object({
+  shareId: z.string(),
+  userId: z.string(),
+  username: z.string(),
+  showName: z.string(),
+  avatar: z.string().nullable(),
+  netdiskName: z.string(),
+  netdiskLogo: z.string().nullable(),
+});
+export type Sharer = z.infer<typeof sharer>;
 
 /** What any visitor learns about a share before (and after) entering its code. */
-export interface ShareFacts {
-  shareId: string;
-  shortId: string;
-  fileName: string;
-  isFolder: boolean;
-  isPrivacy: boolean;
-  expireDate: string | null;
-  expiresAt: number | null;
+export const shareFacts = z.object({
+  shareId: z.string(),
+  shortId: z.string(),
+  fileName: z.string(),
+  isFolder: z.boolean(),
+  isPrivacy: z.boolean(),
+  expireDate: z.string().nullable(),
+  expiresAt: z.number().nullable(),
   /** A private share whose code this visitor has not entered. */
-  needCode: boolean;
-  sharer: Pick<Sharer, 'username' | 'showName' | 'avatar'>;
+  needCode: z.boolean(),
+  sharer: sharer.pick({ username: true, showName: true, avatar: true }),
   /** Only once the share is open to this visitor. */
-  allowDownload?: boolean;
-  operationPermissionList?: ShareOperation[];
+  allowDownload: z.boolean().optional(),
+  operationPermissionList: z.array(shareOperation).optional(),
   /** The visitor is signed in and may mount this share (a folder of someone else's). */
-  canMount?: boolean;
+  canMount: z.boolean().optional(),
   /** The signed-in visitor has already mounted this share. */
-  mounted?: boolean;
-}
+  mounted: z.boolean().optional(),
+});
+export type ShareFacts = z.infer<typeof shareFacts>;
 
 /** A shared file or folder as a visitor sees it: its path is relative to the shared folder. */
-export interface PublicFileView {
-  id: string;
-  name: string;
+export const publicFileView = z.object({
+  id: z.string(),
+  name: z.string(),
   /** The parent folder inside the share: `/` or `/a/b/`. */
-  path: string;
-  isFolder: boolean;
-  size: number;
-  contentType: string;
-  suffix: string;
-  type: string;
-  uploadDate: string;
-  updateDate: string;
-  childrenCount: number;
-  contentText?: string;
+  path: z.string(),
+  isFolder: z.boolean(),
+  size: z.number(),
+  contentType: z.string(),
+  suffix: z.string(),
+  type: z.string(),
+  uploadDate: z.string(),
+  updateDate: z.string(),
+  childrenCount: z.number(),
+  contentText: z.string().optional(),
   /** The text was cut at the preview limit. */
-  truncated?: boolean;
-}
+  truncated: z.boolean().optional(),
+});
+export type PublicFileView = z.infer<typeof publicFileView>;
 
 /** A mount as it shows inline in the listing of the folder it was placed in (files.ts). */
 export type MountRef = z.infer<typeof mountRef>;
 
 /** One mounted folder in the mounter's drive (the /mount view). */
-export interface MountView {
-  mountId: string;
-  shareId: string;
+export const mountView = z.object({
+  mountId: z.string(),
+  shareId: z.string(),
   /** The owner's folder id: browse it with /public/access-share/open. */
-  id: string;
-  name: string;
+  id: z.string(),
+  name: z.string(),
   /** The mounter's folder the mount sits in: '0' is the root. */
-  parentId: string;
+  parentId: z.string(),
   /** Its path in the mounter's drive: `/` or `/a/b/`. */
-  path: string;
-  isFolder: true;
-  fileUsername: string;
-  fileShowName: string;
-  operationPermissionList: ShareOperation[];
-  allowDownload: boolean;
-  expireDate: string | null;
-  expired: boolean;
-  createDate: string;
-  updateDate: string;
-  type: 'folder';
-  size: number;
-  childrenCount: number;
-  isMount: true;
-}
+  path: z.string(),
+  isFolder: z.literal(true),
+  fileUsername: z.string(),
+  fileShowName: z.string(),
+  operationPermissionList: z.array(shareOperation),
+  allowDownload: z.boolean(),
+  expireDate: z.string().nullable(),
+  expired: z.boolean(),
+  createDate: z.string(),
+  updateDate: z.string(),
+  type: z.literal('folder'),
+  size: z.number(),
+  childrenCount: z.number(),
+  isMount: z.literal(true),
+});
+export type MountView = z.infer<typeof mountView>;
+
+// ---- requests (API-NOTES §1.7) --------------------------------------------------------------
+
+const shareIdField = z.string().min(1).max(128);
+/** Share ids in a query string: repeated keys or comma-joined. */
+const shareIdList = () => listField(1000, 128);
+
+export const fileIdOfShareQuery = z.object({ fileId: shareIdField });
+export const shareIdQuery = z.object({ shareId: shareIdField });
+export const hasSubShareQuery = z.object({ shareIds: shareIdList() });
+export const SHARE_SORT_PROPS = [
+  'createDate',
+  'expireDate',
+  'fileName',
+  'views',
+  'downloads',
+] as const;
+export const shareListQuery = z.object({
+  pageIndex: queryNumber(z.number().int().min(1)).default(1),
+  pageSize: queryNumber(z.number().int().min(1).max(500)).default(20),
+  sortableProp: z.enum(SHARE_SORT_PROPS).optional().catch(undefined),
+  order: z.enum(['ascending', 'descending']).optional().catch(undefined),
+});
+export const shareCancelQuery = z.object({ shareId: shareIdList(), shareIds: shareIdList() });
+export const mountIdQuery = z.object({ mountId: shareIdField });
+export const mountFileInfoQuery = z.object({ fileId: shareIdField }).passthrough();
+export const mountFolderIdQuery = z
+  .object({ otherFileId: shareIdField, path: z.string().max(4096).optional() })
+  .passthrough();
+
+// the visitors' routes (no sign-in): the share is named by `share` or `shareId`
+const publicPage = {
+  pageIndex: queryNumber(z.number().int().min(1)).default(1),
+  pageSize: queryNumber(z.number().int().min(1).max(1000)).default(50),
+  sortableProp: z.enum(['name', 'size', 'updateDate', 'uploadDate']).optional().catch(undefined),
+  order: z.enum(['ascending', 'descending']).optional().catch(undefined),
+};
+const publicTarget = {
+  fileId: z.string().max(128).optional(),
+  id: z.string().max(128).optional(),
+  path: z.string().max(4096).optional(),
+};
+export const publicShareQuery = z
+  .object({ share: z.string().max(128).optional(), shareId: z.string().max(128).optional() })
+  .passthrough();
+export const publicListQuery = publicShareQuery.extend(publicPage);
+export const publicOpenQuery = publicShareQuery.extend({ ...publicPage, ...publicTarget });
+export const publicTargetQuery = publicShareQuery.extend(publicTarget);
+export const publicBytesQuery = publicShareQuery.extend({
+  ...publicTarget,
+  o: z.string().max(64).optional(),
+});
+export const publicFileIdsQuery = publicShareQuery.extend({ fileIds: shareIdList() });
+export const publicNewFolderQuery = publicShareQuery.extend({
+  filename: z.string().max(1024),
+  currentDirectory: z.string().max(4096).optional(),
+});
+export const publicRenameQuery = publicShareQuery.extend({
+  ...publicTarget,
+  newFileName: z.string().max(1024),
+});
+
+// ---- answers --------------------------------------------------------------------------------
+
+/** The file's own share, or null (the shared folder around it rides in `props.parent`). */
+export const shareOrNone = shareView.nullable();
+export const shareList = z.array(shareView);
+export const publicFileList = z.array(publicFileView);
+/** A private share not yet open answers with its public facts instead of its listing. */
+export const accessShareAnswer = z.union([publicFileList, shareFacts]);
+export const mountList = z.array(mountView);
+/** Where a mounted file sits in the mounter's drive. */
+export const mountFileInfo = z.object({
+  path: z.string(),
+  folder: z.string(),
+  mountId: z.string(),
+  shareId: z.string(),
+});

@@ -18,7 +18,9 @@ import {
   FilesRepo,
   prefixOf,
   ROOT_ID,
+  underPrefix,
   type FileRow,
+  type ListQuery,
   type MountEntry,
   type SortOrder,
   type SortProp,
@@ -499,4 +501,33 @@ export class FilesService {
   recover(): Promise<number> {
     return this.journal.recover();
   }
+
+  // ---- for the upload and share modules ---------------------------------------------------
+
+  /** The user's live row with this id, or undefined (trashed or someone else's). */
+  liveRow(userId: string, id: string): Promise<FileRow | undefined> {
+    return this.repo.live(userId, id);
+  }
+
+  /** The live item of this name in a folder, or undefined. */
+  childNamed(userId: string, parentId: string, name: string): Promise<FileRow | undefined> {
+    return this.repo.childNamed(userId, parentId, name);
+  }
+
+  /** The names taken in a folder: its live items' and the mounts placed there. */
+  childNames(userId: string, parentId: string): Promise<Set<string>> {
+    return this.repo.childNames(userId, parentId);
+  }
+
+  /** Whether a share the user mounted sits in this folder under this name. */
+  mountNamed(userId: string, parentId: string, name: string): Promise<boolean> {
+    return this.repo.mountNamed(userId, parentId, name);
+  }
+
+  /** A page of a folder's rows, folders first, without the mounts placed in it. */
+  listRows(q: ListQuery): Promise<{ rows: FileRow[]; total: number }> {
+    return this.repo.list(q);
+  }
 }
+
+export { ROOT_ID, underPrefix, type FileRow, type ListQuery, type SortOrder, type SortProp };

@@ -3,7 +3,7 @@ import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError, badParameter, exists } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { formatDateTime } from '../../lib/time.ts';
-import { ROOT_ID } from '../files/files.repo.ts';
+import { ROOT_ID } from '../files/files.service.ts';
 import { prefixOf, type FilesService } from '../files/files.service.ts';
 import { checkName } from '../files/names.ts';
 import {
@@ -46,8 +46,8 @@ export class MountService {
     const name = checkName(input.name?.trim() || open.root.name);
     const parent = await this.files.folderById(actor.id, input.fileId || ROOT_ID);
     if (
-      (await this.files.repo.childNamed(actor.id, parent.id, name)) ||
-      (await this.files.repo.mountNamed(actor.id, parent.id, name))
+      (await this.files.childNamed(actor.id, parent.id, name)) ||
+      (await this.files.mountNamed(actor.id, parent.id, name))
     )
       throw exists(`"${name}" already exists in that folder; choose another name`);
     const row: MountRow = {
@@ -65,7 +65,7 @@ export class MountService {
   private async view(actor: Actor, mount: MountRow, located: LocatedShare): Promise<MountView> {
     let path = '/';
     if (mount.parentId !== ROOT_ID) {
-      const parent = await this.files.repo.live(actor.id, mount.parentId);
+      const parent = await this.files.liveRow(actor.id, mount.parentId);
       if (parent) path = prefixOf(parent);
     }
     return {

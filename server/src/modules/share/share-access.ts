@@ -2,7 +2,7 @@ import { ErrorCode, type ShareOperation } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import type { Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { FileRow } from '../files/files.repo.ts';
+import type { FileRow } from '../files/files.service.ts';
 import { prefixOf, type FilesService, type Owner } from '../files/files.service.ts';
 import { folderPathOf, parseFolderPath } from '../files/names.ts';
 import { ShareRepo, type ShareRow } from './share.repo.ts';
@@ -186,7 +186,7 @@ export class ShareAccess {
   }
 
   private async located(share: ShareRow): Promise<LocatedShare> {
-    const root = await this.files.repo.live(share.userId, share.fileId);
+    const root = await this.files.liveRow(share.userId, share.fileId);
     if (!root) throw shareErrors.gone();
     const owner = await this.db
       .selectFrom('user')
@@ -229,7 +229,7 @@ export class ShareAccess {
     const { root, owner } = open;
     if (target.fileId) {
       if (target.fileId === root.id) return root;
-      const row = await this.files.repo.live(owner.id, target.fileId);
+      const row = await this.files.liveRow(owner.id, target.fileId);
       if (!row || !isWithin(root, row)) throw shareErrors.notInShare();
       return row;
     }
@@ -296,7 +296,7 @@ export class ShareAccess {
     actor: Actor,
     fileId: string,
   ): Promise<{ owner: Owner; row: FileRow; open: OpenShare | null }> {
-    const own = await this.files.repo.live(actor.id, fileId);
+    const own = await this.files.liveRow(actor.id, fileId);
     if (own) return { owner: actor, row: own, open: null };
     const row = await this.db
       .selectFrom('file')

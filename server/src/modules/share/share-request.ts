@@ -1,19 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { ShareCredentials } from './share-access.ts';
-
-/** A list sent as repeated keys (`a=1&a=2`) or comma-joined (`a=1,2`). */
-export const idList = z.preprocess(
-  (v) => {
-    if (v === undefined || v === null || v === '') return [];
-    const items = Array.isArray(v) ? v : [v];
-    return items
-      .flatMap((x) => String(x).split(','))
-      .map((x) => x.trim())
-      .filter(Boolean);
-  },
-  z.array(z.string().max(128)).max(1000),
-);
 
 const SHARE_TOKEN = 'share-token';
 

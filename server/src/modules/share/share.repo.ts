@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { MountTable, ShareTable } from '../../db/schema.ts';
-import { underPrefix, type FileRow } from '../files/files.repo.ts';
+import { underPrefix, type FileRow } from '../files/files.service.ts';
 
 export type ShareRow = Selectable<ShareTable>;
 export type MountRow = Selectable<MountTable>;

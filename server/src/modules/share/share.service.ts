@@ -15,7 +15,7 @@ import { AppError, badParameter, exists } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import type { FileRow, SortOrder, SortProp } from '../files/files.repo.ts';
+import type { FileRow, SortOrder, SortProp } from '../files/files.service.ts';
 import { isTextSuffix } from '../files/file-types.ts';
 import { prefixOf, type FilesService } from '../files/files.service.ts';
 import {
@@ -310,7 +310,7 @@ export class ShareService {
     for (const id of new Set(shareIds)) {
       const share = await this.repo.byId(id);
       if (!share || share.userId !== actor.id) continue;
-      const file = await this.files.repo.live(actor.id, share.fileId);
+      const file = await this.files.liveRow(actor.id, share.fileId);
       if (file?.isFolder === 1 && (await this.repo.inside(actor.id, prefixOf(file))).length > 0)
         return true;
     }
@@ -348,7 +348,7 @@ export class ShareService {
     for (const id of ids) {
       const share = await this.repo.byId(id);
       if (!share || share.userId !== actor.id) continue;
-      const file = await this.files.repo.live(actor.id, share.fileId);
+      const file = await this.files.liveRow(actor.id, share.fileId);
       if (file) inside.push(...(await this.sharesInside(actor.id, file)));
     }
     const affected = inside.filter((s) => !ids.includes(s.id));
@@ -368,7 +368,7 @@ export class ShareService {
   private async codesOf(shares: ShareRow[]): Promise<Map<string, string>> {
     const codes = new Map<string, string>();
     for (const share of shares) {
-      const root = await this.files.repo.live(share.userId, share.fileId);
+      const root = await this.files.liveRow(share.userId, share.fileId);
       if (!root) continue;
       const fresh = (await this.repo.byId(share.id)) ?? share;
       const { settings } = await this.access.effective(fresh, root);
@@ -478,7 +478,7 @@ export class ShareService {
     if (folder.isFolder !== 1)
       throw new AppError(ErrorCode.DIRECTORY_NOT_FOUND, 'This is not a folder');
     const sortProp = options.sortableProp ?? 'name';
-    const { rows, total } = await this.files.repo.list({
+    const { rows, total } = await this.files.listRows({
       userId: open.owner.id,
       parentId: folder.id,
       sortProp,

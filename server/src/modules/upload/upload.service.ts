@@ -1,6 +1,13 @@
 import fsp from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { ErrorCode, MAX_CHUNK_SIZE } from '@nimbus/contract';
+import {
+  ErrorCode,
+  MAX_CHUNK_SIZE,
+  type ChunkParams,
+  type ChunkTestResult,
+  type MergeParams,
+  type UploadSessionView,
+} from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import type { UploadSessionTable } from '../../db/schema.ts';
 import type { Selectable } from 'kysely';
@@ -25,28 +32,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 
 export type UploadSession = Selectable<UploadSessionTable>;
 
-/** The chunk fields of the upload protocol (API-NOTES §1.4, spec §3 upload parameters). */
-export interface ChunkParams {
-  chunkNumber: number;
-  chunkSize: number;
-  currentChunkSize: number;
-  totalSize: number;
-  identifier: string;
-  filename: string;
-  relativePath?: string;
-  totalChunks: number;
-  currentDirectory?: string;
-  folderPath?: string;
-  lastModified?: number;
-}
-
-export interface ChunkTestResult {
-  pass: boolean;
-  exist: boolean;
-  resume: number[];
-  upload: boolean;
-  merge: boolean;
-}
+export type { ChunkParams, ChunkTestResult, UploadSessionView } from '@nimbus/contract';
 
 /** What an upload may do besides adding a file; uploads into a share may do less. */
 export interface UploadPolicy {
@@ -61,23 +47,6 @@ export interface UploadPolicy {
 /** What one share visitor (share and address) may hold in uploads under way. */
 export const VISITOR_MAX_SESSIONS = 10;
 export const VISITOR_MAX_BYTES = 20 * 1024 ** 3;
-
-/** An upload under way into the user's drive, as its owner sees it (list and cancel). */
-export interface UploadSessionView {
-  id: string;
-  filename: string;
-  /** The folder the file goes to: `/a/b/`. */
-  targetPath: string;
-  totalSize: number;
-  receivedBytes: number;
-  state: 'uploading' | 'merging';
-  /** `owner`: the user; `visitor`: a visitor of one of the user's shares. */
-  startedBy: 'owner' | 'visitor';
-  share?: { id: string; name: string | null };
-  visitorAddress?: string;
-  createdAt: string;
-  lastActivity: string;
-}
 
 /** Chunks of one upload at most (10 TiB in chunks of 1 MiB): each is a row. */
 const MAX_CHUNKS = 10_000_000;
@@ -236,7 +205,7 @@ export class UploadService {
       if (err instanceof AppError && err.code === ErrorCode.DIRECTORY_NOT_FOUND) return false;
       throw err;
     }
-    const names = await this.files.repo.childNames(actor.id, folder.id);
+    const names = await this.files.childNames(actor.id, folder.id);
     return filenames.some((n) => names.has(n.normalize('NFC')));
   }
 
@@ -379,9 +348,7 @@ export class UploadService {
     const found = await this.find(id);
     const session = found && !this.lapsed(found) ? found : undefined;
     if (session?.state === 'done') {
-      const file = session.fileId
-        ? await this.files.repo.live(actor.id, session.fileId)
-        : undefined;
+      const file = session.fileId ? await this.files.liveRow(actor.id, session.fileId) : undefined;
       if (file)
         return {
           pass: true,
@@ -672,21 +639,16 @@ export class UploadService {
    */
   async merge(
     actor: Actor,
-    p: Pick<
-      ChunkParams,
-      | 'identifier'
-      | 'filename'
-      | 'totalSize'
-      | 'chunkSize'
-      | 'currentDirectory'
-      | 'relativePath'
-      | 'folderPath'
-      | 'totalChunks'
-      | 'lastModified'
-    >,
+    request: MergeParams,
     policy: UploadPolicy = OWNER_POLICY,
   ): Promise<MergeOutcome> {
     requireAuthority(actor, 'cloud:file:upload');
+    // an older client leaves out the chunk count: the size and chunk size give it
+    const p = {
+      ...request,
+      totalChunks:
+        request.totalChunks ?? Math.max(1, Math.floor(request.totalSize / request.chunkSize)),
+    };
     this.validateFile(p);
     const id = this.sessionId(actor.id, { ...p, chunkNumber: 1, currentChunkSize: 0 }, policy);
     // one merge per session at a time: a second request waits and then answers the same file
@@ -734,7 +696,7 @@ export class UploadService {
     const job = await jobs.waitFor(jobId, this.mergeWaitMs).catch(() => jobs.get(jobId));
     const session = await this.find(id);
     if (session?.state === 'done' && session.fileId) {
-      const row = await this.files.repo.live(actor.id, session.fileId);
+      const row = await this.files.liveRow(actor.id, session.fileId);
       if (row) return { file: toView(row) };
     }
     if (session?.state === 'merging' && job && (job.state === 'queued' || job.state === 'running'))
@@ -791,7 +753,7 @@ export class UploadService {
     const session = await this.find(id);
     if (!session) throw mergeFailed('This upload has no chunks on the server; upload it again');
     if (session.state === 'done' && session.fileId) {
-      const row = await this.files.repo.live(actor.id, session.fileId);
+      const row = await this.files.liveRow(actor.id, session.fileId);
       if (row) return toView(row);
     }
     await this.assertComplete(session);
@@ -859,7 +821,7 @@ export class UploadService {
     return this.files.withLock(owner.id, async () => {
       const folder = await this.files.ensureFolders(owner, segments);
       await this.files.assertNoMount(owner.id, folder.id, filename);
-      const clash = await this.files.repo.childNamed(owner.id, folder.id, filename);
+      const clash = await this.files.childNamed(owner.id, folder.id, filename);
       if (clash) {
         if (clash.isFolder)
           throw new AppError(ErrorCode.EXISTS, `A folder named "${filename}" is already here`);

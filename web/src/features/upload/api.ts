@@ -1,4 +1,11 @@
-import { REQUEST_TIMEOUT_MS, TOKEN_HEADER, type Envelope } from '@nimbus/contract';
+import {
+  REQUEST_TIMEOUT_MS,
+  TOKEN_HEADER,
+  type ChunkParams,
+  type ChunkResult,
+  type ChunkTestResult as ContractChunkTestResult,
+  type Envelope,
+} from '@nimbus/contract';
 import {
   API_BASE,
   ApiError,
@@ -11,35 +18,13 @@ import { useAppStore } from '../../stores/app';
 import { useSessionStore } from '../../stores/session';
 
 /** The chunk fields of the upload protocol (API notes §1.4; spec §3 upload parameters). */
-export interface ChunkParams {
-  chunkNumber: number;
-  chunkSize: number;
-  currentChunkSize: number;
-  totalSize: number;
-  identifier: string;
-  filename: string;
-  relativePath: string;
-  totalChunks: number;
-  currentDirectory: string;
-  lastModified: number;
-}
+export type { ChunkParams, ChunkResult } from '@nimbus/contract';
 
+/** The fields of a merge: the uploader always sends the chunk count. */
 export type MergeParams = Omit<ChunkParams, 'chunkNumber' | 'currentChunkSize'>;
 
-export interface ChunkTestResult {
-  /** The server already has the bytes: done without sending (instant upload). */
-  pass: boolean;
-  /** Chunk numbers already on the server. */
-  resume: number[];
-  upload: boolean;
-  /** Every chunk is there: merge next. */
-  merge: boolean;
-}
-
-export interface ChunkResult {
-  upload: boolean;
-  merge: boolean;
-}
+/** What the server already has of a file, as the uploader reads it. */
+export type ChunkTestResult = Omit<ContractChunkTestResult, 'exist'>;
 
 /**
  * A success envelope without data. spec §8: the uploader shows its message and closes.

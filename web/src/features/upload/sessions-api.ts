@@ -1,22 +1,9 @@
+import type { UploadSessionView } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
 /** An upload under way on the server into the user's drive (GET /upload/sessions). */
-export interface ServerUpload {
-  id: string;
-  filename: string;
-  /** The folder the file goes to: `/a/b/`. */
-  targetPath: string;
-  totalSize: number;
-  receivedBytes: number;
-  state: 'uploading' | 'merging';
-  /** `owner`: the user, from any device; `visitor`: a visitor of one of the user's shares. */
-  startedBy: 'owner' | 'visitor';
-  share?: { id: string; name: string | null };
-  visitorAddress?: string;
-  createdAt: string;
-  lastActivity: string;
-}
+export type ServerUpload = UploadSessionView;
 
 export const serverUploadKeys = { all: ['upload', 'sessions'] as const };
 

@@ -1,3 +1,4 @@
+import type { FileItem } from '@nimbus/contract';
 import { FolderOpenOutlined, RightOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Breadcrumb, Button, Empty, List, Modal, Spin } from 'antd';
@@ -6,14 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { requestPage } from '../../../api/client';
 import { FileIcon } from '../../files/components/FileIcon';
 
-/** An item of the signed-in user's drive, as /api/list answers it. */
-export interface DriveItem {
-  id: string;
-  name: string;
-  path: string;
-  isFolder: boolean;
-  suffix: string;
-}
+/** An item of the signed-in user's drive, as /api/list answers it: the fields the picker reads. */
+export type DriveItem = Pick<FileItem, 'id' | 'name' | 'path' | 'isFolder' | 'suffix'>;
 
 const ROOT: DriveItem = { id: '0', name: '', path: '/', isFolder: true, suffix: '' };
 

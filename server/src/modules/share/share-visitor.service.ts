@@ -1,0 +1,283 @@
+import type { Readable } from 'node:stream';
+import {
+  ErrorCode,
+  type ChunkParams,
+  type MergeParams,
+  type PublicFileView,
+} from '@nimbus/contract';
+import type { Actor } from '../../lib/access.ts';
+import { AppError, badParameter } from '../../lib/errors.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import { zipEntriesOf } from '../files/download.service.ts';
+import type { FileOperations } from '../files/file-ops.service.ts';
+import type { FileRow, FilesService } from '../files/files.service.ts';
+import { checkName } from '../files/names.ts';
+import type { TrashService } from '../files/trash.service.ts';
+import type { UploadPolicy, UploadService } from '../upload/upload.service.ts';
+import {
+  isWithin,
+  shareErrors,
+  type OpenShare,
+  type ShareAccess,
+  type ShareCredentials,
+  type ShareTarget,
+} from './share-access.ts';
+import { toPublicView, type ListOptions, type ShareService } from './share.service.ts';
+
+/** Who is asking: the share's credentials and the visitor's address. */
+export interface Visitor {
+  creds: ShareCredentials;
+  address: string;
+}
+
+/** A file's bytes a visitor may fetch: where they are and how they may be shown. */
+export interface SharedBytes {
+  path: string;
+  row: FileRow;
+  /** Without downloads, only what a preview shows, and only inline. */
+  previewOnly?: () => AppError;
+}
+
+/**
+ * What visitors of a share (and mounters, through the same gate) do: browse it, fetch its
+ * bytes, and change it within the share's permissions, acting as its owner. Every access check
+ * of the public share routes lives here.
+ */
+export class ShareVisitorService {
+  constructor(
+    private readonly access: ShareAccess,
+    private readonly shares: ShareService,
+    private readonly uploads: UploadService,
+    private readonly files: FilesService,
+    private readonly fileOps: FileOperations,
+    private readonly trash: TrashService,
+    private readonly auth: AuthService,
+  ) {}
+
+  // ---- reading --------------------------------------------------------------------------------
+
+  /** A folder of the share, and the folder itself as the visitor sees it. */
+  async openFolder(creds: ShareCredentials, target: ShareTarget, options: ListOptions) {
+    const { open: share, row } = await this.access.access(creds, target);
+    const { items, total } = await this.shares.listFolder(share, row, options);
+    return { items, total, folder: toPublicView(share.root, row) };
+  }
+
+  async fileInfo(creds: ShareCredentials, target: ShareTarget): Promise<PublicFileView> {
+    const { open: share, row } = await this.access.access(creds, target);
+    return toPublicView(share.root, row);
+  }
+
+  async previewText(creds: ShareCredentials, target: ShareTarget): Promise<PublicFileView> {
+    const { open: share, row } = await this.access.access(creds, target);
+    return this.shares.previewText(share, row);
+  }
+
+  async sharer(address: string) {
+    return this.shares.sharer(await this.access.locate(address));
+  }
+
+  /**
+   * The bytes of a shared file. A download needs the download permission and counts once (a
+   * resumed range or a HEAD does not count again); `thumbnail` asks for an image's own bytes.
+   */
+  async bytes(
+    creds: ShareCredentials,
+    target: ShareTarget,
+    how: { download: boolean; fresh: boolean; thumbnail?: boolean },
+  ): Promise<SharedBytes> {
+    const { open: share, row } = await this.access.access(creds, target);
+    // no thumbnail service yet: an image is its own thumbnail
+    if (how.thumbnail && (row.isFolder === 1 || row.fileType !== 'image'))
+      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'This file has no thumbnail');
+    if (row.isFolder === 1)
+      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no bytes; download it as a zip');
+    if (how.download) {
+      this.access.require(share, 'download');
+      if (how.fresh) await this.shares.countDownload(share);
+    }
+    const previewOnly = share.settings.allowDownload ? undefined : () => shareErrors.previewOnly();
+    return { path: this.files.diskPathOf(share.owner, row), row, previewOnly };
+  }
+
+  /** A file URL carrying its own share token: `/share-file/{id}/{token}/{name}`. */
+  async credentialsOfToken(token: string, actor: Actor | null): Promise<ShareCredentials> {
+    const claims = await this.access.tokens.verify(token);
+    if (!claims) throw shareErrors.codeRequired();
+    return { share: claims.shareId, token, actor };
+  }
+
+  /** Chosen files of the share as one zip: its name and its entries. */
+  async zip(creds: ShareCredentials, fileIds: string[]) {
+    const share = await this.access.open(creds);
+    this.access.require(share, 'download');
+    const ids = [...new Set(fileIds)];
+    if (ids.length === 0) throw badParameter('Choose at least one file');
+    const rows: FileRow[] = [];
+    for (const fileId of ids) rows.push(await this.access.resolve(share, { fileId }));
+    await this.shares.countDownload(share);
+    const name = rows.length === 1 ? `${rows[0]!.name}.zip` : `${share.root.name}.zip`;
+    return { name, entries: zipEntriesOf(this.files, share.owner, rows) };
+  }
+
+  // ---- changes by visitors, within the share's permissions ------------------------------------
+
+  /** The owner, acting for a visitor: the owner's grants and quota apply. */
+  private async ownerActor(share: OpenShare): Promise<Actor> {
+    const actor = await this.auth.actorFor(share.owner.id);
+    if (!actor) throw shareErrors.gone();
+    return actor;
+  }
+
+  // visitor uploads never complete from the owner's other files (that would reveal them),
+  // replace a same-named file only with the edit permission, and reserve bounded space per
+  // share and address (the owner uploading through their own share is no visitor)
+  private policyOf(share: OpenShare, address?: string): UploadPolicy {
+    return {
+      instantCopy: false,
+      replace: share.settings.canEdit,
+      ...(address !== undefined && share.via !== 'owner'
+        ? { visitor: { shareId: share.share.id, address } }
+        : {}),
+    };
+  }
+
+  private async uploadGate(creds: ShareCredentials): Promise<OpenShare> {
+    const share = await this.access.open(creds);
+    this.access.require(share, 'upload');
+    return share;
+  }
+
+  /** Chunk fields with the folder made absolute inside the share. */
+  private ownerParams<T extends { currentDirectory?: string }>(share: OpenShare, p: T): T {
+    return { ...p, currentDirectory: this.access.ownerFolderPath(share, p.currentDirectory) };
+  }
+
+  /** Refuse before any byte is sent when the upload would have to replace a file. */
+  private async assertPlaceable(share: OpenShare, p: ChunkParams): Promise<void> {
+    if (share.settings.canEdit) return;
+    const segments = this.uploads.targetSegments(p);
+    const folder = await this.files
+      .resolveFolder(share.owner.id, `/${segments.join('/')}`)
+      .catch(() => null);
+    if (folder && (await this.files.childNamed(share.owner.id, folder.id, checkName(p.filename))))
+      throw new AppError(ErrorCode.EXISTS, `"${p.filename}" already exists in this share`);
+  }
+
+  private async publicFile(
+    share: OpenShare,
+    id: string | undefined,
+  ): Promise<PublicFileView | undefined> {
+    if (!id) return undefined;
+    const row = await this.files.liveRow(share.owner.id, id);
+    return row && isWithin(share.root, row) ? toPublicView(share.root, row) : undefined;
+  }
+
+  async checkExist(creds: ShareCredentials, filenames: string[], currentDirectory?: string) {
+    const share = await this.uploadGate(creds);
+    const exist = await this.uploads.checkExist(
+      await this.ownerActor(share),
+      filenames,
+      this.access.ownerFolderPath(share, currentDirectory),
+    );
+    return {
+      exist,
+      replace: share.settings.canEdit,
+      pass: false,
+      resume: [],
+      upload: false,
+      merge: false,
+    };
+  }
+
+  async testChunk(visitor: Visitor, p: ChunkParams) {
+    const share = await this.uploadGate(visitor.creds);
+    const params = this.ownerParams(share, p);
+    await this.assertPlaceable(share, params);
+    const { file, ...result } = await this.uploads.test(
+      await this.ownerActor(share),
+      params,
+      this.policyOf(share, visitor.address),
+    );
+    return { ...result, file: await this.publicFile(share, file?.id) };
+  }
+
+  /** Opens the gate before the chunk's bytes are read; `receive` reads them and calls back. */
+  async writeChunk<R>(
+    visitor: Visitor,
+    receive: (
+      write: (p: ChunkParams, bytes: Readable) => Promise<{ upload: boolean; merge: boolean }>,
+    ) => Promise<R>,
+  ): Promise<R> {
+    const share = await this.uploadGate(visitor.creds);
+    return receive(async (p, bytes) => {
+      const absolute = this.ownerParams(share, p);
+      await this.assertPlaceable(share, absolute);
+      return this.uploads.writeChunk(
+        await this.ownerActor(share),
+        absolute,
+        bytes,
+        this.policyOf(share, visitor.address),
+      );
+    });
+  }
+
+  async merge(visitor: Visitor, p: MergeParams) {
+    const share = await this.uploadGate(visitor.creds);
+    const outcome = await this.uploads.merge(
+      await this.ownerActor(share),
+      this.ownerParams(share, p),
+      this.policyOf(share, visitor.address),
+    );
+    if (outcome.merging)
+      return { upload: true as const, merging: true as const, progress: outcome.progress };
+    return { upload: true as const, file: await this.publicFile(share, outcome.file.id) };
+  }
+
+  async uploadFolder(
+    creds: ShareCredentials,
+    p: { filename: string; folderPath?: string; currentDirectory?: string },
+  ) {
+    const share = await this.uploadGate(creds);
+    const view = await this.uploads.createFolder(
+      await this.ownerActor(share),
+      this.ownerParams(share, p),
+    );
+    return this.publicFile(share, view.id);
+  }
+
+  async newFolder(creds: ShareCredentials, currentDirectory: string | undefined, name: string) {
+    const share = await this.uploadGate(creds);
+    const view = await this.files.newFolder(
+      await this.ownerActor(share),
+      this.access.ownerFolderPath(share, currentDirectory),
+      name,
+    );
+    return this.publicFile(share, view.id);
+  }
+
+  async rename(creds: ShareCredentials, target: ShareTarget, newName: string) {
+    const { open: share, row } = await this.access.access(creds, target);
+    this.access.require(share, 'edit');
+    if (row.id === share.root.id)
+      throw new AppError(ErrorCode.PERMISSION_DENIED, 'The shared folder itself cannot be renamed');
+    const view = await this.fileOps.rename(await this.ownerActor(share), row.id, newName);
+    return this.publicFile(share, view.id);
+  }
+
+  async remove(creds: ShareCredentials, fileIds: string[]): Promise<void> {
+    const share = await this.access.open(creds);
+    this.access.require(share, 'delete');
+    const ids = [...new Set(fileIds)];
+    if (ids.length === 0) throw badParameter('Choose at least one file');
+    for (const fileId of ids) {
+      const row = await this.access.resolve(share, { fileId });
+      if (row.id === share.root.id)
+        throw new AppError(
+          ErrorCode.PERMISSION_DENIED,
+          'The shared folder itself cannot be deleted',
+        );
+    }
+    await this.trash.trash(await this.ownerActor(share), ids);
+  }
+}
