@@ -31,7 +31,7 @@ let page: Page;
 let tmp: string;
 
 /** Chunk POSTs: how many were sent and how many are pending; a delay to slow them down. */
-const chunkPosts = { sent: 0, inflight: 0, delayMs: 0 };
+const chunkPosts = { sent: 0, inflight: 0, finished: 0, delayMs: 0 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -152,7 +152,11 @@ beforeAll(async () => {
       chunkPosts.inflight -= 1;
     }
   };
-  page.on('requestfinished', settled);
+  page.on('requestfinished', (request) => {
+    settled(request);
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/upload')
+      chunkPosts.finished += 1;
+  });
   page.on('requestfailed', settled);
   // slows chunk requests down when a step needs time to act in the middle of an upload
   await page.route('**/api/upload', async (route) => {
@@ -365,11 +369,15 @@ describe('the uploader', () => {
       () => ((window as unknown as { __chunks: { max: number } }).__chunks.max = 0),
     );
     const sentAtStart = chunkPosts.sent;
+    const finishedAtStart = chunkPosts.finished;
     await page.getByTestId('upload-input-files').setInputFiles(big);
     const item = row('fifty 🐘.bin');
+    // a pause keeps what the server confirmed: wait until some chunks have been answered, not
+    // only sent (on a busy machine the bar runs ahead of the answers)
     await until(
       async () =>
         Number((await item.getAttribute('data-percent')) ?? 0) >= 15 &&
+        chunkPosts.finished - finishedAtStart >= 4 &&
         (await item.getAttribute('data-status')) === 'uploading',
       'the upload is under way',
       30_000,
