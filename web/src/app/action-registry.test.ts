@@ -18,6 +18,8 @@ const item = (id: string, fields: Partial<FileItem> = {}): FileItem => ({
   updateDate: '',
   isFavorite: false,
   childrenCount: 0,
+  hash: null,
+  userId: 'u1',
   ...fields,
 });
 

@@ -30,6 +30,8 @@ const item = (name: string, extra: Partial<FileItem> = {}): FileItem => ({
   updateDate: '2025-01-01 10:00:00',
   isFavorite: false,
   childrenCount: 0,
+  hash: null,
+  userId: 'u1',
   ...extra,
 });
 

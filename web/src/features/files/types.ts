@@ -1,38 +1,8 @@
-import type { MountRef } from '@nimbus/contract';
+import type { FileItem } from '@nimbus/contract';
 import type { FileViewKind, SortOrder, SortProp } from './view-kinds';
 
-/** A file or folder as `/api/list` answers it (the server's FileView, API-NOTES §1.3). */
-export interface FileItem {
-  id: string;
-  name: string;
-  /** The parent folder: `/` or `/a/b/`. */
-  path: string;
-  isFolder: boolean;
-  size: number;
-  contentType: string;
-  suffix: string;
-  /** folder | image | video | audio | document | text | archive | other */
-  type: string;
-  hash?: string | null;
-  uploadDate: string;
-  updateDate: string;
-  isFavorite: boolean;
-  childrenCount: number;
-  userId?: string;
-  /** Set on items in the trash. */
-  trashDate?: string;
-  /** Set on a mount listed in its folder: someone's shared folder, browsed through its share. */
-  mount?: MountRef;
-}
-
-/** One result of a move, copy, rename or restore (`operationFile` body). */
-export interface OperationResult {
-  operation: string;
-  from: string;
-  to: string;
-  code: number;
-  msg: string;
-}
+/** A file or folder as `/api/list` answers it, and one result of a move, copy or restore. */
+export type { FileItem, OperationResult } from '@nimbus/contract';
 
 /** A page of a listing. */
 export interface ListPage {

@@ -19,6 +19,8 @@ const item = (name: string, path = '/big/'): FileItem => ({
   updateDate: '2025-01-01 10:00:00',
   isFavorite: false,
   childrenCount: 0,
+  hash: null,
+  userId: 'u1',
 });
 
 const names = (count: number) =>
