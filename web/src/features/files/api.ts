@@ -1,4 +1,4 @@
-import { MAX_LIST_PAGE_SIZE, TOKEN_HEADER } from '@nimbus/contract';
+import { MAX_LIST_PAGE_SIZE, TOKEN_HEADER, type CopyAnswer } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, request, requestPage } from '../../api/client';
 import type { QueryParams } from '../../api/query-string';
@@ -203,7 +203,7 @@ export async function moveItems(
 }
 
 /** A copy the server runs in the background answers with its task id instead of results. */
-export type CopyAnswer = OperationResult[] | { taskId: string };
+export type { CopyAnswer };
 
 export async function copyItems(
   froms: string[],
