@@ -91,7 +91,9 @@ export function ShareBrowser({
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [vmode, setVmode] = useState<'list' | 'grid'>(mobile ? 'grid' : 'list');
-  const [selected, setSelected] = useState<string[]>([]);
+  // the selection may span pages: the items are kept with their ids for the toolbar to act on
+  const [picked, setPicked] = useState<ReadonlyMap<string, PublicFileView>>(new Map());
+  const selected = useMemo(() => [...picked.keys()], [picked]);
   const [textItem, setTextItem] = useState<PublicFileView | null>(null);
   const [imageId, setImageId] = useState<string | null>(null);
   const [naming, setNaming] = useState<NameDialogRequest | null>(null);
@@ -199,7 +201,17 @@ export function ShareBrowser({
     uploadFolder: () => folderInput?.click(),
   };
   const contextOf = (acted: PublicFileView[]): ShareBrowserContext => ({ can, items: acted, cmd });
-  const selectedItems = items.filter((item) => selected.includes(item.id));
+  const selectedItems = [...picked.values()];
+  /** Select exactly these ids: items of this page, or kept from the pages before. */
+  const setSelected = (ids: string[]) =>
+    setPicked((current) => {
+      const next = new Map<string, PublicFileView>();
+      for (const id of ids) {
+        const item = current.get(id) ?? items.find((i) => i.id === id);
+        if (item) next.set(id, item);
+      }
+      return next;
+    });
   const selectionCtx = contextOf(selectedItems);
   const folderCtx = contextOf([]);
   const folderActions = visibleShareActions(SHARE_MENUS.folder, folderCtx);
@@ -274,9 +286,7 @@ export function ShareBrowser({
   ];
 
   const toggle = (id: string, on: boolean) =>
-    setSelected((current) =>
-      on ? [...new Set([...current, id])] : current.filter((x) => x !== id),
-    );
+    setSelected(on ? [...new Set([...selected, id])] : selected.filter((x) => x !== id));
 
   const crumbs = [
     {
