@@ -118,6 +118,16 @@ describe('folders and names', () => {
     await newFolder('x'.repeat(255));
   });
 
+  it('names a wrong page number in words', async () => {
+    const res = await call(t.app, 'GET', '/list', {
+      token: admin.token,
+      query: { currentDirectory: '/', pageSize: 'many', pageIndex: '0' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toContain('pageSize: must be a number');
+    expect(res.body.message).toContain('pageIndex: at least 1');
+  });
+
   it('refuses a path that climbs out of the tree', async () => {
     for (const dir of ['/../..', '/a/../../etc', '..']) {
       const res = await call(t.app, 'GET', '/list', {
