@@ -19,6 +19,7 @@ import {
   TableNode,
 } from 'kysely';
 import pg from 'pg';
+import { Gate } from '../lib/gate.ts';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 
@@ -68,18 +69,18 @@ export function openDatabase(options: {
   sqlite.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
   sqlite.pragma('optimize = 0x10002');
   // refreshes run one at a time; requests for one while another is queued are the same request
-  let analyzing: Promise<void> | undefined;
+  const analyses = new Gate();
   let queued = false;
   const analyze = () => {
     if (queued) return;
     queued = true;
     setImmediate(() => {
       queued = false;
-      analyzing = (analyzing ?? Promise.resolve())
+      void analyses.run('analyze', () =>
         // the file tree's table only: a table without indexes (the search index's shadow
         // tables) is counted by a full scan, which a big drive cannot afford every few seconds
-        .then(() => sql`analyze file`.execute(db))
-        .then(() => undefined, upkeepFailed('analyze file'));
+        sql`analyze file`.execute(db).then(() => undefined, upkeepFailed('analyze file')),
+      );
     });
   };
   const db: Db = new Kysely<Database>({
@@ -100,7 +101,7 @@ export function openDatabase(options: {
     dialect: 'sqlite',
     close: async () => {
       clearInterval(timer);
-      await analyzing;
+      await analyses.run('analyze', async () => undefined);
       await sql`pragma optimize`.execute(db).catch(upkeepFailed('pragma optimize'));
       await db.destroy();
     },
