@@ -38,7 +38,7 @@ import { searchRoutes } from './modules/search/search.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { shareRoutes } from './modules/share/share.routes.ts';
 import { sharePublicRoutes } from './modules/share/share-public.routes.ts';
-import { JOB_UPLOAD_CLEANUP } from './modules/files/files.jobs.ts';
+import { JOB_UPLOAD_CLEANUP } from './modules/upload/upload.jobs.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -27,6 +27,7 @@ import { TreeIndexer } from './modules/files/tree-index.ts';
 import { LocalTree } from './storage/local-tree.ts';
 import { UploadService } from './modules/upload/upload.service.ts';
 import { registerFileJobs } from './modules/files/files.jobs.ts';
+import { registerUploadJobs } from './modules/upload/upload.jobs.ts';
 import { ShareTokens } from './modules/share/share-token.ts';
 import { ShareAccess } from './modules/share/share-access.ts';
 import { ShareCodeThrottle } from './modules/share/share-code-throttle.ts';
@@ -71,13 +72,7 @@ export function createServices(database: DbHandle, config: Config) {
     mergeWaitMs: config.mergeWaitMs,
   });
   const shareAccess = new ShareAccess(db, files, new ShareTokens(db), config.sessionTtlMs);
-  const shares = new ShareService(
-    db,
-    files,
-    shareAccess,
-    settings,
-    new ShareCodeThrottle(attempts),
-  );
+  const shares = new ShareService(files, shareAccess, settings, new ShareCodeThrottle(attempts));
   const mounts = new MountService(files, shareAccess);
   const shareVisitors = new ShareVisitorService(
     shareAccess,
@@ -89,7 +84,8 @@ export function createServices(database: DbHandle, config: Config) {
     auth,
   );
   const downloads = new DownloadService(files, shareAccess);
-  registerFileJobs({ jobs, auth, files, fileOps, indexer, uploads });
+  registerFileJobs({ jobs, auth, files, fileOps, indexer });
+  registerUploadJobs({ jobs, auth, uploads });
   // the search index's backend: FTS5 on SQLite, tsvector/GIN on PostgreSQL
   const searchRepo =
     database.dialect === 'sqlite' ? new SqliteSearchRepo(db) : new PostgresSearchRepo(db);

@@ -2,17 +2,10 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import { PermanentJobError } from '../../jobs/queue.ts';
 import type { Actor } from '../../lib/access.ts';
 import type { AuthService } from '../auth/auth.service.ts';
-import {
-  JOB_UPLOAD_MERGE,
-  type MergeJobPayload,
-  type UploadService,
-} from '../upload/upload.service.ts';
 import { JOB_COPY, type CopyPayload, type FileOperations } from './file-ops.service.ts';
 import type { FilesService } from './files.service.ts';
 import { JOB_FOLDER_SIZE, JOB_SYNC, type SyncPayload } from './sync.service.ts';
 import type { TreeIndexer } from './tree-index.ts';
-
-export const JOB_UPLOAD_CLEANUP = 'uploadCleanup';
 
 /** The background work of the file tree, registered on the job queue. */
 export function registerFileJobs(deps: {
@@ -21,9 +14,8 @@ export function registerFileJobs(deps: {
   files: FilesService;
   fileOps: FileOperations;
   indexer: TreeIndexer;
-  uploads: UploadService;
 }): void {
-  const { jobs, auth, files, fileOps, indexer, uploads } = deps;
+  const { jobs, auth, files, fileOps, indexer } = deps;
 
   const actorOf = async (userId: string | null): Promise<Actor> => {
     const actor = userId ? await auth.actorFor(userId) : null;
@@ -68,23 +60,6 @@ export function registerFileJobs(deps: {
         ctx.progress(percent);
         files.notify(actor.id, 'calculateFolderSizeProcessed', percent);
       });
-    },
-    { concurrency: 1 },
-  );
-
-  jobs.register<MergeJobPayload>(
-    JOB_UPLOAD_MERGE,
-    async (ctx) => {
-      const actor = await actorOf(ctx.userId);
-      await uploads.runMergeJob(actor, ctx.payload, (percent) => ctx.progress(percent));
-    },
-    { concurrency: 2, maxAttempts: 2 },
-  );
-
-  jobs.register(
-    JOB_UPLOAD_CLEANUP,
-    async () => {
-      await uploads.cleanUp();
     },
     { concurrency: 1 },
   );

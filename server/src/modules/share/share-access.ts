@@ -149,7 +149,7 @@ export class ShareAccess {
   readonly repo: ShareRepo;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly files: FilesService,
     readonly tokens: ShareTokens,
     /** Lifetime of a token issued for a code (the session lifetime). */
@@ -188,11 +188,7 @@ export class ShareAccess {
   private async located(share: ShareRow): Promise<LocatedShare> {
     const root = await this.files.liveRow(share.userId, share.fileId);
     if (!root) throw shareErrors.gone();
-    const owner = await this.db
-      .selectFrom('user')
-      .select(['id', 'username', 'showName', 'avatar'])
-      .where('id', '=', share.userId)
-      .executeTakeFirst();
+    const owner = await this.repo.ownerOf(share.userId);
     if (!owner) throw shareErrors.gone();
     const { settings, parent } = await this.effective(share, root);
     return { share, settings, parent, root, owner };
@@ -238,14 +234,11 @@ export class ShareAccess {
     if (segments.length === 0) return root;
     if (root.isFolder !== 1) throw shareErrors.notInShare();
     const name = segments.pop()!;
-    const row = await this.db
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', owner.id)
-      .where('path', '=', `${prefixOf(root)}${segments.length ? `${segments.join('/')}/` : ''}`)
-      .where('name', '=', name)
-      .where('trashId', 'is', null)
-      .executeTakeFirst();
+    const row = await this.repo.liveAt(
+      owner.id,
+      `${prefixOf(root)}${segments.length ? `${segments.join('/')}/` : ''}`,
+      name,
+    );
     if (!row || !isWithin(root, row)) throw shareErrors.notInShare();
     return row;
   }
@@ -298,12 +291,7 @@ export class ShareAccess {
   ): Promise<{ owner: Owner; row: FileRow; open: OpenShare | null }> {
     const own = await this.files.liveRow(actor.id, fileId);
     if (own) return { owner: actor, row: own, open: null };
-    const row = await this.db
-      .selectFrom('file')
-      .selectAll()
-      .where('id', '=', fileId)
-      .where('trashId', 'is', null)
-      .executeTakeFirst();
+    const row = await this.repo.liveAnyOwner(fileId);
     const missing = new AppError(ErrorCode.FILE_NOT_FOUND, 'The file does not exist');
     if (!row) throw missing;
     let refusal: unknown = missing;

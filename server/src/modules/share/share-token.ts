@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/index.ts';
+import { ShareRepo } from './share.repo.ts';
 
 /** The setting row holding the signing key: every node and every restart uses the same one. */
 const KEY_SETTING = 'share.tokenKey';
@@ -30,35 +31,28 @@ export function codeFingerprint(shareId: string, code: string | null): string {
  */
 export class ShareTokens {
   private key: Buffer | null = null;
+  private readonly repo: ShareRepo;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.repo = new ShareRepo(db);
+  }
 
   private async signingKey(): Promise<Buffer> {
     if (this.key) return this.key;
-    const read = () =>
-      this.db
-        .selectFrom('setting')
-        .select('value')
-        .where('key', '=', KEY_SETTING)
-        .executeTakeFirst();
-    let row = await read();
-    if (!row) {
+    let value = await this.repo.setting(KEY_SETTING);
+    if (value === undefined) {
       // two nodes may race here: the first insert wins and both read the winner back
-      await this.db
-        .insertInto('setting')
-        .values({
-          key: KEY_SETTING,
-          value: JSON.stringify(randomBytes(32).toString('base64url')),
-          updatedAt: this.now(),
-        })
-        .onConflict((oc) => oc.column('key').doNothing())
-        .execute();
-      row = await read();
+      await this.repo.insertSettingOnce(
+        KEY_SETTING,
+        JSON.stringify(randomBytes(32).toString('base64url')),
+        this.now(),
+      );
+      value = await this.repo.setting(KEY_SETTING);
     }
-    const key = Buffer.from(JSON.parse(row!.value) as string, 'base64url');
+    const key = Buffer.from(JSON.parse(value!) as string, 'base64url');
     if (key.length < 32) throw new Error('the share token key in the database is damaged');
     this.key = key;
     return key;

@@ -41,6 +41,11 @@ export class ShareRepo {
     );
   }
 
+  /** The share of a file, whoever owns it. */
+  ofFile(fileId: string): Promise<ShareRow | undefined> {
+    return this.db.selectFrom('share').selectAll().where('fileId', '=', fileId).executeTakeFirst();
+  }
+
   byFile(userId: string, fileId: string): Promise<ShareRow | undefined> {
     return this.db
       .selectFrom('share')
@@ -239,5 +244,58 @@ export class ShareRepo {
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  // ---- the owner and the items of a share -----------------------------------------------------
+
+  /** The facts of a share's owner a visitor may see. */
+  ownerOf(userId: string) {
+    return this.db
+      .selectFrom('user')
+      .select(['id', 'username', 'showName', 'avatar'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  /** The live item of `userId` named `name` in the folder at `path` (`/a/b/`). */
+  liveAt(userId: string, path: string, name: string): Promise<FileRow | undefined> {
+    return this.db
+      .selectFrom('file')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('path', '=', path)
+      .where('name', '=', name)
+      .where('trashId', 'is', null)
+      .executeTakeFirst();
+  }
+
+  /** A live item by id, whoever owns it (a mounter opening a file of someone else's). */
+  liveAnyOwner(fileId: string): Promise<FileRow | undefined> {
+    return this.db
+      .selectFrom('file')
+      .selectAll()
+      .where('id', '=', fileId)
+      .where('trashId', 'is', null)
+      .executeTakeFirst();
+  }
+
+  // ---- the key share tokens are signed with ---------------------------------------------------
+
+  async setting(key: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('setting')
+      .select('value')
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return row?.value;
+  }
+
+  /** Stores a setting unless one is there already (the first of two nodes racing wins). */
+  async insertSettingOnce(key: string, value: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('setting')
+      .values({ key, value, updatedAt: now })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
   }
 }

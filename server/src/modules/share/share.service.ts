@@ -9,7 +9,6 @@ import {
   type ShareView,
   type Sharer,
 } from '@nimbus/contract';
-import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError, badParameter, exists } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -147,7 +146,6 @@ export interface ListOptions {
 /** Shares as their owners manage them, and what visitors see of them. */
 export class ShareService {
   constructor(
-    private readonly db: Db,
     private readonly files: FilesService,
     readonly access: ShareAccess,
     private readonly settings: SettingsService,
@@ -392,11 +390,7 @@ export class ShareService {
 
   /** GET /share/generate/share-token: the owner's (or a mounter's) own token for a file's share. */
   async tokenFor(actor: Actor, fileId: string): Promise<string> {
-    const share = await this.db
-      .selectFrom('share')
-      .selectAll()
-      .where('fileId', '=', fileId)
-      .executeTakeFirst();
+    const share = await this.repo.ofFile(fileId);
     const isOwner = share?.userId === actor.id;
     if (!share || (!isOwner && !(await this.repo.mountOf(actor.id, share.id))))
       throw shareErrors.gone();

@@ -9,8 +9,6 @@ import {
   type UploadSessionView,
 } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
-import type { UploadSessionTable } from '../../db/schema.ts';
-import type { Selectable } from 'kysely';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError, badParameter } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
@@ -29,8 +27,10 @@ import { SESSION_IDLE_MS, VISITOR_SESSION_IDLE_MS } from '../files/quota.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { createHash, type Hash } from 'node:crypto';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { ChunkStore } from './chunk-store.ts';
+import { UploadRepo, type UploadSession } from './upload.repo.ts';
 
-export type UploadSession = Selectable<UploadSessionTable>;
+export type { UploadSession };
 
 export type { ChunkParams, ChunkTestResult, UploadSessionView } from '@nimbus/contract';
 
@@ -79,8 +79,6 @@ export interface UploadOptions {
 /** Sessions untouched this long are abandoned: their bytes go and their space is freed. */
 export const ABANDONED_AFTER_MS = SESSION_IDLE_MS;
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
-/** Bytes of a chunk gathered before they are written. */
-const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /**
  * Chunked, resumable uploads. Each chunk is written once, at its offset, into one preallocated
@@ -103,12 +101,17 @@ export class UploadService {
   private readonly backgroundMergeBytes: number;
   private readonly mergeWaitMs: number;
 
+  private readonly repo: UploadRepo;
+  private readonly chunks: ChunkStore;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly files: FilesService,
     private readonly trash: TrashService,
     options: UploadOptions = {},
   ) {
+    this.repo = new UploadRepo(db);
+    this.chunks = new ChunkStore(this.repo, files.tree);
     this.jobs = options.jobs;
     this.backgroundMergeBytes = options.backgroundMergeBytes ?? Infinity;
     this.mergeWaitMs = options.mergeWaitMs ?? 10_000;
@@ -210,19 +213,12 @@ export class UploadService {
   }
 
   private find(id: string): Promise<UploadSession | undefined> {
-    return this.db.selectFrom('uploadSession').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.repo.find(id);
   }
 
   /** The chunks whose bytes are written (a chunk being received is not one of them yet). */
-  private async received(id: string): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('uploadChunk')
-      .select('number')
-      .where('sessionId', '=', id)
-      .where('done', '=', 1)
-      .orderBy('number')
-      .execute();
-    return rows.map((r) => r.number);
+  private received(id: string): Promise<number[]> {
+    return this.repo.doneChunks(id);
   }
 
   /** A session left without a chunk too long (an hour for a visitor's): it reserves nothing. */
@@ -269,21 +265,16 @@ export class UploadService {
         async (trx) => {
           if (policy.visitor)
             await this.assertVisitorRoom(trx, actor.id, policy.visitor, p.totalSize, id, now);
-          await trx.insertInto('uploadSession').values(session).execute();
+          await this.repo.insertSession(trx, session);
         },
         { exceptSession: id, now },
       );
       // one preallocated file; every chunk lands at its own offset
       try {
-        const handle = await fsp.open(this.tree.uploadPath(id), 'w');
-        try {
-          await handle.truncate(p.totalSize);
-        } finally {
-          await handle.close();
-        }
+        await this.chunks.allocate(id, p.totalSize);
       } catch (err) {
         await this.discard(id);
-        throw diskError(err);
+        throw err;
       }
       return session;
     });
@@ -302,32 +293,27 @@ export class UploadService {
     exceptId: string,
     now: number,
   ): Promise<void> {
-    const active = () =>
-      trx
-        .selectFrom('uploadSession')
-        .select((eb) => [
-          eb.fn.countAll<number>().as('n'),
-          eb.fn.sum<number>('totalSize').as('bytes'),
-        ])
-        .where('userId', '=', ownerId)
-        .where('shareId', '=', visitor.shareId)
-        .where('state', 'in', ['uploading', 'merging'])
-        .where('updatedAt', '>=', now - VISITOR_SESSION_IDLE_MS)
-        .where('id', '!=', exceptId);
-    const mine = await active()
-      .where('visitor', '=', visitor.address.slice(0, 64))
-      .executeTakeFirstOrThrow();
-    if (Number(mine.n) >= VISITOR_MAX_SESSIONS)
+    const scope = {
+      ownerId,
+      shareId: visitor.shareId,
+      exceptId,
+      since: now - VISITOR_SESSION_IDLE_MS,
+    };
+    const mine = await this.repo.visitorActivity(trx, {
+      ...scope,
+      visitor: visitor.address.slice(0, 64),
+    });
+    if (mine.n >= VISITOR_MAX_SESSIONS)
       throw new AppError(
         ErrorCode.TOO_MANY_REQUESTS,
         `At most ${VISITOR_MAX_SESSIONS} of your uploads can be under way in this share; let one finish first`,
       );
-    if (Number(mine.bytes ?? 0) + size > VISITOR_MAX_BYTES)
+    if (mine.bytes + size > VISITOR_MAX_BYTES)
       throw new AppError(
         ErrorCode.SPACE_FULL,
         `Your uploads under way in this share may reserve at most ${VISITOR_MAX_BYTES / 1024 ** 3} GiB`,
       );
-    const all = Number((await active().executeTakeFirstOrThrow()).bytes ?? 0);
+    const all = (await this.repo.visitorActivity(trx, scope)).bytes;
     const free = await this.files.spaceLeft(ownerId, { trx, exceptSession: exceptId, now });
     if ((all + size) * 2 > free + all)
       throw new AppError(
@@ -381,15 +367,7 @@ export class UploadService {
 
   /** A new file made from one the user already owns with the same hash and size: no bytes sent. */
   private async instantCopy(actor: Actor, p: ChunkParams): Promise<FileView | null> {
-    const same = await this.db
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', actor.id)
-      .where('hash', '=', p.identifier)
-      .where('size', '=', p.totalSize)
-      .where('isFolder', '=', 0)
-      .where('trashId', 'is', null)
-      .executeTakeFirst();
+    const same = await this.repo.sameContent(actor.id, p.identifier, p.totalSize);
     if (!same) return null;
     const source = this.files.diskPathOf(actor, same);
     if (!(await this.tree.exists(source))) return null;
@@ -407,31 +385,6 @@ export class UploadService {
     }
   }
 
-  /**
-   * Take chunk `n` before writing it: `claimed` (this request writes it), `written` (it is
-   * there already: the repeated bytes are dropped) or `busy` (another request is writing it).
-   */
-  private async claim(sessionId: string, n: number): Promise<'claimed' | 'written' | 'busy'> {
-    try {
-      const r = await this.db
-        .insertInto('uploadChunk')
-        .values({ sessionId, number: n, done: 0 })
-        .onConflict((oc) => oc.columns(['sessionId', 'number']).doNothing())
-        .executeTakeFirst();
-      if (Number(r.numInsertedOrUpdatedRows ?? 0) === 1) return 'claimed';
-    } catch (err) {
-      if (!(await this.find(sessionId))) throw cancelled();
-      throw err;
-    }
-    const row = await this.db
-      .selectFrom('uploadChunk')
-      .select('done')
-      .where('sessionId', '=', sessionId)
-      .where('number', '=', n)
-      .executeTakeFirst();
-    return row?.done === 1 ? 'written' : 'busy';
-  }
-
   /** POST upload: write one chunk at its offset, once; refuse wrong sizes and overflow. */
   async writeChunk(
     actor: Actor,
@@ -447,123 +400,11 @@ export class UploadService {
       throw new AppError(ErrorCode.LOCKED, 'This upload is being merged');
     const expected = this.expectedChunkSize(p);
     const offset = (p.chunkNumber - 1) * session.chunkSize;
-    const claim = await this.claim(session.id, p.chunkNumber);
-    if (claim === 'busy')
-      throw new AppError(
-        ErrorCode.LOCKED,
-        `Chunk ${p.chunkNumber} is being received by another request; send it again shortly`,
-      );
-    // a chunk that is there already is read and dropped: what was written (and hashed) stays
-    const file = claim === 'claimed' ? this.tree.uploadPath(session.id) : null;
-    try {
-      const written = await this.receive(body, file, offset, expected, p.chunkNumber);
-      if (written !== expected)
-        throw badParameter(
-          `Chunk ${p.chunkNumber} was cut short: ${written} of ${expected} bytes arrived`,
-        );
-    } catch (err) {
-      // the claim goes with the failed bytes, so the chunk can be sent again
-      if (claim === 'claimed')
-        await this.db
-          .deleteFrom('uploadChunk')
-          .where('sessionId', '=', session.id)
-          .where('number', '=', p.chunkNumber)
-          .where('done', '=', 0)
-          .execute();
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw cancelled();
-      throw err instanceof AppError ? err : diskError(err);
-    }
-    if (claim === 'claimed') {
-      const marked = await this.db
-        .updateTable('uploadChunk')
-        .set({ done: 1 })
-        .where('sessionId', '=', session.id)
-        .where('number', '=', p.chunkNumber)
-        .executeTakeFirst();
-      if (Number(marked.numUpdatedRows) === 0) throw cancelled();
-    }
-    await this.db
-      .updateTable('uploadSession')
-      .set({ updatedAt: Date.now() })
-      .where('id', '=', session.id)
-      .execute();
+    await this.chunks.store(session.id, p.chunkNumber, offset, expected, body);
+    await this.repo.touch(session.id);
     await this.advanceHash(session);
-    const count = await this.db
-      .selectFrom('uploadChunk')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('sessionId', '=', session.id)
-      .where('done', '=', 1)
-      .executeTakeFirstOrThrow();
-    return { upload: true, merge: Number(count.n) === session.totalChunks };
-  }
-
-  /**
-   * Read a chunk's bytes from the request and write them at their offset (or only count them
-   * when `file` is null). The pieces the request arrives in (64 KiB) are gathered and written
-   * 1 MiB at a time with one vectored write: far fewer system calls than a write per piece.
-   * A body that breaks off (a cut-off multipart form) is the client's mistake: 422.
-   */
-  private async receive(
-    body: Readable,
-    file: string | null,
-    offset: number,
-    expected: number,
-    chunkNumber: number,
-  ): Promise<number> {
-    const handle = file ? await fsp.open(file, 'r+') : null;
-    let written = 0;
-    let position = offset;
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    const flush = async () => {
-      if (!handle || pendingBytes === 0) return;
-      const buffers = pending;
-      const length = pendingBytes;
-      pending = [];
-      pendingBytes = 0;
-      const { bytesWritten } = await handle.writev(buffers, position);
-      // a short vectored write is rare on a local file; finish it piece by piece
-      if (bytesWritten < length) {
-        const rest = Buffer.concat(buffers, length).subarray(bytesWritten);
-        let done = 0;
-        while (done < rest.length) {
-          const r = await handle.write(
-            rest,
-            done,
-            rest.length - done,
-            position + bytesWritten + done,
-          );
-          done += r.bytesWritten;
-        }
-      }
-      position += length;
-    };
-    const pieces = (body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-    try {
-      for (;;) {
-        let step: IteratorResult<Buffer>;
-        try {
-          step = await pieces.next();
-        } catch (err) {
-          throw badParameter(
-            `The bytes of chunk ${chunkNumber} broke off: ${(err as Error).message || 'the request ended early'}`,
-          );
-        }
-        if (step.done) break;
-        const piece = step.value;
-        written += piece.length;
-        if (written > expected)
-          throw badParameter(`Chunk ${chunkNumber} is larger than ${expected} bytes`);
-        if (!handle) continue;
-        pending.push(piece);
-        pendingBytes += piece.length;
-        if (pendingBytes >= WRITE_BATCH_BYTES) await flush();
-      }
-      await flush();
-    } finally {
-      await handle?.close();
-    }
-    return written;
+    const count = await this.repo.countDone(session.id);
+    return { upload: true, merge: count === session.totalChunks };
   }
 
   /** Hash the written chunks that now follow on from what is hashed, re-read from the page cache. */
@@ -574,17 +415,7 @@ export class UploadService {
         cursor = { hash: createHash('sha256'), next: 1 };
         this.cursors.set(session.id, cursor);
       }
-      const have = new Set(
-        (
-          await this.db
-            .selectFrom('uploadChunk')
-            .select('number')
-            .where('sessionId', '=', session.id)
-            .where('number', '>=', cursor.next)
-            .where('done', '=', 1)
-            .execute()
-        ).map((r) => r.number),
-      );
+      const have = new Set(await this.repo.doneChunks(session.id, cursor.next));
       if (!have.has(cursor.next)) return;
       const handle = await fsp.open(this.tree.uploadPath(session.id), 'r');
       try {
@@ -669,22 +500,13 @@ export class UploadService {
         if (job && (job.state === 'queued' || job.state === 'running')) return session.jobId;
       }
       await this.assertComplete(session);
-      await this.db
-        .updateTable('uploadSession')
-        .set({ state: 'merging', jobId: null, updatedAt: Date.now() })
-        .where('id', '=', id)
-        .execute();
+      await this.repo.setMerging(id, true);
       const jobId = await this.jobs.enqueue<MergeJobPayload>(
         JOB_UPLOAD_MERGE,
         { sessionId: id, policy },
         { userId: actor.id, name: session.filename, path: session.targetPath },
       );
-      await this.db
-        .updateTable('uploadSession')
-        .set({ jobId })
-        .where('id', '=', id)
-        .where('state', '=', 'merging')
-        .execute();
+      await this.repo.setJob(id, jobId);
       return jobId;
     });
     return typeof started === 'string' ? this.awaitMerge(actor, id, started) : started;
@@ -725,12 +547,8 @@ export class UploadService {
           err instanceof AppError ? err.message : 'The merge failed; upload the file again';
         // the reason stays for the next merge request; the bytes go now
         this.cursors.delete(id);
-        await this.db.deleteFrom('uploadChunk').where('sessionId', '=', id).execute();
-        await this.db
-          .updateTable('uploadSession')
-          .set({ state: 'failed', message: message.slice(0, 500), updatedAt: Date.now() })
-          .where('id', '=', id)
-          .execute();
+        await this.repo.deleteChunks(id);
+        await this.repo.setFailed(id, message);
         await this.tree.remove(this.tree.uploadPath(id));
         throw err;
       }
@@ -757,11 +575,7 @@ export class UploadService {
       if (row) return toView(row);
     }
     await this.assertComplete(session);
-    await this.db
-      .updateTable('uploadSession')
-      .set({ state: 'merging', updatedAt: Date.now() })
-      .where('id', '=', id)
-      .execute();
+    await this.repo.setMerging(id);
     const staged = this.tree.uploadPath(id);
     try {
       // the quota again: it may have changed since the upload began (checked for good at placing)
@@ -793,7 +607,7 @@ export class UploadService {
         policy,
         id,
       );
-      await this.db.deleteFrom('uploadChunk').where('sessionId', '=', id).execute();
+      await this.repo.deleteChunks(id);
       progress?.(100);
       return view;
     } catch (err) {
@@ -851,12 +665,7 @@ export class UploadService {
             { size: meta.size, hash: meta.hash, updateDate: meta.lastModified ?? undefined },
             trx,
           );
-          if (sessionId)
-            await trx
-              .updateTable('uploadSession')
-              .set({ state: 'done', fileId: inserted.id, updatedAt: Date.now() })
-              .where('id', '=', sessionId)
-              .execute();
+          if (sessionId) await this.repo.setDone(trx, sessionId, inserted.id);
           return inserted;
         },
         { bytes: meta.size, exceptSession: sessionId },
@@ -886,49 +695,9 @@ export class UploadService {
 
   /** The uploads under way into the user's drive: their own and those of their shares' visitors. */
   async sessions(actor: Actor): Promise<UploadSessionView[]> {
-    const rows = await this.db
-      .selectFrom('uploadSession as s')
-      .leftJoin('share as sh', 'sh.id', 's.shareId')
-      .leftJoin('file as f', 'f.id', 'sh.fileId')
-      .select([
-        's.id',
-        's.filename',
-        's.targetPath',
-        's.totalSize',
-        's.chunkSize',
-        's.totalChunks',
-        's.state',
-        's.shareId',
-        's.visitor',
-        's.createdAt',
-        's.updatedAt',
-        'f.name as shareName',
-      ])
-      .where('s.userId', '=', actor.id)
-      .where('s.state', 'in', ['uploading', 'merging'])
-      .orderBy('s.updatedAt', 'desc')
-      .limit(1000)
-      .execute();
+    const rows = await this.repo.activeOf(actor.id);
     if (rows.length === 0) return [];
-    const counts = new Map<string, { n: number; last: number }>();
-    for (let i = 0; i < rows.length; i += 500) {
-      const got = await this.db
-        .selectFrom('uploadChunk')
-        .select((eb) => [
-          'sessionId',
-          eb.fn.countAll<number>().as('n'),
-          eb.fn.max<number>('number').as('last'),
-        ])
-        .where(
-          'sessionId',
-          'in',
-          rows.slice(i, i + 500).map((r) => r.id),
-        )
-        .where('done', '=', 1)
-        .groupBy('sessionId')
-        .execute();
-      for (const c of got) counts.set(c.sessionId, { n: Number(c.n), last: Number(c.last) });
-    }
+    const counts = await this.repo.progressOf(rows.map((r) => r.id));
     return rows.map((r) => {
       const c = counts.get(r.id) ?? { n: 0, last: 0 };
       const lastSize = r.totalSize - (r.totalChunks - 1) * r.chunkSize;
@@ -974,42 +743,29 @@ export class UploadService {
 
   /** Boot: chunks claimed by requests that died with the previous process can be sent again. */
   async recover(): Promise<void> {
-    await this.db.deleteFrom('uploadChunk').where('done', '=', 0).execute();
+    await this.repo.deleteUnfinishedClaims();
   }
 
   private async discard(id: string): Promise<void> {
     this.cursors.delete(id);
-    await this.db.deleteFrom('uploadSession').where('id', '=', id).execute();
+    await this.repo.deleteSession(id);
     await this.tree.remove(this.tree.uploadPath(id));
   }
 
   /** Remove abandoned sessions (visitors' after an hour, finished ones) so their space is freed. */
   async cleanUp(now = Date.now()): Promise<number> {
-    const stale = await this.db
-      .selectFrom('uploadSession')
-      .select('id')
-      .where((eb) =>
-        eb.or([
-          eb('updatedAt', '<', now - ABANDONED_AFTER_MS),
-          eb.and([
-            eb('shareId', 'is not', null),
-            eb('state', 'in', ['uploading', 'failed']),
-            eb('updatedAt', '<', now - VISITOR_SESSION_IDLE_MS),
-          ]),
-          eb.and([eb('state', '=', 'done'), eb('updatedAt', '<', now - 86400_000)]),
-        ]),
-      )
-      .execute();
+    const stale = await this.repo.stale({
+      now,
+      abandonedMs: ABANDONED_AFTER_MS,
+      visitorIdleMs: VISITOR_SESSION_IDLE_MS,
+      doneMs: 86400_000,
+    });
     for (const s of stale) await this.discard(s.id);
     // bytes whose session is gone (a crash between the two deletes)
     const names = await fsp.readdir(this.tree.uploadsDir).catch(() => [] as string[]);
     for (let i = 0; i < names.length; i += 500) {
       const batch = names.slice(i, i + 500);
-      const known = new Set(
-        (
-          await this.db.selectFrom('uploadSession').select('id').where('id', 'in', batch).execute()
-        ).map((r) => r.id),
-      );
+      const known = await this.repo.existing(batch);
       for (const n of batch) if (!known.has(n)) await this.tree.remove(this.tree.uploadPath(n));
     }
     return stale.length;
@@ -1019,16 +775,3 @@ export class UploadService {
 /** A merge refused because of what was uploaded: the client's to fix, so 422 (code 16). */
 const mergeFailed = (message: string) =>
   new AppError(ErrorCode.MERGE_FAILED, message, undefined, 422);
-
-const cancelled = () =>
-  new AppError(ErrorCode.NOT_FOUND, 'This upload was cancelled; start it again');
-
-/** A disk that cannot hold the upload: space full, or a size beyond what a file can have. */
-function diskError(err: unknown): Error {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOSPC')
-    return new AppError(ErrorCode.SPACE_FULL, 'The server has no disk space left for this upload');
-  if (code === 'EFBIG' || code === 'EINVAL')
-    return badParameter('This file is larger than the server can store');
-  return err instanceof Error ? err : new Error(String(err));
-}
