@@ -232,6 +232,20 @@ describe('sharing as an owner', () => {
     const anonymous = await call(t.app, 'POST', '/share/generate', { body: { fileId } });
     expect(anonymous.body.code).toBe(5);
   });
+
+  it('names a wrong page field in words, on the owner’s list and a visitor’s', async () => {
+    const list = await call(t.app, 'GET', '/share/list', {
+      token: admin.token,
+      query: { pageIndex: 'first', pageSize: 0 },
+    });
+    expect(list.status).toBe(422);
+    expect(list.body.message).toBe('pageIndex: must be a number; pageSize: at least 1');
+    const open = await call(t.app, 'GET', '/public/access-share', {
+      query: { share: 'x', pageSize: 'many' },
+    });
+    expect(open.status).toBe(422);
+    expect(open.body.message).toBe('pageSize: must be a number');
+  });
 });
 
 describe('visiting a share', () => {
