@@ -9,6 +9,7 @@ import {
   DEFAULT_SHARE_DAYS,
   SHORT_ID_MAX_LENGTH,
   SHORT_ID_PATTERN,
+  type FileItem,
   type ShareOperation,
   type ShareView,
 } from '@nimbus/contract';
@@ -42,12 +43,8 @@ import { shareLink, shareLinkWithCode } from '../links';
 import '../share.css';
 
 /** What is being shared. */
-export interface ShareTarget {
-  id: string;
-  name: string;
-  isFolder: boolean;
-  suffix?: string;
-}
+export type ShareTarget = Pick<FileItem, 'id' | 'name' | 'isFolder'> &
+  Partial<Pick<FileItem, 'suffix'>>;
 
 type ExpiryMode = 'days' | 'forever' | 'custom';
 
