@@ -3,10 +3,10 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   THEMES,
+  TOKEN_HEADER,
   USERNAME_MAX_LENGTH,
   USERNAME_PATTERN,
 } from './constants.ts';
-import type { TOKEN_HEADER } from './constants.ts';
 
 export const usernameSchema = z
   .string()
@@ -35,13 +35,15 @@ export const loginBody = z.object({
 });
 export type LoginBody = z.input<typeof loginBody>;
 
-export interface LoginResult {
-  [TOKEN_HEADER]?: string;
-  userId?: string;
-  username?: string;
-  mfaRequired?: boolean;
-  mfaToken?: string;
-}
+/** The answer of a sign-in; the token also goes out as a cookie. */
+export const loginResult = z.object({
+  [TOKEN_HEADER]: z.string().optional(),
+  userId: z.string().optional(),
+  username: z.string().optional(),
+  mfaRequired: z.boolean().optional(),
+  mfaToken: z.string().optional(),
+});
+export type LoginResult = z.infer<typeof loginResult>;
 
 export const initializationBody = z.object({
   username: usernameSchema,
@@ -52,25 +54,29 @@ export const themeSchema = z.enum(THEMES);
 export const personalizationBody = z.object({ theme: themeSchema });
 export type Personalization = z.infer<typeof personalizationBody>;
 
+/** The answer of the first run: the administrator it created. */
+export const initializationResult = z.object({ userId: z.string(), username: z.string() });
+
 /** userInfo of spec §3 plus the fields API-NOTES §1.2 lists. */
-export interface UserInfo {
-  id: string;
-  username: string;
-  showName: string;
-  avatar: string | null;
-  slogan: string | null;
-  introduction: string | null;
-  roles: string[];
-  quota: number; // GB
-  takeUpSpace: number; // bytes
-  creator: boolean;
-  mfaEnabled: boolean;
-  personalization: Personalization;
-  createTime: string;
-  netdiskName: string;
-  netdiskLogo: string | null;
-  iframe: string;
-  exactSearch: boolean;
-  newVersion: boolean;
-  authorities: string[];
-}
+export const userInfo = z.object({
+  id: z.string(),
+  username: z.string(),
+  showName: z.string(),
+  avatar: z.string().nullable(),
+  slogan: z.string().nullable(),
+  introduction: z.string().nullable(),
+  roles: z.array(z.string()),
+  quota: z.number(), // GB
+  takeUpSpace: z.number(), // bytes
+  creator: z.boolean(),
+  mfaEnabled: z.boolean(),
+  personalization: personalizationBody,
+  createTime: z.string(),
+  netdiskName: z.string(),
+  netdiskLogo: z.string().nullable(),
+  iframe: z.string(),
+  exactSearch: z.boolean(),
+  newVersion: z.boolean(),
+  authorities: z.array(z.string()),
+});
+export type UserInfo = z.infer<typeof userInfo>;

@@ -3,6 +3,8 @@ export * from './constants.ts';
 export * from './auth.ts';
 export * from './users.ts';
 export * from './menus.ts';
+export * from './settings.ts';
+export * from './tasks.ts';
 export * from './format.ts';
 export * from './share.ts';
 export * from './upload.ts';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { recordIdSchema } from './users.ts';
+import { queryNumber } from './validation.ts';
 
+/** A menu (or a button's authority) of the menu tree. */
 export interface MenuNode {
   id: string;
   parentId: string | null;
@@ -15,6 +17,26 @@ export interface MenuNode {
   builtin: boolean;
   children?: MenuNode[];
 }
+export const menuNode: z.ZodType<MenuNode> = z.object({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  name: z.string(),
+  authority: z.string().nullable(),
+  path: z.string().nullable(),
+  component: z.string().nullable(),
+  icon: z.string().nullable(),
+  sortNumber: z.number(),
+  menuType: z.number(),
+  hide: z.boolean(),
+  builtin: z.boolean(),
+  get children() {
+    return z.array(menuNode).optional();
+  },
+});
+export const menuList = z.array(menuNode);
+export const menuInfoQuery = z.object({ menuId: recordIdSchema });
+/** The authorities the caller holds. */
+export const authorityList = z.array(z.string());
 
 export const menuBody = z.object({
   parentId: z.string().max(64).nullish(),
@@ -23,21 +45,23 @@ export const menuBody = z.object({
   path: z.string().trim().max(200).nullish(),
   component: z.string().trim().max(200).nullish(),
   icon: z.string().trim().max(200).nullish(),
-  sortNumber: z.coerce.number().int().default(0),
-  menuType: z.coerce.number().int().min(0).max(4),
+  sortNumber: queryNumber(z.number().int().min(-1_000_000).max(1_000_000).default(0)),
+  menuType: queryNumber(z.number().int().min(0).max(4)),
   hide: z.coerce.boolean().default(false),
 });
 export const menuUpdateBody = menuBody.partial().extend({ id: recordIdSchema });
 
-export interface Role {
-  id: string;
-  name: string;
-  code: string;
-  remarks: string | null;
-  builtin: boolean;
-  menuIds: string[];
-  createTime: string;
-}
+export const role = z.object({
+  id: z.string(),
+  name: z.string(),
+  code: z.string(),
+  remarks: z.string().nullable(),
+  builtin: z.boolean(),
+  menuIds: z.array(z.string()),
+  createTime: z.string(),
+});
+export type Role = z.infer<typeof role>;
+export const roleList = z.array(role);
 
 export const roleBody = z.object({
   name: z.string().trim().min(1, 'enter a role name').max(64),

@@ -1,31 +1,31 @@
 import { z } from 'zod';
 import { givenPasswordSchema, passwordSchema, usernameSchema } from './auth.ts';
+import { listField, queryNumber } from './validation.ts';
 
 /** The id of a user, role or menu (UUIDs, and the built-in ids such as `role-admin`). */
 export const recordIdSchema = z.string().min(1).max(64, 'an id is at most 64 characters');
 /** Roles given to one user. */
 const roleIdsSchema = z.array(recordIdSchema).max(100, 'at most 100 roles');
 
-const idList = z.preprocess(
-  (v: unknown): unknown[] =>
-    v === undefined ? [] : Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v],
-  z.array(recordIdSchema).min(1, 'choose at least one item').max(1000, 'at most 1000 items'),
-);
+/** A repeated-key (or comma-separated) list of ids; at least one. */
+const idList = listField(1000, 64).refine((ids) => ids.length > 0, 'choose at least one item');
 export const idsQuery = z.object({ ids: idList });
 
 export const userListQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(500).default(10),
+  page: queryNumber(z.number().int().min(1).default(1)),
+  pageSize: queryNumber(z.number().int().min(1).max(500).default(10)),
   username: z.string().trim().max(64).optional(),
   showName: z.string().trim().max(64).optional(),
   sortProp: z.enum(['username', 'showName', 'createTime', 'quota']).optional(),
   sortOrder: z.enum(['ascending', 'descending']).optional(),
 });
 
-export const quotaSchema = z.coerce
-  .number()
-  .min(0, 'quota must not be negative')
-  .max(1024 * 1024, 'quota is too large');
+export const quotaSchema = queryNumber(
+  z
+    .number()
+    .min(0, 'quota must not be negative')
+    .max(1024 * 1024, 'quota is too large'),
+);
 
 export const addUserBody = z.object({
   username: usernameSchema,
@@ -56,14 +56,20 @@ export const updatePassBody = z.object({
   password: passwordSchema,
 });
 
-export interface UserListItem {
-  id: string;
-  username: string;
-  showName: string;
-  avatar: string | null;
-  quota: number;
-  takeUpSpace: number;
-  creator: boolean;
-  roles: string[];
-  createTime: string;
-}
+/** A user as the user management list shows it. */
+export const userListItem = z.object({
+  id: z.string(),
+  username: z.string(),
+  showName: z.string(),
+  avatar: z.string().nullable(),
+  quota: z.number(),
+  takeUpSpace: z.number(),
+  creator: z.boolean(),
+  roles: z.array(z.string()),
+  createTime: z.string(),
+});
+export type UserListItem = z.infer<typeof userListItem>;
+export const userList = z.array(userListItem);
+
+export const userInfoQuery = z.object({ id: recordIdSchema });
+export const resetPassResult = z.object({ password: z.string() });

@@ -1,6 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { initializationBody, loginBody, TOKEN_HEADER } from '@nimbus/contract';
+import { z } from 'zod';
+import {
+  answers,
+  confirms,
+  initializationBody,
+  initializationResult,
+  loginBody,
+  loginResult,
+  TOKEN_HEADER,
+} from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from './auth.plugin.ts';
 
@@ -8,14 +17,20 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { auth, users } = app.services;
 
-  api.get('/public/has_user', { config: { public: true } }, async () =>
-    // API-NOTES §1.1: data is always true; count says whether a user exists.
-    ok(true, { count: Math.min(1, await users.userCount()) }),
+  api.get(
+    '/public/has_user',
+    { config: { public: true }, schema: { response: answers(z.boolean()) } },
+    async () =>
+      // API-NOTES §1.1: data is always true; count says whether a user exists.
+      ok(true, { count: Math.min(1, await users.userCount()) }),
   );
 
   api.post(
     '/public/initialization',
-    { config: { public: true }, schema: { body: initializationBody } },
+    {
+      config: { public: true },
+      schema: { body: initializationBody, response: answers(initializationResult) },
+    },
     async (request) => {
       const user = await users.initialize(request.body.username, request.body.password);
       request.log.info({ userId: user.id }, 'drive initialized');
@@ -25,7 +40,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     '/login',
-    { config: { public: true }, schema: { body: loginBody } },
+    { config: { public: true }, schema: { body: loginBody, response: answers(loginResult) } },
     async (request, reply) => {
       const { token, ...result } = await auth.login({
         username: request.body.username,
@@ -45,7 +60,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  api.get('/logout', async (request, reply) => {
+  api.get('/logout', { schema: { response: confirms } }, async (request, reply) => {
     await auth.logout(actorOf(request));
     reply.clearCookie(TOKEN_HEADER, { path: '/' });
     return ok();

@@ -1,7 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idsQuery, menuBody, menuUpdateBody, roleBody, roleUpdateBody } from '@nimbus/contract';
+import {
+  answers,
+  authorityList,
+  confirms,
+  idsQuery,
+  menuBody,
+  menuInfoQuery,
+  menuList,
+  menuNode,
+  menuUpdateBody,
+  role,
+  roleBody,
+  roleList,
+  roleUpdateBody,
+} from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 
@@ -16,43 +30,67 @@ export async function menusRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { menus } = app.services;
 
-  api.get('/menu/tree', async (request) => ok(await menus.treeFor(actorOf(request))));
-  api.get('/menu/list', async (request) => ok(await menus.list(actorOf(request))));
-  api.get('/menu/authorities', async (request) => ok(await menus.authorities(actorOf(request))));
+  api.get('/menu/tree', { schema: { response: answers(menuList) } }, async (request) =>
+    ok(await menus.treeFor(actorOf(request))),
+  );
+  api.get('/menu/list', { schema: { response: answers(menuList) } }, async (request) =>
+    ok(await menus.list(actorOf(request))),
+  );
+  api.get('/menu/authorities', { schema: { response: answers(authorityList) } }, async (request) =>
+    ok(await menus.authorities(actorOf(request))),
+  );
   api.get(
     '/menu/info',
-    { schema: { querystring: z.object({ menuId: z.string().min(1).max(64) }) } },
+    { schema: { querystring: menuInfoQuery, response: answers(menuNode) } },
     async (request) => ok(await menus.info(actorOf(request), request.query.menuId)),
   );
-  api.post('/menu/add', { schema: { body: menuBody } }, async (request) =>
-    ok(await menus.add(actorOf(request), request.body)),
+  api.post(
+    '/menu/add',
+    { schema: { body: menuBody, response: answers(menuNode) } },
+    async (request) => ok(await menus.add(actorOf(request), request.body)),
   );
-  api.put('/menu/update', { schema: { body: menuUpdateBody } }, async (request) => {
-    const { id, ...fields } = request.body;
-    return ok(await menus.update(actorOf(request), id, fields));
-  });
-  api.delete('/menu/delete', { schema: { querystring: idsAlias('menuIds') } }, async (request) => {
-    await menus.remove(actorOf(request), request.query.ids);
-    return ok();
-  });
+  api.put(
+    '/menu/update',
+    { schema: { body: menuUpdateBody, response: answers(menuNode) } },
+    async (request) => {
+      const { id, ...fields } = request.body;
+      return ok(await menus.update(actorOf(request), id, fields));
+    },
+  );
+  api.delete(
+    '/menu/delete',
+    { schema: { querystring: idsAlias('menuIds'), response: confirms } },
+    async (request) => {
+      await menus.remove(actorOf(request), request.query.ids);
+      return ok();
+    },
+  );
 
-  api.get('/role/list', async (request) => {
+  api.get('/role/list', { schema: { response: answers(roleList) } }, async (request) => {
     const roles = await menus.roles(actorOf(request));
     return ok(roles, { count: roles.length });
   });
-  api.post('/role/add', { schema: { body: roleBody } }, async (request) =>
+  api.post('/role/add', { schema: { body: roleBody, response: answers(role) } }, async (request) =>
     ok(await menus.addRole(actorOf(request), request.body)),
   );
-  api.put('/role/update', { schema: { body: roleUpdateBody } }, async (request) => {
-    const { id, ...fields } = request.body;
-    return ok(await menus.updateRole(actorOf(request), id, fields));
-  });
-  api.delete('/role/delete', { schema: { querystring: idsAlias('roleIds') } }, async (request) => {
-    await menus.removeRoles(actorOf(request), request.query.ids);
-    return ok();
-  });
+  api.put(
+    '/role/update',
+    { schema: { body: roleUpdateBody, response: answers(role) } },
+    async (request) => {
+      const { id, ...fields } = request.body;
+      return ok(await menus.updateRole(actorOf(request), id, fields));
+    },
+  );
+  api.delete(
+    '/role/delete',
+    { schema: { querystring: idsAlias('roleIds'), response: confirms } },
+    async (request) => {
+      await menus.removeRoles(actorOf(request), request.query.ids);
+      return ok();
+    },
+  );
 
-  api.put('/user/setting/resetMenuAndRole', async (request) => {
+  api.put('/user/setting/resetMenuAndRole', { schema: { response: confirms } }, async (request) => {
     await menus.resetMenuAndRole(actorOf(request));
     return ok(undefined, { message: 'Menus and roles restored' });
   });

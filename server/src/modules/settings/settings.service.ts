@@ -1,5 +1,7 @@
 import { DEFAULT_DRIVE_NAME, PRODUCT_VERSION } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
+import { requireAuthority, type Actor } from '../../lib/access.ts';
+import { SettingsRepo } from './settings.repo.ts';
 
 /** Drive-wide settings kept in the database, each a JSON value under a key. */
 export interface DriveSettings {
@@ -23,24 +25,24 @@ const DEFAULTS: DriveSettings = {
 };
 
 export class SettingsService {
-  constructor(private readonly db: Db) {}
+  private readonly repo: SettingsRepo;
+
+  constructor(db: Db) {
+    this.repo = new SettingsRepo(db);
+  }
 
   async get<K extends keyof DriveSettings>(key: K): Promise<DriveSettings[K]> {
-    const row = await this.db
-      .selectFrom('setting')
-      .select('value')
-      .where('key', '=', key)
-      .executeTakeFirst();
-    if (!row) return DEFAULTS[key];
+    const value = await this.repo.value(key);
+    if (value === undefined) return DEFAULTS[key];
     try {
-      return JSON.parse(row.value) as DriveSettings[K];
+      return JSON.parse(value) as DriveSettings[K];
     } catch {
       return DEFAULTS[key];
     }
   }
 
   async drive(): Promise<DriveSettings> {
-    const rows = await this.db.selectFrom('setting').selectAll().execute();
+    const rows = await this.repo.all();
     const out: DriveSettings = { ...DEFAULTS };
     for (const r of rows) {
       if (r.key in DEFAULTS) {
@@ -55,13 +57,28 @@ export class SettingsService {
   }
 
   async set<K extends keyof DriveSettings>(key: K, value: DriveSettings[K]): Promise<void> {
-    const text = JSON.stringify(value);
-    const now = Date.now();
-    await this.db
-      .insertInto('setting')
-      .values({ key, value: text, updatedAt: now })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value: text, updatedAt: now }))
-      .execute();
+    await this.repo.put(key, JSON.stringify(value));
+  }
+
+  /** The drive's public record shown before sign-in. */
+  async record(): Promise<{ netdiskName: string; netdiskLogo: string | null; version: string }> {
+    const drive = await this.drive();
+    return {
+      netdiskName: drive.netdiskName,
+      netdiskLogo: drive.netdiskLogo,
+      version: this.version(),
+    };
+  }
+
+  /** Renames the drive: only with the authority to change the drive's settings. */
+  async rename(actor: Actor, name: string): Promise<void> {
+    requireAuthority(actor, 'cloud:set:update');
+    await this.set('netdiskName', name);
+  }
+
+  /** Throws when the database cannot be reached (the health check). */
+  databaseReachable(): Promise<void> {
+    return this.repo.ping();
   }
 
   version(): string {

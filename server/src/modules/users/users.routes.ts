@@ -2,10 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  answers,
+  confirms,
   addUserBody,
+  personalizationBody as personalization,
+  resetPassResult,
+  userInfo,
+  userInfoQuery,
+  userList,
+  userListItem,
   idsQuery,
-  personalizationBody,
-  recordIdSchema,
   resetPassBody,
   updatePassBody,
   updateUserBody,
@@ -19,72 +25,103 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { users } = app.services;
 
-  api.get('/user/info', async (request) => ok(await users.info(actorOf(request))));
+  api.get('/user/info', { schema: { response: answers(userInfo) } }, async (request) =>
+    ok(await users.info(actorOf(request))),
+  );
 
   api.get(
     '/user/userInfo',
-    { schema: { querystring: z.object({ id: recordIdSchema }) } },
+    { schema: { querystring: userInfoQuery, response: answers(userListItem) } },
     async (request) => ok(await users.get(actorOf(request), request.query.id)),
   );
 
-  api.get('/user/userList', { schema: { querystring: userListQuery } }, async (request) => {
-    const q = request.query;
-    const { items, total } = await users.list(actorOf(request), {
-      username: q.username,
-      showName: q.showName,
-      sortProp: q.sortProp,
-      sortOrder: q.sortOrder,
-      offset: (q.page - 1) * q.pageSize,
-      limit: q.pageSize,
-    });
-    return ok(items, { count: total });
-  });
-
-  api.post('/user/add', { schema: { body: addUserBody } }, async (request) =>
-    ok(await users.add(actorOf(request), request.body), { message: 'User added' }),
+  api.get(
+    '/user/userList',
+    { schema: { querystring: userListQuery, response: answers(userList) } },
+    async (request) => {
+      const q = request.query;
+      const { items, total } = await users.list(actorOf(request), {
+        username: q.username,
+        showName: q.showName,
+        sortProp: q.sortProp,
+        sortOrder: q.sortOrder,
+        offset: (q.page - 1) * q.pageSize,
+        limit: q.pageSize,
+      });
+      return ok(items, { count: total });
+    },
   );
 
-  api.put('/user/update', { schema: { body: updateUserBody } }, async (request) => {
-    const { id, ...fields } = request.body;
-    return ok(await users.update(actorOf(request), id, fields));
-  });
+  api.post(
+    '/user/add',
+    { schema: { body: addUserBody, response: answers(userListItem) } },
+    async (request) =>
+      ok(await users.add(actorOf(request), request.body), { message: 'User added' }),
+  );
 
-  api.delete('/user/delete', { schema: { querystring: idsQuery } }, async (request) => {
-    await users.remove(actorOf(request), request.query.ids);
-    return ok();
-  });
+  api.put(
+    '/user/update',
+    { schema: { body: updateUserBody, response: answers(userListItem) } },
+    async (request) => {
+      const { id, ...fields } = request.body;
+      return ok(await users.update(actorOf(request), id, fields));
+    },
+  );
 
-  api.put('/user/reset-pass', { schema: { body: resetPassBody } }, async (request) => {
-    const password = await users.resetPassword(
-      actorOf(request),
-      request.body.id,
-      request.body.password,
-    );
-    return ok({ password });
-  });
+  api.delete(
+    '/user/delete',
+    { schema: { querystring: idsQuery, response: confirms } },
+    async (request) => {
+      await users.remove(actorOf(request), request.query.ids);
+      return ok();
+    },
+  );
 
-  api.post('/valid-old-pass', { schema: { body: validOldPassBody } }, async (request, reply) => {
-    const valid = await users.checkOldPassword(
-      actorOf(request),
-      request.body.id,
-      request.body.password,
-    );
-    return valid ? ok(true) : reply.send({ code: -2, message: 'The current password is wrong' });
-  });
+  api.put(
+    '/user/reset-pass',
+    { schema: { body: resetPassBody, response: answers(resetPassResult) } },
+    async (request) => {
+      const password = await users.resetPassword(
+        actorOf(request),
+        request.body.id,
+        request.body.password,
+      );
+      return ok({ password });
+    },
+  );
 
-  api.put('/user/update-pass', { schema: { body: updatePassBody } }, async (request) => {
-    const { id, oldPassword, password } = request.body;
-    await users.changePassword(actorOf(request), id, oldPassword, password);
-    return ok(undefined, { message: 'Password changed' });
-  });
+  api.post(
+    '/valid-old-pass',
+    { schema: { body: validOldPassBody, response: answers(z.boolean().optional()) } },
+    async (request, reply) => {
+      const valid = await users.checkOldPassword(
+        actorOf(request),
+        request.body.id,
+        request.body.password,
+      );
+      return valid ? ok(true) : reply.send({ code: -2, message: 'The current password is wrong' });
+    },
+  );
 
-  api.get('/user/setting/personalization', async (request) =>
-    ok({ theme: await users.theme(actorOf(request)) }),
+  api.put(
+    '/user/update-pass',
+    { schema: { body: updatePassBody, response: confirms } },
+    async (request) => {
+      const { id, oldPassword, password } = request.body;
+      await users.changePassword(actorOf(request), id, oldPassword, password);
+      return ok(undefined, { message: 'Password changed' });
+    },
+  );
+
+  api.get(
+    '/user/setting/personalization',
+    { schema: { response: answers(personalization) } },
+    async (request) => ok({ theme: await users.theme(actorOf(request)) }),
   );
 
   api.post(
     '/user/setting/personalization',
-    { schema: { body: personalizationBody } },
+    { schema: { body: personalization, response: answers(personalization) } },
     async (request) => {
       await users.setTheme(actorOf(request), request.body.theme);
       return ok({ theme: request.body.theme });

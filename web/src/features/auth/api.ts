@@ -4,16 +4,11 @@ import {
   type MenuNode,
   type Personalization,
   type UserInfo,
+  type WebsiteRecord,
 } from '@nimbus/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, request } from '../../api/client';
 import { useSessionStore } from '../../stores/session';
-
-export interface WebsiteRecord {
-  netdiskName?: string | null;
-  netdiskLogo?: string | null;
-  version?: string | null;
-}
 
 export const authKeys = {
   userInfo: ['user', 'info'] as const,

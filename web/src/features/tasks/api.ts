@@ -1,16 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import type { TaskItem } from '@nimbus/contract';
 
-/** A running task (spec §3: taskId, type, name, path, progress). */
-export interface Task {
-  taskId: string;
-  taskType?: string;
-  type: string;
-  name: string;
-  path: string;
-  progress: string | number | null;
-  username?: string;
-}
+/**
+ * A running task (spec §3: taskId, type, name, path, progress) as the contract answers it; a
+ * live message may leave out the other fields and carry its progress as text ("42%").
+ */
+export type Task = Pick<TaskItem, 'taskId' | 'type' | 'name' | 'path'> &
+  Partial<Pick<TaskItem, 'taskType' | 'username' | 'state' | 'message'>> & {
+    progress: TaskItem['progress'] | string;
+  };
 
 export const taskKeys = { progress: ['task', 'progress'] as const };
 

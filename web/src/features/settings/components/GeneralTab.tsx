@@ -5,7 +5,12 @@ import {
   FolderOutlined,
   InfoCircleOutlined,
 } from '@ant-design/icons';
-import { LOGO_MAX_BYTES, PRODUCT_VERSION } from '@nimbus/contract';
+import {
+  DRIVE_NAME_MAX_LENGTH,
+  DRIVE_NAME_PATTERN,
+  LOGO_MAX_BYTES,
+  PRODUCT_VERSION,
+} from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Progress, Space, Tag, Upload } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -23,8 +28,6 @@ import {
   type SyncState,
 } from '../api';
 
-/** spec §5: not empty; only Chinese characters, digits, letters and underscore. */
-export const DRIVE_NAME_PATTERN = /^[\u4e00-\u9fa5A-Za-z0-9_]+$/;
 const LOGO_TYPES = ['image/svg+xml', 'image/jpeg', 'image/png'];
 const LOGO_EXTENSIONS = /\.(svg|jpe?g|png)$/i;
 
@@ -81,7 +84,7 @@ function BrandingCard() {
             { pattern: DRIVE_NAME_PATTERN, message: t('general.driveNamePattern') },
           ]}
         >
-          <Input maxLength={32} data-testid="drive-name-input" />
+          <Input maxLength={DRIVE_NAME_MAX_LENGTH} data-testid="drive-name-input" />
         </Form.Item>
         <Form.Item label={t('general.logo')} extra={t('general.logoHint')}>
           <Space size={16} align="center">
