@@ -171,8 +171,12 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
   // a public share takes `shareId` from the query
   api.get('/share-file/:id/:token/:name', bytes, async (request, reply) => {
     const params = request.params as { id: string; token: string };
-    const creds = await visitors.credentialsOfToken(params.token, request.actor);
-    return sendShared(request, reply, creds, { fileId: params.id }, request.query.o === 'download');
+    const download = request.query.o === 'download';
+    const found = await visitors.bytesByToken(params.token, request.actor, params.id, {
+      download,
+      fresh: isFresh(request),
+    });
+    return send(request, reply, found, download);
   });
 
   api.get('/share-file/:id/:name', bytes, async (request, reply) => {

@@ -100,11 +100,16 @@ export class ShareVisitorService {
     return { path: this.files.diskPathOf(share.owner, row), row, previewOnly };
   }
 
-  /** A file URL carrying its own share token: `/share-file/{id}/{token}/{name}`. */
-  async credentialsOfToken(token: string, actor: Actor | null): Promise<ShareCredentials> {
+  /** The bytes a file URL carrying its own share token names: `/share-file/{id}/{token}/{name}`. */
+  async bytesByToken(
+    token: string,
+    actor: Actor | null,
+    fileId: string,
+    how: { download: boolean; fresh: boolean },
+  ): Promise<SharedBytes> {
     const claims = await this.access.tokens.verify(token);
     if (!claims) throw shareErrors.codeRequired();
-    return { share: claims.shareId, token, actor };
+    return this.bytes({ share: claims.shareId, token, actor }, { fileId }, how);
   }
 
   /** Chosen files of the share as one zip: its name and its entries. */
