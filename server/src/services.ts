@@ -55,7 +55,7 @@ export function createServices(database: DbHandle, config: Config) {
   const menus = new MenusService(db);
   const events: EventBus = new InProcessEventBus(dbEventUserLookup(db));
   const eventStreams = new EventStreams(events);
-  const jobs: JobQueue = new DbJobQueue(database, events);
+  const jobs: JobQueue = new DbJobQueue(database, events, {}, (id) => users.usernameOf(id));
   const tasks = new TasksService(jobs);
   const tree = new LocalTree(config.dataDir);
   const files = new FilesService(db, tree, (userId, url, body) =>
@@ -91,7 +91,9 @@ export function createServices(database: DbHandle, config: Config) {
     database.dialect === 'sqlite' ? new SqliteSearchRepo(db) : new PostgresSearchRepo(db);
   const ocrSettings = new OcrSettings(searchRepo);
   const ocr = new Ocr(path.join(config.dataDir, 'cache'));
-  const searchIndex = new SearchIndexer(searchRepo, files, jobs, ocr, ocrSettings);
+  const searchIndex = new SearchIndexer(searchRepo, files, jobs, ocr, ocrSettings, (id) =>
+    users.usernameOf(id),
+  );
   registerSearchJobs({ jobs, searchIndex });
   const tags = new TagsService(db, files);
   const search = new SearchService(

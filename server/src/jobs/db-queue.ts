@@ -94,6 +94,8 @@ export class DbJobQueue implements JobQueue {
     private readonly database: DbHandle,
     private readonly events: EventBus,
     options: Partial<DbJobQueueOptions> = {},
+    /** The users service's cached username lookup; else each is read from the database. */
+    usernameOf?: (userId: string) => Promise<string | undefined>,
   ) {
     this.repo = new JobsRepo(database.db);
     this.options = { ...DEFAULT_QUEUE_OPTIONS, ...options };
@@ -104,6 +106,7 @@ export class DbJobQueue implements JobQueue {
       progressIntervalMs: this.options.progressIntervalMs,
       log: () => this.log,
       live: (id) => this.active.get(id),
+      usernameOf: usernameOf ?? ((id) => this.repo.usernameOf(id)),
     });
   }
 

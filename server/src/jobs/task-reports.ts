@@ -36,6 +36,8 @@ export interface TaskReportsDeps {
   log: () => QueueLogger;
   /** The progress of a job running on this node, fresher than its row. */
   live: (jobId: string) => ProgressState | undefined;
+  /** The username of a job's owner (the users service keeps the one cache of them). */
+  usernameOf: (userId: string) => Promise<string | undefined>;
 }
 
 /**
@@ -45,7 +47,6 @@ export interface TaskReportsDeps {
  */
 export class TaskReports {
   private readonly countsDue = new Map<string, { again: boolean }>();
-  private readonly usernames = new Map<string, string>();
   /** Each job's progress writes, one at a time and in order. */
   private readonly writes = new Gate();
 
@@ -149,13 +150,8 @@ export class TaskReports {
     })();
   }
 
-  /** Usernames never change, so each is looked up once. */
   private async usernameOf(userId: string): Promise<string | null> {
-    const cached = this.usernames.get(userId);
-    if (cached) return cached;
-    const username = await this.deps.repo.usernameOf(userId);
-    if (username) this.usernames.set(userId, username);
-    return username ?? null;
+    return (await this.deps.usernameOf(userId)) ?? null;
   }
 }
 

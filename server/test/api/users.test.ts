@@ -94,6 +94,20 @@ describe('user administration', () => {
     }
   });
 
+  it('names a user by id through one cache that forgets deleted users', async () => {
+    const { users } = t.app.services;
+    const other = await makeUser(t.app, admin.token);
+    expect(await users.usernameOf(admin.userId)).toBe('admin');
+    const name = await users.usernameOf(other.userId);
+    expect(name).toMatch(/\w/);
+    expect(await users.usernameOf('no-such-user')).toBeUndefined();
+    await call(t.app, 'DELETE', '/user/delete', {
+      token: admin.token,
+      query: { ids: [other.userId] },
+    });
+    expect(await users.usernameOf(other.userId)).toBeUndefined();
+  });
+
   it('never deletes the creator', async () => {
     const other = await makeUser(t.app, admin.token);
     const res = await call(t.app, 'DELETE', '/user/delete', {

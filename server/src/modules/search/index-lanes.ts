@@ -47,7 +47,6 @@ export class ContentLanes {
   private readonly kicks = new Map<string, NodeJS.Timeout>();
   /** OCR runs at most the configured number of images at a time. */
   private readonly gate: Gate;
-  private readonly usernames = new Map<string, string>();
   log: IndexLog | undefined;
 
   constructor(
@@ -56,6 +55,7 @@ export class ContentLanes {
     private readonly jobs: JobQueue,
     private readonly ocr: Ocr,
     private readonly ocrSettings: OcrSettings,
+    private readonly usernameOf: (userId: string) => Promise<string | undefined>,
   ) {
     this.gate = new Gate(async () => (await this.ocrSettings.get()).maxTasks);
   }
@@ -184,14 +184,6 @@ export class ContentLanes {
       updatedAt: Date.now(),
       ...(contentHash !== undefined ? { contentHash } : {}),
     });
-  }
-
-  private async usernameOf(userId: string): Promise<string | undefined> {
-    const known = this.usernames.get(userId);
-    if (known) return known;
-    const username = await this.repo.usernameOf(userId);
-    if (username) this.usernames.set(userId, username);
-    return username;
   }
 
   private async diskPath(file: {

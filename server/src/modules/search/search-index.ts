@@ -26,8 +26,10 @@ export class SearchIndexer {
     private readonly jobs: JobQueue,
     private readonly ocr: Ocr,
     ocrSettings: OcrSettings,
+    /** The users service's cached username lookup. */
+    usernameOf: (userId: string) => Promise<string | undefined>,
   ) {
-    this.lanes = new ContentLanes(repo, files, jobs, ocr, ocrSettings);
+    this.lanes = new ContentLanes(repo, files, jobs, ocr, ocrSettings, usernameOf);
     this.repairer = new IndexRepair(repo, this.lanes, ocr, ocrSettings);
     new TreeFollower(repo, this.lanes, files);
   }

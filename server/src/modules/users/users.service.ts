@@ -48,6 +48,8 @@ export interface UserLifecycle {
 export class UsersService {
   readonly repo: UsersRepo;
   private readonly lifecycle: UserLifecycle[] = [];
+  /** The one username cache: usernames never change, so each is looked up once. */
+  private readonly usernames = new Map<string, string>();
 
   constructor(
     private readonly db: Db,
@@ -61,6 +63,18 @@ export class UsersService {
 
   onLifecycle(hook: UserLifecycle): void {
     this.lifecycle.push(hook);
+  }
+
+  /**
+   * The username of a user id, for task lists and the search index (undefined for none). Cached
+   * here for every module: usernames never change; a deleted user leaves the cache.
+   */
+  async usernameOf(userId: string): Promise<string | undefined> {
+    const known = this.usernames.get(userId);
+    if (known) return known;
+    const username = (await this.repo.findById(userId))?.username;
+    if (username) this.usernames.set(userId, username);
+    return username;
   }
 
   /** spec §7 public/has_user: 0 until the first user exists. */
@@ -209,6 +223,7 @@ export class UsersService {
     if (unique.includes(actor.id)) throw badParameter('You cannot delete yourself');
     for (const row of rows) await this.assertMayManage(actor, row);
     await this.db.deleteFrom('user').where('id', 'in', unique).execute();
+    for (const id of unique) this.usernames.delete(id);
     for (const row of rows) for (const hook of this.lifecycle) await hook.deleted?.(row);
   }
 
