@@ -189,7 +189,7 @@ describe('sessions', () => {
     // nor for API GETs, some of which change things (rename, move, copy…) or reveal data
     const { files } = t.app.services;
     const admin = (await t.app.services.auth.actorFor(
-      (await t.app.services.users.repo.findByUsername('admin'))!.id,
+      (await t.app.services.users.accountByUsername('admin'))!.id,
     ))!;
     const folder = await files.newFolder(admin, '/', 'victim');
     for (const url of [

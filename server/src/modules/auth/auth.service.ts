@@ -55,7 +55,7 @@ export class AuthService {
   async login(input: LoginInput): Promise<LoginResult & { token: string }> {
     const username = input.username.trim();
     const rules = signInRules(username, input.ip);
-    const user = await this.users.repo.findByUsername(username);
+    const user = await this.users.accountByUsername(username);
     let reservation = await this.attempts.reserve([rules.address, rules.pair, rules.user]);
     if (
       !reservation.granted &&
@@ -99,9 +99,9 @@ export class AuthService {
 
   /** The actor a background job works for, with the user's current grants. */
   async actorFor(userId: string): Promise<Actor | null> {
-    const user = await this.users.repo.findById(userId);
+    const user = await this.users.accountById(userId);
     if (!user) return null;
-    const grants = await this.users.repo.grantsOf(user.id);
+    const grants = await this.users.grantsOf(user.id);
     return {
       id: user.id,
       username: user.username,
@@ -116,9 +116,9 @@ export class AuthService {
   async authenticate(token: string): Promise<{ actor: Actor; refreshedToken?: string } | null> {
     const session = await this.sessions.resolve(token);
     if (!session) return null;
-    const user = await this.users.repo.findById(session.userId);
+    const user = await this.users.accountById(session.userId);
     if (!user) return null;
-    const grants = await this.users.repo.grantsOf(user.id);
+    const grants = await this.users.grantsOf(user.id);
     const isAdmin = user.isCreator === 1 || grants.roleCodes.includes(ADMIN_ROLE.code);
     return {
       actor: {

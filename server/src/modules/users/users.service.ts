@@ -46,7 +46,7 @@ export interface UserLifecycle {
 }
 
 export class UsersService {
-  readonly repo: UsersRepo;
+  private readonly repo: UsersRepo;
   private readonly lifecycle: UserLifecycle[] = [];
   /** The one username cache: usernames never change, so each is looked up once. */
   private readonly usernames = new Map<string, string>();
@@ -75,6 +75,21 @@ export class UsersService {
     const username = (await this.repo.findById(userId))?.username;
     if (username) this.usernames.set(userId, username);
     return username;
+  }
+
+  /** The account of a username, matched regardless of case (sign-in). */
+  accountByUsername(username: string): Promise<UserRow | undefined> {
+    return this.repo.findByUsername(username);
+  }
+
+  /** The account of a user id (a session's owner). */
+  accountById(userId: string): Promise<UserRow | undefined> {
+    return this.repo.findById(userId);
+  }
+
+  /** The role codes and authorities a user holds through their roles. */
+  grantsOf(userId: string): Promise<{ roleCodes: string[]; authorities: string[] }> {
+    return this.repo.grantsOf(userId);
   }
 
   /** spec §7 public/has_user: 0 until the first user exists. */
