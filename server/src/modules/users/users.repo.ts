@@ -2,6 +2,9 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { UserTable } from '../../db/schema.ts';
 
+/** Why a write was not made: the drive already had a user, or a role does not exist. */
+export type UserWriteRefusal = 'initialized' | 'missingRoles';
+
 export type UserRow = Selectable<UserTable>;
 
 export interface UserFilter {
@@ -25,6 +28,70 @@ const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}
 
 export class UsersRepo {
   constructor(private readonly db: Db) {}
+
+  /**
+   * Inserts a user with their roles in one transaction; the creator only while there is no
+   * user yet. Answers why nothing was written, if so.
+   */
+  async create(
+    row: UserRow,
+    roleIds: string[],
+    isCreator: boolean,
+  ): Promise<UserWriteRefusal | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      if (isCreator && (await trx.selectFrom('user').select('id').limit(1).execute()).length > 0)
+        return 'initialized';
+      const found = roleIds.length
+        ? await trx.selectFrom('role').select('id').where('id', 'in', roleIds).execute()
+        : [];
+      if (found.length !== roleIds.length) return 'missingRoles';
+      await trx.insertInto('user').values(row).execute();
+      if (roleIds.length)
+        await trx
+          .insertInto('userRole')
+          .values(roleIds.map((roleId) => ({ userId: row.id, roleId })))
+          .execute();
+      return undefined;
+    });
+  }
+
+  /** Changes a user's fields and, when given, replaces their roles, in one transaction. */
+  async update(
+    id: string,
+    set: Partial<Omit<UserRow, 'id'>>,
+    roleIds: string[] | undefined,
+  ): Promise<UserWriteRefusal | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      if (roleIds) {
+        const found = roleIds.length
+          ? await trx.selectFrom('role').select('id').where('id', 'in', roleIds).execute()
+          : [];
+        if (found.length !== roleIds.length) return 'missingRoles';
+      }
+      await trx.updateTable('user').set(set).where('id', '=', id).execute();
+      if (roleIds) {
+        await trx.deleteFrom('userRole').where('userId', '=', id).execute();
+        if (roleIds.length)
+          await trx
+            .insertInto('userRole')
+            .values(roleIds.map((roleId) => ({ userId: id, roleId })))
+            .execute();
+      }
+      return undefined;
+    });
+  }
+
+  findMany(ids: string[]): Promise<UserRow[]> {
+    return this.db.selectFrom('user').selectAll().where('id', 'in', ids).execute();
+  }
+
+  async removeMany(ids: string[]): Promise<void> {
+    await this.db.deleteFrom('user').where('id', 'in', ids).execute();
+  }
+
+  async setFields(id: string, set: Partial<Omit<UserRow, 'id'>>): Promise<void> {
+    await this.db.updateTable('user').set(set).where('id', '=', id).execute();
+  }
 
   count(): Promise<number> {
     return this.db

@@ -138,21 +138,9 @@ export class UsersService {
       caseTwin: 0,
     };
     try {
-      await this.db.transaction().execute(async (trx) => {
-        if (
-          isCreator &&
-          (await trx.selectFrom('user').select('id').limit(1).execute()).length > 0
-        ) {
-          throw alreadyInitialized();
-        }
-        const found = await trx.selectFrom('role').select('id').where('id', 'in', roles).execute();
-        if (found.length !== roles.length) throw badParameter('Some roles do not exist');
-        await trx.insertInto('user').values(row).execute();
-        await trx
-          .insertInto('userRole')
-          .values(roles.map((roleId) => ({ userId: row.id, roleId })))
-          .execute();
-      });
+      const refused = await this.repo.create(row, roles, isCreator);
+      if (refused === 'initialized') throw alreadyInitialized();
+      if (refused === 'missingRoles') throw badParameter('Some roles do not exist');
     } catch (err) {
       // requests at the same moment: the database's unique indexes decide who wins
       if (!isUniqueViolation(err)) throw err;
@@ -197,36 +185,21 @@ export class UsersService {
       input.quota !== row.quotaGb
     )
       throw forbidden('Only an administrator can change their own quota');
-    await this.db.transaction().execute(async (trx) => {
-      const { roles, quota, ...profile } = input;
-      const set = {
-        ...profile,
-        ...(quota === undefined ? {} : { quotaGb: quota }),
-        updatedAt: Date.now(),
-      };
-      await trx.updateTable('user').set(set).where('id', '=', id).execute();
-      if (roles) {
-        const unique = [...new Set(roles)];
-        const found = unique.length
-          ? await trx.selectFrom('role').select('id').where('id', 'in', unique).execute()
-          : [];
-        if (found.length !== unique.length) throw badParameter('Some roles do not exist');
-        await trx.deleteFrom('userRole').where('userId', '=', id).execute();
-        if (unique.length) {
-          await trx
-            .insertInto('userRole')
-            .values(unique.map((roleId) => ({ userId: id, roleId })))
-            .execute();
-        }
-      }
-    });
+    const { roles, quota, ...profile } = input;
+    const set = {
+      ...profile,
+      ...(quota === undefined ? {} : { quotaGb: quota }),
+      updatedAt: Date.now(),
+    };
+    const refused = await this.repo.update(id, set, roles && [...new Set(roles)]);
+    if (refused) throw badParameter('Some roles do not exist');
     return this.get(actor, id);
   }
 
   async remove(actor: Actor, ids: string[]): Promise<void> {
     requireAuthority(actor, 'sys:user:delete');
     const unique = [...new Set(ids)];
-    const rows = await this.db.selectFrom('user').selectAll().where('id', 'in', unique).execute();
+    const rows = await this.repo.findMany(unique);
     if (rows.length !== unique.length)
       throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     if (rows.some((r) => r.isCreator === 1)) {
@@ -237,7 +210,7 @@ export class UsersService {
     }
     if (unique.includes(actor.id)) throw badParameter('You cannot delete yourself');
     for (const row of rows) await this.assertMayManage(actor, row);
-    await this.db.deleteFrom('user').where('id', 'in', unique).execute();
+    await this.repo.removeMany(unique);
     for (const id of unique) this.usernames.delete(id);
     for (const row of rows) for (const hook of this.lifecycle) await hook.deleted?.(row);
   }
@@ -324,19 +297,15 @@ export class UsersService {
 
   private async setPassword(id: string, password: string): Promise<void> {
     const now = Date.now();
-    await this.db
-      .updateTable('user')
-      .set({ passwordHash: await hashPassword(password), passwordChangedAt: now, updatedAt: now })
-      .where('id', '=', id)
-      .execute();
+    await this.repo.setFields(id, {
+      passwordHash: await hashPassword(password),
+      passwordChangedAt: now,
+      updatedAt: now,
+    });
   }
 
   async setTheme(actor: Actor, theme: Theme): Promise<void> {
-    await this.db
-      .updateTable('user')
-      .set({ theme, updatedAt: Date.now() })
-      .where('id', '=', actor.id)
-      .execute();
+    await this.repo.setFields(actor.id, { theme, updatedAt: Date.now() });
   }
 
   async theme(actor: Actor): Promise<Theme> {
