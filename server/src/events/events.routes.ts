@@ -5,7 +5,7 @@ import { actorOf } from '../modules/auth/auth.plugin.ts';
 
 const eventsQuery = z.object({
   // Accepted for the original client; the stream is always the signed-in user's own.
-  username: z.string().optional(),
+  username: z.string().max(64).optional(),
   uuid: z.string().max(100).optional(),
 });
 

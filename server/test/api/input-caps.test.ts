@@ -28,6 +28,12 @@ describe('length limits', () => {
       token?: string;
     }> = [
       {
+        what: 'event stream username',
+        method: 'GET',
+        url: '/events',
+        query: { username: long(65) },
+      },
+      {
         what: 'sign-in username',
         method: 'POST',
         url: '/login',
