@@ -63,4 +63,81 @@ export class MenusRepo {
     for (const r of rows) map.set(r.roleId, [...(map.get(r.roleId) ?? []), r.menuId]);
     return map;
   }
+
+  /** Runs `work` in one transaction, with a repo bound to it. */
+  inTransaction<T>(work: (repo: MenusRepo) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new MenusRepo(trx)));
+  }
+
+  async hasAnyRole(): Promise<boolean> {
+    return (await this.db.selectFrom('role').select('id').limit(1).execute()).length > 0;
+  }
+
+  /** Built-in menus that are no longer part of the seed go. */
+  async deleteBuiltinMenusExcept(keep: string[]): Promise<void> {
+    await this.db.deleteFrom('menu').where('builtin', '=', 1).where('id', 'not in', keep).execute();
+  }
+
+  /** Insert or update a built-in menu to the given values. */
+  async putMenu(values: Insertable<MenuTable>): Promise<void> {
+    const found = await this.db
+      .selectFrom('menu')
+      .select('id')
+      .where('id', '=', values.id)
+      .executeTakeFirst();
+    const { createdAt: _createdAt, ...changes } = values;
+    if (found) await this.db.updateTable('menu').set(changes).where('id', '=', values.id).execute();
+    else await this.db.insertInto('menu').values(values).execute();
+  }
+
+  /**
+   * Insert or update a built-in role; a role of someone's own that took its code gives the code
+   * back first.
+   */
+  async putBuiltinRole(values: Insertable<RoleTable>): Promise<void> {
+    const found = await this.db
+      .selectFrom('role')
+      .select('id')
+      .where('id', '=', values.id)
+      .executeTakeFirst();
+    const { createdAt: _createdAt, id, ...changes } = values;
+    if (found) {
+      await this.db.updateTable('role').set(changes).where('id', '=', id).execute();
+      return;
+    }
+    await this.db
+      .deleteFrom('role')
+      .where('code', '=', values.code)
+      .where('builtin', '=', 0)
+      .execute();
+    await this.db.insertInto('role').values(values).execute();
+  }
+
+  async insertRole(row: Insertable<RoleTable>): Promise<void> {
+    await this.db.insertInto('role').values(row).execute();
+  }
+
+  async updateRole(id: string, values: Updateable<RoleTable>): Promise<void> {
+    await this.db.updateTable('role').set(values).where('id', '=', id).execute();
+  }
+
+  async deleteRoles(ids: string[]): Promise<void> {
+    await this.db.deleteFrom('role').where('id', 'in', ids).execute();
+  }
+
+  /** How many of these menus exist. */
+  async countMenus(ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return (await this.db.selectFrom('menu').select('id').where('id', 'in', ids).execute()).length;
+  }
+
+  /** The role's menus become exactly these. */
+  async setRoleMenus(roleId: string, menuIds: string[]): Promise<void> {
+    await this.db.deleteFrom('roleMenu').where('roleId', '=', roleId).execute();
+    if (menuIds.length > 0)
+      await this.db
+        .insertInto('roleMenu')
+        .values(menuIds.map((menuId) => ({ roleId, menuId })))
+        .execute();
+  }
 }

@@ -62,14 +62,13 @@ export function buildTree(menus: MenuNode[]): MenuNode[] {
 export class MenusService {
   private readonly repo: MenusRepo;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.repo = new MenusRepo(db);
   }
 
   /** First boot: the default menus and roles. */
   async ensureSeeded(): Promise<void> {
-    const existing = await this.db.selectFrom('role').select('id').limit(1).execute();
-    if (existing.length === 0) await this.restoreDefaults();
+    if (!(await this.repo.hasAnyRole())) await this.restoreDefaults();
   }
 
   /**
@@ -78,53 +77,21 @@ export class MenusService {
    */
   async restoreDefaults(): Promise<void> {
     const now = Date.now();
-    await this.db.transaction().execute(async (trx) => {
-      const seedIds = SEED_MENUS.map((m) => m.id);
-      await trx
-        .deleteFrom('menu')
-        .where('builtin', '=', 1)
-        .where('id', 'not in', seedIds)
-        .execute();
-      for (const m of SEED_MENUS) {
-        const values = { ...m, hide: m.hide ? (1 as const) : (0 as const), builtin: 1 as const };
-        const found = await trx
-          .selectFrom('menu')
-          .select('id')
-          .where('id', '=', m.id)
-          .executeTakeFirst();
-        if (found) await trx.updateTable('menu').set(values).where('id', '=', m.id).execute();
-        else
-          await trx
-            .insertInto('menu')
-            .values({ ...values, createdAt: now })
-            .execute();
-      }
+    const seedIds = SEED_MENUS.map((m) => m.id);
+    await this.repo.inTransaction(async (repo) => {
+      await repo.deleteBuiltinMenusExcept(seedIds);
+      for (const m of SEED_MENUS)
+        await repo.putMenu({ ...m, hide: m.hide ? 1 : 0, builtin: 1, createdAt: now });
       for (const role of [ADMIN_ROLE, USER_ROLE]) {
-        const found = await trx
-          .selectFrom('role')
-          .select('id')
-          .where('id', '=', role.id)
-          .executeTakeFirst();
-        const values = { name: role.name, code: role.code, remarks: null, builtin: 1 as const };
-        if (found) await trx.updateTable('role').set(values).where('id', '=', role.id).execute();
-        else {
-          // a person may have taken the code for a role of their own: give it back to the built-in
-          await trx
-            .deleteFrom('role')
-            .where('code', '=', role.code)
-            .where('builtin', '=', 0)
-            .execute();
-          await trx
-            .insertInto('role')
-            .values({ id: role.id, ...values, createdAt: now })
-            .execute();
-        }
-        await trx.deleteFrom('roleMenu').where('roleId', '=', role.id).execute();
-        const menuIds = role.id === ADMIN_ROLE.id ? seedIds : USER_ROLE_MENUS;
-        await trx
-          .insertInto('roleMenu')
-          .values(menuIds.map((menuId) => ({ roleId: role.id, menuId })))
-          .execute();
+        await repo.putBuiltinRole({
+          id: role.id,
+          name: role.name,
+          code: role.code,
+          remarks: null,
+          builtin: 1,
+          createdAt: now,
+        });
+        await repo.setRoleMenus(role.id, role.id === ADMIN_ROLE.id ? seedIds : USER_ROLE_MENUS);
       }
     });
   }
@@ -260,19 +227,16 @@ export class MenusService {
     if (await this.repo.findRoleByCode(input.code))
       throw exists('A role with this code already exists');
     const id = newId();
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('role')
-        .values({
-          id,
-          name: input.name,
-          code: input.code,
-          remarks: input.remarks ?? null,
-          builtin: 0,
-          createdAt: Date.now(),
-        })
-        .execute();
-      await this.linkMenus(trx, id, input.menuIds ?? []);
+    await this.repo.inTransaction(async (repo) => {
+      await repo.insertRole({
+        id,
+        name: input.name,
+        code: input.code,
+        remarks: input.remarks ?? null,
+        builtin: 0,
+        createdAt: Date.now(),
+      });
+      await this.linkMenus(repo, id, input.menuIds ?? []);
     });
     return (await this.roles(actor)).find((r) => r.id === id)!;
   }
@@ -289,14 +253,10 @@ export class MenusService {
     if (input.code && input.code !== role.code && (await this.repo.findRoleByCode(input.code))) {
       throw exists('A role with this code already exists');
     }
-    await this.db.transaction().execute(async (trx) => {
+    await this.repo.inTransaction(async (repo) => {
       const { menuIds, ...fields } = input;
-      if (Object.keys(fields).length > 0)
-        await trx.updateTable('role').set(fields).where('id', '=', id).execute();
-      if (menuIds) {
-        await trx.deleteFrom('roleMenu').where('roleId', '=', id).execute();
-        await this.linkMenus(trx, id, menuIds);
-      }
+      if (Object.keys(fields).length > 0) await repo.updateRole(id, fields);
+      if (menuIds) await this.linkMenus(repo, id, menuIds);
     });
     return (await this.roles(actor)).find((r) => r.id === id)!;
   }
@@ -308,7 +268,7 @@ export class MenusService {
     }
     const roles = (await this.repo.allRoles()).filter((r) => ids.includes(r.id));
     await this.assertMayChangeRoles(actor, roles);
-    await this.db.deleteFrom('role').where('id', 'in', ids).execute();
+    await this.repo.deleteRoles(ids);
   }
 
   /**
@@ -343,14 +303,11 @@ export class MenusService {
     return (await this.repo.allMenus()).filter((m) => wanted.has(m.id)).map((m) => m.authority);
   }
 
-  private async linkMenus(trx: Db, roleId: string, menuIds: string[]): Promise<void> {
+  /** The role's menus become exactly these, every one of which must exist. */
+  private async linkMenus(repo: MenusRepo, roleId: string, menuIds: string[]): Promise<void> {
     const unique = [...new Set(menuIds)];
-    if (unique.length === 0) return;
-    const found = await trx.selectFrom('menu').select('id').where('id', 'in', unique).execute();
-    if (found.length !== unique.length) throw badParameter('Some menus do not exist');
-    await trx
-      .insertInto('roleMenu')
-      .values(unique.map((menuId) => ({ roleId, menuId })))
-      .execute();
+    if ((await repo.countMenus(unique)) !== unique.length)
+      throw badParameter('Some menus do not exist');
+    await repo.setRoleMenus(roleId, unique);
   }
 }
