@@ -2,6 +2,7 @@ import { ErrorCode } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
+import { AttemptRepo } from './auth.repo.ts';
 
 /**
  * A limit on guesses of one secret: at most `limit` attempts under `key`, each within
@@ -49,11 +50,14 @@ export function tooManyAttempts(what: string, retryAfterMs: number): AppError {
  */
 export class AttemptLimiter {
   private lastPrune = 0;
+  private readonly repo: AttemptRepo;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.repo = new AttemptRepo(db);
+  }
 
   /** Reserve one attempt under every rule, or none when any of them refuses. */
   async reserve(rules: AttemptRule[]): Promise<Reservation> {
@@ -102,22 +106,14 @@ export class AttemptLimiter {
   async prune(): Promise<void> {
     const now = this.now();
     this.lastPrune = now;
-    await this.db
-      .deleteFrom('loginAttempt')
-      .where('lastAt', '<', now - LONGEST_WINDOW_MS)
-      .execute();
+    await this.repo.deleteQuietSince(now - LONGEST_WINDOW_MS);
   }
 
   /** One attempt under one rule, counted by a single conditional statement: true when taken. */
   private async take(rule: AttemptRule): Promise<boolean> {
     const now = this.now();
     if (await this.bump(rule, now)) return true;
-    const inserted = await this.db
-      .insertInto('loginAttempt')
-      .values({ key: rule.key, attempts: 1, lastAt: now })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+    if (await this.repo.insertFirst(rule.key, now)) {
       if (now - this.lastPrune >= PRUNE_EVERY_MS) await this.prune();
       return true;
     }
@@ -125,40 +121,16 @@ export class AttemptLimiter {
     return this.bump(rule, now);
   }
 
-  private async bump(rule: AttemptRule, now: number): Promise<boolean> {
-    const quietSince = now - rule.windowMs;
-    const result = await this.db
-      .updateTable('loginAttempt')
-      .set((eb) => ({
-        attempts: eb
-          .case()
-          .when('lastAt', '<', quietSince)
-          .then(1)
-          .else(eb('attempts', '+', 1))
-          .end(),
-        lastAt: now,
-      }))
-      .where('key', '=', rule.key)
-      .where((eb) => eb.or([eb('lastAt', '<', quietSince), eb('attempts', '<', rule.limit)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  private bump(rule: AttemptRule, now: number): Promise<boolean> {
+    return this.repo.bump(rule.key, now, now - rule.windowMs, rule.limit);
   }
 
-  private async giveBack(key: string): Promise<void> {
-    await this.db
-      .updateTable('loginAttempt')
-      .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
-      .where('key', '=', key)
-      .where('attempts', '>', 0)
-      .execute();
+  private giveBack(key: string): Promise<void> {
+    return this.repo.giveBack(key);
   }
 
   private async retryAfterMs(rule: AttemptRule): Promise<number> {
-    const row = await this.db
-      .selectFrom('loginAttempt')
-      .select('lastAt')
-      .where('key', '=', rule.key)
-      .executeTakeFirst();
-    return Math.max(1000, (row?.lastAt ?? this.now()) + rule.windowMs - this.now());
+    const lastAt = await this.repo.lastAt(rule.key);
+    return Math.max(1000, (lastAt ?? this.now()) + rule.windowMs - this.now());
   }
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { newToken, sha256 } from '../../lib/ids.ts';
+import { SessionRepo } from './auth.repo.ts';
 
 export interface SessionInfo {
   sessionId: string;
@@ -23,11 +24,15 @@ export const SIGN_IN_MEMORY_MS = 30 * 86400_000;
  * usable token. A session past half its lifetime is rotated and the new token sent back.
  */
 export class SessionService {
+  private readonly repo: SessionRepo;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly config: Config,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.repo = new SessionRepo(db);
+  }
 
   private ttl(remember: boolean): number {
     return remember ? this.config.rememberTtlMs : this.config.sessionTtlMs;
@@ -40,31 +45,24 @@ export class SessionService {
   ): Promise<string> {
     const token = newToken();
     const now = this.now();
-    await this.db
-      .insertInto('session')
-      .values({
-        id: sha256(token),
-        userId,
-        remember: remember ? 1 : 0,
-        createdAt: now,
-        expiresAt: now + this.ttl(remember),
-        lastSeenAt: now,
-        revokedAt: null,
-        userAgent: meta.userAgent?.slice(0, 500) ?? null,
-        ip: meta.ip === undefined ? null : storedAddress(meta.ip),
-      })
-      .execute();
+    await this.repo.insert({
+      id: sha256(token),
+      userId,
+      remember: remember ? 1 : 0,
+      createdAt: now,
+      expiresAt: now + this.ttl(remember),
+      lastSeenAt: now,
+      revokedAt: null,
+      userAgent: meta.userAgent?.slice(0, 500) ?? null,
+      ip: meta.ip === undefined ? null : storedAddress(meta.ip),
+    });
     return token;
   }
 
   /** The live session behind a token, or null when it is unknown, expired or revoked. */
   async resolve(token: string): Promise<SessionInfo | null> {
     const id = sha256(token);
-    const row = await this.db
-      .selectFrom('session')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.repo.find(id);
     const now = this.now();
     if (!row || row.revokedAt !== null || row.expiresAt <= now) return null;
     const remember = row.remember === 1;
@@ -74,56 +72,31 @@ export class SessionService {
         userAgent: row.userAgent ?? undefined,
         ip: row.ip ?? undefined,
       });
-      await this.db
-        .updateTable('session')
-        .set({ expiresAt: Math.min(row.expiresAt, now + ROTATION_GRACE_MS) })
-        .where('id', '=', id)
-        .execute();
+      await this.repo.setExpiresAt(id, Math.min(row.expiresAt, now + ROTATION_GRACE_MS));
       return { sessionId: sha256(refreshedToken), userId: row.userId, refreshedToken };
     }
     if (now - row.lastSeenAt > 60_000) {
-      await this.db.updateTable('session').set({ lastSeenAt: now }).where('id', '=', id).execute();
+      await this.repo.touch(id, now);
     }
     return { sessionId: id, userId: row.userId };
   }
 
   async revoke(sessionId: string): Promise<void> {
-    await this.db
-      .updateTable('session')
-      .set({ revokedAt: this.now() })
-      .where('id', '=', sessionId)
-      .execute();
+    await this.repo.revoke(sessionId, this.now());
   }
 
   /** Revoke every session of a user, except one that should survive (the caller's own). */
   async revokeAllForUser(userId: string, exceptSessionId?: string): Promise<void> {
-    let q = this.db
-      .updateTable('session')
-      .set({ revokedAt: this.now() })
-      .where('userId', '=', userId)
-      .where('revokedAt', 'is', null);
-    if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
-    await q.execute();
+    await this.repo.revokeAllOf(userId, this.now(), exceptSessionId);
   }
 
   /** True when the user signed in from this address since the given time. */
   async signedInFrom(userId: string, ip: string, since: number): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('session')
-      .select('id')
-      .where('userId', '=', userId)
-      .where('ip', '=', storedAddress(ip))
-      .where('createdAt', '>=', since)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+    return this.repo.madeFrom(userId, storedAddress(ip), since);
   }
 
   /** Drop rows that can no longer be used nor tell where the account signed in from. */
   async prune(): Promise<void> {
-    await this.db
-      .deleteFrom('session')
-      .where('expiresAt', '<', this.now() - SIGN_IN_MEMORY_MS)
-      .execute();
+    await this.repo.deleteEndedBefore(this.now() - SIGN_IN_MEMORY_MS);
   }
 }

@@ -1,0 +1,117 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import type { SessionTable } from '../../db/schema.ts';
+
+export type SessionRow = Selectable<SessionTable>;
+
+/** Every query of the sessions (their rows are keyed by the SHA-256 of the token). */
+export class SessionRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: Insertable<SessionTable>): Promise<void> {
+    await this.db.insertInto('session').values(row).execute();
+  }
+
+  find(id: string): Promise<SessionRow | undefined> {
+    return this.db.selectFrom('session').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async setExpiresAt(id: string, expiresAt: number): Promise<void> {
+    await this.db.updateTable('session').set({ expiresAt }).where('id', '=', id).execute();
+  }
+
+  async touch(id: string, lastSeenAt: number): Promise<void> {
+    await this.db.updateTable('session').set({ lastSeenAt }).where('id', '=', id).execute();
+  }
+
+  async revoke(id: string, at: number): Promise<void> {
+    await this.db.updateTable('session').set({ revokedAt: at }).where('id', '=', id).execute();
+  }
+
+  /** Revoke every live session of a user, except one. */
+  async revokeAllOf(userId: string, at: number, exceptId?: string): Promise<void> {
+    let q = this.db
+      .updateTable('session')
+      .set({ revokedAt: at })
+      .where('userId', '=', userId)
+      .where('revokedAt', 'is', null);
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    await q.execute();
+  }
+
+  /** True when the user has a session made from this (stored) address since the given time. */
+  async madeFrom(userId: string, storedIp: string, since: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('session')
+      .select('id')
+      .where('userId', '=', userId)
+      .where('ip', '=', storedIp)
+      .where('createdAt', '>=', since)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async deleteEndedBefore(time: number): Promise<void> {
+    await this.db.deleteFrom('session').where('expiresAt', '<', time).execute();
+  }
+}
+
+/** Every query of the guess counters (`login_attempt`: one row a key). */
+export class AttemptRepo {
+  constructor(private readonly db: Db) {}
+
+  async deleteQuietSince(time: number): Promise<void> {
+    await this.db.deleteFrom('loginAttempt').where('lastAt', '<', time).execute();
+  }
+
+  /** The key's first attempt; false when its row already exists. */
+  async insertFirst(key: string, now: number): Promise<boolean> {
+    const inserted = await this.db
+      .insertInto('loginAttempt')
+      .values({ key, attempts: 1, lastAt: now })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /**
+   * Count one more attempt in a single conditional statement: it starts again at 1 when the
+   * key has been quiet since `quietSince`, and is refused (false) when the key is full.
+   */
+  async bump(key: string, now: number, quietSince: number, limit: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('loginAttempt')
+      .set((eb) => ({
+        attempts: eb
+          .case()
+          .when('lastAt', '<', quietSince)
+          .then(1)
+          .else(eb('attempts', '+', 1))
+          .end(),
+        lastAt: now,
+      }))
+      .where('key', '=', key)
+      .where((eb) => eb.or([eb('lastAt', '<', quietSince), eb('attempts', '<', limit)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async giveBack(key: string): Promise<void> {
+    await this.db
+      .updateTable('loginAttempt')
+      .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+      .where('key', '=', key)
+      .where('attempts', '>', 0)
+      .execute();
+  }
+
+  async lastAt(key: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('loginAttempt')
+      .select('lastAt')
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return row?.lastAt;
+  }
+}
