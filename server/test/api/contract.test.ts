@@ -23,6 +23,8 @@ const NOT_JSON = new Set([
   'GET /api/docs/json',
   'GET /api/docs/yaml',
   'GET /api/docs/static/*',
+  'GET /api/docs/static/index.html',
+  'GET /api/docs/static/swagger-initializer.js',
   'GET /api/public/health',
 ]);
 
@@ -36,10 +38,7 @@ const isByteRoute = (url: string) =>
  * Routes not yet moved to the contract's schemas. The list only shrinks: a route that gains
  * its response schema must leave it (the test says so).
  */
-const PENDING = new Set<string>([
-  'GET /api/docs/static/index.html',
-  'GET /api/docs/static/swagger-initializer.js',
-]);
+const PENDING = new Set<string>([]);
 
 describe('the contract', () => {
   it('gives every JSON route a response schema', () => {
