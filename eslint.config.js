@@ -115,6 +115,31 @@ export default defineConfig(
     },
   },
 
+  // One way to the bytes (ARCHITECTURE §3): modules reach file content through the BlobStore,
+  // never with `fs` of their own. Programs that work on files (archive extraction into scratch
+  // space, text extraction and OCR, finding a tool on PATH) are the exceptions named here.
+  {
+    files: ['server/src/modules/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      'server/src/modules/files/archive.ts',
+      'server/src/modules/search/content/**',
+      'server/src/modules/*/tools.ts',
+      'server/src/modules/*/programs/**',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['fs', 'fs/promises', 'node:fs', 'node:fs/promises'].map((name) => ({
+            name,
+            message: 'Reach file content through the BlobStore (server/src/storage/blob-store.ts).',
+          })),
+        },
+      ],
+    },
+  },
+
   // Tests may use non-null assertions and loosely typed fixtures freely.
   {
     files: ['**/*.test.ts', '**/*.e2e.ts', 'server/test/**/*.ts', 'e2e/**/*.ts'],

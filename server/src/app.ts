@@ -159,8 +159,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await migrateToLatest(database.db);
   const services = createServices(database, config);
   await services.menus.ensureSeeded();
-  await services.tree.init();
-  const recovered = await services.files.recover();
+  await services.blobs.init();
+  const recovered = await services.files.recover(await services.users.allUsernames());
   await services.uploads.recover();
   if (recovered > 0)
     app.log.warn({ recovered }, 'rolled back file operations interrupted by a crash');

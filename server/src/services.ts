@@ -24,7 +24,7 @@ import { ExtractService } from './modules/files/extract.service.ts';
 import { SyncService } from './modules/files/sync.service.ts';
 import { DownloadService } from './modules/files/download.service.ts';
 import { TreeIndexer } from './modules/files/tree-index.ts';
-import { LocalTree } from './storage/local-tree.ts';
+import { LocalStore } from './storage/local-store.ts';
 import { UploadService } from './modules/upload/upload.service.ts';
 import { registerFileJobs } from './modules/files/files.jobs.ts';
 import { registerUploadJobs } from './modules/upload/upload.jobs.ts';
@@ -57,8 +57,8 @@ export function createServices(database: DbHandle, config: Config) {
   const eventStreams = new EventStreams(events);
   const jobs: JobQueue = new DbJobQueue(database, events, {}, (id) => users.usernameOf(id));
   const tasks = new TasksService(jobs);
-  const tree = new LocalTree(config.dataDir);
-  const files = new FilesService(db, tree, (userId, url, body) =>
+  const blobs = new LocalStore(config.dataDir);
+  const files = new FilesService(db, blobs, (userId, url, body) =>
     events.publish(userId, { url: url as EventType, body }),
   );
   const trash = new TrashService(files);
@@ -106,11 +106,11 @@ export function createServices(database: DbHandle, config: Config) {
     ocr,
   );
   users.onLifecycle({
-    created: (user) => tree.mkdir(tree.userRoot(user.username)),
+    created: (user) => blobs.makeFolder(blobs.folder(user.username, '/')),
     // the rows went with the user (foreign key); the bytes go too
     deleted: async (user) => {
-      await tree.remove(tree.userRoot(user.username));
-      await tree.remove(tree.trashPathOf(user.username, ''));
+      await blobs.remove(blobs.folder(user.username, '/'));
+      await blobs.remove(blobs.trashRoot(user.username));
     },
   });
   return {
@@ -122,7 +122,7 @@ export function createServices(database: DbHandle, config: Config) {
     users,
     auth,
     menus,
-    tree,
+    blobs,
     files,
     fileOps,
     trash,

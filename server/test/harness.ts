@@ -164,7 +164,7 @@ export async function putFile(
   const { createHash } = await import('node:crypto');
   return files.withLock(owner.userId, async () => {
     const parent = await files.resolveFolder(owner.userId, folderPath);
-    await files.tree.writeAtomic(files.tree.pathOf(owner.username, parent.prefix, name), bytes);
+    await files.blobs.write(files.blobs.item(owner.username, parent.prefix, name), bytes);
     const row = await files.insertFile(
       { id: owner.userId, username: owner.username },
       parent,

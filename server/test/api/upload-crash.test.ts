@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Place } from '../../src/storage/blob-store.ts';
 import { consistencyProblems } from '../consistency.ts';
 import { ADMIN, call, makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
 import { chunkPlan, sendChunk } from '../upload-client.ts';
@@ -17,12 +18,15 @@ afterEach(async () => {
 
 /** The server stops for good right after the rename of the upload into the user's tree. */
 function stopAfterPlacement(app: TestApp) {
-  const tree = app.app.services.files.tree;
-  const move = tree.move.bind(tree);
+  const blobs = app.app.services.files.blobs;
+  const move = blobs.move.bind(blobs);
   let stopped = false;
-  tree.move = async (from: string, to: string) => {
+  // the places an upload's bytes come from: its session's or a staging place
+  const uploads = blobs.uploadsRoot();
+  const staging = path.dirname(blobs.staging());
+  blobs.move = async (from: Place, to: Place) => {
     await move(from, to);
-    if (from.startsWith(tree.uploadsDir) || from.startsWith(tree.tmpDir)) {
+    if (from.startsWith(uploads) || from.startsWith(staging)) {
       stopped = true;
       // nothing after this point ever runs: as if the process had been killed
       await new Promise(() => undefined);

@@ -32,7 +32,7 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
         `/${params['*']}`,
         download,
       );
-      return sendFileBytes(request, reply, bytes.diskPath, bytes.row, { download });
+      return sendFileBytes(request, reply, bytes, bytes.row, { download });
     },
   );
 
@@ -44,7 +44,7 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
       const { id } = request.params;
       const download = request.query.o === 'download';
       const bytes = await downloads.fileById(actorOf(request), id, download);
-      return sendFileBytes(request, reply, bytes.diskPath, bytes.row, {
+      return sendFileBytes(request, reply, bytes, bytes.row, {
         download,
         previewOnly: bytes.previewOnly,
       });

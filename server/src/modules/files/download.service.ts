@@ -1,9 +1,10 @@
-import fs from 'node:fs';
 import { ErrorCode } from '@nimbus/contract';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError, forbidden } from '../../lib/errors.ts';
 import type { ZipEntry } from '../../lib/zip.ts';
+import type { Place } from '../../storage/blob-store.ts';
 import { shareErrors, type ShareAccess } from '../share/share-access.ts';
+import type { StoredBytes } from './file-serve.ts';
 import { isDeflatable } from './file-types.ts';
 import type { FileRow } from './files.repo.ts';
 import { prefixOf, type FilesService, type Owner } from './files.service.ts';
@@ -15,7 +16,7 @@ export async function* zipEntriesOf(
   rows: FileRow[],
 ): AsyncGenerator<ZipEntry> {
   const used = new Set<string>();
-  const open = (disk: string) => () => fs.createReadStream(disk, { highWaterMark: 1024 * 1024 });
+  const open = (place: Place) => () => files.blobs.read(place);
   for (const row of rows) {
     // two chosen items with one name (from different folders) keep both
     let top = row.name;
@@ -27,7 +28,7 @@ export async function* zipEntriesOf(
         isFolder: false,
         mtime: new Date(row.updateDate),
         compress: isDeflatable(row.suffix),
-        open: open(files.diskPathOf(owner, row)),
+        open: open(files.placeOf(owner, row)),
       };
       continue;
     }
@@ -46,15 +47,14 @@ export async function* zipEntriesOf(
           isFolder: false,
           mtime: new Date(d.updateDate),
           compress: isDeflatable(d.suffix),
-          open: open(files.diskPathOf(owner, d)),
+          open: open(files.placeOf(owner, d)),
         };
     }
   }
 }
 
 /** Stored bytes to send (file-serve.ts sends them). */
-export interface BytesToSend {
-  diskPath: string;
+export interface BytesToSend extends StoredBytes {
   row: FileRow;
   /** A mounted share without downloads: only what a preview shows, else this refusal. */
   previewOnly?: () => Error;
@@ -81,7 +81,7 @@ export class DownloadService {
     const row = await this.files.byPath(actor.id, fullPath);
     if (row.isFolder) throw folderHasNoBytes();
     if (download) requireAuthority(actor, 'cloud:file:download');
-    return { diskPath: this.files.diskPathOf(actor, row), row };
+    return { blobs: this.files.blobs, place: this.files.placeOf(actor, row), row };
   }
 
   /** `/pre-file/{id}`: bytes by id, of one's own files or of files in a mounted share. */
@@ -90,7 +90,8 @@ export class DownloadService {
     if (row.isFolder) throw folderHasNoBytes();
     if (open && download) this.shareAccess.require(open, 'download');
     return {
-      diskPath: this.files.diskPathOf(owner, row),
+      blobs: this.files.blobs,
+      place: this.files.placeOf(owner, row),
       row,
       // a mounted share without downloads: only what a preview shows
       previewOnly:

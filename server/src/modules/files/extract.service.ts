@@ -22,7 +22,7 @@ export class ExtractService {
   async unzip(actor: Actor, fileId: string, destFolderId?: string): Promise<FileView> {
     requireAuthority(actor, 'cloud:file:upload');
     const { files } = this;
-    const tree = files.tree;
+    const blobs = files.blobs;
     const row = await files.mustFindLive(actor.id, fileId);
     const kind = archiveKind(row.name);
     if (row.isFolder || !kind)
@@ -30,10 +30,12 @@ export class ExtractService {
         ErrorCode.UNRECOGNIZED_FILE,
         'Only zip, tar and tar.gz archives can be extracted',
       );
-    const staging = tree.tmpPath();
+    const scratch = await blobs.scratch();
+    const staging = scratch.place;
+    const archive = await blobs.local(files.placeOf(actor, row));
     try {
       const room = Math.max(0, await files.spaceLeft(actor.id));
-      const expanded = await extractArchive(files.diskPathOf(actor, row), staging, kind, {
+      const expanded = await extractArchive(archive.path, scratch.path, kind, {
         ...DEFAULT_LIMITS,
         maxBytes: Math.min(DEFAULT_LIMITS.maxBytes, room),
       }).catch((err: unknown) => {
@@ -57,7 +59,7 @@ export class ExtractService {
         const base = row.name.replace(/(\.tar\.gz|\.tgz|\.tar|\.zip|\.jar)$/i, '') || row.name;
         const name = await files.freeName(actor.id, target.id, base, true);
         const folderId = newId();
-        const to = tree.pathOf(actor.username, target.prefix, name);
+        const to = blobs.item(actor.username, target.prefix, name);
         const rows = await this.indexer.indexNew(actor, staging, {
           id: folderId,
           prefix: `${target.prefix}${name}/`,
@@ -73,7 +75,7 @@ export class ExtractService {
           'copy',
           staging,
           to,
-          () => tree.move(staging, to),
+          () => blobs.move(staging, to),
           async (trx) => {
             await files.repo.insertMany([folderRow, ...rows], trx);
             await files.repo.adjustChildren(target.id, 1, trx);
@@ -90,7 +92,8 @@ export class ExtractService {
         return created;
       });
     } finally {
-      await tree.remove(staging);
+      await archive.release();
+      await scratch.release();
     }
   }
 }

@@ -44,8 +44,8 @@ export class FileOperations {
     return this.files.repo;
   }
 
-  private get tree() {
-    return this.files.tree;
+  private get blobs() {
+    return this.files.blobs;
   }
 
   // ---- rename -----------------------------------------------------------------------------
@@ -59,16 +59,16 @@ export class FileOperations {
       const clash = await this.repo.childNamed(actor.id, row.parentId, name);
       if (clash && clash.id !== row.id) throw exists(`"${name}" already exists in this folder`);
       await this.files.assertNoMount(actor.id, row.parentId, name);
-      const from = this.files.diskPathOf(actor, row);
-      const to = this.tree.pathOf(actor.username, row.path, name);
+      const from = this.files.placeOf(actor, row);
+      const to = this.blobs.item(actor.username, row.path, name);
       const suffix = row.isFolder ? '' : suffixOf(name);
       const moveDisk = async () => {
         // a change of case only needs a step aside on case-insensitive disks
-        if (from.toLowerCase() === to.toLowerCase()) {
-          const aside = `${from}.${newId()}`;
-          await this.tree.move(from, aside);
-          await this.tree.move(aside, to);
-        } else await this.tree.move(from, to);
+        if (row.name.toLowerCase() === name.toLowerCase()) {
+          const aside = this.blobs.item(actor.username, row.path, `${row.name}.${newId()}`);
+          await this.blobs.move(from, aside);
+          await this.blobs.move(aside, to);
+        } else await this.blobs.move(from, to);
       };
       await this.files.journaled(actor.id, 'move', from, to, moveDisk, async (trx) => {
         await this.repo.update(
@@ -177,14 +177,14 @@ export class FileOperations {
         }
         try {
           await this.makeRoom(actor, target, row.name, override);
-          const from = this.files.diskPathOf(actor, row);
-          const to = this.tree.pathOf(actor.username, target.prefix, row.name);
+          const from = this.files.placeOf(actor, row);
+          const to = this.blobs.item(actor.username, target.prefix, row.name);
           await this.files.journaled(
             actor.id,
             'move',
             from,
             to,
-            () => this.tree.move(from, to),
+            () => this.blobs.move(from, to),
             async (trx) => {
               await this.repo.update(row.id, { parentId: target.id, path: target.prefix }, trx);
               if (row.isFolder)
@@ -300,9 +300,9 @@ export class FileOperations {
 
   /** Copy one item (and everything below it) under a name; the caller holds the lock. */
   async copyRow(owner: Owner, row: FileRow, target: FolderRef, name: string): Promise<FileRow> {
-    const from = this.files.diskPathOf(owner, row);
-    const to = this.tree.pathOf(owner.username, target.prefix, name);
-    const tmp = this.tree.tmpPath();
+    const from = this.files.placeOf(owner, row);
+    const to = this.blobs.item(owner.username, target.prefix, name);
+    const tmp = this.blobs.staging();
     const newRootId = newId();
     const newPrefix = `${target.prefix}${name}/`;
     const descendants = row.isFolder ? await this.repo.descendants(owner.id, prefixOf(row)) : [];
@@ -341,8 +341,8 @@ export class FileOperations {
       tmp,
       to,
       async () => {
-        await this.tree.copy(from, tmp);
-        await this.tree.move(tmp, to);
+        await this.blobs.copy(from, tmp);
+        await this.blobs.move(tmp, to);
       },
       async (trx) => {
         await this.repo.insertMany(copies, trx);
@@ -407,10 +407,10 @@ export class FileOperations {
       await this.files.assertNoMount(actor.id, parent.id, name);
       const content = await emptyFileContent(suffixOf(name), name);
       await this.files.assertSpace(actor.id, content.length);
-      const target = this.tree.pathOf(actor.username, parent.prefix, name);
-      if (await this.tree.exists(target))
+      const target = this.blobs.item(actor.username, parent.prefix, name);
+      if (await this.blobs.exists(target))
         throw exists('An item with this name is already on disk here; rebuild the index to see it');
-      await this.tree.writeAtomic(target, content);
+      await this.blobs.write(target, content);
       const row = await this.files.insertFile(actor, parent, name, {
         size: content.length,
         hash: sha256Bytes(content),

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
 import { zipStream, type ZipEntry } from '../../lib/zip.ts';
+import type { BlobStat, BlobStore, Place } from '../../storage/blob-store.ts';
 import { isActiveContent, isTextSuffix } from './file-types.ts';
 import type { FileRow } from './files.repo.ts';
 
@@ -49,19 +48,14 @@ export function markUserBytes(reply: FastifyReply): void {
   reply.header('content-security-policy', USER_BYTES_CSP);
 }
 
+/** Where bytes to send are: a store and a place in it. */
+export interface StoredBytes {
+  blobs: BlobStore;
+  place: Place;
+}
+
 /** How much of a file the serving decision looks at. */
 const HEAD_BYTES = 1024;
-
-async function readHead(diskPath: string): Promise<Buffer> {
-  const handle = await fsp.open(diskPath, 'r');
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
 
 /** How stored bytes may leave the server, decided by `servingOf`. */
 export interface Serving {
@@ -177,19 +171,23 @@ export interface SendOptions {
 export async function sendFileBytes(
   request: FastifyRequest,
   reply: FastifyReply,
-  diskPath: string,
+  source: StoredBytes,
   row: Pick<FileRow, 'name' | 'contentType' | 'hash' | 'size' | 'updateDate' | 'suffix'>,
   options: SendOptions,
 ): Promise<FastifyReply> {
-  let stat: fs.Stats;
+  const { blobs, place } = source;
+  let stat: BlobStat | null;
   let head: Buffer;
   try {
-    stat = await fsp.stat(diskPath);
-    head = stat.isFile() ? await readHead(diskPath) : Buffer.alloc(0);
+    stat = await blobs.stat(place);
+    head = stat && !stat.isFolder ? await blobs.readHead(place, HEAD_BYTES) : Buffer.alloc(0);
   } catch {
-    throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file is missing on disk; rebuild the index');
+    stat = null;
+    head = Buffer.alloc(0);
   }
-  if (!stat.isFile()) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Not a file');
+  if (!stat)
+    throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file is missing on disk; rebuild the index');
+  if (stat.isFolder) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Not a file');
   const size = stat.size;
   const serving = servingOf(row, head);
   let limit = size;
@@ -201,7 +199,7 @@ export async function sendFileBytes(
   markUserBytes(reply);
   reply.header('accept-ranges', 'bytes');
   reply.header('etag', etag);
-  reply.header('last-modified', stat.mtime.toUTCString());
+  reply.header('last-modified', new Date(stat.mtimeMs).toUTCString());
   reply.header('cache-control', 'private, max-age=0, must-revalidate');
   reply.header('content-type', serving.type);
   reply.header(
@@ -238,7 +236,7 @@ export async function sendFileBytes(
   reply.header('content-length', String(size === 0 ? 0 : end - start + 1));
   if (request.method === 'HEAD' || size === 0) return reply.send();
   // 1 MiB reads: a bare Node stream needs them to come close to nginx (ARCHITECTURE §8)
-  return reply.send(fs.createReadStream(diskPath, { start, end, highWaterMark: 1024 * 1024 }));
+  return reply.send(blobs.read(place, { start, end }));
 }
 
 /** Send a zip, written as it is read: no temporary file, the first byte leaves at once. */

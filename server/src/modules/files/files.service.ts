@@ -11,7 +11,7 @@ import { requireAuthority } from '../../lib/access.ts';
 import { AppError, badParameter, exists } from '../../lib/errors.ts';
 import { Gate } from '../../lib/gate.ts';
 import { formatDateTime } from '../../lib/time.ts';
-import type { LocalTree } from '../../storage/local-tree.ts';
+import type { BlobStore, Place } from '../../storage/blob-store.ts';
 import { contentTypeOf } from './file-types.ts';
 import { newFileRow } from './file-row.ts';
 import {
@@ -156,11 +156,11 @@ export class FilesService {
 
   constructor(
     private readonly db: Db,
-    readonly tree: LocalTree,
+    readonly blobs: BlobStore,
     private readonly publish: Publish = () => {},
   ) {
     this.repo = new FilesRepo(db);
-    this.journal = new Journal(db, tree, (userId, bytes, reserve, options) =>
+    this.journal = new Journal(db, blobs, (userId, bytes, reserve, options) =>
       this.withSpace(userId, bytes, reserve, options),
     );
   }
@@ -342,8 +342,9 @@ export class FilesService {
     return rows.map(toView);
   }
 
-  diskPathOf(owner: Owner, row: Pick<FileRow, 'path' | 'name'>): string {
-    return this.tree.pathOf(owner.username, row.path, row.name);
+  /** Where an item's bytes are in the store. */
+  placeOf(owner: Owner, row: Pick<FileRow, 'path' | 'name'>): Place {
+    return this.blobs.item(owner.username, row.path, row.name);
   }
 
   // ---- creating ---------------------------------------------------------------------------
@@ -377,7 +378,7 @@ export class FilesService {
     name: string,
     trx: Db = this.db,
   ): Promise<FileRow> {
-    await this.tree.mkdir(this.tree.pathOf(owner.username, parent.prefix, name));
+    await this.blobs.makeFolder(this.blobs.item(owner.username, parent.prefix, name));
     const row = newFileRow(owner, parent, name, { isFolder: true });
     await trx.transaction().execute(async (t) => {
       await this.repo.insertMany([row], t);
@@ -488,8 +489,8 @@ export class FilesService {
   journaled<T>(
     userId: string,
     kind: IntentKind,
-    from: string,
-    to: string,
+    from: Place,
+    to: Place,
     disk: () => Promise<void>,
     commit: (trx: Db) => Promise<T>,
     space?: { bytes: number; exceptSession?: string },
@@ -498,8 +499,8 @@ export class FilesService {
   }
 
   /** Start: undo disk changes whose database commit never happened. */
-  recover(): Promise<number> {
-    return this.journal.recover();
+  recover(owners: string[]): Promise<number> {
+    return this.journal.recover(owners);
   }
 
   // ---- for the upload and share modules ---------------------------------------------------

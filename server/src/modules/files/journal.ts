@@ -1,8 +1,7 @@
-import fsp from 'node:fs/promises';
 import type { Db } from '../../db/index.ts';
 import { exists } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import type { LocalTree } from '../../storage/local-tree.ts';
+import type { BlobStore, Place } from '../../storage/blob-store.ts';
 import { JournalRepo, type Intent } from './journal.repo.ts';
 import type { SpaceOptions } from './quota.ts';
 
@@ -26,7 +25,7 @@ export class Journal {
 
   constructor(
     private readonly db: Db,
-    private readonly tree: LocalTree,
+    private readonly blobs: BlobStore,
     private readonly withSpace: WithSpace,
   ) {
     this.repo = new JournalRepo(db);
@@ -35,13 +34,13 @@ export class Journal {
   async run<T>(
     userId: string,
     kind: IntentKind,
-    from: string,
-    to: string,
+    from: Place,
+    to: Place,
     disk: () => Promise<void>,
     commit: (trx: Db) => Promise<T>,
     space?: { bytes: number; exceptSession?: string },
   ): Promise<T> {
-    if (await this.tree.exists(to)) {
+    if (await this.blobs.exists(to)) {
       throw exists('An item with this name is already on disk here; rebuild the index to see it');
     }
     // an operation that adds bytes holds them from its intent to its commit (quota.ts)
@@ -72,39 +71,35 @@ export class Journal {
 
   /** Roll the disk change back and forget the intent. */
   private async undo(intent: { id: string; kind: string; fromPath: string; toPath: string }) {
+    // places are kept as text in the journal
+    const from = intent.fromPath as Place;
+    const to = intent.toPath as Place;
     if (intent.kind === 'copy') {
-      await this.tree.remove(intent.fromPath);
-      await this.tree.remove(intent.toPath);
-    } else if (
-      (await this.tree.exists(intent.toPath)) &&
-      !(await this.tree.exists(intent.fromPath))
-    ) {
-      await this.tree.move(intent.toPath, intent.fromPath);
+      await this.blobs.remove(from);
+      await this.blobs.remove(to);
+    } else if ((await this.blobs.exists(to)) && !(await this.blobs.exists(from))) {
+      await this.blobs.move(to, from);
     }
     await this.repo.forget(intent.id);
   }
 
-  /** Start: undo disk changes whose database commit never happened. */
-  async recover(): Promise<number> {
+  /** Start: undo disk changes whose database commit never happened. `owners`: every username. */
+  async recover(owners: string[]): Promise<number> {
     const left = await this.repo.leftBehind();
     for (const intent of left) await this.undo(intent);
-    await this.tree.remove(this.tree.tmpDir);
-    await this.tree.init();
-    await this.removeOrphanTrash();
+    await this.removeOrphanTrash(owners);
     return left.length;
   }
 
   /** Bytes in the trash whose rows were swept before a crash let the disk follow. */
-  private async removeOrphanTrash(): Promise<void> {
-    for (const user of await fsp.readdir(this.tree.trashDir).catch(() => [] as string[])) {
-      const entries = await fsp
-        .readdir(this.tree.trashPathOf(user, ''))
-        .catch(() => [] as string[]);
+  private async removeOrphanTrash(owners: string[]): Promise<void> {
+    for (const user of owners) {
+      const entries = (await this.blobs.list(this.blobs.trashRoot(user))).map((e) => e.name);
       for (let i = 0; i < entries.length; i += 500) {
         const batch = entries.slice(i, i + 500);
         const keep = await this.repo.trashedAmong(batch);
         for (const name of batch)
-          if (!keep.has(name)) await this.tree.remove(this.tree.trashPathOf(user, name));
+          if (!keep.has(name)) await this.blobs.remove(this.blobs.trashed(user, name));
       }
     }
   }

@@ -35,8 +35,8 @@ export class TrashService {
     return this.files.repo;
   }
 
-  private get tree() {
-    return this.files.tree;
+  private get blobs() {
+    return this.files.blobs;
   }
 
   /** Move items to the trash; an item inside another of the same request goes with it. */
@@ -58,15 +58,15 @@ export class TrashService {
 
   /** Move one live item to the trash; the caller holds the lock. */
   async trashRow(owner: Owner, row: FileRow): Promise<void> {
-    const from = this.files.diskPathOf(owner, row);
-    const to = this.tree.trashPathOf(owner.username, row.id);
+    const from = this.files.placeOf(owner, row);
+    const to = this.blobs.trashed(owner.username, row.id);
     const now = Date.now();
     await this.files.journaled(
       owner.id,
       'trash',
       from,
       to,
-      () => this.tree.move(from, to),
+      () => this.blobs.move(from, to),
       async (trx) => {
         await this.repo.markTrashed(owner.id, row, now, trx);
         await this.repo.adjustChildren(row.parentId, -1, trx);
@@ -87,14 +87,14 @@ export class TrashService {
     return this.files.withLock(actor.id, async () => {
       const roots = outermost(await this.files.liveItems(actor.id, ids));
       for (const row of roots) {
-        const from = this.files.diskPathOf(actor, row);
-        const aside = this.tree.trashPathOf(actor.username, row.id);
+        const from = this.files.placeOf(actor, row);
+        const aside = this.blobs.trashed(actor.username, row.id);
         await this.files.journaled(
           actor.id,
           'trash',
           from,
           aside,
-          () => this.tree.move(from, aside),
+          () => this.blobs.move(from, aside),
           async (trx) => {
             await this.repo.markTrashed(actor.id, row, Date.now(), trx);
             await this.repo.adjustChildren(row.parentId, -1, trx);
@@ -103,7 +103,7 @@ export class TrashService {
             await this.repo.adjustUsed(actor.id, -bytes, trx);
           },
         );
-        await this.tree.remove(aside);
+        await this.blobs.remove(aside);
         this.files.notify(actor.id, 'deleteFile', { id: row.id, path: fullPathOf(row) });
       }
       this.files.notify(actor.id, 'operationTips', { operation: 'delete', success: true, msg: '' });
@@ -139,14 +139,14 @@ export class TrashService {
     // the original folder, recreated if it went away meanwhile
     const parent = await this.files.ensureFolders(actor, parseFolderPath(row.path));
     const name = await this.files.freeName(actor.id, parent.id, row.name, row.isFolder === 1);
-    const from = this.tree.trashPathOf(actor.username, row.id);
-    const to = this.tree.pathOf(actor.username, parent.prefix, name);
+    const from = this.blobs.trashed(actor.username, row.id);
+    const to = this.blobs.item(actor.username, parent.prefix, name);
     await this.files.journaled(
       actor.id,
       'restore',
       from,
       to,
-      () => this.tree.move(from, to),
+      () => this.blobs.move(from, to),
       async (trx) => {
         await this.repo.restoreTrashed(actor.id, row, parent, name, trx);
         await this.repo.adjustChildren(parent.id, 1, trx);
@@ -195,6 +195,6 @@ export class TrashService {
       const bytes = await this.repo.deleteTrashed(owner.id, row.id, trx);
       await this.repo.adjustUsed(owner.id, -bytes, trx);
     });
-    await this.tree.remove(this.tree.trashPathOf(owner.username, row.id));
+    await this.blobs.remove(this.blobs.trashed(owner.username, row.id));
   }
 }

@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Writable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
+import type { BlobEntry, Place } from '../../storage/blob-store.ts';
 import { newFileRow } from './file-row.ts';
 import type { FileRow, NewFileRow } from './files.repo.ts';
 import { prefixOf, type FilesService, type FolderRef, type Owner } from './files.service.ts';
 import { checkName } from './names.ts';
 
-export async function hashFile(file: string, onBytes?: (bytes: number) => void): Promise<string> {
+/** The SHA-256 of a stream of bytes (read from the store). */
+export async function hashBytes(
+  bytes: Readable,
+  onBytes?: (bytes: number) => void,
+): Promise<string> {
   const hash = createHash('sha256');
   await pipeline(
-    fs.createReadStream(file, { highWaterMark: 1024 * 1024 }),
+    bytes,
     new Writable({
       write(chunk: Buffer, _enc, done) {
         hash.update(chunk);
@@ -51,21 +53,23 @@ export class TreeIndexer {
     return this.files.repo;
   }
 
-  /** Rows for everything inside `diskDir` (just extracted or copied in), under `parent`. */
+  private get blobs() {
+    return this.files.blobs;
+  }
+
+  /** Rows for everything inside `folder` (just extracted or copied in), under `parent`. */
   async indexNew(
     owner: Owner,
-    diskDir: string,
+    folder: Place,
     parent: FolderRef,
     rows: NewFileRow[] = [],
   ): Promise<NewFileRow[]> {
-    const entries = await fsp.readdir(diskDir, { withFileTypes: true });
-    for (const entry of entries) {
-      if (!entry.isFile() && !entry.isDirectory()) continue;
+    for (const entry of await this.blobs.list(folder)) {
       if (!acceptableName(entry.name)) continue;
-      const full = path.join(diskDir, entry.name);
-      const row = await this.rowFor(owner, parent, entry.name, full, entry.isDirectory());
+      const full = this.blobs.child(folder, entry.name);
+      const row = await this.rowFor(owner, parent, entry.name, full, entry.isFolder);
       rows.push(row);
-      if (entry.isDirectory())
+      if (entry.isFolder)
         await this.indexNew(
           owner,
           full,
@@ -80,16 +84,19 @@ export class TreeIndexer {
     owner: Owner,
     parent: FolderRef,
     name: string,
-    full: string,
+    full: Place,
     isFolder: boolean,
   ): Promise<FileRow> {
-    const stat = await fsp.stat(full);
+    const stat = await this.blobs.stat(full);
+    if (!stat) throw new Error(`"${name}" vanished while it was being indexed`);
     return newFileRow(owner, parent, name, {
       isFolder,
       size: isFolder ? 0 : stat.size,
-      hash: isFolder ? null : await hashFile(full),
+      hash: isFolder ? null : await hashBytes(this.blobs.read(full)),
       updateDate: Math.floor(stat.mtimeMs),
-      childrenCount: isFolder ? (await fsp.readdir(full)).filter(acceptableName).length : 0,
+      childrenCount: isFolder
+        ? (await this.blobs.list(full)).filter((e) => acceptableName(e.name)).length
+        : 0,
     });
   }
 
@@ -121,24 +128,16 @@ export class TreeIndexer {
     stats: SyncStats,
     queue: FolderRef[],
   ): Promise<void> {
-    const dir = this.files.tree.folderPathOf(owner.username, folder.prefix);
-    let entries: fs.Dirent[];
-    try {
-      entries = await fsp.readdir(dir, { withFileTypes: true });
-    } catch {
-      entries = [];
-    }
-    const onDisk = new Map(
-      entries
-        .filter((e) => (e.isFile() || e.isDirectory()) && acceptableName(e.name))
-        .map((e) => [e.name, e]),
+    const dir = this.blobs.folder(owner.username, folder.prefix);
+    const onDisk = new Map<string, BlobEntry>(
+      (await this.blobs.list(dir)).filter((e) => acceptableName(e.name)).map((e) => [e.name, e]),
     );
     const rows = await this.repo.liveChildren(owner.id, folder.id);
     const inDb = new Map(rows.map((r) => [r.name, r]));
 
     for (const row of rows) {
       const entry = onDisk.get(row.name);
-      if (!entry || entry.isDirectory() !== (row.isFolder === 1)) {
+      if (!entry || entry.isFolder !== (row.isFolder === 1)) {
         await this.removeRow(owner, row);
         stats.removed += 1;
         inDb.delete(row.name);
@@ -148,10 +147,11 @@ export class TreeIndexer {
         queue.push({ id: row.id, prefix: prefixOf(row) });
         continue;
       }
-      const full = path.join(dir, row.name);
-      const stat = await fsp.stat(full);
+      const full = this.blobs.child(dir, row.name);
+      const stat = await this.blobs.stat(full);
+      if (!stat) continue; // gone since the listing: the next pass removes its row
       if (stat.size !== row.size || Math.floor(stat.mtimeMs) !== row.updateDate) {
-        const hash = await hashFile(full);
+        const hash = await hashBytes(this.blobs.read(full));
         await this.files.transaction(async (trx) => {
           await this.repo.update(
             row.id,
@@ -169,8 +169,8 @@ export class TreeIndexer {
     }
     for (const [name, entry] of onDisk) {
       if (inDb.has(name)) continue;
-      const full = path.join(dir, name);
-      const row = await this.rowFor(owner, folder, name, full, entry.isDirectory());
+      const full = this.blobs.child(dir, name);
+      const row = await this.rowFor(owner, folder, name, full, entry.isFolder);
       row.childrenCount = 0;
       await this.files.transaction(async (trx) => {
         await this.repo.insertMany([row], trx);
@@ -178,7 +178,7 @@ export class TreeIndexer {
         await this.files.changed({ kind: 'created', userId: owner.id, rows: [row] }, trx);
       });
       stats.added += 1;
-      if (entry.isDirectory()) queue.push({ id: row.id, prefix: prefixOf(row) });
+      if (entry.isFolder) queue.push({ id: row.id, prefix: prefixOf(row) });
     }
     if (folder.id !== '0') {
       const count = onDisk.size;

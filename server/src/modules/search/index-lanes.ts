@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { JobContext, JobQueue } from '../../jobs/queue.ts';
 import { Gate } from '../../lib/gate.ts';
-import { newId } from '../../lib/ids.ts';
+import type { LocalFile } from '../../storage/blob-store.ts';
 import type { FilesService } from '../files/files.service.ts';
 import { contentKindOf, extractText, extractWithOcr, type ContentKind } from './content/extract.ts';
 import type { Ocr } from './content/ocr.ts';
@@ -186,15 +185,16 @@ export class ContentLanes {
     });
   }
 
-  private async diskPath(file: {
+  /** The live file's bytes as a file on this server's disk, for the extraction programs. */
+  private async localCopy(file: {
     userId: string;
     path: string;
     name: string;
     trashId: string | null;
-  }): Promise<string | null> {
+  }): Promise<LocalFile | null> {
     const username = await this.usernameOf(file.userId);
     if (!username || file.trashId) return null;
-    return this.files.diskPathOf({ id: file.userId, username }, file);
+    return this.files.blobs.local(this.files.placeOf({ id: file.userId, username }, file));
   }
 
   /** Text lane: reuse text already read from the same bytes, else read the file. */
@@ -215,12 +215,14 @@ export class ContentLanes {
     }
     // the same bytes were read before (a copy, a duplicate upload)
     if (hash && (await this.repo.copyFromTwin(docKey, hash, file.live === 1, spec.running))) return;
-    const source = await this.diskPath(file);
+    const source = await this.localCopy(file);
     if (!source) {
       await this.setState(docKey, spec.running, 'pending', null);
       return;
     }
-    const extracted = await extractText(source, kind, file.suffix, signal);
+    const extracted = await extractText(source.path, kind, file.suffix, signal).finally(() =>
+      source.release(),
+    );
     if (extracted.needsOcr) {
       const settings = await this.ocrSettings.get();
       const engine = settings.enable ? this.ocr.engineFor(settings.ocrEngine) : null;
@@ -259,13 +261,19 @@ export class ContentLanes {
       return;
     }
     const kind: ContentKind | null = contentKindOf(file);
-    const source = await this.diskPath(file);
+    const source = kind ? await this.localCopy(file) : null;
     if (!kind || !source) {
       await this.setState(docKey, spec.running, 'pending', null);
       return;
     }
-    const tmp = path.join(this.files.tree.tmpDir, `ocr-${newId()}`);
-    const text = await extractWithOcr(source, kind, this.ocr, engine, tmp, signal);
+    const scratch = await this.files.blobs.scratch();
+    let text: string;
+    try {
+      text = await extractWithOcr(source.path, kind, this.ocr, engine, scratch.path, signal);
+    } finally {
+      await source.release();
+      await scratch.release();
+    }
     await this.repo.storeText(docKey, spec.running, file.hash ?? '', text);
   }
 }

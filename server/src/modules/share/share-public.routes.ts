@@ -132,7 +132,7 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
     bytes: SharedBytes,
     download: boolean,
   ) =>
-    sendFileBytes(request, reply, bytes.path, bytes.row, {
+    sendFileBytes(request, reply, bytes, bytes.row, {
       download,
       previewOnly: bytes.previewOnly,
     });

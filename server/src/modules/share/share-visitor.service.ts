@@ -1,3 +1,4 @@
+import type { StoredBytes } from '../files/file-serve.ts';
 import type { Readable } from 'node:stream';
 import {
   ErrorCode,
@@ -31,8 +32,7 @@ export interface Visitor {
 }
 
 /** A file's bytes a visitor may fetch: where they are and how they may be shown. */
-export interface SharedBytes {
-  path: string;
+export interface SharedBytes extends StoredBytes {
   row: FileRow;
   /** Without downloads, only what a preview shows, and only inline. */
   previewOnly?: () => AppError;
@@ -97,7 +97,12 @@ export class ShareVisitorService {
       if (how.fresh) await this.shares.countDownload(share);
     }
     const previewOnly = share.settings.allowDownload ? undefined : () => shareErrors.previewOnly();
-    return { path: this.files.diskPathOf(share.owner, row), row, previewOnly };
+    return {
+      blobs: this.files.blobs,
+      place: this.files.placeOf(share.owner, row),
+      row,
+      previewOnly,
+    };
   }
 
   /** The bytes a file URL carrying its own share token names: `/share-file/{id}/{token}/{name}`. */

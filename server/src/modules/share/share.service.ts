@@ -1,5 +1,4 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import fsp from 'node:fs/promises';
 import {
   ErrorCode,
   SHARE_CODE_LENGTH,
@@ -516,23 +515,19 @@ export class ShareService {
     )
       throw shareErrors.previewOnly();
     const view = toPublicView(open.root, row);
-    const disk = this.files.diskPathOf(open.owner, row);
-    let handle: fsp.FileHandle;
+    let head: Buffer;
     try {
-      handle = await fsp.open(disk, 'r');
+      head = await this.files.blobs.readHead(
+        this.files.placeOf(open.owner, row),
+        Math.min(TEXT_PREVIEW_BYTES, Math.max(0, row.size)),
+      );
     } catch {
       throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file is missing on disk');
     }
-    try {
-      const buffer = Buffer.alloc(Math.min(TEXT_PREVIEW_BYTES, Math.max(0, row.size)));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      view.contentText = new TextDecoder('utf-8').decode(buffer.subarray(0, bytesRead), {
-        stream: row.size > TEXT_PREVIEW_BYTES,
-      });
-      view.truncated = row.size > TEXT_PREVIEW_BYTES;
-    } finally {
-      await handle.close();
-    }
+    view.contentText = new TextDecoder('utf-8').decode(head, {
+      stream: row.size > TEXT_PREVIEW_BYTES,
+    });
+    view.truncated = row.size > TEXT_PREVIEW_BYTES;
     return view;
   }
 

@@ -1,8 +1,7 @@
-import fsp from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { ErrorCode } from '@nimbus/contract';
 import { AppError, badParameter } from '../../lib/errors.ts';
-import type { LocalTree } from '../../storage/local-tree.ts';
+import type { BlobStore, Place } from '../../storage/blob-store.ts';
 import type { UploadRepo } from './upload.repo.ts';
 
 /** Bytes of a chunk gathered before they are written. */
@@ -16,18 +15,13 @@ const WRITE_BATCH_BYTES = 1024 * 1024;
 export class ChunkStore {
   constructor(
     private readonly repo: UploadRepo,
-    private readonly tree: LocalTree,
+    private readonly blobs: BlobStore,
   ) {}
 
   /** The upload's file, at its full size: every chunk lands at its own offset. */
   async allocate(sessionId: string, size: number): Promise<void> {
     try {
-      const handle = await fsp.open(this.tree.uploadPath(sessionId), 'w');
-      try {
-        await handle.truncate(size);
-      } finally {
-        await handle.close();
-      }
+      await this.blobs.allocate(this.blobs.upload(sessionId), size);
     } catch (err) {
       throw diskError(err);
     }
@@ -52,7 +46,7 @@ export class ChunkStore {
         ErrorCode.LOCKED,
         `Chunk ${n} is being received by another request; send it again shortly`,
       );
-    const file = claim === 'claimed' ? this.tree.uploadPath(sessionId) : null;
+    const file = claim === 'claimed' ? this.blobs.upload(sessionId) : null;
     try {
       const written = await this.receive(body, file, offset, expected, n);
       if (written !== expected)
@@ -87,12 +81,12 @@ export class ChunkStore {
    */
   private async receive(
     body: Readable,
-    file: string | null,
+    file: Place | null,
     offset: number,
     expected: number,
     chunkNumber: number,
   ): Promise<number> {
-    const handle = file ? await fsp.open(file, 'r+') : null;
+    const handle = file ? await this.blobs.writer(file) : null;
     let written = 0;
     let position = offset;
     let pending: Buffer[] = [];
@@ -103,19 +97,18 @@ export class ChunkStore {
       const length = pendingBytes;
       pending = [];
       pendingBytes = 0;
-      const { bytesWritten } = await handle.writev(buffers, position);
+      const bytesWritten = await handle.writev(buffers, position);
       // a short vectored write is rare on a local file; finish it piece by piece
       if (bytesWritten < length) {
         const rest = Buffer.concat(buffers, length).subarray(bytesWritten);
         let done = 0;
         while (done < rest.length) {
-          const r = await handle.write(
+          done += await handle.write(
             rest,
             done,
             rest.length - done,
             position + bytesWritten + done,
           );
-          done += r.bytesWritten;
         }
       }
       position += length;

@@ -1,4 +1,3 @@
-import fsp from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
   ErrorCode,
@@ -21,12 +20,13 @@ import {
   type Owner,
 } from '../files/files.service.ts';
 import { checkName, folderPathOf, parseFolderPath } from '../files/names.ts';
-import { hashFile } from '../files/tree-index.ts';
+import { hashBytes } from '../files/tree-index.ts';
 import { Gate } from '../../lib/gate.ts';
 import { SESSION_IDLE_MS, VISITOR_SESSION_IDLE_MS } from '../files/quota.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { createHash, type Hash } from 'node:crypto';
 import type { JobQueue } from '../../jobs/queue.ts';
+import type { Place } from '../../storage/blob-store.ts';
 import { ChunkStore } from './chunk-store.ts';
 import { UploadRepo, type UploadSession } from './upload.repo.ts';
 
@@ -111,14 +111,14 @@ export class UploadService {
     options: UploadOptions = {},
   ) {
     this.repo = new UploadRepo(db);
-    this.chunks = new ChunkStore(this.repo, files.tree);
+    this.chunks = new ChunkStore(this.repo, files.blobs);
     this.jobs = options.jobs;
     this.backgroundMergeBytes = options.backgroundMergeBytes ?? Infinity;
     this.mergeWaitMs = options.mergeWaitMs ?? 10_000;
   }
 
-  private get tree() {
-    return this.files.tree;
+  private get blobs() {
+    return this.files.blobs;
   }
 
   /** The folder a file of this upload goes to: current folder + folder path + relative path. */
@@ -369,11 +369,11 @@ export class UploadService {
   private async instantCopy(actor: Actor, p: ChunkParams): Promise<FileView | null> {
     const same = await this.repo.sameContent(actor.id, p.identifier, p.totalSize);
     if (!same) return null;
-    const source = this.files.diskPathOf(actor, same);
-    if (!(await this.tree.exists(source))) return null;
+    const source = this.files.placeOf(actor, same);
+    if (!(await this.blobs.exists(source))) return null;
     await this.files.assertSpace(actor.id, p.totalSize);
-    const staged = this.tree.tmpPath();
-    await this.tree.copy(source, staged);
+    const staged = this.blobs.staging();
+    await this.blobs.copy(source, staged);
     try {
       return await this.place(actor, p.filename, this.targetSegments(p), staged, {
         size: p.totalSize,
@@ -381,7 +381,7 @@ export class UploadService {
         lastModified: p.lastModified === undefined ? null : Math.round(p.lastModified),
       });
     } finally {
-      await this.tree.remove(staged);
+      await this.blobs.remove(staged);
     }
   }
 
@@ -417,49 +417,30 @@ export class UploadService {
       }
       const have = new Set(await this.repo.doneChunks(session.id, cursor.next));
       if (!have.has(cursor.next)) return;
-      const handle = await fsp.open(this.tree.uploadPath(session.id), 'r');
-      try {
-        const buffer = Buffer.allocUnsafe(Math.min(session.chunkSize * 2, session.totalSize || 1));
-        while (have.has(cursor.next)) {
-          const n = cursor.next;
-          const start = (n - 1) * session.chunkSize;
-          const length = this.expectedChunkSize({
-            chunkNumber: n,
-            totalChunks: session.totalChunks,
-            chunkSize: session.chunkSize,
-            totalSize: session.totalSize,
-          });
-          let done = 0;
-          while (done < length) {
-            const { bytesRead } = await handle.read(
-              buffer,
-              0,
-              Math.min(buffer.length, length - done),
-              start + done,
-            );
-            if (bytesRead === 0) break;
-            cursor.hash.update(buffer.subarray(0, bytesRead));
-            done += bytesRead;
-          }
-          cursor.next += 1;
-        }
-      } finally {
-        await handle.close();
-      }
+      // the written chunks that follow on, read as one range (from the page cache)
+      const first = cursor.next;
+      while (have.has(cursor.next)) cursor.next += 1;
+      const start = (first - 1) * session.chunkSize;
+      // the last chunk takes the remainder, so it may be longer than the others
+      const last = cursor.next - 1 === session.totalChunks;
+      const end = (last ? session.totalSize : (cursor.next - 1) * session.chunkSize) - 1;
+      if (end < start) return;
+      for await (const piece of this.blobs.read(this.blobs.upload(session.id), { start, end }))
+        cursor.hash.update(piece as Buffer);
     });
   }
 
   /** The finished hash when every chunk went through the cursor; otherwise hash the file. */
   private async finalHash(
     session: UploadSession,
-    staged: string,
+    staged: Place,
     onBytes?: (bytes: number) => void,
   ): Promise<string> {
     await this.cursorLocks.run(session.id, async () => undefined);
     const cursor = this.cursors.get(session.id);
     this.cursors.delete(session.id);
     if (cursor && cursor.next === session.totalChunks + 1) return cursor.hash.digest('hex');
-    return hashFile(staged, onBytes);
+    return hashBytes(this.blobs.read(staged), onBytes);
   }
 
   /**
@@ -549,7 +530,7 @@ export class UploadService {
         this.cursors.delete(id);
         await this.repo.deleteChunks(id);
         await this.repo.setFailed(id, message);
-        await this.tree.remove(this.tree.uploadPath(id));
+        await this.blobs.remove(this.blobs.upload(id));
         throw err;
       }
     });
@@ -576,16 +557,11 @@ export class UploadService {
     }
     await this.assertComplete(session);
     await this.repo.setMerging(id);
-    const staged = this.tree.uploadPath(id);
+    const staged = this.blobs.upload(id);
     try {
       // the quota again: it may have changed since the upload began (checked for good at placing)
       await this.files.assertSpace(actor.id, session.totalSize, { exceptSession: id });
-      const handle = await fsp.open(staged, 'r+');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await this.blobs.sync(staged);
       progress?.(5);
       let hashed = 0;
       const onBytes = (n: number) => {
@@ -627,7 +603,7 @@ export class UploadService {
     owner: Owner,
     filename: string,
     segments: string[],
-    staged: string,
+    staged: Place,
     meta: { size: number; hash: string; lastModified: number | null },
     policy: UploadPolicy = OWNER_POLICY,
     sessionId?: string,
@@ -645,18 +621,17 @@ export class UploadService {
         // the user confirmed the overwrite: the previous file goes to the trash, nothing is lost
         await this.trash.trashRow(owner, clash);
       }
-      const target = this.tree.pathOf(owner.username, folder.prefix, filename);
+      const target = this.blobs.item(owner.username, folder.prefix, filename);
       if (meta.lastModified) {
-        const when = new Date(meta.lastModified);
         // a date the disk cannot hold leaves the file with the time of its upload
-        await fsp.utimes(staged, when, when).catch(() => undefined);
+        await this.blobs.setModified(staged, meta.lastModified).catch(() => undefined);
       }
       const row = await this.files.journaled(
         owner.id,
         'move',
         staged,
         target,
-        () => this.tree.move(staged, target),
+        () => this.blobs.move(staged, target),
         async (trx) => {
           const inserted = await this.files.insertFile(
             owner,
@@ -749,7 +724,7 @@ export class UploadService {
   private async discard(id: string): Promise<void> {
     this.cursors.delete(id);
     await this.repo.deleteSession(id);
-    await this.tree.remove(this.tree.uploadPath(id));
+    await this.blobs.remove(this.blobs.upload(id));
   }
 
   /** Remove abandoned sessions (visitors' after an hour, finished ones) so their space is freed. */
@@ -762,11 +737,11 @@ export class UploadService {
     });
     for (const s of stale) await this.discard(s.id);
     // bytes whose session is gone (a crash between the two deletes)
-    const names = await fsp.readdir(this.tree.uploadsDir).catch(() => [] as string[]);
+    const names = (await this.blobs.list(this.blobs.uploadsRoot())).map((e) => e.name);
     for (let i = 0; i < names.length; i += 500) {
       const batch = names.slice(i, i + 500);
       const known = await this.repo.existing(batch);
-      for (const n of batch) if (!known.has(n)) await this.tree.remove(this.tree.uploadPath(n));
+      for (const n of batch) if (!known.has(n)) await this.blobs.remove(this.blobs.upload(n));
     }
     return stale.length;
   }

@@ -93,6 +93,11 @@ export class UsersRepo {
     await this.db.updateTable('user').set(set).where('id', '=', id).execute();
   }
 
+  async usernames(): Promise<string[]> {
+    const rows = await this.db.selectFrom('user').select('username').execute();
+    return rows.map((r) => r.username);
+  }
+
   count(): Promise<number> {
     return this.db
       .selectFrom('user')

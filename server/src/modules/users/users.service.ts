@@ -77,6 +77,11 @@ export class UsersService {
     return username;
   }
 
+  /** Every account's username (the start-up repair walks each user's trash). */
+  allUsernames(): Promise<string[]> {
+    return this.repo.usernames();
+  }
+
   /** The account of a username, matched regardless of case (sign-in). */
   accountByUsername(username: string): Promise<UserRow | undefined> {
     return this.repo.findByUsername(username);
