@@ -71,7 +71,7 @@ export function createServices(database: DbHandle, config: Config) {
     backgroundMergeBytes: config.backgroundMergeBytes,
     mergeWaitMs: config.mergeWaitMs,
   });
-  const shareAccess = new ShareAccess(db, files, new ShareTokens(db), config.sessionTtlMs);
+  const shareAccess = new ShareAccess(db, files, new ShareTokens(settings), config.sessionTtlMs);
   const shares = new ShareService(files, shareAccess, settings, new ShareCodeThrottle(attempts));
   const mounts = new MountService(files, shareAccess);
   const shareVisitors = new ShareVisitorService(
@@ -89,7 +89,7 @@ export function createServices(database: DbHandle, config: Config) {
   // the search index's backend: FTS5 on SQLite, tsvector/GIN on PostgreSQL
   const searchRepo =
     database.dialect === 'sqlite' ? new SqliteSearchRepo(db) : new PostgresSearchRepo(db);
-  const ocrSettings = new OcrSettings(searchRepo);
+  const ocrSettings = new OcrSettings(settings);
   const ocr = new Ocr(path.join(config.dataDir, 'cache'));
   const searchIndex = new SearchIndexer(searchRepo, files, jobs, ocr, ocrSettings, (id) =>
     users.usernameOf(id),

@@ -1,6 +1,6 @@
 import { MAX_OCR_TASKS } from '@nimbus/contract';
 import { OCR_ENGINES, type OcrEngineName } from './content/ocr.ts';
-import type { SearchRepo } from './search.repo.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
 
 /** OCR configuration (API-NOTES §1.12): on or off, parallel tasks, the engine preferred. */
 export interface OcrConfig {
@@ -14,15 +14,15 @@ export { MAX_OCR_TASKS };
 
 const KEY = 'ocrConfig';
 
-/** Kept in the settings table as one JSON value; read often, so cached briefly. */
+/** Kept by the settings service as one JSON value; read often, so cached briefly. */
 export class OcrSettings {
   private cached: { value: OcrConfig; at: number } | undefined;
 
-  constructor(private readonly repo: SearchRepo) {}
+  constructor(private readonly settings: SettingsService) {}
 
   async get(): Promise<OcrConfig> {
     if (this.cached && Date.now() - this.cached.at < 5000) return this.cached.value;
-    const stored = await this.repo.setting(KEY);
+    const stored = await this.settings.stored(KEY);
     let value = OCR_DEFAULTS;
     if (stored !== undefined) {
       try {
@@ -38,9 +38,8 @@ export class OcrSettings {
   async set(value: OcrConfig): Promise<OcrConfig> {
     const clean = normalize(value);
     const text = JSON.stringify(clean);
-    const now = Date.now();
-    await this.repo.saveSetting(KEY, text, now);
-    this.cached = { value: clean, at: now };
+    await this.settings.store(KEY, text);
+    this.cached = { value: clean, at: Date.now() };
     return clean;
   }
 }

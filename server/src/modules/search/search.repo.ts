@@ -90,8 +90,8 @@ export function splitChunks(text: string): string[] {
 }
 
 /**
- * The search index: documents (one per file or folder), their stored text, the search history
- * and the OCR setting. What both databases do alike is here; the full-text structures of each
+ * The search index: documents (one per file or folder), their stored text and the search
+ * history. What both databases do alike is here; the full-text structures of each
  * are in its backend, chosen once where the services are wired: `search.sqlite.ts` (FTS5 tables
  * holding live documents only, so a user's whole drive is searched inside the full-text index)
  * and `search.postgres.ts` (tsvector columns with GIN indexes on the document and content rows).
@@ -852,24 +852,5 @@ export abstract class SearchRepo {
 
   async forgetAll(userId: string): Promise<void> {
     await this.db.deleteFrom('searchHistory').where('userId', '=', userId).execute();
-  }
-
-  // ---- the OCR setting --------------------------------------------------------------------
-
-  async setting(key: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('setting')
-      .select('value')
-      .where('key', '=', key)
-      .executeTakeFirst();
-    return row?.value;
-  }
-
-  async saveSetting(key: string, value: string, now: number): Promise<void> {
-    await this.db
-      .insertInto('setting')
-      .values({ key, value, updatedAt: now })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value, updatedAt: now }))
-      .execute();
   }
 }

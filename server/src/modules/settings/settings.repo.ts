@@ -27,6 +27,15 @@ export class SettingsRepo {
       .execute();
   }
 
+  /** Stores a value unless the key has one already (the first of two nodes racing wins). */
+  async insertOnce(key: string, value: string): Promise<void> {
+    await this.db
+      .insertInto('setting')
+      .values({ key, value, updatedAt: Date.now() })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+  }
+
   /** Answers when the database does; throws when it cannot be reached. */
   async ping(): Promise<void> {
     await sql`select 1`.execute(this.db);

@@ -60,6 +60,27 @@ export class SettingsService {
     await this.repo.put(key, JSON.stringify(value));
   }
 
+  // ---- what other modules keep here under keys of their own (the OCR setup, the token key) ----
+
+  /** The JSON text stored under a module's own key; undefined when there is none. */
+  stored(key: string): Promise<string | undefined> {
+    return this.repo.value(key);
+  }
+
+  /** Stores JSON text under a module's own key, replacing what was there. */
+  store(key: string, text: string): Promise<void> {
+    return this.repo.put(key, text);
+  }
+
+  /**
+   * Stores JSON text under a module's own key unless it has some already, and answers the text
+   * that stands: when two nodes race, both get the first one's.
+   */
+  async storeOnce(key: string, text: string): Promise<string> {
+    await this.repo.insertOnce(key, text);
+    return (await this.repo.value(key)) ?? text;
+  }
+
   /** The drive's public record shown before sign-in. */
   async record(): Promise<{ netdiskName: string; netdiskLogo: string | null; version: string }> {
     const drive = await this.drive();

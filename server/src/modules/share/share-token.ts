@@ -1,6 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../../db/index.ts';
-import { ShareRepo } from './share.repo.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
 
 /** The setting row holding the signing key: every node and every restart uses the same one. */
 const KEY_SETTING = 'share.tokenKey';
@@ -31,28 +30,22 @@ export function codeFingerprint(shareId: string, code: string | null): string {
  */
 export class ShareTokens {
   private key: Buffer | null = null;
-  private readonly repo: ShareRepo;
 
   constructor(
-    db: Db,
+    private readonly settings: SettingsService,
     private readonly now: () => number = Date.now,
-  ) {
-    this.repo = new ShareRepo(db);
-  }
+  ) {}
 
   private async signingKey(): Promise<Buffer> {
     if (this.key) return this.key;
-    let value = await this.repo.setting(KEY_SETTING);
-    if (value === undefined) {
-      // two nodes may race here: the first insert wins and both read the winner back
-      await this.repo.insertSettingOnce(
+    // two nodes may race here: the first one's key stands and both use it
+    const value =
+      (await this.settings.stored(KEY_SETTING)) ??
+      (await this.settings.storeOnce(
         KEY_SETTING,
         JSON.stringify(randomBytes(32).toString('base64url')),
-        this.now(),
-      );
-      value = await this.repo.setting(KEY_SETTING);
-    }
-    const key = Buffer.from(JSON.parse(value!) as string, 'base64url');
+      ));
+    const key = Buffer.from(JSON.parse(value) as string, 'base64url');
     if (key.length < 32) throw new Error('the share token key in the database is damaged');
     this.key = key;
     return key;

@@ -278,24 +278,4 @@ export class ShareRepo {
       .where('trashId', 'is', null)
       .executeTakeFirst();
   }
-
-  // ---- the key share tokens are signed with ---------------------------------------------------
-
-  async setting(key: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('setting')
-      .select('value')
-      .where('key', '=', key)
-      .executeTakeFirst();
-    return row?.value;
-  }
-
-  /** Stores a setting unless one is there already (the first of two nodes racing wins). */
-  async insertSettingOnce(key: string, value: string, now: number): Promise<void> {
-    await this.db
-      .insertInto('setting')
-      .values({ key, value, updatedAt: now })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-  }
 }
