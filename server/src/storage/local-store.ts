@@ -48,23 +48,24 @@ export class LocalStore implements BlobStore {
 
   // ---- places ----------------------------------------------------------------------------
   item(owner: string, parentPath: string, name: string): Place {
-    return inside(this.userRoot(owner), path.join(parentPath, name));
+    return inside(this.folder(owner, parentPath), segment(name));
   }
 
   folder(owner: string, folderPath: string): Place {
-    return inside(this.userRoot(owner), folderPath);
+    const names = folderPath.split('/').filter((n) => n !== '');
+    return inside(this.userRoot(owner), names.map(segment).join(path.sep));
   }
 
   trashRoot(owner: string): Place {
-    return inside(this.trashDir, owner);
+    return inside(this.trashDir, segment(owner));
   }
 
   trashed(owner: string, trashId: string): Place {
-    return inside(this.trashRoot(owner), trashId);
+    return inside(this.trashRoot(owner), segment(trashId));
   }
 
   upload(sessionId: string): Place {
-    return inside(this.uploadsDir, sessionId);
+    return inside(this.uploadsDir, segment(sessionId));
   }
 
   uploadsRoot(): Place {
@@ -76,7 +77,7 @@ export class LocalStore implements BlobStore {
   }
 
   cached(kind: CacheKind, key: string): Place {
-    return inside(this.cacheRoot(kind), key);
+    return inside(this.cacheRoot(kind), segment(key));
   }
 
   cacheRoot(kind: CacheKind): Place {
@@ -84,11 +85,11 @@ export class LocalStore implements BlobStore {
   }
 
   child(folder: Place, name: string): Place {
-    return inside(folder, name);
+    return inside(folder, segment(name));
   }
 
   private userRoot(owner: string): Place {
-    return inside(this.filesDir, owner);
+    return inside(this.filesDir, segment(owner));
   }
 
   // ---- reading ---------------------------------------------------------------------------
@@ -235,6 +236,13 @@ function inside(root: string, relative: string): Place {
   const full = path.resolve(root, `.${path.sep}${relative}`);
   if (full !== root && !full.startsWith(root + path.sep)) throw new Error('path escapes its root');
   return full as Place;
+}
+
+/** One name of a path: never empty, `.`, `..`, nor holding a separator or a NUL. */
+function segment(name: string): string {
+  if (name === '' || name === '.' || name === '..' || /[/\\\0]/.test(name))
+    throw new Error(`path escapes its root: "${name}" is not a name`);
+  return name;
 }
 
 function missing(err: unknown): boolean {
