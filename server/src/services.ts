@@ -71,7 +71,13 @@ export function createServices(database: DbHandle, config: Config) {
     backgroundMergeBytes: config.backgroundMergeBytes,
     mergeWaitMs: config.mergeWaitMs,
   });
-  const shareAccess = new ShareAccess(db, files, new ShareTokens(settings), config.sessionTtlMs);
+  const shareAccess = new ShareAccess(
+    db,
+    files,
+    users,
+    new ShareTokens(settings),
+    config.sessionTtlMs,
+  );
   const shares = new ShareService(files, shareAccess, settings, new ShareCodeThrottle(attempts));
   const mounts = new MountService(files, shareAccess);
   const shareVisitors = new ShareVisitorService(

@@ -510,6 +510,11 @@ export class FilesService {
     return this.repo.live(userId, id);
   }
 
+  /** The live item of `userId` named `name` in the folder at `parentPath` (`/a/b/`), or undefined. */
+  liveAt(userId: string, parentPath: string, name: string): Promise<FileRow | undefined> {
+    return this.repo.liveAt(userId, parentPath, name);
+  }
+
   /** The live item of this name in a folder, or undefined. */
   childNamed(userId: string, parentId: string, name: string): Promise<FileRow | undefined> {
     return this.repo.childNamed(userId, parentId, name);

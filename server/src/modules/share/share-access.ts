@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { FileRow } from '../files/files.service.ts';
 import { prefixOf, type FilesService, type Owner } from '../files/files.service.ts';
 import { folderPathOf, parseFolderPath } from '../files/names.ts';
+import type { UsersService } from '../users/users.service.ts';
 import { ShareRepo, type ShareRow } from './share.repo.ts';
 import { codeFingerprint, type ShareTokens } from './share-token.ts';
 
@@ -151,6 +152,7 @@ export class ShareAccess {
   constructor(
     db: Db,
     private readonly files: FilesService,
+    private readonly users: UsersService,
     readonly tokens: ShareTokens,
     /** Lifetime of a token issued for a code (the session lifetime). */
     private readonly tokenTtlMs: number,
@@ -188,8 +190,15 @@ export class ShareAccess {
   private async located(share: ShareRow): Promise<LocatedShare> {
     const root = await this.files.liveRow(share.userId, share.fileId);
     if (!root) throw shareErrors.gone();
-    const owner = await this.repo.ownerOf(share.userId);
-    if (!owner) throw shareErrors.gone();
+    const account = await this.users.accountById(share.userId);
+    if (!account) throw shareErrors.gone();
+    // what a visitor may learn of the owner, and nothing more of the account
+    const owner: ShareOwner = {
+      id: account.id,
+      username: account.username,
+      showName: account.showName,
+      avatar: account.avatar,
+    };
     const { settings, parent } = await this.effective(share, root);
     return { share, settings, parent, root, owner };
   }
@@ -234,7 +243,7 @@ export class ShareAccess {
     if (segments.length === 0) return root;
     if (root.isFolder !== 1) throw shareErrors.notInShare();
     const name = segments.pop()!;
-    const row = await this.repo.liveAt(
+    const row = await this.files.liveAt(
       owner.id,
       `${prefixOf(root)}${segments.length ? `${segments.join('/')}/` : ''}`,
       name,
@@ -291,13 +300,14 @@ export class ShareAccess {
   ): Promise<{ owner: Owner; row: FileRow; open: OpenShare | null }> {
     const own = await this.files.liveRow(actor.id, fileId);
     if (own) return { owner: actor, row: own, open: null };
-    const row = await this.repo.liveAnyOwner(fileId);
     const missing = new AppError(ErrorCode.FILE_NOT_FOUND, 'The file does not exist');
-    if (!row) throw missing;
     let refusal: unknown = missing;
-    for (const mount of await this.repo.mountsOfOwner(actor.id, row.userId)) {
+    // only the owners of shares the actor mounted are asked for the file
+    for (const mount of await this.repo.mountsOf(actor.id)) {
       const share = await this.repo.byId(mount.shareId);
-      if (!share) continue;
+      if (!share || share.userId === actor.id) continue;
+      const row = await this.files.liveRow(share.userId, fileId);
+      if (!row) continue;
       let located: LocatedShare;
       try {
         located = await this.located(share);

@@ -216,17 +216,6 @@ export class ShareRepo {
       .execute();
   }
 
-  /** The mounts of a user whose shares belong to `ownerId`. */
-  mountsOfOwner(userId: string, ownerId: string): Promise<MountRow[]> {
-    return this.db
-      .selectFrom('mount')
-      .innerJoin('share', 'share.id', 'mount.shareId')
-      .selectAll('mount')
-      .where('mount.userId', '=', userId)
-      .where('share.userId', '=', ownerId)
-      .execute();
-  }
-
   async insertMount(row: MountRow): Promise<void> {
     await this.db.insertInto('mount').values(row).execute();
   }
@@ -244,38 +233,5 @@ export class ShareRepo {
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numDeletedRows);
-  }
-
-  // ---- the owner and the items of a share -----------------------------------------------------
-
-  /** The facts of a share's owner a visitor may see. */
-  ownerOf(userId: string) {
-    return this.db
-      .selectFrom('user')
-      .select(['id', 'username', 'showName', 'avatar'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
-  }
-
-  /** The live item of `userId` named `name` in the folder at `path` (`/a/b/`). */
-  liveAt(userId: string, path: string, name: string): Promise<FileRow | undefined> {
-    return this.db
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', userId)
-      .where('path', '=', path)
-      .where('name', '=', name)
-      .where('trashId', 'is', null)
-      .executeTakeFirst();
-  }
-
-  /** A live item by id, whoever owns it (a mounter opening a file of someone else's). */
-  liveAnyOwner(fileId: string): Promise<FileRow | undefined> {
-    return this.db
-      .selectFrom('file')
-      .selectAll()
-      .where('id', '=', fileId)
-      .where('trashId', 'is', null)
-      .executeTakeFirst();
   }
 }
