@@ -111,6 +111,19 @@ export class FilesRepo {
     return out;
   }
 
+  /** A live file of the user with this content hash and size (an instant upload copies it). */
+  liveWithContent(userId: string, hash: string, size: number): Promise<FileRow | undefined> {
+    return this.db
+      .selectFrom('file')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('hash', '=', hash)
+      .where('size', '=', size)
+      .where('isFolder', '=', 0)
+      .where('trashId', 'is', null)
+      .executeTakeFirst();
+  }
+
   /** The live item at `/a/b` given as its parent path `/a/` and name `b`. */
   liveAt(userId: string, parentPath: string, name: string): Promise<FileRow | undefined> {
     return this.db

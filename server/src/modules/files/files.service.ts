@@ -342,6 +342,11 @@ export class FilesService {
     return rows.map(toView);
   }
 
+  /** A live file of the user with these bytes (same hash and size), if there is one. */
+  sameContent(userId: string, hash: string, size: number): Promise<FileRow | undefined> {
+    return this.repo.liveWithContent(userId, hash, size);
+  }
+
   /** Where an item's bytes are in the store. */
   placeOf(owner: Owner, row: Pick<FileRow, 'path' | 'name'>): Place {
     return this.blobs.item(owner.username, row.path, row.name);

@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { UploadSessionTable } from '../../db/schema.ts';
-import type { FileRow } from '../files/files.service.ts';
 
 export type UploadSession = Selectable<UploadSessionTable>;
 
@@ -245,20 +244,5 @@ export class UploadRepo {
       for (const c of got) counts.set(c.sessionId, { n: Number(c.n), last: Number(c.last) });
     }
     return counts;
-  }
-
-  // ---- instant upload -------------------------------------------------------------------------
-
-  /** A live file of the user with this content hash and size: an instant upload copies it. */
-  sameContent(userId: string, hash: string, size: number): Promise<FileRow | undefined> {
-    return this.db
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', userId)
-      .where('hash', '=', hash)
-      .where('size', '=', size)
-      .where('isFolder', '=', 0)
-      .where('trashId', 'is', null)
-      .executeTakeFirst();
   }
 }

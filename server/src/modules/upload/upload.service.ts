@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import {
   ErrorCode,
-  MAX_CHUNK_SIZE,
   type ChunkParams,
   type ChunkTestResult,
   type MergeParams,
@@ -9,7 +8,7 @@ import {
 } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
-import { AppError, badParameter } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
 import type { TrashService } from '../files/trash.service.ts';
 import {
@@ -20,14 +19,20 @@ import {
   type Owner,
 } from '../files/files.service.ts';
 import { checkName, folderPathOf, parseFolderPath } from '../files/names.ts';
-import { hashBytes } from '../files/tree-index.ts';
 import { Gate } from '../../lib/gate.ts';
 import { SESSION_IDLE_MS, VISITOR_SESSION_IDLE_MS } from '../files/quota.ts';
 import { formatDateTime } from '../../lib/time.ts';
-import { createHash, type Hash } from 'node:crypto';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Place } from '../../storage/blob-store.ts';
 import { ChunkStore } from './chunk-store.ts';
+import { UploadHashes } from './upload-hashes.ts';
+import {
+  expectedChunkSize,
+  sessionKey,
+  targetSegments,
+  validateChunk,
+  validateFile,
+} from './upload-rules.ts';
 import { UploadRepo, type UploadSession } from './upload.repo.ts';
 
 export type { UploadSession };
@@ -47,11 +52,6 @@ export interface UploadPolicy {
 /** What one share visitor (share and address) may hold in uploads under way. */
 export const VISITOR_MAX_SESSIONS = 10;
 export const VISITOR_MAX_BYTES = 20 * 1024 ** 3;
-
-/** Chunks of one upload at most (10 TiB in chunks of 1 MiB): each is a row. */
-const MAX_CHUNKS = 10_000_000;
-/** The largest date a JavaScript Date holds, either side of 1970, in milliseconds. */
-const MAX_DATE_MS = 8.64e15;
 
 const OWNER_POLICY: UploadPolicy = { instantCopy: true, replace: true };
 
@@ -78,22 +78,14 @@ export interface UploadOptions {
 
 /** Sessions untouched this long are abandoned: their bytes go and their space is freed. */
 export const ABANDONED_AFTER_MS = SESSION_IDLE_MS;
-const HASH_PATTERN = /^[0-9a-f]{64}$/;
 
 /**
  * Chunked, resumable uploads. Each chunk is written once, at its offset, into one preallocated
  * file; the session lives in the database so a restart or a reload resumes where it stopped.
  * The identifier is the SHA-256 of the content: the merged file is checked against it.
  */
-/** SHA-256 of the chunks received in order so far: merge then has little or nothing left to hash. */
-interface HashCursor {
-  hash: Hash;
-  next: number;
-}
-
 export class UploadService {
-  private readonly cursors = new Map<string, HashCursor>();
-  private readonly cursorLocks = new Gate();
+  private readonly hashes: UploadHashes;
   private readonly mergeLocks = new Gate();
   private readonly openLocks = new Gate();
 
@@ -112,6 +104,7 @@ export class UploadService {
   ) {
     this.repo = new UploadRepo(db);
     this.chunks = new ChunkStore(this.repo, files.blobs);
+    this.hashes = new UploadHashes(this.repo, files.blobs);
     this.jobs = options.jobs;
     this.backgroundMergeBytes = options.backgroundMergeBytes ?? Infinity;
     this.mergeWaitMs = options.mergeWaitMs ?? 10_000;
@@ -121,78 +114,11 @@ export class UploadService {
     return this.files.blobs;
   }
 
-  /** The folder a file of this upload goes to: current folder + folder path + relative path. */
+  /** The folder a file of this upload goes to (upload-rules.ts). */
   targetSegments(
     p: Pick<ChunkParams, 'currentDirectory' | 'relativePath' | 'folderPath' | 'filename'>,
   ): string[] {
-    const base = parseFolderPath(p.currentDirectory);
-    const relative = (p.relativePath ?? '').split('/').filter(Boolean);
-    const inner = relative.length > 1 ? relative.slice(0, -1) : parseFolderPath(p.folderPath);
-    return [...base, ...inner.map((s) => checkName(s))];
-  }
-
-  /** A visitor's sessions are their own: keyed by the share as well, never shared with the owner's. */
-  private sessionId(userId: string, p: ChunkParams, policy: UploadPolicy = OWNER_POLICY): string {
-    const target = folderPathOf(this.targetSegments(p));
-    const origin = policy.visitor ? `\nshare:${policy.visitor.shareId}` : '';
-    return sha256(
-      `${userId}\n${p.identifier}\n${target}\n${p.filename}\n${p.totalSize}\n${p.chunkSize}${origin}`,
-    );
-  }
-
-  /** The fields that name an upload: its file, its sizes and its date. */
-  private validateFile(
-    p: Pick<
-      ChunkParams,
-      'filename' | 'identifier' | 'totalSize' | 'chunkSize' | 'totalChunks' | 'lastModified'
-    >,
-  ): void {
-    checkName(p.filename);
-    if (!HASH_PATTERN.test(p.identifier))
-      throw badParameter('The upload identifier must be the SHA-256 of the file');
-    if (!Number.isSafeInteger(p.totalSize) || p.totalSize < 0)
-      throw badParameter('Invalid file size');
-    if (!Number.isSafeInteger(p.chunkSize) || p.chunkSize < 1 || p.chunkSize > MAX_CHUNK_SIZE) {
-      throw badParameter(
-        `The chunk size must be between 1 byte and ${MAX_CHUNK_SIZE / 1024 / 1024} MiB`,
-      );
-    }
-    const expectedChunks = Math.max(1, Math.floor(p.totalSize / p.chunkSize));
-    if (expectedChunks > MAX_CHUNKS)
-      throw badParameter(
-        `A file is sent in at most ${MAX_CHUNKS.toLocaleString('en')} chunks; use larger chunks`,
-      );
-    if (p.totalChunks !== expectedChunks)
-      throw badParameter(`Expected ${expectedChunks} chunks for this size, not ${p.totalChunks}`);
-    if (
-      p.lastModified !== undefined &&
-      (!Number.isFinite(p.lastModified) || Math.abs(p.lastModified) > MAX_DATE_MS)
-    ) {
-      throw badParameter(
-        'lastModified must be a date in milliseconds since 1970, at most 8.64e15 either side',
-      );
-    }
-  }
-
-  /** The protocol's arithmetic: the last chunk takes the remainder (it may reach 2× chunkSize). */
-  validate(p: ChunkParams): void {
-    this.validateFile(p);
-    if (!Number.isInteger(p.chunkNumber) || p.chunkNumber < 1 || p.chunkNumber > p.totalChunks) {
-      throw badParameter(`Chunk ${p.chunkNumber} is outside 1..${p.totalChunks}`);
-    }
-    if (p.currentChunkSize !== this.expectedChunkSize(p)) {
-      throw badParameter(
-        `Chunk ${p.chunkNumber} must be ${this.expectedChunkSize(p)} bytes, not ${p.currentChunkSize}`,
-      );
-    }
-  }
-
-  private expectedChunkSize(
-    p: Pick<ChunkParams, 'chunkNumber' | 'totalChunks' | 'chunkSize' | 'totalSize'>,
-  ): number {
-    return p.chunkNumber < p.totalChunks
-      ? p.chunkSize
-      : p.totalSize - (p.totalChunks - 1) * p.chunkSize;
+    return targetSegments(p);
   }
 
   /** POST checkExist: do any of these names exist in the target folder? */
@@ -233,7 +159,7 @@ export class UploadService {
    * last free space, and a visitor's reservation stays within the visitor's bounds.
    */
   private open(actor: Actor, p: ChunkParams, policy: UploadPolicy): Promise<UploadSession> {
-    const id = this.sessionId(actor.id, p, policy);
+    const id = sessionKey(actor.id, p, policy);
     return this.openLocks.run(id, async () => {
       const now = Date.now();
       const found = await this.find(id);
@@ -245,7 +171,7 @@ export class UploadService {
         userId: actor.id,
         identifier: p.identifier,
         filename: p.filename,
-        targetPath: folderPathOf(this.targetSegments(p)),
+        targetPath: folderPathOf(targetSegments(p)),
         totalSize: p.totalSize,
         chunkSize: p.chunkSize,
         totalChunks: p.totalChunks,
@@ -329,8 +255,8 @@ export class UploadService {
     policy: UploadPolicy = OWNER_POLICY,
   ): Promise<ChunkTestResult & { file?: FileView }> {
     requireAuthority(actor, 'cloud:file:upload');
-    this.validate(p);
-    const id = this.sessionId(actor.id, p, policy);
+    validateChunk(p);
+    const id = sessionKey(actor.id, p, policy);
     const found = await this.find(id);
     const session = found && !this.lapsed(found) ? found : undefined;
     if (session?.state === 'done') {
@@ -367,7 +293,7 @@ export class UploadService {
 
   /** A new file made from one the user already owns with the same hash and size: no bytes sent. */
   private async instantCopy(actor: Actor, p: ChunkParams): Promise<FileView | null> {
-    const same = await this.repo.sameContent(actor.id, p.identifier, p.totalSize);
+    const same = await this.files.sameContent(actor.id, p.identifier, p.totalSize);
     if (!same) return null;
     const source = this.files.placeOf(actor, same);
     if (!(await this.blobs.exists(source))) return null;
@@ -375,7 +301,7 @@ export class UploadService {
     const staged = this.blobs.staging();
     await this.blobs.copy(source, staged);
     try {
-      return await this.place(actor, p.filename, this.targetSegments(p), staged, {
+      return await this.place(actor, p.filename, targetSegments(p), staged, {
         size: p.totalSize,
         hash: p.identifier,
         lastModified: p.lastModified === undefined ? null : Math.round(p.lastModified),
@@ -393,54 +319,18 @@ export class UploadService {
     policy: UploadPolicy = OWNER_POLICY,
   ): Promise<{ upload: boolean; merge: boolean }> {
     requireAuthority(actor, 'cloud:file:upload');
-    this.validate(p);
+    validateChunk(p);
     const session = await this.open(actor, p, policy);
     if (session.state === 'done') return { upload: true, merge: false };
     if (session.state !== 'uploading')
       throw new AppError(ErrorCode.LOCKED, 'This upload is being merged');
-    const expected = this.expectedChunkSize(p);
+    const expected = expectedChunkSize(p);
     const offset = (p.chunkNumber - 1) * session.chunkSize;
     await this.chunks.store(session.id, p.chunkNumber, offset, expected, body);
     await this.repo.touch(session.id);
-    await this.advanceHash(session);
+    await this.hashes.advance(session);
     const count = await this.repo.countDone(session.id);
     return { upload: true, merge: count === session.totalChunks };
-  }
-
-  /** Hash the written chunks that now follow on from what is hashed, re-read from the page cache. */
-  private advanceHash(session: UploadSession): Promise<void> {
-    return this.cursorLocks.run(session.id, async () => {
-      let cursor = this.cursors.get(session.id);
-      if (!cursor) {
-        cursor = { hash: createHash('sha256'), next: 1 };
-        this.cursors.set(session.id, cursor);
-      }
-      const have = new Set(await this.repo.doneChunks(session.id, cursor.next));
-      if (!have.has(cursor.next)) return;
-      // the written chunks that follow on, read as one range (from the page cache)
-      const first = cursor.next;
-      while (have.has(cursor.next)) cursor.next += 1;
-      const start = (first - 1) * session.chunkSize;
-      // the last chunk takes the remainder, so it may be longer than the others
-      const last = cursor.next - 1 === session.totalChunks;
-      const end = (last ? session.totalSize : (cursor.next - 1) * session.chunkSize) - 1;
-      if (end < start) return;
-      for await (const piece of this.blobs.read(this.blobs.upload(session.id), { start, end }))
-        cursor.hash.update(piece as Buffer);
-    });
-  }
-
-  /** The finished hash when every chunk went through the cursor; otherwise hash the file. */
-  private async finalHash(
-    session: UploadSession,
-    staged: Place,
-    onBytes?: (bytes: number) => void,
-  ): Promise<string> {
-    await this.cursorLocks.run(session.id, async () => undefined);
-    const cursor = this.cursors.get(session.id);
-    this.cursors.delete(session.id);
-    if (cursor && cursor.next === session.totalChunks + 1) return cursor.hash.digest('hex');
-    return hashBytes(this.blobs.read(staged), onBytes);
   }
 
   /**
@@ -461,8 +351,8 @@ export class UploadService {
       totalChunks:
         request.totalChunks ?? Math.max(1, Math.floor(request.totalSize / request.chunkSize)),
     };
-    this.validateFile(p);
-    const id = this.sessionId(actor.id, { ...p, chunkNumber: 1, currentChunkSize: 0 }, policy);
+    validateFile(p);
+    const id = sessionKey(actor.id, { ...p, chunkNumber: 1, currentChunkSize: 0 }, policy);
     // one merge per session at a time: a second request waits and then answers the same file
     const started = await this.mergeLocks.run(id, async (): Promise<MergeOutcome | string> => {
       const session = await this.find(id);
@@ -527,7 +417,7 @@ export class UploadService {
         const message =
           err instanceof AppError ? err.message : 'The merge failed; upload the file again';
         // the reason stays for the next merge request; the bytes go now
-        this.cursors.delete(id);
+        this.hashes.forget(id);
         await this.repo.deleteChunks(id);
         await this.repo.setFailed(id, message);
         await this.blobs.remove(this.blobs.upload(id));
@@ -569,7 +459,7 @@ export class UploadService {
         progress?.(5 + Math.floor((hashed / Math.max(session.totalSize, 1)) * 90));
       };
       const hash =
-        session.totalSize === 0 ? sha256('') : await this.finalHash(session, staged, onBytes);
+        session.totalSize === 0 ? sha256('') : await this.hashes.final(session, staged, onBytes);
       if (hash !== session.identifier)
         throw mergeFailed(
           'The uploaded bytes do not match the file (checksum mismatch); upload it again',
@@ -722,7 +612,7 @@ export class UploadService {
   }
 
   private async discard(id: string): Promise<void> {
-    this.cursors.delete(id);
+    this.hashes.forget(id);
     await this.repo.deleteSession(id);
     await this.blobs.remove(this.blobs.upload(id));
   }
