@@ -14,42 +14,46 @@ import { useTranslation } from 'react-i18next';
 import { useDragStore } from '../drag';
 import { useRubberBand } from '../hooks/use-rubber-band';
 import type { ItemLayout } from '../selection';
-import type { FileItem } from '../types';
+import { fileUrl } from '../api';
 import { useFileFormat } from '../use-format';
 import type { SortOrder, SortProp } from '../view-kinds';
 import type {
   CollectionApi,
   CollectionHandlers,
+  CollectionItem,
   CollectionMode,
   GridMetrics,
 } from './collection-types';
 import type { Shared } from './collection-item';
 import { GridTile } from './GridTile';
-import { ListHeader, ListRow } from './ListRow';
+import { ListHeader, ListRow, type ListSort } from './ListRow';
 
-interface CollectionProps {
-  items: FileItem[];
+interface CollectionProps<T extends CollectionItem> {
+  items: T[];
   mode: CollectionMode;
   mobile: boolean;
   selected: ReadonlySet<string>;
   focusedId: string | null;
-  highlightId: string | null;
-  renamingId: string | null;
+  highlightId?: string | null;
+  renamingId?: string | null;
   hasMore: boolean;
   loadingMore: boolean;
   /** Drive-wide views show where each item lives. */
-  showLocation: boolean;
-  trash: boolean;
-  sortProp: SortProp;
-  order: SortOrder;
+  showLocation?: boolean;
+  trash?: boolean;
+  /** How the list is sorted; without it (or without `handlers.onSort`) the headers do not sort. */
+  sortProp?: SortProp;
+  order?: SortOrder;
   /** Items can be dragged onto folders. */
-  draggable: boolean;
+  draggable?: boolean;
   /** Thumbnails of images in the grid. */
   thumbnails?: boolean;
+  /** Where an image's thumbnail is: the drive's own file unless told otherwise. */
+  thumbnailUrl?: (item: T) => string;
   /** Each item's "…" menu button and checkbox (off in the file picker). */
   itemControls?: boolean;
   locationLink?: (path: string, name: string) => string;
-  handlers: CollectionHandlers;
+  handlers: CollectionHandlers<T>;
   apiRef?: Ref<CollectionApi>;
   label: string;
   testId?: string;
@@ -81,7 +85,7 @@ function gridMetrics(width: number, mobile: boolean): GridMetrics {
  * The listing: a virtual list or grid that stays smooth at 100,000 items, pages in more as it
  * nears the end, and selects by click, keyboard and rubber band.
  */
-export function FileCollection(props: CollectionProps) {
+export function FileCollection<T extends CollectionItem>(props: CollectionProps<T>) {
   const { t } = useTranslation('files');
   const fmt = useFileFormat();
   const dragging = useDragStore((s) => s.items.length > 0);
@@ -92,6 +96,17 @@ export function FileCollection(props: CollectionProps) {
     [t, fmt, dragging, locationLink],
   );
   const { items, mode, mobile, handlers } = props;
+  const showLocation = props.showLocation ?? false;
+  const trash = props.trash ?? false;
+  const { sortProp, order, thumbnailUrl } = props;
+  const sort = useMemo<ListSort | null>(
+    () =>
+      sortProp && order && handlers.onSort
+        ? { sortProp, order, onSort: (prop) => handlers.onSort?.(prop) }
+        : null,
+    [sortProp, order, handlers],
+  );
+  const thumbnail = props.thumbnails === false ? null : (thumbnailUrl ?? fileUrl);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
 
@@ -174,16 +189,14 @@ export function FileCollection(props: CollectionProps) {
   const nameUnits = Math.max(
     12,
     Math.floor(
-      ((width || 800) -
-        (mobile ? 110 : 28 + 110 + 150 + 44 + (props.showLocation ? 220 : 0) + 48)) /
-        7.4,
+      ((width || 800) - (mobile ? 110 : 28 + 110 + 150 + 44 + (showLocation ? 220 : 0) + 48)) / 7.4,
     ),
   );
   const listTemplate = mobile
     ? 'minmax(0, 1fr) 44px'
-    : `36px minmax(0, 1fr)${props.showLocation ? ' minmax(120px, 220px)' : ''} 110px 150px 44px`;
+    : `36px minmax(0, 1fr)${showLocation ? ' minmax(120px, 220px)' : ''} 110px 150px 44px`;
 
-  const common = (item: FileItem, index: number) => ({
+  const common = (item: T, index: number) => ({
     shared,
     dropOver: overId === item.id,
     item,
@@ -193,7 +206,7 @@ export function FileCollection(props: CollectionProps) {
     highlighted: props.highlightId === item.id,
     renaming: props.renamingId === item.id,
     mobile,
-    draggable: props.draggable,
+    draggable: props.draggable ?? false,
     controls: props.itemControls !== false,
     handlers,
   });
@@ -201,14 +214,7 @@ export function FileCollection(props: CollectionProps) {
   return (
     <div className={`nb-collection nb-collection--${mode}${mobile ? ' is-mobile' : ''}`}>
       {mode === 'list' && !mobile ? (
-        <ListHeader
-          template={listTemplate}
-          showLocation={props.showLocation}
-          trash={props.trash}
-          sortProp={props.sortProp}
-          order={props.order}
-          onSort={handlers.onSort}
-        />
+        <ListHeader template={listTemplate} showLocation={showLocation} trash={trash} sort={sort} />
       ) : null}
       <div
         ref={scrollRef}
@@ -252,8 +258,8 @@ export function FileCollection(props: CollectionProps) {
                 <ListRow
                   key={item.id}
                   {...common(item, row.index)}
-                  showLocation={props.showLocation}
-                  trash={props.trash}
+                  showLocation={showLocation}
+                  trash={trash}
                   nameUnits={nameUnits}
                   top={row.start}
                   height={rowHeight}
@@ -269,7 +275,7 @@ export function FileCollection(props: CollectionProps) {
                   key={item.id}
                   {...common(item, start + col)}
                   metrics={metrics}
-                  thumbnails={props.thumbnails !== false}
+                  thumbnailUrl={thumbnail}
                   left={PAD + col * metrics.cellWidth}
                   top={row.start}
                 />

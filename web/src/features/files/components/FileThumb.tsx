@@ -1,24 +1,25 @@
 import { useState } from 'react';
-import { fileUrl } from '../api';
 import { isViewableImage } from '../file-kinds';
-import type { FileItem } from '../types';
+import type { CollectionItem } from './collection-types';
 import { FileIcon } from './FileIcon';
 
 /** Image files small enough to draw as their own thumbnail (the server has no thumbnails yet). */
 const THUMBNAIL_MAX_BYTES = 12 * 1024 * 1024;
 
-export function FileThumb({
+/** An image's own picture where `src` says where it is, else the item's icon. */
+export function FileThumb<T extends CollectionItem>({
   item,
   size,
-  thumbnails,
+  src,
 }: {
-  item: FileItem;
+  item: T;
   size: number;
-  thumbnails: boolean;
+  /** Where the picture of an image is; null draws the icon. */
+  src: ((item: T) => string) | null;
 }) {
   const [failed, setFailed] = useState(false);
   if (
-    thumbnails &&
+    src &&
     !failed &&
     isViewableImage(item) &&
     item.size > 0 &&
@@ -27,7 +28,7 @@ export function FileThumb({
     return (
       <img
         className="nb-thumb"
-        src={fileUrl(item)}
+        src={src(item)}
         alt=""
         width={size}
         height={size}

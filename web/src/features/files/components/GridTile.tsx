@@ -1,18 +1,19 @@
-import { memo } from 'react';
+import { memo, type ReactElement } from 'react';
 import { truncateName } from '../../../lib/format';
-import type { GridMetrics } from './collection-types';
+import type { CollectionItem, GridMetrics } from './collection-types';
 import { ItemCheck, MenuButton, StarGlyph, useItemEvents, type ItemProps } from './collection-item';
 import { FileThumb } from './FileThumb';
 import { RenameInput } from './RenameInput';
 
-export interface TileProps extends ItemProps {
+export interface TileProps<T extends CollectionItem> extends ItemProps<T> {
   left: number;
   top: number;
   metrics: GridMetrics;
-  thumbnails: boolean;
+  /** Where an image's thumbnail is; null draws no thumbnails. */
+  thumbnailUrl: ((item: T) => string) | null;
 }
 
-export const GridTile = memo(function GridTile(p: TileProps) {
+function Tile<T extends CollectionItem>(p: TileProps<T>) {
   const { item, metrics } = p;
   const { fmt, t } = p.shared;
   const { isOver, rootProps, dragProps } = useItemEvents(p);
@@ -59,14 +60,14 @@ export const GridTile = memo(function GridTile(p: TileProps) {
         </span>
       ) : null}
       <span className="nb-tile__icon" style={{ width: metrics.icon, height: metrics.icon }}>
-        <FileThumb item={item} size={metrics.icon} thumbnails={p.thumbnails} />
+        <FileThumb item={item} size={metrics.icon} src={p.thumbnailUrl} />
       </span>
       <span className="nb-tile__name">
-        {p.renaming ? (
+        {p.renaming && p.handlers.onRenameSubmit ? (
           <RenameInput
             item={item}
             onSubmit={p.handlers.onRenameSubmit}
-            onCancel={p.handlers.onRenameCancel}
+            onCancel={() => p.handlers.onRenameCancel?.()}
           />
         ) : (
           <>
@@ -80,4 +81,6 @@ export const GridTile = memo(function GridTile(p: TileProps) {
       {p.controls ? <MenuButton item={item} handlers={p.handlers} t={p.shared.t} /> : null}
     </div>
   );
-});
+}
+
+export const GridTile = memo(Tile) as <T extends CollectionItem>(p: TileProps<T>) => ReactElement;

@@ -1,5 +1,5 @@
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
-import { memo } from 'react';
+import { memo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { truncateName } from '../../../lib/format';
@@ -11,11 +11,12 @@ import {
   useItemEvents,
   type ItemProps,
 } from './collection-item';
+import type { CollectionItem } from './collection-types';
 import { FileIcon } from './FileIcon';
 import { RenameInput } from './RenameInput';
 import type { SortOrder, SortProp } from '../view-kinds';
 
-export interface RowProps extends ItemProps {
+export interface RowProps<T extends CollectionItem> extends ItemProps<T> {
   showLocation: boolean;
   trash: boolean;
   nameUnits: number;
@@ -24,7 +25,7 @@ export interface RowProps extends ItemProps {
   template: string;
 }
 
-export const ListRow = memo(function ListRow(p: RowProps) {
+function Row<T extends CollectionItem>(p: RowProps<T>) {
   const { item } = p;
   const { fmt, t } = p.shared;
   const { isOver, rootProps, dragProps } = useItemEvents(p);
@@ -64,11 +65,11 @@ export const ListRow = memo(function ListRow(p: RowProps) {
       <span className="nb-row__name" data-drag-handle {...dragProps}>
         <FileIcon item={item} size={p.mobile ? 32 : 24} />
         <span className="nb-row__text">
-          {p.renaming ? (
+          {p.renaming && p.handlers.onRenameSubmit ? (
             <RenameInput
               item={item}
               onSubmit={p.handlers.onRenameSubmit}
-              onCancel={p.handlers.onRenameCancel}
+              onCancel={() => p.handlers.onRenameCancel?.()}
             />
           ) : (
             <span className="nb-row__title" title={item.name}>
@@ -113,23 +114,30 @@ export const ListRow = memo(function ListRow(p: RowProps) {
       {p.controls ? <MenuButton item={item} handlers={p.handlers} t={p.shared.t} /> : <span />}
     </div>
   );
-});
+}
+
+export const ListRow = memo(Row) as <T extends CollectionItem>(p: RowProps<T>) => ReactElement;
+
+/** How the list is sorted, and what sorts it; a list without it has plain headers. */
+export interface ListSort {
+  sortProp: SortProp;
+  order: SortOrder;
+  onSort: (prop: SortProp) => void;
+}
 
 function SortHeader({
   prop,
   label,
-  sortProp,
-  order,
-  onSort,
+  sort,
   className,
 }: {
   prop: SortProp;
   label: string;
-  sortProp: SortProp;
-  order: SortOrder;
-  onSort: (prop: SortProp) => void;
+  sort: ListSort | null;
   className: string;
 }) {
+  if (!sort) return <span className={`nb-list-head__cell ${className}`}>{label}</span>;
+  const { sortProp, order, onSort } = sort;
   const active = prop === sortProp;
   return (
     <button
@@ -150,16 +158,12 @@ export function ListHeader({
   template,
   showLocation,
   trash,
-  sortProp,
-  order,
-  onSort,
+  sort,
 }: {
   template: string;
   showLocation: boolean;
   trash: boolean;
-  sortProp: SortProp;
-  order: SortOrder;
-  onSort: (prop: SortProp) => void;
+  sort: ListSort | null;
 }) {
   const { t } = useTranslation('files');
   return (
@@ -169,9 +173,7 @@ export function ListHeader({
         prop="name"
         label={t('columns.name')}
         className="nb-list-head__name"
-        sortProp={sortProp}
-        order={order}
-        onSort={onSort}
+        sort={sort}
       />
       {showLocation ? (
         <span className="nb-list-head__cell">
@@ -182,21 +184,12 @@ export function ListHeader({
         prop="size"
         label={t('columns.size')}
         className="nb-list-head__size"
-        sortProp={sortProp}
-        order={order}
-        onSort={onSort}
+        sort={sort}
       />
       {trash ? (
         <span className="nb-list-head__cell">{t('columns.trashDate')}</span>
       ) : (
-        <SortHeader
-          prop="updateDate"
-          label={t('columns.updateDate')}
-          className=""
-          sortProp={sortProp}
-          order={order}
-          onSort={onSort}
-        />
+        <SortHeader prop="updateDate" label={t('columns.updateDate')} className="" sort={sort} />
       )}
       <span />
     </div>

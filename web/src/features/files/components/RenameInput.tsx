@@ -4,15 +4,17 @@ import { useTranslation } from 'react-i18next';
 import { baseNameEnd, nameProblem } from '../names';
 import type { FileItem } from '../types';
 
-interface RenameInputProps {
-  item: FileItem;
+type Named = Pick<FileItem, 'name' | 'isFolder'>;
+
+interface RenameInputProps<T extends Named> {
+  item: T;
   /** Resolves with an error text to show, or null when the rename is done. */
-  onSubmit: (item: FileItem, name: string) => Promise<string | null>;
+  onSubmit: (item: T, name: string) => Promise<string | null>;
   onCancel: () => void;
 }
 
 /** F2: the name becomes a field. Enter saves, Esc cancels; the server's refusal shows beside it. */
-export function RenameInput({ item, onSubmit, onCancel }: RenameInputProps) {
+export function RenameInput<T extends Named>({ item, onSubmit, onCancel }: RenameInputProps<T>) {
   const { t } = useTranslation('files');
   const [value, setValue] = useState(item.name);
   const [error, setError] = useState<string | null>(null);

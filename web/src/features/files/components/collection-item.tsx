@@ -3,7 +3,7 @@ import { useRef } from 'react';
 import { DRAG_TYPE, useDragStore, type DropTarget } from '../drag';
 import { childPathOf, type FileItem } from '../types';
 import type { useFileFormat } from '../use-format';
-import type { CollectionHandlers } from './collection-types';
+import type { CollectionHandlers, CollectionItem } from './collection-types';
 
 /** What a list row and a grid tile share: drop and drag, clicks and long presses, glyphs. */
 
@@ -23,7 +23,7 @@ function dropProps(
   handlers: Pick<CollectionHandlers, 'canDropOn' | 'onDropOn'>,
 ) {
   const accepts = (event: React.DragEvent) =>
-    event.dataTransfer.types.includes(DRAG_TYPE) && handlers.canDropOn(target);
+    event.dataTransfer.types.includes(DRAG_TYPE) && Boolean(handlers.canDropOn?.(target));
   return {
     onDragOver: (event: React.DragEvent) => {
       if (!accepts(event)) return;
@@ -40,7 +40,7 @@ function dropProps(
       if (!accepts(event)) return;
       event.preventDefault();
       event.stopPropagation();
-      handlers.onDropOn(target);
+      handlers.onDropOn?.(target);
     },
   };
 }
@@ -55,12 +55,12 @@ export interface Shared {
   locationLink?: (path: string, name: string) => string;
 }
 
-export interface ItemProps {
+export interface ItemProps<T extends CollectionItem = FileItem> {
   shared: Shared;
   /** A drag is over this folder. */
   dropOver: boolean;
   controls: boolean;
-  item: FileItem;
+  item: T;
   index: number;
   selected: boolean;
   focused: boolean;
@@ -68,11 +68,11 @@ export interface ItemProps {
   renaming: boolean;
   mobile: boolean;
   draggable: boolean;
-  handlers: CollectionHandlers;
+  handlers: CollectionHandlers<T>;
 }
 
 /** Long press (touch) opens the item menu: spec "Mobile: long-press or a … button". */
-function useLongPress(item: FileItem, handlers: CollectionHandlers) {
+function useLongPress<T extends CollectionItem>(item: T, handlers: CollectionHandlers<T>) {
   const timer = useRef<number | null>(null);
   // stays true until the next touch, so the click and contextmenu that follow are ignored
   const fired = useRef(false);
@@ -106,7 +106,7 @@ function useLongPress(item: FileItem, handlers: CollectionHandlers) {
   };
 }
 
-export function useItemEvents(p: ItemProps) {
+export function useItemEvents<T extends CollectionItem>(p: ItemProps<T>) {
   const { item, handlers } = p;
   const longPress = useLongPress(item, handlers);
   // a mount is browsed through its share: nothing is dropped into it or dragged out of here
@@ -117,10 +117,10 @@ export function useItemEvents(p: ItemProps) {
     props: dropTarget && p.shared.dragging ? dropProps(dropTarget, handlers) : {},
   };
   const dragProps =
-    p.draggable && !p.renaming && !p.mobile && !item.mount
+    p.draggable && handlers.onDragStart && !p.renaming && !p.mobile && !item.mount
       ? {
           draggable: true,
-          onDragStart: (event: React.DragEvent) => handlers.onDragStart(item, event),
+          onDragStart: (event: React.DragEvent) => handlers.onDragStart?.(item, event),
         }
       : {};
   return {
@@ -187,15 +187,15 @@ export function MountTag({ mount, t }: { mount: NonNullable<FileItem['mount']>; 
 }
 
 /** A plain checkbox: rows mount while scrolling, so it stays light. */
-export function ItemCheck({
+export function ItemCheck<T extends CollectionItem>({
   item,
   selected,
   handlers,
   t,
 }: {
-  item: FileItem;
+  item: T;
   selected: boolean;
-  handlers: CollectionHandlers;
+  handlers: CollectionHandlers<T>;
   t: Shared['t'];
 }) {
   return (
@@ -211,13 +211,13 @@ export function ItemCheck({
   );
 }
 
-export function MenuButton({
+export function MenuButton<T extends CollectionItem>({
   item,
   handlers,
   t,
 }: {
-  item: FileItem;
-  handlers: CollectionHandlers;
+  item: T;
+  handlers: CollectionHandlers<T>;
   t: Shared['t'];
 }) {
   return (

@@ -5,25 +5,38 @@ import type { SortProp } from '../view-kinds';
 
 export type CollectionMode = 'list' | 'grid';
 
-/** What the collection asks its owner to do. */
-export interface CollectionHandlers {
-  onItemClick(item: FileItem, event: MouseEvent): void;
-  onItemOpen(item: FileItem): void;
-  onItemToggle(item: FileItem): void;
-  onItemContextMenu(item: FileItem, point: { x: number; y: number }): void;
+/**
+ * What the collection draws of an item: a file of one's drive, or a shared one as a visitor
+ * sees it (no favourite, no trash date, no mount).
+ */
+export type CollectionItem = Pick<
+  FileItem,
+  'id' | 'name' | 'path' | 'isFolder' | 'size' | 'suffix' | 'updateDate'
+> &
+  Partial<Pick<FileItem, 'isFavorite' | 'trashDate' | 'mount'>>;
+
+/**
+ * What the collection asks its owner to do. Sorting, dragging and renaming in place are
+ * optional: a collection without them offers none.
+ */
+export interface CollectionHandlers<T extends CollectionItem = FileItem> {
+  onItemClick(item: T, event: MouseEvent): void;
+  onItemOpen(item: T): void;
+  onItemToggle(item: T): void;
+  onItemContextMenu(item: T, point: { x: number; y: number }): void;
   onBackgroundClick(): void;
   onBackgroundContextMenu(point: { x: number; y: number }): void;
   /** The rubber band touches these ids; `additive` keeps what was selected before. */
   onMarquee(ids: string[], additive: boolean): void;
   onMarqueeStart(): void;
   onLoadMore(): void;
-  onSort(prop: SortProp): void;
-  onDragStart(item: FileItem, event: DragEvent): void;
-  onDropOn(target: DropTarget): void;
-  canDropOn(target: DropTarget): boolean;
-  onRenameSubmit(item: FileItem, name: string): Promise<string | null>;
-  onRenameCancel(): void;
   onKeyDown(event: KeyboardEvent, columns: number): void;
+  onSort?(prop: SortProp): void;
+  onDragStart?(item: T, event: DragEvent): void;
+  onDropOn?(target: DropTarget): void;
+  canDropOn?(target: DropTarget): boolean;
+  onRenameSubmit?(item: T, name: string): Promise<string | null>;
+  onRenameCancel?(): void;
 }
 
 export interface CollectionApi {

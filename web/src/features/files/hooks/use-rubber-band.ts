@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState, type PointerEvent, type RefObject } from 'react';
 import type { CollectionHandlers } from '../components/collection-types';
 import { indexesInRect, normalizeRect, type ItemLayout, type Rect } from '../selection';
-import type { FileItem } from '../types';
 
 interface MarqueeState {
   startX: number;
@@ -20,7 +19,7 @@ interface MarqueeState {
 export function useRubberBand(
   scrollRef: RefObject<HTMLDivElement | null>,
   layout: () => ItemLayout,
-  items: FileItem[],
+  items: readonly { id: string }[],
   handlers: Pick<CollectionHandlers, 'onMarquee' | 'onMarqueeStart'>,
 ) {
   const [band, setBand] = useState<Rect | null>(null);
