@@ -36,6 +36,7 @@ import { MountService } from './modules/share/mount.service.ts';
 import { ShareVisitorService } from './modules/share/share-visitor.service.ts';
 import { Ocr } from './modules/search/content/ocr.ts';
 import { OcrSettings } from './modules/search/ocr-settings.ts';
+import { SearchHistoryRepo } from './modules/search/search-history.repo.ts';
 import { SearchIndexer } from './modules/search/search-index.ts';
 import { registerSearchJobs } from './modules/search/search.jobs.ts';
 import { PostgresSearchRepo } from './modules/search/search.postgres.ts';
@@ -104,6 +105,7 @@ export function createServices(database: DbHandle, config: Config) {
   const tags = new TagsService(db, files);
   const search = new SearchService(
     searchRepo,
+    new SearchHistoryRepo(db),
     files,
     tags,
     settings,

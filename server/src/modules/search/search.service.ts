@@ -12,6 +12,7 @@ import type { TagsService } from '../tags/tags.service.ts';
 import type { Ocr, OcrEngineName } from './content/ocr.ts';
 import { pdfToolsAvailable } from './content/pdf.ts';
 import type { OcrConfig, OcrSettings } from './ocr-settings.ts';
+import type { SearchHistoryRepo } from './search-history.repo.ts';
 import type { SearchIndexer } from './search-index.ts';
 import type { SearchFilters, SearchRepo, SortProp, Tier } from './search.repo.ts';
 import { normalizeText, parseQuery, uniqueTerms, type ParsedQuery } from './tokenize.ts';
@@ -91,6 +92,7 @@ function fuzzyMatch(query: ParsedQuery, name: string): boolean {
 export class SearchService {
   constructor(
     private readonly repo: SearchRepo,
+    private readonly history: SearchHistoryRepo,
     private readonly files: FilesService,
     private readonly tags: TagsService,
     private readonly settings: SettingsService,
@@ -207,13 +209,13 @@ export class SearchService {
   // ---- history ----------------------------------------------------------------------------
 
   private async remember(userId: string, keyword: string): Promise<void> {
-    await this.repo.remember(userId, keyword.slice(0, 255), Date.now());
-    await this.repo.trimHistory(userId, SEARCH_HISTORY_KEEP);
+    await this.history.remember(userId, keyword.slice(0, 255), Date.now());
+    await this.history.trimHistory(userId, SEARCH_HISTORY_KEEP);
   }
 
   /** Recent searches, newest first; those containing `keyword` when given. */
   async recent(actor: Actor, keyword?: string, limit = 10): Promise<SearchHistoryItem[]> {
-    const rows = await this.repo.history(actor.id, keyword?.trim() || undefined, limit);
+    const rows = await this.history.list(actor.id, keyword?.trim() || undefined, limit);
     return rows.map((r) => ({
       id: r.id,
       keyword: r.keyword,
@@ -222,11 +224,11 @@ export class SearchService {
   }
 
   async forget(actor: Actor, id: string): Promise<void> {
-    await this.repo.forget(actor.id, id);
+    await this.history.forget(actor.id, id);
   }
 
   async forgetAll(actor: Actor): Promise<void> {
-    await this.repo.forgetAll(actor.id);
+    await this.history.forgetAll(actor.id);
   }
 
   // ---- OCR settings -----------------------------------------------------------------------
