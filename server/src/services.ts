@@ -32,6 +32,7 @@ import { ShareTokens } from './modules/share/share-token.ts';
 import { ShareAccess } from './modules/share/share-access.ts';
 import { ShareCodeThrottle } from './modules/share/share-code-throttle.ts';
 import { ShareService } from './modules/share/share.service.ts';
+import { ShareBrowseService } from './modules/share/share-browse.service.ts';
 import { MountService } from './modules/share/mount.service.ts';
 import { ShareVisitorService } from './modules/share/share-visitor.service.ts';
 import { Ocr } from './modules/search/content/ocr.ts';
@@ -79,17 +80,15 @@ export function createServices(database: DbHandle, config: Config) {
     new ShareTokens(settings),
     config.sessionTtlMs,
   );
-  const shares = new ShareService(files, shareAccess, settings, new ShareCodeThrottle(attempts));
-  const mounts = new MountService(files, shareAccess);
-  const shareVisitors = new ShareVisitorService(
-    shareAccess,
-    shares,
-    uploads,
+  const shares = new ShareService(files, shareAccess);
+  const shareBrowse = new ShareBrowseService(
     files,
-    fileOps,
-    trash,
-    auth,
+    shareAccess,
+    settings,
+    new ShareCodeThrottle(attempts),
   );
+  const mounts = new MountService(files, shareAccess);
+  const shareVisitors = new ShareVisitorService(shareAccess, uploads, files, fileOps, trash, auth);
   const downloads = new DownloadService(files, shareAccess);
   registerFileJobs({ jobs, auth, files, fileOps, indexer });
   registerUploadJobs({ jobs, auth, uploads });
@@ -145,6 +144,7 @@ export function createServices(database: DbHandle, config: Config) {
     tasks,
     shareAccess,
     shares,
+    shareBrowse,
     mounts,
     shareVisitors,
     ocrSettings,

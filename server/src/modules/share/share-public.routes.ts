@@ -53,7 +53,7 @@ const isFresh = (request: FastifyRequest) => {
 /** Visitors of shares (and mounters, through the same gate): no sign-in needed. */
 export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { shares, shareVisitors: visitors } = app.services;
+  const { shareBrowse: browse, shareVisitors: visitors } = app.services;
   const open = { config: { public: true } } as const;
   const visitorOf = (request: FastifyRequest) => ({
     creds: credentialsOf(request),
@@ -70,7 +70,7 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
     '/public/valid-share-code',
     { ...open, schema: { body: validShareCodeBody, response: answers(z.string()) } },
     async (request) => {
-      const { token } = await shares.validCode(
+      const { token } = await browse.validCode(
         request.body.shareId,
         request.body.shareCode,
         request.ip,
@@ -83,7 +83,7 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
     '/public/access-share',
     { ...open, schema: { querystring: publicListQuery, response: answers(accessShareAnswer) } },
     async (request) => {
-      const result = await shares.accessShare(credentialsOf(request), request.query);
+      const result = await browse.accessShare(credentialsOf(request), request.query);
       // a private share not yet open answers with its public facts only (API-NOTES §1.7)
       const body = result.items
         ? ok<z.infer<typeof accessShareAnswer>>(result.items, { count: result.total })
@@ -96,7 +96,7 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
     '/public/access-share/open',
     { ...open, schema: { querystring: publicOpenQuery, response: answers(publicFileList) } },
     async (request) => {
-      const { items, total, folder } = await visitors.openFolder(
+      const { items, total, folder } = await browse.openFolder(
         credentialsOf(request),
         targetOf(request.query),
         request.query,
@@ -108,20 +108,20 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     '/public/get/sharer',
     { ...open, schema: { querystring: publicShareQuery, response: answers(sharer) } },
-    async (request) => ok(await visitors.sharer(shareAddressOf(request))),
+    async (request) => ok(await browse.sharer(shareAddressOf(request))),
   );
 
   api.get(
     '/public/file_info',
     { ...open, schema: { querystring: publicTargetQuery, response: answers(publicFileView) } },
-    async (request) => ok(await visitors.fileInfo(credentialsOf(request), targetOf(request.query))),
+    async (request) => ok(await browse.fileInfo(credentialsOf(request), targetOf(request.query))),
   );
 
   api.get(
     '/public/s/preview/text',
     { ...open, schema: { querystring: publicTargetQuery, response: answers(publicFileView) } },
     async (request) =>
-      ok(await visitors.previewText(credentialsOf(request), targetOf(request.query))),
+      ok(await browse.previewText(credentialsOf(request), targetOf(request.query))),
   );
 
   // ---- bytes --------------------------------------------------------------------------------

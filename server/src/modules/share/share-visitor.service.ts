@@ -23,7 +23,7 @@ import {
   type ShareCredentials,
   type ShareTarget,
 } from './share-access.ts';
-import { toPublicView, type ListOptions, type ShareService } from './share.service.ts';
+import { toPublicView } from './share-browse.service.ts';
 
 /** Who is asking: the share's credentials and the visitor's address. */
 export interface Visitor {
@@ -46,7 +46,6 @@ export interface SharedBytes extends StoredBytes {
 export class ShareVisitorService {
   constructor(
     private readonly access: ShareAccess,
-    private readonly shares: ShareService,
     private readonly uploads: UploadService,
     private readonly files: FilesService,
     private readonly fileOps: FileOperations,
@@ -54,28 +53,7 @@ export class ShareVisitorService {
     private readonly auth: AuthService,
   ) {}
 
-  // ---- reading --------------------------------------------------------------------------------
-
-  /** A folder of the share, and the folder itself as the visitor sees it. */
-  async openFolder(creds: ShareCredentials, target: ShareTarget, options: ListOptions) {
-    const { open: share, row } = await this.access.access(creds, target);
-    const { items, total } = await this.shares.listFolder(share, row, options);
-    return { items, total, folder: toPublicView(share.root, row) };
-  }
-
-  async fileInfo(creds: ShareCredentials, target: ShareTarget): Promise<PublicFileView> {
-    const { open: share, row } = await this.access.access(creds, target);
-    return toPublicView(share.root, row);
-  }
-
-  async previewText(creds: ShareCredentials, target: ShareTarget): Promise<PublicFileView> {
-    const { open: share, row } = await this.access.access(creds, target);
-    return this.shares.previewText(share, row);
-  }
-
-  async sharer(address: string) {
-    return this.shares.sharer(await this.access.locate(address));
-  }
+  // ---- fetching bytes -------------------------------------------------------------------------
 
   /**
    * The bytes of a shared file. A download needs the download permission and counts once (a
@@ -94,7 +72,7 @@ export class ShareVisitorService {
       throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no bytes; download it as a zip');
     if (how.download) {
       this.access.require(share, 'download');
-      if (how.fresh) await this.shares.countDownload(share);
+      if (how.fresh) await this.access.repo.countDownload(share.share.id);
     }
     const previewOnly = share.settings.allowDownload ? undefined : () => shareErrors.previewOnly();
     return {
@@ -125,7 +103,7 @@ export class ShareVisitorService {
     if (ids.length === 0) throw badParameter('Choose at least one file');
     const rows: FileRow[] = [];
     for (const fileId of ids) rows.push(await this.access.resolve(share, { fileId }));
-    await this.shares.countDownload(share);
+    await this.access.repo.countDownload(share.share.id);
     const name = rows.length === 1 ? `${rows[0]!.name}.zip` : `${share.root.name}.zip`;
     return { name, entries: zipEntriesOf(this.files, share.owner, rows) };
   }

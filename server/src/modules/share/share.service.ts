@@ -1,33 +1,19 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import {
-  ErrorCode,
-  SHARE_CODE_LENGTH,
-  type GenerateShareBody,
-  type PublicFileView,
-  type ShareFacts,
-  type ShareView,
-  type Sharer,
-} from '@nimbus/contract';
+import { randomBytes } from 'node:crypto';
+import { SHARE_CODE_LENGTH, type GenerateShareBody, type ShareView } from '@nimbus/contract';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
-import { AppError, badParameter, exists } from '../../lib/errors.ts';
+import { exists } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { formatDateTime } from '../../lib/time.ts';
-import type { SettingsService } from '../settings/settings.service.ts';
-import type { FileRow, SortOrder, SortProp } from '../files/files.service.ts';
-import { isTextSuffix } from '../files/file-types.ts';
+import type { FileRow } from '../files/files.service.ts';
 import { prefixOf, type FilesService } from '../files/files.service.ts';
 import {
   isExpired,
   operationsOf,
   ownSettings,
-  publicPathOf,
   shareErrors,
-  type LocatedShare,
-  type OpenShare,
   type ShareAccess,
-  type ShareCredentials,
 } from './share-access.ts';
-import type { ShareCodeThrottle } from './share-code-throttle.ts';
+import { parseExpiry } from './share-expiry.ts';
 import { codeFingerprint } from './share-token.ts';
 import type { ShareRow, ShareSort } from './share.repo.ts';
 
@@ -35,8 +21,6 @@ import type { ShareRow, ShareSort } from './share.repo.ts';
 const CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const ADDRESS_ALPHABET = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const ADDRESS_LENGTH = 8;
-/** Text previews read at most this much of a file. */
-export const TEXT_PREVIEW_BYTES = 2 * 1024 * 1024;
 
 function randomText(alphabet: string, length: number): string {
   let out = '';
@@ -50,105 +34,11 @@ function randomText(alphabet: string, length: number): string {
   return out;
 }
 
-/** The last moment a `yyyy-MM-dd HH:mm:ss` date can show: 9999-12-31 23:59:59 server time. */
-const LAST_SHOWABLE = new Date(9999, 11, 31, 23, 59, 59, 999).getTime();
-
-const badDate = () =>
-  new AppError(
-    ErrorCode.BAD_DATE,
-    'The expiry date must be a real date: yyyy-MM-dd HH:mm:ss (server time), ISO 8601, or epoch milliseconds',
-  );
-
-/**
- * A written date, strictly: `yyyy-MM-dd`, `yyyy-MM-dd HH:mm[:ss]` (or with `T`) in server
- * time, or ISO 8601 with fractions and a zone (`Z`, `±HH:mm`). Every part must exist as
- * written: `2999-02-30` or `25:61:61` are refused, never rolled over into another date.
- */
-export function parseDateText(text: string): number | null {
-  const m =
-    /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?)?$/.exec(
-      text.trim(),
-    );
-  if (!m) return null;
-  const part = (i: number) => Number(m[i] ?? 0);
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map(part) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const ms = Number((m[7] ?? '0').padEnd(3, '0'));
-  const zone = m[8];
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  // the day must exist in that month (the round trip of the parts)
-  const probe = new Date(Date.UTC(2000, 0, 1));
-  probe.setUTCFullYear(year, month - 1, day);
-  if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
-  if (zone === undefined) {
-    const local = new Date(2000, 0, 1);
-    local.setFullYear(year, month - 1, day);
-    local.setHours(hour, minute, second, ms);
-    return local.getTime();
-  }
-  let offset = 0;
-  if (zone !== 'Z') {
-    const zh = Number(zone.slice(1, 3));
-    const zm = Number(zone.slice(4, 6));
-    if (zh > 23 || zm > 59) return null;
-    offset = (zone[0] === '-' ? -1 : 1) * (zh * 60 + zm) * 60_000;
-  }
-  probe.setUTCHours(hour, minute, second, ms);
-  return probe.getTime() - offset;
-}
-
-/** `yyyy-MM-dd HH:mm[:ss]` in server time, an ISO date, or epoch ms; null for permanent. */
-export function parseExpiry(
-  body: Pick<GenerateShareBody, 'expireDate' | 'expireDays'>,
-  now: number,
-): number | null {
-  if (body.expireDays !== undefined) return now + body.expireDays * 86400_000;
-  const value = body.expireDate;
-  if (value === null || value === undefined || value === '') return null;
-  const when = typeof value === 'number' ? value : parseDateText(value);
-  // a date that cannot be shown as yyyy-MM-dd HH:mm:ss is no date either
-  if (when === null || !Number.isSafeInteger(when) || Math.abs(when) > LAST_SHOWABLE)
-    throw badDate();
-  if (when <= now) throw badParameter('The expiry date must be in the future');
-  return when;
-}
-
-export function toPublicView(root: FileRow, row: FileRow): PublicFileView {
-  return {
-    id: row.id,
-    name: row.name,
-    path: publicPathOf(root, row),
-    isFolder: row.isFolder === 1,
-    size: row.size,
-    contentType: row.contentType,
-    suffix: row.suffix,
-    type: row.fileType,
-    uploadDate: formatDateTime(row.uploadDate),
-    updateDate: formatDateTime(row.updateDate),
-    childrenCount: row.childrenCount,
-  };
-}
-
-export interface ListOptions {
-  pageIndex: number;
-  pageSize: number;
-  sortableProp?: SortProp;
-  order?: SortOrder;
-}
-
-/** Shares as their owners manage them, and what visitors see of them. */
+/** Share links as their owners make, change, list and cancel them. */
 export class ShareService {
   constructor(
     private readonly files: FilesService,
     readonly access: ShareAccess,
-    private readonly settings: SettingsService,
-    private readonly throttle: ShareCodeThrottle,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -394,144 +284,5 @@ export class ShareService {
     if (!share || (!isOwner && !(await this.repo.mountOf(actor.id, share.id))))
       throw shareErrors.gone();
     return this.access.issueToken(await this.access.locate(share.id));
-  }
-
-  // ---- what visitors see --------------------------------------------------------------------
-
-  async sharer(located: LocatedShare): Promise<Sharer> {
-    const drive = await this.settings.drive();
-    return {
-      shareId: located.share.id,
-      userId: located.owner.id,
-      username: located.owner.username,
-      showName: located.owner.showName,
-      avatar: located.owner.avatar,
-      netdiskName: drive.netdiskName,
-      netdiskLogo: drive.netdiskLogo,
-    };
-  }
-
-  async facts(
-    located: LocatedShare,
-    open: OpenShare | null,
-    actor: Actor | null,
-  ): Promise<ShareFacts> {
-    const facts: ShareFacts = {
-      shareId: located.share.id,
-      shortId: located.share.shortId,
-      fileName: located.root.name,
-      isFolder: located.root.isFolder === 1,
-      isPrivacy: located.settings.isPrivacy,
-      expireDate:
-        located.settings.expiresAt === null ? null : formatDateTime(located.settings.expiresAt),
-      expiresAt: located.settings.expiresAt,
-      needCode: open === null,
-      sharer: {
-        username: located.owner.username,
-        showName: located.owner.showName,
-        avatar: located.owner.avatar,
-      },
-    };
-    if (open) {
-      facts.allowDownload = open.settings.allowDownload;
-      facts.operationPermissionList = open.root.isFolder === 1 ? operationsOf(open.settings) : [];
-      if (actor) {
-        facts.mounted = (await this.repo.mountOf(actor.id, open.share.id)) !== undefined;
-        facts.canMount = open.root.isFolder === 1 && actor.id !== open.owner.id;
-      }
-    }
-    return facts;
-  }
-
-  /**
-   * GET public/access-share: the shared file, or the shared folder's items. A private share not
-   * yet open to this visitor answers with its public facts only.
-   */
-  async accessShare(
-    creds: ShareCredentials,
-    options: ListOptions,
-  ): Promise<{ items: PublicFileView[] | null; total: number; facts: ShareFacts }> {
-    const located = await this.access.locate(creds.share);
-    const via = await this.access.openedVia(located, creds);
-    if (!via) return { items: null, total: 0, facts: await this.facts(located, null, creds.actor) };
-    const open: OpenShare = { ...located, via };
-    if (options.pageIndex === 1 && via !== 'owner') await this.repo.countView(open.share.id);
-    const facts = await this.facts(located, open, creds.actor);
-    if (open.root.isFolder !== 1)
-      return { items: [toPublicView(open.root, open.root)], total: 1, facts };
-    const { items, total } = await this.listFolder(open, open.root, options);
-    return { items, total, facts };
-  }
-
-  async listFolder(
-    open: LocatedShare,
-    folder: FileRow,
-    options: ListOptions,
-  ): Promise<{ items: PublicFileView[]; total: number }> {
-    if (folder.isFolder !== 1)
-      throw new AppError(ErrorCode.DIRECTORY_NOT_FOUND, 'This is not a folder');
-    const sortProp = options.sortableProp ?? 'name';
-    const { rows, total } = await this.files.listRows({
-      userId: open.owner.id,
-      parentId: folder.id,
-      sortProp,
-      order: options.order ?? (sortProp === 'name' ? 'ascending' : 'descending'),
-      offset: (options.pageIndex - 1) * options.pageSize,
-      limit: options.pageSize,
-    });
-    return { items: rows.map((r) => toPublicView(open.root, r)), total };
-  }
-
-  /** POST public/valid-share-code: the right code earns a share token. */
-  async validCode(
-    address: string,
-    code: string,
-    ip: string,
-  ): Promise<{ token: string; located: LocatedShare }> {
-    const located = await this.access.locate(address);
-    if (!located.settings.isPrivacy)
-      return { token: await this.access.issueToken(located), located };
-    const expected = located.settings.code ?? '';
-    const a = Buffer.from(code.trim().toLowerCase());
-    const b = Buffer.from(expected.toLowerCase());
-    // the guess is counted before it is compared, so parallel guesses cannot slip past the limit
-    const right = await this.throttle.check(
-      located.share.id,
-      ip,
-      () => !!expected && a.length === b.length && timingSafeEqual(a, b),
-    );
-    if (!right) throw shareErrors.wrongCode();
-    return { token: await this.access.issueToken(located), located };
-  }
-
-  /** The first bytes of a shared text file, as UTF-8. */
-  async previewText(open: OpenShare, row: FileRow): Promise<PublicFileView> {
-    if (row.isFolder === 1) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no text');
-    // without downloads, the text preview is for text: it is no way to read other files
-    if (
-      !open.settings.allowDownload &&
-      !isTextSuffix(row.suffix) &&
-      !row.contentType.startsWith('text/')
-    )
-      throw shareErrors.previewOnly();
-    const view = toPublicView(open.root, row);
-    let head: Buffer;
-    try {
-      head = await this.files.blobs.readHead(
-        this.files.placeOf(open.owner, row),
-        Math.min(TEXT_PREVIEW_BYTES, Math.max(0, row.size)),
-      );
-    } catch {
-      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file is missing on disk');
-    }
-    view.contentText = new TextDecoder('utf-8').decode(head, {
-      stream: row.size > TEXT_PREVIEW_BYTES,
-    });
-    view.truncated = row.size > TEXT_PREVIEW_BYTES;
-    return view;
-  }
-
-  countDownload(open: LocatedShare): Promise<void> {
-    return this.repo.countDownload(open.share.id);
   }
 }
