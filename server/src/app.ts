@@ -160,7 +160,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const services = createServices(database, config);
   await services.menus.ensureSeeded();
   await services.blobs.init();
-  const recovered = await services.files.recover(await services.users.allUsernames());
+  const recovered = await services.files.recover(
+    (await services.users.owners()).map((o) => o.username),
+  );
   await services.uploads.recover();
   if (recovered > 0)
     app.log.warn({ recovered }, 'rolled back file operations interrupted by a crash');

@@ -67,7 +67,7 @@ export function createServices(database: DbHandle, config: Config) {
   const fileOps = new FileOperations(files, trash, jobs);
   const indexer = new TreeIndexer(files);
   const extract = new ExtractService(files, indexer);
-  const fileSync = new SyncService(files, jobs);
+  const fileSync = new SyncService(files, jobs, () => users.owners());
   const uploads = new UploadService(db, files, trash, {
     jobs,
     backgroundMergeBytes: config.backgroundMergeBytes,

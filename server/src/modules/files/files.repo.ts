@@ -74,6 +74,15 @@ export const underPrefix = (prefix: string) =>
 export class FilesRepo {
   constructor(private readonly db: Db) {}
 
+  /** The user's live rows (not in the trash): where most queries start. */
+  private liveRows(userId: string, trx: Db = this.db) {
+    return trx
+      .selectFrom('file')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('trashId', 'is', null);
+  }
+
   byId(userId: string, id: string, trx: Db = this.db): Promise<FileRow | undefined> {
     return trx
       .selectFrom('file')
@@ -84,13 +93,7 @@ export class FilesRepo {
   }
 
   live(userId: string, id: string, trx: Db = this.db): Promise<FileRow | undefined> {
-    return trx
-      .selectFrom('file')
-      .selectAll()
-      .where('id', '=', id)
-      .where('userId', '=', userId)
-      .where('trashId', 'is', null)
-      .executeTakeFirst();
+    return this.liveRows(userId, trx).where('id', '=', id).executeTakeFirst();
   }
 
   /**
@@ -113,43 +116,24 @@ export class FilesRepo {
 
   /** A live file of the user with this content hash and size (an instant upload copies it). */
   liveWithContent(userId: string, hash: string, size: number): Promise<FileRow | undefined> {
-    return this.db
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', userId)
+    return this.liveRows(userId)
       .where('hash', '=', hash)
       .where('size', '=', size)
       .where('isFolder', '=', 0)
-      .where('trashId', 'is', null)
       .executeTakeFirst();
   }
 
   /** The live item at `/a/b` given as its parent path `/a/` and name `b`. */
   liveAt(userId: string, parentPath: string, name: string): Promise<FileRow | undefined> {
-    return this.db
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', userId)
+    return this.liveRows(userId)
       .where('path', '=', parentPath)
       .where('name', '=', name)
-      .where('trashId', 'is', null)
       .executeTakeFirst();
   }
 
   /** The live rows directly in a folder. */
   liveChildren(userId: string, parentId: string): Promise<FileRow[]> {
-    return this.db
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', userId)
-      .where('parentId', '=', parentId)
-      .where('trashId', 'is', null)
-      .execute();
-  }
-
-  /** Whose trees there are: every user (the index rebuild of the whole drive). */
-  owners(): Promise<Array<{ id: string; username: string }>> {
-    return this.db.selectFrom('user').select(['id', 'username']).execute();
+    return this.liveRows(userId).where('parentId', '=', parentId).execute();
   }
 
   /** The live folder at `/a/b` given as its parent path `/a/` and name `b`. */
@@ -159,14 +143,10 @@ export class FilesRepo {
     name: string,
     trx: Db = this.db,
   ): Promise<FileRow | undefined> {
-    return trx
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', userId)
+    return this.liveRows(userId, trx)
       .where('path', '=', parentPath)
       .where('name', '=', name)
       .where('isFolder', '=', 1)
-      .where('trashId', 'is', null)
       .executeTakeFirst();
   }
 
@@ -176,13 +156,9 @@ export class FilesRepo {
     name: string,
     trx: Db = this.db,
   ): Promise<FileRow | undefined> {
-    return trx
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', userId)
+    return this.liveRows(userId, trx)
       .where('parentId', '=', parentId)
       .where('name', '=', name)
-      .where('trashId', 'is', null)
       .executeTakeFirst();
   }
 
@@ -390,13 +366,7 @@ export class FilesRepo {
 
   /** Every live row below a folder whose own path+name is `prefix` (`/a/b/`). */
   descendants(userId: string, prefix: string, trx: Db = this.db): Promise<FileRow[]> {
-    return trx
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', userId)
-      .where('trashId', 'is', null)
-      .where(underPrefix(prefix))
-      .execute();
+    return this.liveRows(userId, trx).where(underPrefix(prefix)).execute();
   }
 
   async subtreeTotals(

@@ -18,13 +18,15 @@ export class SyncService {
   constructor(
     private readonly files: FilesService,
     private readonly jobs: JobQueue,
+    /** Every user with a tree (the users service's). */
+    private readonly owners: () => Promise<Array<{ id: string; username: string }>>,
   ) {}
 
   /** The whole drive: every user's tree (administrators). */
   async rebuildAll(actor: Actor): Promise<string[]> {
     requireAuthority(actor, 'cloud:set:sync');
     const taskIds: string[] = [];
-    for (const owner of await this.files.repo.owners())
+    for (const owner of await this.owners())
       taskIds.push(
         await this.jobs.enqueue<SyncPayload>(
           JOB_SYNC,

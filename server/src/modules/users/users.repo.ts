@@ -93,9 +93,8 @@ export class UsersRepo {
     await this.db.updateTable('user').set(set).where('id', '=', id).execute();
   }
 
-  async usernames(): Promise<string[]> {
-    const rows = await this.db.selectFrom('user').select('username').execute();
-    return rows.map((r) => r.username);
+  owners(): Promise<Array<{ id: string; username: string }>> {
+    return this.db.selectFrom('user').select(['id', 'username']).execute();
   }
 
   count(): Promise<number> {

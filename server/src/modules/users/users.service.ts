@@ -77,9 +77,9 @@ export class UsersService {
     return username;
   }
 
-  /** Every account's username (the start-up repair walks each user's trash). */
-  allUsernames(): Promise<string[]> {
-    return this.repo.usernames();
+  /** Every account, as the owner of a tree (the start-up repair, the index rebuild). */
+  owners(): Promise<Array<{ id: string; username: string }>> {
+    return this.repo.owners();
   }
 
   /** The account of a username, matched regardless of case (sign-in). */
