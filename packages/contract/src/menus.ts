@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recordIdSchema } from './users.ts';
-import { queryNumber } from './validation.ts';
+import { flag, queryNumber } from './validation.ts';
 
 /** A menu (or a button's authority) of the menu tree. */
 export interface MenuNode {
@@ -47,7 +47,8 @@ export const menuBody = z.object({
   icon: z.string().trim().max(200).nullish(),
   sortNumber: queryNumber(z.number().int().min(-1_000_000).max(1_000_000).default(0)),
   menuType: queryNumber(z.number().int().min(0).max(4)),
-  hide: z.coerce.boolean().default(false),
+  // "false" is false: a coerced boolean would take any non-empty text as true
+  hide: flag(),
 });
 export const menuUpdateBody = menuBody.partial().extend({ id: recordIdSchema });
 

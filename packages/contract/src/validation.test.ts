@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeIssues, flag, listField, queryNumber, textField, wholeNumber } from './index.ts';
+import { describeIssues, flag, menuBody, listField, queryNumber, textField, wholeNumber } from './index.ts';
 
 const messageOf = (schema: z.ZodType, input: unknown) => {
   const result = schema.safeParse(input);
@@ -50,6 +50,10 @@ describe('query fields', () => {
     expect(flag().parse('1')).toBe(true);
     expect(flag().parse('false')).toBe(false);
     expect(flag().parse(undefined)).toBe(false);
+    // the same flags in a JSON body: a menu's "hide" sent as text or a number
+    expect(menuBody.parse({ name: 'm', menuType: 0, hide: 'false' }).hide).toBe(false);
+    expect(menuBody.parse({ name: 'm', menuType: 0, hide: 1 }).hide).toBe(true);
+    expect(menuBody.parse({ name: 'm', menuType: 0 }).hide).toBe(false);
     expect(textField(3).parse('')).toBeUndefined();
     expect(textField(3).parse(undefined)).toBeUndefined();
     expect(listField().parse(['a', 'b,c', ' d '])).toEqual(['a', 'b', 'c', 'd']);

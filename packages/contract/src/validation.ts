@@ -109,7 +109,8 @@ export const wholeNumber = () =>
   );
 
 /** `true`, `'true'` or `'1'` are true; anything else false. */
-export const flag = () => z.preprocess((v) => v === true || v === 'true' || v === '1', z.boolean());
+export const flag = () =>
+  z.preprocess((v) => v === true || v === 'true' || v === '1' || v === 1, z.boolean());
 
 /** Optional text of at most `max` characters; an empty value counts as absent. */
 export const textField = (max: number) =>
