@@ -7,12 +7,7 @@ import { AttemptLimiter } from './modules/auth/attempt-limiter.ts';
 import { MenusService } from './modules/menus/menus.service.ts';
 import { SettingsService } from './modules/settings/settings.service.ts';
 import { UsersService } from './modules/users/users.service.ts';
-import {
-  InProcessEventBus,
-  dbEventUserLookup,
-  type EventBus,
-  type EventType,
-} from './events/bus.ts';
+import { InProcessEventBus, type EventBus, type EventType } from './events/bus.ts';
 import { EventStreams } from './events/event-streams.ts';
 import { DbJobQueue } from './jobs/db-queue.ts';
 import type { JobQueue } from './jobs/queue.ts';
@@ -55,7 +50,7 @@ export function createServices(database: DbHandle, config: Config) {
   const users = new UsersService(db, config, sessions, settings, attempts);
   const auth = new AuthService(users, sessions, attempts);
   const menus = new MenusService(db);
-  const events: EventBus = new InProcessEventBus(dbEventUserLookup(db));
+  const events: EventBus = new InProcessEventBus((id) => users.usage(id));
   const eventStreams = new EventStreams(events);
   const jobs: JobQueue = new DbJobQueue(database, events, {}, (id) => users.usernameOf(id));
   const tasks = new TasksService(jobs);

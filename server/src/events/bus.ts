@@ -1,5 +1,3 @@
-import type { Db } from '../db/index.ts';
-
 /**
  * Live event types (spec §4 "Live event stream", API-NOTES §2). The web client forwards synced,
  * calculateFolderSizeProcessed, taskProgress, transcodeStatus and uploaderChunkSize as their own
@@ -88,17 +86,6 @@ export type EventUserLookup = (userId: string) => Promise<EventUser | undefined>
 
 export interface EventBusLogger {
   warn(obj: object, msg?: string): void;
-}
-
-export function dbEventUserLookup(db: Db): EventUserLookup {
-  return async (userId) => {
-    const row = await db
-      .selectFrom('user')
-      .select(['username', 'usedBytes'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    return row && { username: row.username, space: Number(row.usedBytes) };
-  };
 }
 
 interface Pending {

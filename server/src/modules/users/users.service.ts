@@ -92,6 +92,12 @@ export class UsersService {
     return this.repo.findById(userId);
   }
 
+  /** An account's name and the bytes it uses, as its live events carry them (the quota bar). */
+  async usage(userId: string): Promise<{ username: string; space: number } | undefined> {
+    const row = await this.repo.findById(userId);
+    return row && { username: row.username, space: Number(row.usedBytes) };
+  }
+
   /** The role codes and authorities a user holds through their roles. */
   grantsOf(userId: string): Promise<{ roleCodes: string[]; authorities: string[] }> {
     return this.repo.grantsOf(userId);
