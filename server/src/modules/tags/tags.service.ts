@@ -162,7 +162,7 @@ export class TagsService {
     requireAuthority(actor, 'cloud:file:update');
     const fileIds = [...new Set(input.fileIds)];
     if (fileIds.length === 0) throw badParameter('Choose at least one file');
-    const files = await this.files.repo.liveMany(actor.id, fileIds);
+    const files = await this.files.liveMany(actor.id, fileIds);
     if (files.length !== fileIds.length)
       throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
     const used = await this.db.transaction().execute(async (trx) => {
