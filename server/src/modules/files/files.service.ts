@@ -307,6 +307,19 @@ export class FilesService {
     return this.repo.liveMany(userId, ids);
   }
 
+  /** The user's rows among `ids`, live or in the trash (in no particular order). */
+  async rowsOf(userId: string, ids: string[]): Promise<FileRow[]> {
+    const rows = await this.repo.liveMany(userId, ids);
+    const live = new Set(rows.map((r) => r.id));
+    // the rest are in the trash (or gone): few, read one by one
+    for (const id of new Set(ids)) {
+      if (live.has(id)) continue;
+      const row = await this.repo.byId(userId, id);
+      if (row) rows.push(row);
+    }
+    return rows;
+  }
+
   /** The user's live items of a request: every one of `ids`, or a refusal. */
   async liveItems(userId: string, ids: string[]): Promise<FileRow[]> {
     const unique = [...new Set(ids)];

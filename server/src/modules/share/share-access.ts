@@ -9,6 +9,23 @@ import type { UsersService } from '../users/users.service.ts';
 import { ShareRepo, type ShareRow } from './share.repo.ts';
 import { codeFingerprint, type ShareTokens } from './share-token.ts';
 
+/** A share with the row of what it shares. */
+export interface SharedRow {
+  share: ShareRow;
+  file: FileRow;
+}
+
+/** Each share with its item's row (in the order given; shares without one are left out). */
+export function pairWithFiles(shares: ShareRow[], files: FileRow[]): SharedRow[] {
+  const byId = new Map(files.map((f) => [f.id, f]));
+  const out: SharedRow[] = [];
+  for (const share of shares) {
+    const file = byId.get(share.fileId);
+    if (file) out.push({ share, file });
+  }
+  return out;
+}
+
 /** What a visitor may do with a share besides opening it. */
 export type ShareAction = 'download' | 'upload' | 'edit' | 'delete';
 
@@ -161,12 +178,28 @@ export class ShareAccess {
     this.repo = new ShareRepo(db);
   }
 
+  /**
+   * The live shared folders among the ancestors of an item, outermost first: the shares a share
+   * of that item would sit inside.
+   */
+  async enclosing(userId: string, itemPath: string): Promise<SharedRow[]> {
+    const shares = await this.repo.enclosing(userId, itemPath);
+    if (shares.length === 0) return [];
+    const folders = await this.files.liveMany(
+      userId,
+      shares.map((s) => s.fileId),
+    );
+    return pairWithFiles(shares, folders).sort(
+      (a, b) => [...a.file.path].length - [...b.file.path].length,
+    );
+  }
+
   /** The settings in force for a share whose item is `root`, and the share they come from. */
   async effective(
     share: ShareRow,
     root: FileRow,
   ): Promise<{ settings: ShareSettings; parent: ShareRow | null }> {
-    const around = await this.repo.enclosing(share.userId, root.path);
+    const around = await this.enclosing(share.userId, root.path);
     const outer = around[0];
     if (outer) return { settings: ownSettings(outer.share), parent: outer.share };
     return { settings: ownSettings(share), parent: null };

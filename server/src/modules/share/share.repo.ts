@@ -1,18 +1,12 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { MountTable, ShareTable } from '../../db/schema.ts';
-import { underPrefix, type FileRow } from '../files/files.service.ts';
+import { underPrefix } from '../files/files.service.ts';
 
 export type ShareRow = Selectable<ShareTable>;
 export type MountRow = Selectable<MountTable>;
 
 export type ShareSort = 'createDate' | 'expireDate' | 'fileName' | 'views' | 'downloads';
-
-/** A share with the row of what it shares. */
-export interface SharedRow {
-  share: ShareRow;
-  file: FileRow;
-}
 
 /** The ancestors of an item as (parent path, name) pairs: `/a/b/` → (`/`, a), (`/a/`, b). */
 export function ancestorsOf(path: string): Array<{ path: string; name: string }> {
@@ -96,13 +90,13 @@ export class ShareRepo {
   }
 
   /**
-   * The live shared folders among the ancestors of an item, outermost first: the shares a share
-   * of that item would sit inside.
+   * The shares of the live folders among the ancestors of an item: the shares a share of that
+   * item would sit inside (in no particular order).
    */
-  async enclosing(userId: string, itemPath: string): Promise<SharedRow[]> {
+  enclosing(userId: string, itemPath: string): Promise<ShareRow[]> {
     const ancestors = ancestorsOf(itemPath);
-    if (ancestors.length === 0) return [];
-    const shares = await this.db
+    if (ancestors.length === 0) return Promise.resolve([]);
+    return this.db
       .selectFrom('share')
       .innerJoin('file', 'file.id', 'share.fileId')
       .selectAll('share')
@@ -118,29 +112,6 @@ export class ShareRepo {
         ),
       )
       .execute();
-    const rows = await this.withFiles(shares);
-    return rows.sort((a, b) => [...a.file.path].length - [...b.file.path].length);
-  }
-
-  /** Each share with the row of its item (in the order given; shares without a row are left out). */
-  async withFiles(shares: ShareRow[]): Promise<SharedRow[]> {
-    if (shares.length === 0) return [];
-    const files = await this.db
-      .selectFrom('file')
-      .selectAll()
-      .where(
-        'id',
-        'in',
-        shares.map((s) => s.fileId),
-      )
-      .execute();
-    const byId = new Map(files.map((f) => [f.id, f]));
-    const out: SharedRow[] = [];
-    for (const share of shares) {
-      const file = byId.get(share.fileId);
-      if (file) out.push({ share, file });
-    }
-    return out;
   }
 
   /** Shares of items strictly below a folder (whose children have the path `prefix`). */
@@ -162,7 +133,7 @@ export class ShareRepo {
     order: 'asc' | 'desc',
     offset: number,
     limit: number,
-  ): Promise<{ rows: SharedRow[]; total: number }> {
+  ): Promise<{ shares: ShareRow[]; total: number }> {
     const base = this.db
       .selectFrom('share')
       .innerJoin('file', 'file.id', 'share.fileId')
@@ -184,7 +155,7 @@ export class ShareRepo {
       .offset(offset)
       .limit(limit)
       .execute();
-    return { total: Number(total.n), rows: await this.withFiles(shares) };
+    return { total: Number(total.n), shares };
   }
 
   // ---- mounts -------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import {
   isExpired,
   operationsOf,
   ownSettings,
+  pairWithFiles,
   shareErrors,
   type ShareAccess,
 } from './share-access.ts';
@@ -100,7 +101,7 @@ export class ShareService {
       throw exists('This address is already in use; choose another one');
     const shortId = wanted ?? existing?.shortId ?? (await this.freeAddress());
 
-    const around = await this.repo.enclosing(actor.id, file.path);
+    const around = await this.access.enclosing(actor.id, file.path);
     const outer = around[0]?.share;
     let values: Omit<
       ShareRow,
@@ -178,7 +179,7 @@ export class ShareService {
   ): Promise<{ share: ShareView | null; parent: ShareView | null }> {
     const file = await this.files.mustFind(actor.id, fileId);
     const share = await this.repo.byFile(actor.id, file.id);
-    const outer = file.trashId ? undefined : (await this.repo.enclosing(actor.id, file.path))[0];
+    const outer = file.trashId ? undefined : (await this.access.enclosing(actor.id, file.path))[0];
     return {
       share: share ? await this.view(share, file) : null,
       parent: outer ? await this.view(outer.share, outer.file) : null,
@@ -215,15 +216,20 @@ export class ShareService {
   ): Promise<{ items: ShareView[]; total: number }> {
     const sort = p.sortableProp ?? 'createDate';
     const order = p.order ?? (sort === 'fileName' ? 'ascending' : 'descending');
-    const { rows, total } = await this.repo.page(
+    const { shares, total } = await this.repo.page(
       actor.id,
       sort,
       order === 'ascending' ? 'asc' : 'desc',
       (p.pageIndex - 1) * p.pageSize,
       p.pageSize,
     );
+    // a share of an item in the trash is listed too
+    const files = await this.files.rowsOf(
+      actor.id,
+      shares.map((s) => s.fileId),
+    );
     const items: ShareView[] = [];
-    for (const r of rows) items.push(await this.view(r.share, r.file));
+    for (const r of pairWithFiles(shares, files)) items.push(await this.view(r.share, r.file));
     return { items, total };
   }
 
