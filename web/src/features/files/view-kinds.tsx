@@ -28,18 +28,8 @@ export type SortProp = 'name' | 'size' | 'uploadDate' | 'updateDate';
 export type SortOrder = 'ascending' | 'descending';
 export const SORT_PROPS: SortProp[] = ['name', 'size', 'uploadDate', 'updateDate'];
 
-/** Title keys shared by the `routes` and `files.views` namespaces. */
-export type FileViewTitle =
-  | 'home'
-  | 'recently'
-  | 'favorite'
-  | 'document'
-  | 'image'
-  | 'audio'
-  | 'video'
-  | 'mount'
-  | 'trash'
-  | 'tags';
+/** Title keys shared by the `routes` and `files.views` namespaces: the kind, but "tags" for tag. */
+export type FileViewTitle = Exclude<FileViewKind, 'tag'> | 'tags';
 
 export interface FileViewConfig {
   title: FileViewTitle;
@@ -48,53 +38,21 @@ export interface FileViewConfig {
   defaultSort: { prop: SortProp; order: SortOrder };
 }
 
+const BY_NAME = { prop: 'name', order: 'ascending' } as const;
+const NEWEST_UPLOADED = { prop: 'uploadDate', order: 'descending' } as const;
+const NEWEST_CHANGED = { prop: 'updateDate', order: 'descending' } as const;
+
 export const FILE_VIEWS: Record<FileViewKind, FileViewConfig> = {
-  home: {
-    title: 'home',
-    icon: <FolderOpenOutlined />,
-    defaultSort: { prop: 'name', order: 'ascending' },
-  },
-  recently: {
-    title: 'recently',
-    icon: <ClockCircleOutlined />,
-    defaultSort: { prop: 'uploadDate', order: 'descending' },
-  },
-  favorite: {
-    title: 'favorite',
-    icon: <StarOutlined />,
-    defaultSort: { prop: 'name', order: 'ascending' },
-  },
-  document: {
-    title: 'document',
-    icon: <FileTextOutlined />,
-    defaultSort: { prop: 'updateDate', order: 'descending' },
-  },
-  image: {
-    title: 'image',
-    icon: <PictureOutlined />,
-    defaultSort: { prop: 'updateDate', order: 'descending' },
-  },
-  audio: {
-    title: 'audio',
-    icon: <CustomerServiceOutlined />,
-    defaultSort: { prop: 'updateDate', order: 'descending' },
-  },
-  video: {
-    title: 'video',
-    icon: <VideoCameraOutlined />,
-    defaultSort: { prop: 'updateDate', order: 'descending' },
-  },
-  mount: {
-    title: 'mount',
-    icon: <CloudServerOutlined />,
-    defaultSort: { prop: 'name', order: 'ascending' },
-  },
-  trash: {
-    title: 'trash',
-    icon: <DeleteOutlined />,
-    defaultSort: { prop: 'updateDate', order: 'descending' },
-  },
-  tag: { title: 'tags', icon: <TagsOutlined />, defaultSort: { prop: 'name', order: 'ascending' } },
+  home: { title: 'home', icon: <FolderOpenOutlined />, defaultSort: BY_NAME },
+  recently: { title: 'recently', icon: <ClockCircleOutlined />, defaultSort: NEWEST_UPLOADED },
+  favorite: { title: 'favorite', icon: <StarOutlined />, defaultSort: BY_NAME },
+  document: { title: 'document', icon: <FileTextOutlined />, defaultSort: NEWEST_CHANGED },
+  image: { title: 'image', icon: <PictureOutlined />, defaultSort: NEWEST_CHANGED },
+  audio: { title: 'audio', icon: <CustomerServiceOutlined />, defaultSort: NEWEST_CHANGED },
+  video: { title: 'video', icon: <VideoCameraOutlined />, defaultSort: NEWEST_CHANGED },
+  mount: { title: 'mount', icon: <CloudServerOutlined />, defaultSort: BY_NAME },
+  trash: { title: 'trash', icon: <DeleteOutlined />, defaultSort: NEWEST_CHANGED },
+  tag: { title: 'tags', icon: <TagsOutlined />, defaultSort: BY_NAME },
 };
 
 /**
