@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { DbHandle } from './db/index.ts';
+import { AccessTokenService } from './modules/auth/access-token.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
 import { AttemptLimiter } from './modules/auth/attempt-limiter.ts';
@@ -48,7 +49,8 @@ export function createServices(database: DbHandle, config: Config) {
   // one limiter of guesses: sign-in passwords, current passwords, share codes
   const attempts = new AttemptLimiter(db);
   const users = new UsersService(db, config, sessions, settings, attempts);
-  const auth = new AuthService(users, sessions, attempts);
+  const accessTokens = new AccessTokenService(db);
+  const auth = new AuthService(users, sessions, attempts, accessTokens);
   const menus = new MenusService(db);
   const events: EventBus = new InProcessEventBus((id) => users.usage(id));
   const eventStreams = new EventStreams(events);
@@ -123,6 +125,7 @@ export function createServices(database: DbHandle, config: Config) {
     attempts,
     users,
     auth,
+    accessTokens,
     menus,
     blobs,
     files,

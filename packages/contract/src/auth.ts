@@ -80,3 +80,24 @@ export const userInfo = z.object({
   authorities: z.array(z.string()),
 });
 export type UserInfo = z.infer<typeof userInfo>;
+
+/** An access token as listed: its text is shown once, when it is made, and never again. */
+export const accessTokenView = z.object({
+  id: z.string(),
+  name: z.string(),
+  username: z.string(),
+  createTime: z.string(),
+  /** Empty until the token is first used. */
+  lastActiveTime: z.string(),
+});
+export type AccessTokenView = z.infer<typeof accessTokenView>;
+
+export const generateAccessTokenQuery = z.object({
+  tokenName: z
+    .string()
+    .trim()
+    .min(1, 'enter a name for the token')
+    .max(64, 'a token name has at most 64 characters'),
+});
+
+export const deleteAccessTokenQuery = z.object({ id: z.string().min(1).max(64) });

@@ -14,8 +14,13 @@ export interface UserTable {
   quotaGb: number;
   usedBytes: number;
   isCreator: Flag;
+  /** The TOTP secret, encrypted with the drive's key (mfa.service.ts). */
   mfaSecret: string | null;
   mfaEnabled: Flag;
+  /** JSON list of the SHA-256 of the unused recovery codes. */
+  mfaRecovery: string | null;
+  /** The last TOTP time step accepted: a code works once. */
+  mfaLastStep: number | null;
   theme: string;
   passwordChangedAt: number;
   createdAt: number;
@@ -25,6 +30,27 @@ export interface UserTable {
    * case, with names differing only in case (the index on lower(username) includes it).
    */
   caseTwin: Generated<number>;
+}
+
+export interface AccessTokenTable {
+  id: string;
+  userId: string;
+  name: string;
+  /** SHA-256 of the token; the token itself is shown once and never stored. */
+  tokenHash: string;
+  createdAt: number;
+  lastActiveAt: number | null;
+}
+
+export interface MfaChallengeTable {
+  /** SHA-256 of the challenge token given to the browser. */
+  id: string;
+  userId: string;
+  /** 'verify' (a code for an enrolled account) or 'enrol' (forced enrolment). */
+  purpose: string;
+  remember: Flag;
+  attempts: Generated<number>;
+  expiresAt: number;
 }
 
 export interface SessionTable {
@@ -259,6 +285,8 @@ export interface SearchContentTable {
 export interface Database {
   user: UserTable;
   session: SessionTable;
+  accessToken: AccessTokenTable;
+  mfaChallenge: MfaChallengeTable;
   role: RoleTable;
   menu: MenuTable;
   roleMenu: RoleMenuTable;

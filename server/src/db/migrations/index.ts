@@ -9,6 +9,7 @@ import * as m007 from './007-upload-merge.ts';
 import * as m008 from './008-accounts-hardening.ts';
 import * as m009 from './009-upload-hardening.ts';
 import * as m010 from './010-share-hardening.ts';
+import * as m011 from './011-access-tokens-mfa.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '008-accounts-hardening': m008,
   '009-upload-hardening': m009,
   '010-share-hardening': m010,
+  '011-access-tokens-mfa': m011,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import type { SessionTable } from '../../db/schema.ts';
+import type { AccessTokenTable, SessionTable } from '../../db/schema.ts';
 
 export type SessionRow = Selectable<SessionTable>;
 
@@ -113,5 +113,60 @@ export class AttemptRepo {
       .where('key', '=', key)
       .executeTakeFirst();
     return row?.lastAt;
+  }
+}
+
+export type AccessTokenRow = Selectable<AccessTokenTable>;
+
+/** Every query of the access tokens (keyed for lookup by the SHA-256 of the token). */
+export class AccessTokenRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: Insertable<AccessTokenTable>): Promise<void> {
+    await this.db.insertInto('accessToken').values(row).execute();
+  }
+
+  byHash(tokenHash: string): Promise<AccessTokenRow | undefined> {
+    return this.db
+      .selectFrom('accessToken')
+      .selectAll()
+      .where('tokenHash', '=', tokenHash)
+      .executeTakeFirst();
+  }
+
+  listOf(userId: string): Promise<AccessTokenRow[]> {
+    return this.db
+      .selectFrom('accessToken')
+      .selectAll()
+      .where('userId', '=', userId)
+      .orderBy('createdAt', 'desc')
+      .execute();
+  }
+
+  countOf(userId: string): Promise<number> {
+    return this.db
+      .selectFrom('accessToken')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('userId', '=', userId)
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  }
+
+  /** True when the user's token was there to delete. */
+  async remove(userId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('accessToken')
+      .where('id', '=', id)
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async touch(id: string, at: number): Promise<void> {
+    await this.db
+      .updateTable('accessToken')
+      .set({ lastActiveAt: at })
+      .where('id', '=', id)
+      .execute();
   }
 }

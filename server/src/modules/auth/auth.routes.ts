@@ -4,6 +4,9 @@ import { z } from 'zod';
 import {
   answers,
   confirms,
+  accessTokenView,
+  deleteAccessTokenQuery,
+  generateAccessTokenQuery,
   initializationBody,
   initializationResult,
   loginBody,
@@ -15,7 +18,7 @@ import { actorOf } from './auth.plugin.ts';
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { auth, users } = app.services;
+  const { auth, users, accessTokens } = app.services;
 
   api.get(
     '/public/has_user',
@@ -65,4 +68,33 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     reply.clearCookie(TOKEN_HEADER, { path: '/' });
     return ok();
   });
+
+  // ---- access tokens (API-NOTES §1.2) ------------------------------------------------------
+
+  api.put(
+    '/user/setting/generateAccessToken',
+    { schema: { querystring: generateAccessTokenQuery, response: answers(z.string()) } },
+    async (request) => {
+      const actor = actorOf(request);
+      return ok(await accessTokens.generate(actor.id, request.query.tokenName));
+    },
+  );
+
+  api.get(
+    '/user/setting/accessTokenList',
+    { schema: { response: answers(z.array(accessTokenView)) } },
+    async (request) => {
+      const actor = actorOf(request);
+      return ok(await accessTokens.list(actor.id, actor.username));
+    },
+  );
+
+  api.delete(
+    '/user/setting/deleteAccessToken',
+    { schema: { querystring: deleteAccessTokenQuery, response: confirms } },
+    async (request) => {
+      await accessTokens.remove(actorOf(request).id, request.query.id);
+      return ok();
+    },
+  );
 }

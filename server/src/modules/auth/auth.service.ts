@@ -6,6 +6,7 @@ import { ADMIN_ROLE } from '../menus/menu-seed.ts';
 import type { UsersService } from '../users/users.service.ts';
 import { tooManyAttempts, type AttemptLimiter, type AttemptRule } from './attempt-limiter.ts';
 import { SIGN_IN_MEMORY_MS, type SessionService } from './session.service.ts';
+import type { AccessTokenService } from './access-token.service.ts';
 
 // A fixed hash to verify against when the user does not exist, so timing does not tell.
 const DUMMY_HASH =
@@ -44,6 +45,7 @@ export class AuthService {
     private readonly users: UsersService,
     private readonly sessions: SessionService,
     private readonly attempts: AttemptLimiter,
+    private readonly accessTokens: AccessTokenService,
   ) {}
 
   /**
@@ -94,6 +96,8 @@ export class AuthService {
   }
 
   async logout(actor: Actor): Promise<void> {
+    // signing out with an access token ends nothing: the token is deleted in the settings
+    if (actor.sessionId.startsWith('token:')) return;
     await this.sessions.revoke(actor.sessionId);
   }
 
@@ -112,9 +116,12 @@ export class AuthService {
     };
   }
 
-  /** The actor behind a token, or null. */
+  /** The actor behind a session token or an access token, or null. */
   async authenticate(token: string): Promise<{ actor: Actor; refreshedToken?: string } | null> {
-    const session = await this.sessions.resolve(token);
+    const access = await this.accessTokens.resolve(token);
+    const session = access
+      ? { userId: access.userId, sessionId: `token:${access.tokenId}`, refreshedToken: undefined }
+      : await this.sessions.resolve(token);
     if (!session) return null;
     const user = await this.users.accountById(session.userId);
     if (!user) return null;

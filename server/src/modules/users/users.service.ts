@@ -142,6 +142,8 @@ export class UsersService {
       isCreator: isCreator ? 1 : 0,
       mfaSecret: null,
       mfaEnabled: 0,
+      mfaRecovery: null,
+      mfaLastStep: null,
       theme: 'auto',
       passwordChangedAt: now,
       createdAt: now,
