@@ -128,7 +128,17 @@ async function signIn(page: Page, who: { username: string; password: string }): 
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }
 
+/** A share in the owner's list of shares (a table row). */
 const row = (page: Page, name: string) => page.locator(`tr[data-name="${name}"]`);
+/** An item of the share browser: a row or a tile of the file collection. */
+const item = (page: Page, name: string) =>
+  page.getByTestId('share-browser').locator(`[data-testid="file-item"][data-name="${name}"]`);
+
+/** Runs one of the share's actions on an item from its "…" menu. */
+async function itemAction(page: Page, name: string, action: string): Promise<void> {
+  await item(page, name).getByTestId('item-menu-button').click();
+  await page.getByTestId(`action-${action}`).click();
+}
 
 beforeAll(async () => {
   server = await startServer();
@@ -208,23 +218,26 @@ describe('sharing', () => {
     await page.getByTestId('share-code-input').fill(code);
     await page.getByTestId('share-code-submit').click();
     await page.getByTestId('share-browser').waitFor();
-    await row(page, 'notes.txt').waitFor();
+    await item(page, 'notes.txt').waitFor();
     expect(await page.locator('body').innerText()).not.toContain('private.txt');
     await shot(page, 'share-visitor');
   });
 
   it('browses folders and previews text and images', async () => {
     const { page } = visitor;
-    await page.getByTestId('share-item-drafts').click();
-    await row(page, 'idea.md').waitFor();
+    // a click selects, Enter opens (as in the drive)
+    await item(page, 'drafts').click();
+    expect(await item(page, 'drafts').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Enter');
+    await item(page, 'idea.md').waitFor();
     expect(await page.getByTestId('share-browser').getAttribute('data-path')).toBe('/drafts');
-    await page.getByTestId('share-item-idea.md').click();
+    await item(page, 'idea.md').dblclick();
     await page.getByTestId('share-text-content').waitFor();
     expect(await page.getByTestId('share-text-content').innerText()).toContain('# An idea');
     await page.keyboard.press('Escape');
     await page.getByTestId('share-crumb-root').click();
-    await row(page, 'photo.png').waitFor();
-    await page.getByTestId('share-item-photo.png').click();
+    await item(page, 'photo.png').waitFor();
+    await item(page, 'photo.png').dblclick();
     const image = page.locator('.ant-image-preview img').first();
     await image.waitFor();
     await until(
@@ -239,11 +252,12 @@ describe('sharing', () => {
     const { page } = visitor;
     const [file] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByTestId('share-download-notes.txt').click(),
+      itemAction(page, 'notes.txt', 'download'),
     ]);
     expect(fs.readFileSync(await file.path(), 'utf8')).toContain('Meeting notes');
-    await row(page, 'notes.txt').locator('input[type=checkbox]').check();
-    await row(page, 'drafts').locator('input[type=checkbox]').check();
+    await item(page, 'notes.txt').locator('input[type=checkbox]').check();
+    await item(page, 'drafts').locator('input[type=checkbox]').check();
+    expect(await page.getByTestId('share-browser').innerText()).toContain('2 selected');
     const [zip] = await Promise.all([
       page.waitForEvent('download'),
       page.getByTestId('share-zip').click(),
@@ -264,7 +278,7 @@ describe('sharing', () => {
       async () => (await page.getByTestId('share-uploads').getAttribute('data-done')) === '1',
       'the upload finishes',
     );
-    await row(page, path.basename(local)).waitFor();
+    await item(page, path.basename(local)).waitFor();
     const onDisk = path.join(
       server.dataDir,
       'files',
@@ -275,6 +289,12 @@ describe('sharing', () => {
     expect(fs.readFileSync(onDisk, 'utf8')).toBe('from a visitor\n');
     await shot(page, 'share-upload');
     fs.rmSync(local, { force: true });
+    // the share allows uploads, so also new folders, named in the drive's name dialog
+    await page.getByTestId('share-new-folder').click();
+    await page.getByTestId('name-input').fill('from-visitor');
+    await page.getByTestId('name-dialog-ok').click();
+    await item(page, 'from-visitor').waitFor();
+    expect(await item(page, 'from-visitor').getAttribute('data-folder')).toBe('true');
   });
 
   it('shows the share page on a phone', async () => {
@@ -289,7 +309,15 @@ describe('sharing', () => {
     expect(await phone.page.getByTestId('share-code-input').inputValue()).toBe(code);
     await phone.page.getByTestId('share-code-submit').click();
     await phone.page.getByTestId('share-grid').waitFor();
+    // the grid draws images through the share's thumbnail route
+    expect(await item(phone.page, 'photo.png').locator('img').getAttribute('src')).toMatch(
+      /^\/api\/public\/s\/view\/thumbnail\?/,
+    );
     await shot(phone.page, 'share-phone');
+    // a tap opens, as in the drive on a phone
+    await item(phone.page, 'drafts').tap();
+    await item(phone.page, 'idea.md').waitFor();
+    expect(await phone.page.getByTestId('share-browser').getAttribute('data-path')).toBe('/drafts');
     await phone.context.close();
   });
 
@@ -339,8 +367,8 @@ describe('sharing', () => {
     await mounted.dblclick();
     await page.getByTestId('mount-browser').waitFor();
     expect(new URL(page.url()).pathname).toBe('/mount');
-    await row(page, 'photo.png').waitFor();
-    await page.getByTestId('share-item-photo.png').click();
+    await item(page, 'photo.png').waitFor();
+    await item(page, 'photo.png').dblclick();
     const image = page.locator('.ant-image-preview img').first();
     await image.waitFor();
     expect(await image.getAttribute('src')).toMatch(/^\/api\/pre-file\//);
@@ -351,7 +379,7 @@ describe('sharing', () => {
     await page.keyboard.press('Escape');
     const [file] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByTestId('share-download-notes.txt').click(),
+      itemAction(page, 'notes.txt', 'download'),
     ]);
     expect(fs.readFileSync(await file.path(), 'utf8')).toContain('Meeting notes');
     await shot(page, 'mount-browser');

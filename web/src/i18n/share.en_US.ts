@@ -144,6 +144,8 @@ const share = {
     uploadFailed_other: '{{count}} uploads failed',
     selected: '{{count}} selected',
     root: 'All files',
+    emptyFolder: 'This folder is empty',
+    contents: 'Shared files',
   },
   mounts: {
     title: 'Mounted folders',

@@ -144,6 +144,8 @@ const share: LocaleTree<typeof en> = {
     uploadFailed_other: '{{count}} 个上传失败',
     selected: '已选 {{count}} 项',
     root: '全部文件',
+    emptyFolder: '此文件夹为空',
+    contents: '分享的文件',
   },
   mounts: {
     title: '挂载的文件夹',

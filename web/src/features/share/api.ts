@@ -7,6 +7,7 @@ import type {
   Sharer,
 } from '@nimbus/contract';
 import { TOKEN_HEADER } from '@nimbus/contract';
+import { infiniteQueryOptions, type QueryClient } from '@tanstack/react-query';
 import { api, request } from '../../api/client';
 import { toQueryString, type QueryParams } from '../../api/query-string';
 import { useSessionStore } from '../../stores/session';
@@ -20,6 +21,7 @@ export const shareKeys = {
   visit: (share: string) => ['share', 'visit', share] as const,
   folder: (share: string, path: string, page: number) =>
     ['share', 'visit', share, 'folder', path, page] as const,
+  folderPages: (share: string, path: string) => ['share', 'visit', share, 'pages', path] as const,
   sharer: (share: string) => ['share', 'sharer', share] as const,
   text: (share: string, fileId: string) => ['share', 'text', share, fileId] as const,
   mounts: ['share', 'mounts'] as const,
@@ -124,6 +126,30 @@ export const shareFolderQuery = (share: string, path: string, page: number) => (
           (result) => ({ ...result, facts: undefined as unknown as ShareFacts }),
         ),
 });
+
+/** How long the share's first page, fetched for its facts, also serves the listing. */
+const ROOT_PAGE_REUSE_MS = 10_000;
+
+/**
+ * A folder of a share page after page, as the visitor scrolls. The root's first page is the
+ * one the share page already fetched for the share's facts.
+ */
+export const shareFolderPagesQuery = (queryClient: QueryClient, share: string, path: string) =>
+  infiniteQueryOptions({
+    queryKey: shareKeys.folderPages(share, path),
+    queryFn: ({ pageParam, signal }): Promise<ShareListing> =>
+      pageParam === 1 && path === '/'
+        ? queryClient.fetchQuery({
+            ...shareFolderQuery(share, path, pageParam),
+            staleTime: ROOT_PAGE_REUSE_MS,
+          })
+        : shareFolderQuery(share, path, pageParam).queryFn({ signal }),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((sum, page) => sum + page.items.length, 0);
+      return last.items.length > 0 && loaded < last.total ? pages.length + 1 : undefined;
+    },
+  });
 
 export const fetchSharer = (share: string, signal?: AbortSignal) =>
   api.get<Sharer>('/public/get/sharer', { shareId: share }, { signal, silent: true });
