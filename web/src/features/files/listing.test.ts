@@ -15,25 +15,10 @@ import {
   updateItem,
   type ListingData,
 } from './listing';
+import { makeFileItem } from './test-builders';
 import type { FileItem } from './types';
 
-const item = (name: string, extra: Partial<FileItem> = {}): FileItem => ({
-  id: `id-${name}`,
-  name,
-  path: '/',
-  isFolder: false,
-  size: 1,
-  contentType: 'text/plain',
-  suffix: 'txt',
-  type: 'text',
-  uploadDate: '2025-01-01 10:00:00',
-  updateDate: '2025-01-01 10:00:00',
-  isFavorite: false,
-  childrenCount: 0,
-  hash: null,
-  userId: 'u1',
-  ...extra,
-});
+const item = makeFileItem;
 
 const listing = (pages: FileItem[][], total: number): ListingData => ({
   pages: pages.map((items, i) => ({ items, total, pageIndex: i + 1 })),

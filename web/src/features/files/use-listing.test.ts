@@ -3,25 +3,11 @@ import { describe, expect, it, vi } from 'vitest';
 import type { LiveMessage } from '../../api/events';
 import { fileKeys } from './api';
 import { flattenPages, totalOf, type ListingData } from './listing';
+import { makeFileItem } from './test-builders';
 import type { FileItem, ListingKey } from './types';
 import { applyFileMessages } from './use-listing';
 
-const item = (name: string, path = '/big/'): FileItem => ({
-  id: `id-${name}`,
-  name,
-  path,
-  isFolder: false,
-  size: 1,
-  contentType: 'text/plain',
-  suffix: 'txt',
-  type: 'text',
-  uploadDate: '2025-01-01 10:00:00',
-  updateDate: '2025-01-01 10:00:00',
-  isFavorite: false,
-  childrenCount: 0,
-  hash: null,
-  userId: 'u1',
-});
+const item = (name: string) => makeFileItem(name, { path: '/big/' });
 
 const names = (count: number) =>
   Array.from({ length: count }, (_, i) => `f${String(i).padStart(6, '0')}.txt`);
