@@ -59,92 +59,6 @@ export class ShareBrowseService {
     return this.access.repo;
   }
 
-  /** GET public/sharer: who shares, and the drive it is shared from. */
-  async sharer(address: string): Promise<Sharer> {
-    const located = await this.access.locate(address);
-    const drive = await this.settings.drive();
-    return {
-      shareId: located.share.id,
-      userId: located.owner.id,
-      username: located.owner.username,
-      showName: located.owner.showName,
-      avatar: located.owner.avatar,
-      netdiskName: drive.netdiskName,
-      netdiskLogo: drive.netdiskLogo,
-    };
-  }
-
-  private async facts(
-    located: LocatedShare,
-    open: OpenShare | null,
-    actor: Actor | null,
-  ): Promise<ShareFacts> {
-    const facts: ShareFacts = {
-      shareId: located.share.id,
-      shortId: located.share.shortId,
-      fileName: located.root.name,
-      isFolder: located.root.isFolder === 1,
-      isPrivacy: located.settings.isPrivacy,
-      expireDate:
-        located.settings.expiresAt === null ? null : formatDateTime(located.settings.expiresAt),
-      expiresAt: located.settings.expiresAt,
-      needCode: open === null,
-      sharer: {
-        username: located.owner.username,
-        showName: located.owner.showName,
-        avatar: located.owner.avatar,
-      },
-    };
-    if (open) {
-      facts.allowDownload = open.settings.allowDownload;
-      facts.operationPermissionList = open.root.isFolder === 1 ? operationsOf(open.settings) : [];
-      if (actor) {
-        facts.mounted = (await this.repo.mountOf(actor.id, open.share.id)) !== undefined;
-        facts.canMount = open.root.isFolder === 1 && actor.id !== open.owner.id;
-      }
-    }
-    return facts;
-  }
-
-  /**
-   * GET public/access-share: the shared file, or the shared folder's items. A private share not
-   * yet open to this visitor answers with its public facts only.
-   */
-  async accessShare(
-    creds: ShareCredentials,
-    options: ListOptions,
-  ): Promise<{ items: PublicFileView[] | null; total: number; facts: ShareFacts }> {
-    const located = await this.access.locate(creds.share);
-    const via = await this.access.openedVia(located, creds);
-    if (!via) return { items: null, total: 0, facts: await this.facts(located, null, creds.actor) };
-    const open: OpenShare = { ...located, via };
-    if (options.pageIndex === 1 && via !== 'owner') await this.repo.countView(open.share.id);
-    const facts = await this.facts(located, open, creds.actor);
-    if (open.root.isFolder !== 1)
-      return { items: [toPublicView(open.root, open.root)], total: 1, facts };
-    const { items, total } = await this.listFolder(open, open.root, options);
-    return { items, total, facts };
-  }
-
-  private async listFolder(
-    open: LocatedShare,
-    folder: FileRow,
-    options: ListOptions,
-  ): Promise<{ items: PublicFileView[]; total: number }> {
-    if (folder.isFolder !== 1)
-      throw new AppError(ErrorCode.DIRECTORY_NOT_FOUND, 'This is not a folder');
-    const sortProp = options.sortableProp ?? 'name';
-    const { rows, total } = await this.files.listRows({
-      userId: open.owner.id,
-      parentId: folder.id,
-      sortProp,
-      order: options.order ?? (sortProp === 'name' ? 'ascending' : 'descending'),
-      offset: (options.pageIndex - 1) * options.pageSize,
-      limit: options.pageSize,
-    });
-    return { items: rows.map((r) => toPublicView(open.root, r)), total };
-  }
-
   /** POST public/valid-share-code: the right code earns a share token. */
   async validCode(
     address: string,
@@ -165,6 +79,41 @@ export class ShareBrowseService {
     );
     if (!right) throw shareErrors.wrongCode();
     return { token: await this.access.issueToken(located), located };
+  }
+
+  /** GET public/sharer: who shares, and the drive it is shared from. */
+  async sharer(address: string): Promise<Sharer> {
+    const located = await this.access.locate(address);
+    const drive = await this.settings.drive();
+    return {
+      shareId: located.share.id,
+      userId: located.owner.id,
+      username: located.owner.username,
+      showName: located.owner.showName,
+      avatar: located.owner.avatar,
+      netdiskName: drive.netdiskName,
+      netdiskLogo: drive.netdiskLogo,
+    };
+  }
+
+  /**
+   * GET public/access-share: the shared file, or the shared folder's items. A private share not
+   * yet open to this visitor answers with its public facts only.
+   */
+  async accessShare(
+    creds: ShareCredentials,
+    options: ListOptions,
+  ): Promise<{ items: PublicFileView[] | null; total: number; facts: ShareFacts }> {
+    const located = await this.access.locate(creds.share);
+    const via = await this.access.openedVia(located, creds);
+    if (!via) return { items: null, total: 0, facts: await this.facts(located, null, creds.actor) };
+    const open: OpenShare = { ...located, via };
+    if (options.pageIndex === 1 && via !== 'owner') await this.repo.countView(open.share.id);
+    const facts = await this.facts(located, open, creds.actor);
+    if (open.root.isFolder !== 1)
+      return { items: [toPublicView(open.root, open.root)], total: 1, facts };
+    const { items, total } = await this.listFolder(open, open.root, options);
+    return { items, total, facts };
   }
 
   /** A folder of the share, and the folder itself as the visitor sees it. */
@@ -205,5 +154,56 @@ export class ShareBrowseService {
     });
     view.truncated = row.size > TEXT_PREVIEW_BYTES;
     return view;
+  }
+
+  private async facts(
+    located: LocatedShare,
+    open: OpenShare | null,
+    actor: Actor | null,
+  ): Promise<ShareFacts> {
+    const facts: ShareFacts = {
+      shareId: located.share.id,
+      shortId: located.share.shortId,
+      fileName: located.root.name,
+      isFolder: located.root.isFolder === 1,
+      isPrivacy: located.settings.isPrivacy,
+      expireDate:
+        located.settings.expiresAt === null ? null : formatDateTime(located.settings.expiresAt),
+      expiresAt: located.settings.expiresAt,
+      needCode: open === null,
+      sharer: {
+        username: located.owner.username,
+        showName: located.owner.showName,
+        avatar: located.owner.avatar,
+      },
+    };
+    if (open) {
+      facts.allowDownload = open.settings.allowDownload;
+      facts.operationPermissionList = open.root.isFolder === 1 ? operationsOf(open.settings) : [];
+      if (actor) {
+        facts.mounted = (await this.repo.mountOf(actor.id, open.share.id)) !== undefined;
+        facts.canMount = open.root.isFolder === 1 && actor.id !== open.owner.id;
+      }
+    }
+    return facts;
+  }
+
+  private async listFolder(
+    open: LocatedShare,
+    folder: FileRow,
+    options: ListOptions,
+  ): Promise<{ items: PublicFileView[]; total: number }> {
+    if (folder.isFolder !== 1)
+      throw new AppError(ErrorCode.DIRECTORY_NOT_FOUND, 'This is not a folder');
+    const sortProp = options.sortableProp ?? 'name';
+    const { rows, total } = await this.files.listRows({
+      userId: open.owner.id,
+      parentId: folder.id,
+      sortProp,
+      order: options.order ?? (sortProp === 'name' ? 'ascending' : 'descending'),
+      offset: (options.pageIndex - 1) * options.pageSize,
+      limit: options.pageSize,
+    });
+    return { items: rows.map((r) => toPublicView(open.root, r)), total };
   }
 }
