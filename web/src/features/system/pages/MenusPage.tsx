@@ -2,18 +2,14 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { MenuType, type MenuNode } from '@nimbus/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  App,
   AutoComplete,
-  Button,
   Form,
   Input,
   InputNumber,
-  Modal,
   Select,
   Space,
   Switch,
   Tag,
-  Tooltip,
   TreeSelect,
 } from 'antd';
 import type { TableColumnsType } from 'antd';
@@ -21,9 +17,13 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/DataTable';
 import { MENU_ICONS, MenuIcon } from '../../../components/MenuIcon';
-import { PageHeader } from '../../../components/PageHeader';
+import { TablePage } from '../../../components/TablePage';
 import { buildMenuTree, flattenMenus, menuLabel } from '../../../layout/menus';
 import { deleteMenus, fetchMenus, saveMenu, systemKeys, type MenuForm } from '../api';
+import { AddButton } from '../components/AddButton';
+import { FormDialog } from '../components/FormDialog';
+import { RowAction } from '../components/RowAction';
+import { useConfirmDelete } from '../use-confirm-delete';
 
 const MENU_TYPES = [
   MenuType.MAIN,
@@ -63,7 +63,6 @@ function MenuDialog({
   const { t } = useTranslation('system');
   const queryClient = useQueryClient();
   const [form] = Form.useForm<MenuForm>();
-  const [saving, setSaving] = useState(false);
   const iconValue = Form.useWatch('icon', form);
 
   // A menu cannot move under itself or one of its descendants.
@@ -87,127 +86,108 @@ function MenuDialog({
     return toOptions(tree);
   }, [tree, menu, language]);
 
-  const submit = async () => {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      await saveMenu({ ...values, id: menu?.id, parentId: values.parentId || null });
-      await queryClient.invalidateQueries({ queryKey: ['menu'] });
-      onClose();
-    } catch {
-      // toasted by the client
-    } finally {
-      setSaving(false);
-    }
+  const save = async (values: MenuForm) => {
+    await saveMenu({ ...values, id: menu?.id, parentId: values.parentId || null });
+    await queryClient.invalidateQueries({ queryKey: ['menu'] });
   };
 
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open={open}
       title={menu ? t('menus.editTitle') : t('menus.addTitle')}
-      onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
-      okText={t('actions.save')}
-      cancelText={t('actions.cancel')}
-      confirmLoading={saving}
-      destroyOnHidden
+      testId="menu-dialog"
       width={640}
-      okButtonProps={{ 'data-testid': 'menu-dialog-save' }}
+      initialValues={
+        menu
+          ? { ...menu }
+          : {
+              parentId,
+              name: '',
+              menuType: MenuType.MAIN,
+              sortNumber: 0,
+              hide: false,
+              path: '',
+              component: '',
+              icon: '',
+              authority: '',
+            }
+      }
+      onSave={save}
+      onClose={onClose}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        preserve={false}
-        data-testid="menu-dialog"
-        initialValues={
-          menu
-            ? { ...menu }
-            : {
-                parentId,
-                name: '',
-                menuType: MenuType.MAIN,
-                sortNumber: 0,
-                hide: false,
-                path: '',
-                component: '',
-                icon: '',
-                authority: '',
-              }
-        }
+      <div
+        style={{
+          display: 'grid',
+          gridTemplateColumns: 'repeat(auto-fit, minmax(240px, 1fr))',
+          gap: '0 16px',
+        }}
       >
-        <div
-          style={{
-            display: 'grid',
-            gridTemplateColumns: 'repeat(auto-fit, minmax(240px, 1fr))',
-            gap: '0 16px',
-          }}
+        <Form.Item name="parentId" label={t('menus.parent')}>
+          <TreeSelect
+            treeData={parentOptions}
+            allowClear
+            treeDefaultExpandAll
+            placeholder={t('menus.root')}
+          />
+        </Form.Item>
+        <Form.Item
+          name="name"
+          label={t('menus.name')}
+          rules={[
+            { required: true, whitespace: true, message: t('menus.nameRequired') },
+            { max: 64 },
+          ]}
         >
-          <Form.Item name="parentId" label={t('menus.parent')}>
-            <TreeSelect
-              treeData={parentOptions}
-              allowClear
-              treeDefaultExpandAll
-              placeholder={t('menus.root')}
-            />
-          </Form.Item>
-          <Form.Item
-            name="name"
-            label={t('menus.name')}
-            rules={[
-              { required: true, whitespace: true, message: t('menus.nameRequired') },
-              { max: 64 },
-            ]}
+          <Input data-testid="menu-name" />
+        </Form.Item>
+        <Form.Item name="menuType" label={t('menus.type')} rules={[{ required: true }]}>
+          <Select
+            options={MENU_TYPES.map((type) => ({ value: type, label: t(`menus.types.${type}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="sortNumber" label={t('menus.sort')}>
+          <InputNumber style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item name="path" label={t('menus.path')} rules={[{ max: 200 }]}>
+          <Input placeholder="/setting/example" className="nb-mono" />
+        </Form.Item>
+        <Form.Item name="component" label={t('menus.component')} rules={[{ max: 200 }]}>
+          <Input className="nb-mono" />
+        </Form.Item>
+        <Form.Item
+          name="icon"
+          label={t('menus.icon')}
+          extra={t('menus.iconHint')}
+          rules={[{ max: 200 }]}
+        >
+          <AutoComplete
+            options={ICON_NAMES.map((name) => ({
+              value: name,
+              label: (
+                <Space>
+                  <MenuIcon name={name} />
+                  {name}
+                </Space>
+              ),
+            }))}
+            filterOption={(input, option) =>
+              String(option?.value ?? '')
+                .toLowerCase()
+                .includes(input.toLowerCase())
+            }
           >
-            <Input data-testid="menu-name" />
-          </Form.Item>
-          <Form.Item name="menuType" label={t('menus.type')} rules={[{ required: true }]}>
-            <Select
-              options={MENU_TYPES.map((type) => ({ value: type, label: t(`menus.types.${type}`) }))}
-            />
-          </Form.Item>
-          <Form.Item name="sortNumber" label={t('menus.sort')}>
-            <InputNumber style={{ width: '100%' }} />
-          </Form.Item>
-          <Form.Item name="path" label={t('menus.path')} rules={[{ max: 200 }]}>
-            <Input placeholder="/setting/example" className="nb-mono" />
-          </Form.Item>
-          <Form.Item name="component" label={t('menus.component')} rules={[{ max: 200 }]}>
-            <Input className="nb-mono" />
-          </Form.Item>
-          <Form.Item
-            name="icon"
-            label={t('menus.icon')}
-            extra={t('menus.iconHint')}
-            rules={[{ max: 200 }]}
-          >
-            <AutoComplete
-              options={ICON_NAMES.map((name) => ({
-                value: name,
-                label: (
-                  <Space>
-                    <MenuIcon name={name} />
-                    {name}
-                  </Space>
-                ),
-              }))}
-              filterOption={(input, option) =>
-                String(option?.value ?? '')
-                  .toLowerCase()
-                  .includes(input.toLowerCase())
-              }
-            >
-              <Input prefix={<MenuIcon name={iconValue || null} />} />
-            </AutoComplete>
-          </Form.Item>
-          <Form.Item name="authority" label={t('menus.authority')} rules={[{ max: 100 }]}>
-            <Input placeholder="cloud:set:sync" className="nb-mono" />
-          </Form.Item>
-          <Form.Item name="hide" label={t('menus.hidden')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </div>
-      </Form>
-    </Modal>
+            <Input prefix={<MenuIcon name={iconValue || null} />} />
+          </AutoComplete>
+        </Form.Item>
+        <Form.Item name="authority" label={t('menus.authority')} rules={[{ max: 100 }]}>
+          <Input placeholder="cloud:set:sync" className="nb-mono" />
+        </Form.Item>
+        <Form.Item name="hide" label={t('menus.hidden')} valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </div>
+    </FormDialog>
   );
 }
 
@@ -218,7 +198,7 @@ function findNode(nodes: MenuNode[], id: string): MenuNode | undefined {
 /** /setting/sys/menu: the menu tree that builds sidebars, top bar, avatar menu and access. */
 export function MenusPage() {
   const { t } = useTranslation('system');
-  const { modal } = App.useApp();
+  const confirmDelete = useConfirmDelete();
   const queryClient = useQueryClient();
   const menus = useQuery({ queryKey: systemKeys.menus, queryFn: fetchMenus });
   const tree = useMemo(() => buildMenuTree(menus.data ?? []), [menus.data]);
@@ -226,15 +206,12 @@ export function MenusPage() {
     null,
   );
 
-  const confirmDelete = (node: MenuNode) =>
-    modal.confirm({
+  const remove = (node: MenuNode) =>
+    confirmDelete({
       title: t('menus.deleteTitle'),
       content: t(node.children?.length ? 'menus.deleteConfirmChildren' : 'menus.deleteConfirm', {
         name: menuLabel(node),
       }),
-      okText: t('actions.delete'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' },
-      cancelText: t('actions.cancel'),
       onOk: async () => {
         await deleteMenus(flattenMenus([node]).map((n) => n.id));
         await queryClient.invalidateQueries({ queryKey: ['menu'] });
@@ -282,66 +259,52 @@ export function MenusPage() {
       width: 140,
       render: (_, row) => (
         <Space size={0}>
-          <Tooltip title={t('menus.addChild')}>
-            <Button
-              type="text"
-              icon={<PlusOutlined />}
-              aria-label={t('menus.addChild')}
-              onClick={() => setDialog({ menu: null, parentId: row.id })}
-            />
-          </Tooltip>
-          <Tooltip title={t('actions.edit')}>
-            <Button
-              type="text"
-              icon={<EditOutlined />}
-              aria-label={t('actions.edit')}
-              data-testid={`menu-edit-${row.id}`}
-              onClick={() => setDialog({ menu: row, parentId: row.parentId })}
-            />
-          </Tooltip>
-          <Tooltip title={t('actions.delete')}>
-            <Button
-              type="text"
-              danger
-              icon={<DeleteOutlined />}
-              aria-label={t('actions.delete')}
-              data-testid={`menu-delete-${row.id}`}
-              onClick={() => confirmDelete(row)}
-            />
-          </Tooltip>
+          <RowAction
+            label={t('menus.addChild')}
+            icon={<PlusOutlined />}
+            onClick={() => setDialog({ menu: null, parentId: row.id })}
+          />
+          <RowAction
+            label={t('actions.edit')}
+            icon={<EditOutlined />}
+            testId={`menu-edit-${row.id}`}
+            onClick={() => setDialog({ menu: row, parentId: row.parentId })}
+          />
+          <RowAction
+            label={t('actions.delete')}
+            icon={<DeleteOutlined />}
+            danger
+            testId={`menu-delete-${row.id}`}
+            onClick={() => remove(row)}
+          />
         </Space>
       ),
     },
   ];
 
   return (
-    <div className="nb-page" data-testid="menus-page">
-      <PageHeader
-        title={t('menus.title')}
-        subtitle={t('menus.subtitle')}
-        extra={
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            data-testid="menu-add"
-            onClick={() => setDialog({ menu: null, parentId: null })}
-          >
-            {t('menus.add')}
-          </Button>
-        }
-      />
-      <div className="nb-card" style={{ padding: 16 }}>
-        <DataTable<MenuNode>
-          key={tree.length}
-          testId="menus-table"
-          rowKey="id"
-          columns={columns}
-          data={tree}
-          loading={menus.isFetching}
-          tree
-          scrollX={720}
+    <TablePage
+      testId="menus-page"
+      title={t('menus.title')}
+      subtitle={t('menus.subtitle')}
+      extra={
+        <AddButton
+          label={t('menus.add')}
+          testId="menu-add"
+          onClick={() => setDialog({ menu: null, parentId: null })}
         />
-      </div>
+      }
+    >
+      <DataTable<MenuNode>
+        key={tree.length}
+        testId="menus-table"
+        rowKey="id"
+        columns={columns}
+        data={tree}
+        loading={menus.isFetching}
+        tree
+        scrollX={720}
+      />
       <MenuDialog
         open={dialog !== null}
         menu={dialog?.menu ?? null}
@@ -349,6 +312,6 @@ export function MenusPage() {
         tree={tree}
         onClose={() => setDialog(null)}
       />
-    </div>
+    </TablePage>
   );
 }

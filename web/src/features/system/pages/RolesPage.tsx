@@ -1,27 +1,20 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { MenuNode, Role } from '@nimbus/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Form,
-  Input,
-  Modal,
-  Space,
-  Tag,
-  Tooltip,
-  Tree,
-  type TreeDataNode,
-} from 'antd';
+import { Form, Input, Space, Tag, Tree, type TreeDataNode } from 'antd';
 import type { TableColumnsType } from 'antd';
-import dayjs from 'dayjs';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/DataTable';
 import { MenuIcon } from '../../../components/MenuIcon';
-import { PageHeader } from '../../../components/PageHeader';
+import { TablePage } from '../../../components/TablePage';
 import { buildMenuTree, flattenMenus, menuLabel } from '../../../layout/menus';
 import { deleteRoles, fetchMenus, fetchRoles, saveRole, systemKeys, type RoleForm } from '../api';
+import { createdColumn } from '../columns';
+import { AddButton } from '../components/AddButton';
+import { FormDialog } from '../components/FormDialog';
+import { RowAction } from '../components/RowAction';
+import { useConfirmDelete } from '../use-confirm-delete';
 
 const ROLE_CODE = /^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/;
 
@@ -46,7 +39,6 @@ function RoleDialog({
   const { t } = useTranslation(['system', 'common']);
   const queryClient = useQueryClient();
   const [form] = Form.useForm<RoleForm>();
-  const [saving, setSaving] = useState(false);
   // What the admin ticked; null until they touch the tree (then the role's own menus apply).
   const [edited, setEdited] = useState<{ checked: Key[]; halfChecked: Key[] } | null>(null);
   const menus = useQuery({ queryKey: systemKeys.menus, queryFn: fetchMenus, enabled: open });
@@ -73,125 +65,108 @@ function RoleDialog({
     onClose();
   };
 
-  const submit = async () => {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      // Untouched: keep the role's menus as they are; ticked: leaves plus their (half-)checked parents.
-      const menuIds = edited
-        ? [...edited.checked, ...edited.halfChecked].map(String)
-        : (role?.menuIds ?? []);
-      await saveRole({ ...values, id: role?.id, menuIds });
-      await queryClient.invalidateQueries({ queryKey: systemKeys.roles });
-      await queryClient.invalidateQueries({ queryKey: ['menu', 'tree'] });
-      close();
-    } catch {
-      // toasted by the client
-    } finally {
-      setSaving(false);
-    }
+  const save = async (values: RoleForm) => {
+    // Untouched: keep the role's menus as they are; ticked: leaves plus their (half-)checked parents.
+    const menuIds = edited
+      ? [...edited.checked, ...edited.halfChecked].map(String)
+      : (role?.menuIds ?? []);
+    await saveRole({ ...values, id: role?.id, menuIds });
+    await queryClient.invalidateQueries({ queryKey: systemKeys.roles });
+    await queryClient.invalidateQueries({ queryKey: ['menu', 'tree'] });
   };
 
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open={open}
       title={role ? t('roles.editTitle') : t('roles.addTitle')}
-      onCancel={close}
-      onOk={() => void submit().catch(() => undefined)}
-      okText={t('actions.save')}
-      cancelText={t('actions.cancel')}
-      confirmLoading={saving}
-      destroyOnHidden
-      okButtonProps={{ 'data-testid': 'role-dialog-save' }}
+      testId="role-dialog"
+      initialValues={
+        role
+          ? { name: role.name, code: role.code, remarks: role.remarks ?? '' }
+          : { name: '', code: '', remarks: '' }
+      }
+      onSave={save}
+      onClose={close}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        preserve={false}
-        data-testid="role-dialog"
-        initialValues={
-          role
-            ? { name: role.name, code: role.code, remarks: role.remarks ?? '' }
-            : { name: '', code: '', remarks: '' }
-        }
+      <Form.Item
+        name="name"
+        label={t('roles.name')}
+        rules={[
+          { required: true, whitespace: true, message: t('roles.nameRequired') },
+          { max: 64 },
+        ]}
       >
-        <Form.Item
-          name="name"
-          label={t('roles.name')}
-          rules={[
-            { required: true, whitespace: true, message: t('roles.nameRequired') },
-            { max: 64 },
-          ]}
+        <Input data-testid="role-name" />
+      </Form.Item>
+      <Form.Item
+        name="code"
+        label={t('roles.code')}
+        rules={[
+          { required: true, message: t('roles.codeRequired') },
+          { pattern: ROLE_CODE, message: t('roles.codePattern') },
+        ]}
+      >
+        <Input className="nb-mono" disabled={Boolean(role?.builtin)} data-testid="role-code" />
+      </Form.Item>
+      <Form.Item name="remarks" label={t('roles.remarks')} rules={[{ max: 500 }]}>
+        <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} />
+      </Form.Item>
+      <Form.Item label={t('roles.menus')}>
+        <div
+          style={{
+            maxHeight: 320,
+            overflow: 'auto',
+            border: '1px solid var(--nb-border)',
+            borderRadius: 8,
+            padding: 8,
+          }}
         >
-          <Input data-testid="role-name" />
-        </Form.Item>
-        <Form.Item
-          name="code"
-          label={t('roles.code')}
-          rules={[
-            { required: true, message: t('roles.codeRequired') },
-            { pattern: ROLE_CODE, message: t('roles.codePattern') },
-          ]}
-        >
-          <Input className="nb-mono" disabled={Boolean(role?.builtin)} data-testid="role-code" />
-        </Form.Item>
-        <Form.Item name="remarks" label={t('roles.remarks')} rules={[{ max: 500 }]}>
-          <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} />
-        </Form.Item>
-        <Form.Item label={t('roles.menus')}>
-          <div
-            style={{
-              maxHeight: 320,
-              overflow: 'auto',
-              border: '1px solid var(--nb-border)',
-              borderRadius: 8,
-              padding: 8,
-            }}
-          >
-            {treeData.length ? (
-              <Tree
-                checkable
-                showIcon
-                defaultExpandAll
-                key={treeData.length}
-                treeData={treeData}
-                checkedKeys={checked}
-                onCheck={(keys, info) =>
-                  setEdited({
-                    checked: Array.isArray(keys) ? keys : keys.checked,
-                    halfChecked: info.halfCheckedKeys ?? [],
-                  })
-                }
-                data-testid="role-menu-tree"
-              />
-            ) : (
-              <span style={{ color: 'var(--nb-text-3)' }}>
-                {menus.isPending ? t('common:loading') : t('roles.noMenus')}
-              </span>
-            )}
-          </div>
-        </Form.Item>
-      </Form>
-    </Modal>
+          {treeData.length ? (
+            <Tree
+              checkable
+              showIcon
+              defaultExpandAll
+              key={treeData.length}
+              treeData={treeData}
+              checkedKeys={checked}
+              onCheck={(keys, info) =>
+                setEdited({
+                  checked: Array.isArray(keys) ? keys : keys.checked,
+                  halfChecked: info.halfCheckedKeys ?? [],
+                })
+              }
+              data-testid="role-menu-tree"
+            />
+          ) : (
+            <span style={{ color: 'var(--nb-text-3)' }}>
+              {menus.isPending ? t('common:loading') : t('roles.noMenus')}
+            </span>
+          )}
+        </div>
+      </Form.Item>
+    </FormDialog>
   );
 }
 
 /** /setting/sys/role: roles and the menus each grants. */
 export function RolesPage() {
   const { t } = useTranslation('system');
-  const { modal } = App.useApp();
+  const confirmDelete = useConfirmDelete();
   const queryClient = useQueryClient();
   const roles = useQuery({ queryKey: systemKeys.roles, queryFn: fetchRoles });
   const [editing, setEditing] = useState<Role | null>(null);
   const [open, setOpen] = useState(false);
 
-  const confirmDelete = (role: Role) =>
-    modal.confirm({
+  const edit = (role: Role | null) => {
+    setEditing(role);
+    setOpen(true);
+  };
+
+  const remove = (role: Role) =>
+    confirmDelete({
       title: t('roles.deleteTitle'),
       content: t('roles.deleteConfirm', { name: role.name }),
-      okText: t('actions.delete'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' },
-      cancelText: t('actions.cancel'),
       onOk: async () => {
         await deleteRoles([role.id]);
         await queryClient.invalidateQueries({ queryKey: systemKeys.roles });
@@ -230,79 +205,50 @@ export function RolesPage() {
       width: 110,
       render: (_, row) => row.menuIds?.length ?? 0,
     },
-    {
-      key: 'createTime',
-      dataIndex: 'createTime',
-      title: t('users.created'),
-      width: 170,
-      responsive: ['lg'],
-      render: (value: string) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm') : '—'),
-    },
+    createdColumn(t('users.created'), ['lg']),
     {
       key: 'actions',
       title: t('actions.label'),
       width: 110,
       render: (_, row) => (
         <Space size={0}>
-          <Tooltip title={t('actions.edit')}>
-            <Button
-              type="text"
-              icon={<EditOutlined />}
-              aria-label={t('actions.edit')}
-              data-testid={`role-edit-${row.code}`}
-              onClick={() => {
-                setEditing(row);
-                setOpen(true);
-              }}
-            />
-          </Tooltip>
-          <Tooltip title={row.builtin ? t('roles.builtinUndeletable') : t('actions.delete')}>
-            <Button
-              type="text"
-              danger
-              icon={<DeleteOutlined />}
-              aria-label={t('actions.delete')}
-              disabled={row.builtin}
-              data-testid={`role-delete-${row.code}`}
-              onClick={() => confirmDelete(row)}
-            />
-          </Tooltip>
+          <RowAction
+            label={t('actions.edit')}
+            icon={<EditOutlined />}
+            testId={`role-edit-${row.code}`}
+            onClick={() => edit(row)}
+          />
+          <RowAction
+            label={t('actions.delete')}
+            tooltip={row.builtin ? t('roles.builtinUndeletable') : undefined}
+            icon={<DeleteOutlined />}
+            danger
+            disabled={row.builtin}
+            testId={`role-delete-${row.code}`}
+            onClick={() => remove(row)}
+          />
         </Space>
       ),
     },
   ];
 
   return (
-    <div className="nb-page" data-testid="roles-page">
-      <PageHeader
-        title={t('roles.title')}
-        subtitle={t('roles.subtitle')}
-        extra={
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            data-testid="role-add"
-            onClick={() => {
-              setEditing(null);
-              setOpen(true);
-            }}
-          >
-            {t('roles.add')}
-          </Button>
-        }
+    <TablePage
+      testId="roles-page"
+      title={t('roles.title')}
+      subtitle={t('roles.subtitle')}
+      extra={<AddButton label={t('roles.add')} testId="role-add" onClick={() => edit(null)} />}
+    >
+      <DataTable<Role>
+        testId="roles-table"
+        rowKey="id"
+        columns={columns}
+        data={roles.data?.items}
+        loading={roles.isFetching}
+        showIndex
+        scrollX={640}
       />
-      <div className="nb-card" style={{ padding: 16 }}>
-        <DataTable<Role>
-          testId="roles-table"
-          rowKey="id"
-          columns={columns}
-          data={roles.data?.items}
-          loading={roles.isFetching}
-          showIndex
-          scrollX={640}
-        />
-      </div>
       <RoleDialog role={editing} open={open} onClose={() => setOpen(false)} />
-    </div>
+    </TablePage>
   );
 }

@@ -3,7 +3,6 @@ import {
   DeleteOutlined,
   EditOutlined,
   KeyOutlined,
-  PlusOutlined,
   SearchOutlined,
 } from '@ant-design/icons';
 import { formatSize, quotaPercent, type UserListItem } from '@nimbus/contract';
@@ -20,15 +19,14 @@ import {
   Select,
   Space,
   Tag,
-  Tooltip,
   Typography,
 } from 'antd';
 import type { TableColumnsType } from 'antd';
-import dayjs from 'dayjs';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, defaultPageSize } from '../../../components/DataTable';
-import { PageHeader } from '../../../components/PageHeader';
+import { TablePage } from '../../../components/TablePage';
+import { useSaving } from '../../../components/use-saving';
 import { copyText } from '../../../lib/clipboard';
 import { quotaColor } from '../../../layout/quota';
 import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
@@ -44,6 +42,11 @@ import {
   type UserForm,
   type UserQuery,
 } from '../api';
+import { createdColumn } from '../columns';
+import { AddButton } from '../components/AddButton';
+import { FormDialog } from '../components/FormDialog';
+import { RowAction } from '../components/RowAction';
+import { useConfirmDelete } from '../use-confirm-delete';
 
 const DEFAULT_QUOTA_GB = 10;
 
@@ -61,108 +64,87 @@ function UserDialog({
   const { t } = useTranslation('system');
   const { t: tAuth } = useTranslation('auth');
   const [form] = Form.useForm<UserForm & { confirm?: string }>();
-  const [saving, setSaving] = useState(false);
   const roles = useQuery({ queryKey: systemKeys.roles, queryFn: fetchRoles, enabled: open });
   const isEdit = Boolean(user);
 
-  const submit = async () => {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      const { confirm: _confirm, ...input } = values;
-      if (user) await updateUser({ ...input, id: user.id, username: user.username });
-      else await addUser({ ...input, username: input.username.trim() });
-      onSaved();
-      onClose();
-    } catch {
-      // toasted by the client
-    } finally {
-      setSaving(false);
-    }
+  const save = async ({ confirm: _confirm, ...input }: UserForm & { confirm?: string }) => {
+    if (user) await updateUser({ ...input, id: user.id, username: user.username });
+    else await addUser({ ...input, username: input.username.trim() });
+    onSaved();
   };
 
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open={open}
       title={isEdit ? t('users.editTitle') : t('users.addTitle')}
-      onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
-      okText={t('actions.save')}
-      cancelText={t('actions.cancel')}
-      confirmLoading={saving}
-      destroyOnHidden
-      okButtonProps={{ 'data-testid': 'user-dialog-save' }}
+      testId="user-dialog"
+      requiredMark="optional"
+      initialValues={
+        user
+          ? {
+              username: user.username,
+              showName: user.showName,
+              quota: user.quota,
+              roles: user.roles,
+            }
+          : { quota: DEFAULT_QUOTA_GB, roles: [] }
+      }
+      onSave={save}
+      onClose={onClose}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        requiredMark="optional"
-        preserve={false}
-        data-testid="user-dialog"
-        initialValues={
-          user
-            ? {
-                username: user.username,
-                showName: user.showName,
-                quota: user.quota,
-                roles: user.roles,
-              }
-            : { quota: DEFAULT_QUOTA_GB, roles: [] }
-        }
+      <Form.Item
+        name="username"
+        label={t('users.username')}
+        rules={isEdit ? [] : usernameRules(tAuth, true)}
       >
-        <Form.Item
-          name="username"
-          label={t('users.username')}
-          rules={isEdit ? [] : usernameRules(tAuth, true)}
-        >
-          <Input disabled={isEdit} autoComplete="off" data-testid="user-username" />
-        </Form.Item>
-        <Form.Item name="showName" label={t('users.showName')} rules={[{ max: 64 }]}>
-          <Input autoComplete="off" data-testid="user-show-name" />
-        </Form.Item>
-        {!isEdit ? (
-          <>
-            <Form.Item name="password" label={t('users.password')} rules={passwordRules(tAuth)}>
-              <Input.Password autoComplete="new-password" data-testid="user-password" />
-            </Form.Item>
-            <Form.Item
-              name="confirm"
-              label={t('users.confirm')}
-              dependencies={['password']}
-              rules={confirmRules(tAuth)}
-            >
-              <Input.Password autoComplete="new-password" data-testid="user-confirm" />
-            </Form.Item>
-          </>
-        ) : null}
-        <Form.Item
-          name="quota"
-          label={t('users.quota')}
-          rules={[{ required: true, type: 'number', min: 0, message: t('users.quotaInvalid') }]}
-        >
-          <InputNumber
-            min={0}
-            max={1024 * 1024}
-            step={1}
-            suffix="GB"
-            style={{ width: '100%' }}
-            data-testid="user-quota"
-          />
-        </Form.Item>
-        <Form.Item name="roles" label={t('users.roles')}>
-          <Select
-            mode="multiple"
-            loading={roles.isPending}
-            options={(roles.data?.items ?? []).map((role) => ({
-              value: role.id,
-              label: role.name,
-            }))}
-            optionFilterProp="label"
-            data-testid="user-roles"
-          />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input disabled={isEdit} autoComplete="off" data-testid="user-username" />
+      </Form.Item>
+      <Form.Item name="showName" label={t('users.showName')} rules={[{ max: 64 }]}>
+        <Input autoComplete="off" data-testid="user-show-name" />
+      </Form.Item>
+      {!isEdit ? (
+        <>
+          <Form.Item name="password" label={t('users.password')} rules={passwordRules(tAuth)}>
+            <Input.Password autoComplete="new-password" data-testid="user-password" />
+          </Form.Item>
+          <Form.Item
+            name="confirm"
+            label={t('users.confirm')}
+            dependencies={['password']}
+            rules={confirmRules(tAuth)}
+          >
+            <Input.Password autoComplete="new-password" data-testid="user-confirm" />
+          </Form.Item>
+        </>
+      ) : null}
+      <Form.Item
+        name="quota"
+        label={t('users.quota')}
+        rules={[{ required: true, type: 'number', min: 0, message: t('users.quotaInvalid') }]}
+      >
+        <InputNumber
+          min={0}
+          max={1024 * 1024}
+          step={1}
+          suffix="GB"
+          style={{ width: '100%' }}
+          data-testid="user-quota"
+        />
+      </Form.Item>
+      <Form.Item name="roles" label={t('users.roles')}>
+        <Select
+          mode="multiple"
+          loading={roles.isPending}
+          options={(roles.data?.items ?? []).map((role) => ({
+            value: role.id,
+            label: role.name,
+          }))}
+          optionFilterProp="label"
+          data-testid="user-roles"
+        />
+      </Form.Item>
+    </FormDialog>
   );
 }
 
@@ -178,7 +160,7 @@ function ResetPasswordDialog({
   const { t: tAuth } = useTranslation('auth');
   const { message } = App.useApp();
   const [form] = Form.useForm<{ password?: string }>();
-  const [saving, setSaving] = useState(false);
+  const { saving, save } = useSaving();
   const [result, setResult] = useState<string | null>(null);
 
   const close = () => {
@@ -190,14 +172,7 @@ function ResetPasswordDialog({
   const submit = async () => {
     if (!user) return;
     const { password } = await form.validateFields();
-    setSaving(true);
-    try {
-      setResult(await resetPassword(user.id, password));
-    } catch {
-      // toasted by the client
-    } finally {
-      setSaving(false);
-    }
+    await save(async () => setResult(await resetPassword(user.id, password)));
   };
 
   return (
@@ -272,7 +247,7 @@ function ResetPasswordDialog({
 /** /setting/sys/user: user administration. */
 export function UsersPage() {
   const { t } = useTranslation('system');
-  const { modal } = App.useApp();
+  const confirmDelete = useConfirmDelete();
   const queryClient = useQueryClient();
   const [query, setQuery] = useState<UserQuery>({
     page: 1,
@@ -303,16 +278,18 @@ export function UsersPage() {
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['user', 'list'] });
 
-  const confirmDelete = (rows: UserListItem[]) =>
-    modal.confirm({
+  const edit = (user: UserListItem | null) => {
+    setEditing(user);
+    setDialogOpen(true);
+  };
+
+  const remove = (rows: UserListItem[]) =>
+    confirmDelete({
       title: t('users.deleteTitle'),
       content: t('users.deleteConfirm', {
         names: rows.map((r) => r.username).join(', '),
         count: rows.length,
       }),
-      okText: t('actions.delete'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' },
-      cancelText: t('actions.cancel'),
       onOk: async () => {
         await deleteUsers(rows.map((r) => r.id));
         setSelected([]);
@@ -373,14 +350,7 @@ export function UsersPage() {
         );
       },
     },
-    {
-      key: 'createTime',
-      dataIndex: 'createTime',
-      title: t('users.created'),
-      width: 170,
-      responsive: ['md'],
-      render: (value: string) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm') : '—'),
-    },
+    createdColumn(t('users.created'), ['md']),
     {
       key: 'actions',
       title: t('actions.label'),
@@ -388,38 +358,27 @@ export function UsersPage() {
       fixed: 'right',
       render: (_, row) => (
         <Space size={0}>
-          <Tooltip title={t('actions.edit')}>
-            <Button
-              type="text"
-              icon={<EditOutlined />}
-              aria-label={t('actions.edit')}
-              data-testid={`user-edit-${row.username}`}
-              onClick={() => {
-                setEditing(row);
-                setDialogOpen(true);
-              }}
-            />
-          </Tooltip>
-          <Tooltip title={t('users.resetPassword')}>
-            <Button
-              type="text"
-              icon={<KeyOutlined />}
-              aria-label={t('users.resetPassword')}
-              data-testid={`user-reset-${row.username}`}
-              onClick={() => setResetting(row)}
-            />
-          </Tooltip>
-          <Tooltip title={row.creator ? t('users.ownerUndeletable') : t('actions.delete')}>
-            <Button
-              type="text"
-              danger
-              icon={<DeleteOutlined />}
-              aria-label={t('actions.delete')}
-              disabled={row.creator}
-              data-testid={`user-delete-${row.username}`}
-              onClick={() => confirmDelete([row])}
-            />
-          </Tooltip>
+          <RowAction
+            label={t('actions.edit')}
+            icon={<EditOutlined />}
+            testId={`user-edit-${row.username}`}
+            onClick={() => edit(row)}
+          />
+          <RowAction
+            label={t('users.resetPassword')}
+            icon={<KeyOutlined />}
+            testId={`user-reset-${row.username}`}
+            onClick={() => setResetting(row)}
+          />
+          <RowAction
+            label={t('actions.delete')}
+            tooltip={row.creator ? t('users.ownerUndeletable') : undefined}
+            icon={<DeleteOutlined />}
+            danger
+            disabled={row.creator}
+            testId={`user-delete-${row.username}`}
+            onClick={() => remove([row])}
+          />
         </Space>
       ),
     },
@@ -427,85 +386,71 @@ export function UsersPage() {
 
   const rows = users.data?.items ?? [];
   return (
-    <div className="nb-page" data-testid="users-page">
-      <PageHeader
-        title={t('users.title')}
-        subtitle={t('users.subtitle')}
-        extra={
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            data-testid="user-add"
-            onClick={() => {
-              setEditing(null);
-              setDialogOpen(true);
-            }}
-          >
-            {t('users.add')}
-          </Button>
+    <TablePage
+      testId="users-page"
+      title={t('users.title')}
+      subtitle={t('users.subtitle')}
+      extra={<AddButton label={t('users.add')} testId="user-add" onClick={() => edit(null)} />}
+    >
+      <Form
+        form={filters}
+        layout="inline"
+        style={{ marginBottom: 16, rowGap: 8 }}
+        onFinish={(values) =>
+          setQuery((q) => ({
+            ...q,
+            page: 1,
+            username: values.username?.trim() || undefined,
+            showName: values.showName?.trim() || undefined,
+          }))
         }
-      />
-      <div className="nb-card" style={{ padding: 16 }}>
-        <Form
-          form={filters}
-          layout="inline"
-          style={{ marginBottom: 16, rowGap: 8 }}
-          onFinish={(values) =>
-            setQuery((q) => ({
-              ...q,
-              page: 1,
-              username: values.username?.trim() || undefined,
-              showName: values.showName?.trim() || undefined,
-            }))
-          }
-        >
-          <Form.Item name="username" className="nb-filter">
-            <Input
-              allowClear
-              placeholder={t('users.username')}
-              prefix={<SearchOutlined />}
-              data-testid="user-search-username"
-            />
-          </Form.Item>
-          <Form.Item name="showName" className="nb-filter">
-            <Input allowClear placeholder={t('users.showName')} />
-          </Form.Item>
+      >
+        <Form.Item name="username" className="nb-filter">
+          <Input
+            allowClear
+            placeholder={t('users.username')}
+            prefix={<SearchOutlined />}
+            data-testid="user-search-username"
+          />
+        </Form.Item>
+        <Form.Item name="showName" className="nb-filter">
+          <Input allowClear placeholder={t('users.showName')} />
+        </Form.Item>
+        <Form.Item>
+          <Button htmlType="submit">{t('actions.search')}</Button>
+        </Form.Item>
+        {selected.length ? (
           <Form.Item>
-            <Button htmlType="submit">{t('actions.search')}</Button>
+            <Button
+              danger
+              icon={<DeleteOutlined />}
+              onClick={() => remove(rows.filter((r) => selected.includes(r.id)))}
+            >
+              {t('actions.deleteSelected', { count: selected.length })}
+            </Button>
           </Form.Item>
-          {selected.length ? (
-            <Form.Item>
-              <Button
-                danger
-                icon={<DeleteOutlined />}
-                onClick={() => confirmDelete(rows.filter((r) => selected.includes(r.id)))}
-              >
-                {t('actions.deleteSelected', { count: selected.length })}
-              </Button>
-            </Form.Item>
-          ) : null}
-        </Form>
-        <DataTable<UserListItem>
-          testId="users-table"
-          rowKey="id"
-          columns={columns}
-          data={rows}
-          loading={users.isFetching}
-          showIndex
-          scrollX={760}
-          selection={{
-            selectedKeys: selected,
-            onChange: (keys) => setSelected(keys),
-            disabled: (row) => row.creator,
-          }}
-          pagination={{
-            page: query.page,
-            pageSize: query.pageSize,
-            total: users.data?.total ?? 0,
-            onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
-          }}
-        />
-      </div>
+        ) : null}
+      </Form>
+      <DataTable<UserListItem>
+        testId="users-table"
+        rowKey="id"
+        columns={columns}
+        data={rows}
+        loading={users.isFetching}
+        showIndex
+        scrollX={760}
+        selection={{
+          selectedKeys: selected,
+          onChange: (keys) => setSelected(keys),
+          disabled: (row) => row.creator,
+        }}
+        pagination={{
+          page: query.page,
+          pageSize: query.pageSize,
+          total: users.data?.total ?? 0,
+          onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
+        }}
+      />
       <UserDialog
         user={editing}
         open={dialogOpen}
@@ -513,6 +458,6 @@ export function UsersPage() {
         onSaved={() => void refresh()}
       />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
-    </div>
+    </TablePage>
   );
 }

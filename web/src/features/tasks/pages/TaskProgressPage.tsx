@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { emitLiveMessage, onLiveMessage } from '../../../api/events';
 import { DataTable } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
-import { PageHeader } from '../../../components/PageHeader';
+import { TablePage } from '../../../components/TablePage';
 import { applyTaskMessage, progressPercent, taskKeys, useTasks, type Task } from '../api';
 
 /** Link that opens the task's folder and highlights its file (spec §2 route `/`). */
@@ -93,38 +93,36 @@ export function TaskProgressPage() {
   ];
 
   return (
-    <div className="nb-page" data-testid="tasks-page">
-      <PageHeader
-        title={t('title')}
-        subtitle={t('subtitle', { count })}
-        extra={
-          <Button
-            icon={<ReloadOutlined />}
-            onClick={() => void tasks.refetch()}
-            loading={tasks.isFetching}
-          >
-            {t('refresh')}
-          </Button>
+    <TablePage
+      testId="tasks-page"
+      title={t('title')}
+      subtitle={t('subtitle', { count })}
+      extra={
+        <Button
+          icon={<ReloadOutlined />}
+          onClick={() => void tasks.refetch()}
+          loading={tasks.isFetching}
+        >
+          {t('refresh')}
+        </Button>
+      }
+    >
+      <DataTable<Task>
+        testId="tasks-table"
+        rowKey="taskId"
+        columns={columns}
+        data={tasks.data}
+        loading={tasks.isPending}
+        showIndex
+        emptyText={
+          <EmptyState
+            icon={<ScheduleOutlined />}
+            title={t('empty.title')}
+            description={t('empty.description')}
+            testId="tasks-empty"
+          />
         }
       />
-      <div className="nb-card" style={{ padding: 16 }}>
-        <DataTable<Task>
-          testId="tasks-table"
-          rowKey="taskId"
-          columns={columns}
-          data={tasks.data}
-          loading={tasks.isPending}
-          showIndex
-          emptyText={
-            <EmptyState
-              icon={<ScheduleOutlined />}
-              title={t('empty.title')}
-              description={t('empty.description')}
-              testId="tasks-empty"
-            />
-          }
-        />
-      </div>
-    </div>
+    </TablePage>
   );
 }
