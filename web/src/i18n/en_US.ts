@@ -1,5 +1,6 @@
 import files from './files.en_US';
 import share from './share.en_US';
+import preview from './preview.en_US';
 import search from './search.en_US';
 import tags from './tags.en_US';
 import uploadSessions from './upload-sessions.en_US';
@@ -193,6 +194,7 @@ const en_US = {
   tags,
   search,
   share,
+  preview,
   settings: {
     actions: {
       save: 'Save',

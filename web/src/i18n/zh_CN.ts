@@ -1,6 +1,7 @@
 import type en_US from './en_US';
 import files from './files.zh_CN';
 import share from './share.zh_CN';
+import preview from './preview.zh_CN';
 import search from './search.zh_CN';
 import tags from './tags.zh_CN';
 import uploadSessions from './upload-sessions.zh_CN';
@@ -195,6 +196,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
   tags,
   search,
   share,
+  preview,
   settings: {
     actions: {
       save: '保存',

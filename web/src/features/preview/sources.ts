@@ -1,0 +1,45 @@
+import { TOKEN_HEADER } from '@nimbus/contract';
+import { API_BASE } from '../../api/client';
+import { toQueryString } from '../../api/query-string';
+import { useSessionStore } from '../../stores/session';
+import { fileUrl } from '../files/api';
+import { sharedDownloadUrl, sharedPreviewUrl } from '../share/api';
+import { shareTokenFor } from '../share/share-tokens';
+import type { PreviewSource } from './registry';
+
+const sessionToken = (): Record<string, string> => {
+  const token = useSessionStore.getState().token;
+  return token ? { [TOKEN_HEADER]: token } : {};
+};
+
+/** The signed-in user's own files, and the files of their mounts (read by id). */
+export function ownerSource(): PreviewSource {
+  return {
+    kind: 'owner',
+    bytesUrl: (item) => fileUrl(item),
+    downloadUrl: (item) => fileUrl(item, true),
+    api: (path, query = {}) =>
+      `${API_BASE}${path}${toQueryString({ ...query, ...sessionToken() })}`,
+    headers: sessionToken,
+  };
+}
+
+/** A share as a visitor (or a signed-in mounter) opens it on its page. */
+export function shareSource(shareId: string, canDownload: boolean): PreviewSource {
+  const shareToken = shareTokenFor(shareId) ?? '';
+  const credentials = (): Record<string, string> => ({
+    shareId,
+    ...(shareToken ? { 'share-token': shareToken } : {}),
+    ...sessionToken(),
+  });
+  return {
+    kind: 'share',
+    shareId,
+    shareToken,
+    bytesUrl: (item) => sharedPreviewUrl(shareId, item),
+    downloadUrl: (item) => (canDownload ? sharedDownloadUrl(shareId, item) : null),
+    api: (path, query = {}) =>
+      `${API_BASE}/public/s${path}${toQueryString({ ...query, ...credentials() })}`,
+    headers: credentials,
+  };
+}
