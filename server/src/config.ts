@@ -14,6 +14,7 @@ const envSchema = z.object({
   NIMBUS_SESSION_HOURS: z.coerce.number().positive().default(24),
   NIMBUS_REMEMBER_DAYS: z.coerce.number().positive().default(30),
   NIMBUS_DEFAULT_QUOTA_GB: z.coerce.number().min(0).default(10),
+  NIMBUS_SECRET_KEY: z.string().optional(),
   NIMBUS_TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -31,6 +32,8 @@ export interface Config {
   rememberTtlMs: number;
   defaultQuotaGb: number;
   trustProxy: boolean;
+  /** The key that seals secrets at rest (32 bytes, base64 or hex); else a key file in dataDir. */
+  secretKey: string | undefined;
   /** Uploads of this many bytes or more are merged by a background task. */
   backgroundMergeBytes: number;
   /** How long a merge request waits for a background merge before answering "still merging". */
@@ -59,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rememberTtlMs: e.NIMBUS_REMEMBER_DAYS * 86400_000,
     defaultQuotaGb: e.NIMBUS_DEFAULT_QUOTA_GB,
     trustProxy: e.NIMBUS_TRUST_PROXY,
+    secretKey: e.NIMBUS_SECRET_KEY || undefined,
     backgroundMergeBytes: 64 * 1024 * 1024,
     mergeWaitMs: 10_000,
     checkResponses: false,

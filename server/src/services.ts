@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { DbHandle } from './db/index.ts';
 import { AccessTokenService } from './modules/auth/access-token.service.ts';
+import { MfaService } from './modules/auth/mfa.service.ts';
+import { SecretBox } from './lib/secret-box.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
 import { AttemptLimiter } from './modules/auth/attempt-limiter.ts';
@@ -50,7 +52,9 @@ export function createServices(database: DbHandle, config: Config) {
   const attempts = new AttemptLimiter(db);
   const users = new UsersService(db, config, sessions, settings, attempts);
   const accessTokens = new AccessTokenService(db);
-  const auth = new AuthService(users, sessions, attempts, accessTokens);
+  const secrets = SecretBox.open(config.dataDir, config.secretKey);
+  const mfa = new MfaService(db, users, settings, attempts, secrets);
+  const auth = new AuthService(users, sessions, attempts, accessTokens, mfa);
   const menus = new MenusService(db);
   const events: EventBus = new InProcessEventBus((id) => users.usage(id));
   const eventStreams = new EventStreams(events);
@@ -126,6 +130,7 @@ export function createServices(database: DbHandle, config: Config) {
     users,
     auth,
     accessTokens,
+    mfa,
     menus,
     blobs,
     files,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { flag } from './validation.ts';
 import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
@@ -41,6 +42,8 @@ export const loginResult = z.object({
   userId: z.string().optional(),
   username: z.string().optional(),
   mfaRequired: z.boolean().optional(),
+  /** The drive requires two-factor sign-in and this account has none yet: enrol first. */
+  mfaForceEnable: z.boolean().optional(),
   mfaToken: z.string().optional(),
 });
 export type LoginResult = z.infer<typeof loginResult>;
@@ -101,3 +104,54 @@ export const generateAccessTokenQuery = z.object({
 });
 
 export const deleteAccessTokenQuery = z.object({ id: z.string().min(1).max(64) });
+
+// ---- two-factor sign-in (API-NOTES §1.1) --------------------------------------------------
+
+const totpCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'enter the six digits your app shows');
+/** A code of the app, or a recovery code (ten letters and digits, a dash optional). */
+const mfaCode = z
+  .string()
+  .trim()
+  .min(6, 'enter the six digits your app shows, or a recovery code')
+  .max(16, 'enter the six digits your app shows, or a recovery code');
+const mfaSecret = z.string().trim().min(16).max(64);
+const mfaToken = z.string().min(1).max(128);
+
+export const mfaSetupQuery = z.object({
+  username: z.string().max(USERNAME_MAX_LENGTH).optional(),
+  /** The enrolment step's token, for an account that must enrol before it gets in. */
+  mfaToken: mfaToken.optional(),
+});
+export const mfaSetup = z.object({
+  mfaEnable: z.boolean(),
+  /** The secret to type in by hand; empty when two-factor sign-in is on already. */
+  secret: z.string(),
+  /** The otpauth:// address the QR code shows (drawn by the browser). */
+  qrCodeImageUri: z.string(),
+  mfaForceEnable: z.boolean(),
+});
+export type MfaSetup = z.infer<typeof mfaSetup>;
+
+export const mfaEnableBody = z.object({ secret: mfaSecret, code: totpCode });
+/** The recovery codes, shown this once. */
+export const mfaEnableResult = z.object({ recoveryCodes: z.array(z.string()) });
+export const mfaDisableBody = z.object({ code: mfaCode });
+
+export const verifyTotpBody = z.object({
+  username: z.string().trim().min(1).max(USERNAME_MAX_LENGTH),
+  mfaToken,
+  mfaCode,
+  rememberMe: z.boolean().optional().default(false),
+});
+export const initVerifyTotpBody = z.object({
+  username: z.string().trim().min(1).max(USERNAME_MAX_LENGTH),
+  mfaToken,
+  mfaSecret,
+  mfaCode: totpCode,
+  rememberMe: z.boolean().optional().default(false),
+});
+export const mfaForceQuery = z.object({ mfaForceEnable: flag() });
+export const resetMfaQuery = z.object({ userId: z.string().min(1).max(64) });

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import type { AccessTokenTable, SessionTable } from '../../db/schema.ts';
+import type { AccessTokenTable, MfaChallengeTable, SessionTable } from '../../db/schema.ts';
 
 export type SessionRow = Selectable<SessionTable>;
 
@@ -113,6 +113,40 @@ export class AttemptRepo {
       .where('key', '=', key)
       .executeTakeFirst();
     return row?.lastAt;
+  }
+}
+
+export type MfaChallengeRow = Selectable<MfaChallengeTable>;
+
+/** Every query of the two-factor challenges (keyed by the SHA-256 of the challenge token). */
+export class MfaChallengeRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: Insertable<MfaChallengeTable>): Promise<void> {
+    await this.db.insertInto('mfaChallenge').values(row).execute();
+  }
+
+  find(id: string): Promise<MfaChallengeRow | undefined> {
+    return this.db.selectFrom('mfaChallenge').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Count one try against a challenge: false when its tries are used up. */
+  async spendAttempt(id: string, limit: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('mfaChallenge')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', id)
+      .where('attempts', '<', limit)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.db.deleteFrom('mfaChallenge').where('id', '=', id).execute();
+  }
+
+  async removeExpired(now: number): Promise<void> {
+    await this.db.deleteFrom('mfaChallenge').where('expiresAt', '<', now).execute();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -8,17 +8,38 @@ import {
   deleteAccessTokenQuery,
   generateAccessTokenQuery,
   initializationBody,
+  initVerifyTotpBody,
+  mfaDisableBody,
+  mfaEnableBody,
+  mfaEnableResult,
+  mfaForceQuery,
+  mfaSetup,
+  mfaSetupQuery,
+  resetMfaQuery,
+  verifyTotpBody,
   initializationResult,
   loginBody,
   loginResult,
   TOKEN_HEADER,
 } from '@nimbus/contract';
+import { notLoggedIn } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from './auth.plugin.ts';
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { auth, users, accessTokens } = app.services;
+  const { auth, users, accessTokens, mfa } = app.services;
+
+  /** The session cookie of a finished sign-in (none for a sign-in waiting for its code). */
+  const sessionCookie = (reply: FastifyReply, token: string, remember: boolean) => {
+    if (!token) return;
+    reply.setCookie(TOKEN_HEADER, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      ...(remember ? { maxAge: app.config.rememberTtlMs / 1000 } : {}),
+    });
+  };
 
   api.get(
     '/public/has_user',
@@ -52,14 +73,111 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         ip: request.ip,
         userAgent: request.headers['user-agent'],
       });
-      const remember = request.body.rememberMe;
-      reply.setCookie(TOKEN_HEADER, token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        ...(remember ? { maxAge: app.config.rememberTtlMs / 1000 } : {}),
-      });
+      sessionCookie(reply, token, request.body.rememberMe);
       return ok(result);
+    },
+  );
+
+  // ---- two-factor sign-in (API-NOTES §1.1) ---------------------------------------------------
+
+  api.post(
+    '/public/verify-totp',
+    { config: { public: true }, schema: { body: verifyTotpBody, response: answers(loginResult) } },
+    async (request, reply) => {
+      const { token, ...result } = await auth.verifyTotp({
+        ...request.body,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      sessionCookie(reply, token, request.body.rememberMe);
+      return ok(result);
+    },
+  );
+
+  api.post(
+    '/public/init-verify-totp',
+    {
+      config: { public: true },
+      schema: {
+        body: initVerifyTotpBody,
+        response: answers(loginResult.extend(mfaEnableResult.shape)),
+      },
+    },
+    async (request, reply) => {
+      const { token, ...result } = await auth.initVerifyTotp({
+        ...request.body,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      sessionCookie(reply, token, request.body.rememberMe);
+      return ok(result);
+    },
+  );
+
+  api.get(
+    '/public/mfa/setup',
+    {
+      config: { public: true },
+      schema: { querystring: mfaSetupQuery, response: answers(mfaSetup) },
+    },
+    async (request) => {
+      // signed in, or in the enrolment step of a sign-in: never for anyone by name alone
+      const { mfaToken, username } = request.query;
+      const user = request.actor
+        ? await users.accountById(request.actor.id)
+        : mfaToken && username
+          ? await auth.enrolling(mfaToken, username)
+          : undefined;
+      if (!user) throw notLoggedIn();
+      return ok(await mfa.setup(user));
+    },
+  );
+
+  api.post(
+    '/mfa/enable',
+    { schema: { body: mfaEnableBody, response: answers(mfaEnableResult) } },
+    async (request) => {
+      const user = await users.accountById(actorOf(request).id);
+      if (!user) throw notLoggedIn();
+      return ok({ recoveryCodes: await mfa.enable(user, request.body.secret, request.body.code) });
+    },
+  );
+
+  api.post(
+    '/mfa/disable',
+    { schema: { body: mfaDisableBody, response: confirms } },
+    async (request) => {
+      const user = await users.accountById(actorOf(request).id);
+      if (!user) throw notLoggedIn();
+      await mfa.disable(user, request.body.code);
+      return ok();
+    },
+  );
+
+  api.get(
+    '/cloud/setting/mfa-force-enable',
+    { schema: { response: answers(z.boolean()) } },
+    async (request) => {
+      actorOf(request);
+      return ok(await mfa.forced());
+    },
+  );
+
+  api.put(
+    '/cloud/setting/mfa-force-enable',
+    { schema: { querystring: mfaForceQuery, response: confirms } },
+    async (request) => {
+      await mfa.setForced(actorOf(request), request.query.mfaForceEnable);
+      return ok();
+    },
+  );
+
+  api.put(
+    '/cloud/setting/reset-mfa',
+    { schema: { querystring: resetMfaQuery, response: confirms } },
+    async (request) => {
+      await mfa.reset(actorOf(request), request.query.userId);
+      return ok();
     },
   );
 

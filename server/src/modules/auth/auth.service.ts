@@ -7,6 +7,7 @@ import type { UsersService } from '../users/users.service.ts';
 import { tooManyAttempts, type AttemptLimiter, type AttemptRule } from './attempt-limiter.ts';
 import { SIGN_IN_MEMORY_MS, type SessionService } from './session.service.ts';
 import type { AccessTokenService } from './access-token.service.ts';
+import type { MfaService } from './mfa.service.ts';
 
 // A fixed hash to verify against when the user does not exist, so timing does not tell.
 const DUMMY_HASH =
@@ -38,6 +39,15 @@ export interface LoginInput {
   userAgent?: string;
 }
 
+/** What the second step of a sign-in carries besides its code. */
+export interface SecondStep {
+  username: string;
+  mfaToken: string;
+  rememberMe: boolean;
+  ip: string;
+  userAgent?: string;
+}
+
 export class AuthService {
   private lastSessionPrune = 0;
 
@@ -46,6 +56,7 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly attempts: AttemptLimiter,
     private readonly accessTokens: AccessTokenService,
+    private readonly mfa: MfaService,
   ) {}
 
   /**
@@ -80,9 +91,54 @@ export class AuthService {
     }
     // a right password is not a guess: its attempt is given back (failures stay counted)
     await this.attempts.release(reservation);
-    const token = await this.sessions.create(user.id, input.rememberMe, {
-      ip: input.ip,
-      userAgent: input.userAgent,
+    // the second step: a code of the app, or enrolment when the drive requires it
+    if (user.mfaEnabled) {
+      const mfaToken = await this.mfa.challenge(user.id, 'verify', input.rememberMe);
+      return { token: '', mfaRequired: true, mfaToken };
+    }
+    if (await this.mfa.forced()) {
+      const mfaToken = await this.mfa.challenge(user.id, 'enrol', input.rememberMe);
+      return { token: '', mfaForceEnable: true, mfaToken };
+    }
+    return this.startSession(user, input.rememberMe, input);
+  }
+
+  /** `/public/verify-totp`: the code that completes a sign-in of an account with two factors. */
+  async verifyTotp(
+    input: SecondStep & { mfaCode: string },
+  ): Promise<LoginResult & { token: string }> {
+    const open = await this.mfa.openChallenge(input.mfaToken, input.username, 'verify');
+    if (!(await this.mfa.checkCode(open.user, input.mfaCode)))
+      throw new AppError(ErrorCode.ERROR, 'Wrong or already used code', undefined, 401);
+    await this.mfa.closeChallenge(open.id);
+    return this.startSession(open.user, open.remember || input.rememberMe, input);
+  }
+
+  /** `/public/init-verify-totp`: forced enrolment, then in. */
+  async initVerifyTotp(
+    input: SecondStep & { mfaSecret: string; mfaCode: string },
+  ): Promise<LoginResult & { token: string; recoveryCodes: string[] }> {
+    const open = await this.mfa.openChallenge(input.mfaToken, input.username, 'enrol');
+    const recoveryCodes = await this.mfa.enable(open.user, input.mfaSecret, input.mfaCode);
+    await this.mfa.closeChallenge(open.id);
+    const session = await this.startSession(open.user, open.remember || input.rememberMe, input);
+    return { ...session, recoveryCodes };
+  }
+
+  /** The account of an enrolment step that has not finished (its setup page). */
+  async enrolling(mfaToken: string, username: string) {
+    const open = await this.mfa.openChallenge(mfaToken, username, 'enrol');
+    return open.user;
+  }
+
+  private async startSession(
+    user: { id: string; username: string },
+    remember: boolean,
+    from: { ip: string; userAgent?: string },
+  ): Promise<LoginResult & { token: string }> {
+    const token = await this.sessions.create(user.id, remember, {
+      ip: from.ip,
+      userAgent: from.userAgent,
     });
     await this.pruneSessions();
     return { token, [TOKEN_HEADER]: token, userId: user.id, username: user.username };

@@ -10,6 +10,8 @@ export interface DriveSettings {
   /** Preview config of spec §3: suffix lists mapped to viewer URL templates. */
   iframe: string;
   exactSearch: boolean;
+  /** Every account must set up two-factor sign-in before it gets in. */
+  mfaForceEnable: boolean;
 }
 
 const DEFAULT_IFRAME = JSON.stringify({
@@ -22,6 +24,7 @@ const DEFAULTS: DriveSettings = {
   netdiskLogo: null,
   iframe: DEFAULT_IFRAME,
   exactSearch: true,
+  mfaForceEnable: false,
 };
 
 export class SettingsService {

@@ -97,6 +97,39 @@ export class UsersRepo {
     return this.db.selectFrom('user').select(['id', 'username']).execute();
   }
 
+  /** Two-factor fields of a user (mfa.service.ts keeps the secret sealed). */
+  async setMfa(
+    id: string,
+    fields: Pick<UserRow, 'mfaSecret' | 'mfaEnabled' | 'mfaRecovery' | 'mfaLastStep'>,
+  ): Promise<void> {
+    await this.db.updateTable('user').set(fields).where('id', '=', id).execute();
+  }
+
+  /**
+   * Take a time step for a user: true only for a step later than the last one taken, in one
+   * conditional statement, so a code works once even when sent twice at the same moment.
+   */
+  async claimMfaStep(id: string, step: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('user')
+      .set({ mfaLastStep: step })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('mfaLastStep', 'is', null), eb('mfaLastStep', '<', step)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Use a recovery code: true when the list was still the one read (no double use). */
+  async replaceRecovery(id: string, before: string, after: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('user')
+      .set({ mfaRecovery: after })
+      .where('id', '=', id)
+      .where('mfaRecovery', '=', before)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   count(): Promise<number> {
     return this.db
       .selectFrom('user')

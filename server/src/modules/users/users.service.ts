@@ -12,6 +12,8 @@ import { ADMIN_ROLE, USER_ROLE } from '../menus/menu-seed.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { isUniqueViolation, UsersRepo, type UserFilter, type UserRow } from './users.repo.ts';
 
+export type { UserRow };
+
 /** Guesses of one account's current password: five, counted until 15 minutes pass without one. */
 const currentPasswordRule = (userId: string) => ({
   key: `pass:${userId}`,
@@ -75,6 +77,22 @@ export class UsersService {
     const username = (await this.repo.findById(userId))?.username;
     if (username) this.usernames.set(userId, username);
     return username;
+  }
+
+  /** Two-factor state of an account (the auth module's mfa.service.ts holds the rules). */
+  setMfa(
+    userId: string,
+    fields: Pick<UserRow, 'mfaSecret' | 'mfaEnabled' | 'mfaRecovery' | 'mfaLastStep'>,
+  ): Promise<void> {
+    return this.repo.setMfa(userId, fields);
+  }
+
+  claimMfaStep(userId: string, step: number): Promise<boolean> {
+    return this.repo.claimMfaStep(userId, step);
+  }
+
+  replaceMfaRecovery(userId: string, before: string, after: string): Promise<boolean> {
+    return this.repo.replaceRecovery(userId, before, after);
   }
 
   /** Every account, as the owner of a tree (the start-up repair, the index rebuild). */
