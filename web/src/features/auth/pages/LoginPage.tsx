@@ -25,12 +25,42 @@ import {
   type LoginOutcome,
 } from '../api';
 import { useSignIn } from '../session';
-import { confirmRules, passwordRules, usernameRules } from '../validation';
+import { NewPasswordFields } from '../components/NewPasswordFields';
+import { passwordRules, usernameRules } from '../validation';
 
 type MfaStep = Extract<LoginOutcome, { kind: 'mfa' }>;
 
 function failureText(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.kind === 'business' ? error.message : fallback;
+}
+
+/** The username of the sign-in and first-run forms; strict: a new name must fit the pattern. */
+function UsernameField({ strict }: { strict: boolean }) {
+  const { t } = useTranslation('auth');
+  return (
+    <Form.Item name="username" label={t('fields.username')} rules={usernameRules(t, strict)}>
+      <Input
+        prefix={<UserOutlined />}
+        autoComplete="username"
+        autoFocus
+        data-testid="login-username"
+      />
+    </Form.Item>
+  );
+}
+
+function FormError({ error }: { error: string | null }) {
+  if (!error) return null;
+  return (
+    <Alert
+      type="error"
+      showIcon
+      title={error}
+      style={{ marginBottom: 16 }}
+      role="alert"
+      data-testid="login-error"
+    />
+  );
 }
 
 interface CreateAdminValues {
@@ -130,16 +160,7 @@ export function LoginPage() {
               aria-label={t('mfa.code')}
             />
           </Form.Item>
-          {error ? (
-            <Alert
-              type="error"
-              showIcon
-              title={error}
-              style={{ marginBottom: 16 }}
-              role="alert"
-              data-testid="login-error"
-            />
-          ) : null}
+          <FormError error={error} />
           <Button
             type="primary"
             htmlType="submit"
@@ -176,49 +197,13 @@ export function LoginPage() {
           size="large"
           data-testid="create-admin-form"
         >
-          <Form.Item name="username" label={t('fields.username')} rules={usernameRules(t, true)}>
-            <Input
-              prefix={<UserOutlined />}
-              autoComplete="username"
-              autoFocus
-              data-testid="login-username"
-            />
-          </Form.Item>
-          <Form.Item
-            name="password"
-            label={t('fields.password')}
-            rules={passwordRules(t)}
-            hasFeedback
-          >
-            <Input.Password
-              prefix={<LockOutlined />}
-              autoComplete="new-password"
-              data-testid="login-password"
-            />
-          </Form.Item>
-          <Form.Item
-            name="confirm"
-            label={t('fields.confirm')}
-            dependencies={['password']}
-            rules={confirmRules(t)}
-            hasFeedback
-          >
-            <Input.Password
-              prefix={<LockOutlined />}
-              autoComplete="new-password"
-              data-testid="login-confirm"
-            />
-          </Form.Item>
-          {error ? (
-            <Alert
-              type="error"
-              showIcon
-              title={error}
-              style={{ marginBottom: 16 }}
-              role="alert"
-              data-testid="login-error"
-            />
-          ) : null}
+          <UsernameField strict />
+          <NewPasswordFields
+            passwordLabel={t('fields.password')}
+            confirmLabel={t('fields.confirm')}
+            testIds={{ password: 'login-password', confirm: 'login-confirm' }}
+          />
+          <FormError error={error} />
           <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
             {t('setup.submit')}
           </Button>
@@ -239,14 +224,7 @@ export function LoginPage() {
           initialValues={{ rememberMe: true }}
           data-testid="login-form"
         >
-          <Form.Item name="username" label={t('fields.username')} rules={usernameRules(t, false)}>
-            <Input
-              prefix={<UserOutlined />}
-              autoComplete="username"
-              autoFocus
-              data-testid="login-username"
-            />
-          </Form.Item>
+          <UsernameField strict={false} />
           <Form.Item name="password" label={t('fields.password')} rules={passwordRules(t)}>
             <Input.Password
               prefix={<LockOutlined />}
@@ -257,16 +235,7 @@ export function LoginPage() {
           <Form.Item name="rememberMe" valuePropName="checked" style={{ marginBottom: 20 }}>
             <Checkbox data-testid="login-remember">{t('fields.rememberMe')}</Checkbox>
           </Form.Item>
-          {error ? (
-            <Alert
-              type="error"
-              showIcon
-              title={error}
-              style={{ marginBottom: 16 }}
-              role="alert"
-              data-testid="login-error"
-            />
-          ) : null}
+          <FormError error={error} />
           <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
             {t('login.submit')}
           </Button>

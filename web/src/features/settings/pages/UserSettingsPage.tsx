@@ -3,14 +3,14 @@ import { formatSize, quotaPercent, type UserInfo } from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Avatar, Button, Card, Form, Input, Progress, Tag } from 'antd';
 import dayjs from 'dayjs';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client';
 import { PageHeader } from '../../../components/PageHeader';
+import { useSaving } from '../../../components/use-saving';
 import { quotaColor } from '../../../layout/quota';
 import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
 import { authKeys, useUserInfo } from '../../auth/api';
-import { confirmRules, passwordRules } from '../../auth/validation';
+import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
 import { updatePassword, updateProfile, validOldPassword } from '../api';
 import { AppearanceForm } from '../components/AppearanceForm';
 
@@ -18,24 +18,18 @@ function ProfileCard({ user }: { user: UserInfo }) {
   const { t } = useTranslation('settings');
   const queryClient = useQueryClient();
   const { message } = App.useApp();
-  const [saving, setSaving] = useState(false);
+  const { saving, save } = useSaving();
   const percent = quotaPercent(user.takeUpSpace, user.quota);
   const name = user.showName || user.username;
 
-  const onFinish = async ({ showName }: { showName: string }) => {
-    setSaving(true);
-    try {
+  const onFinish = ({ showName }: { showName: string }) =>
+    save(async () => {
       await updateProfile({ id: user.id, showName: showName.trim() });
       queryClient.setQueryData<UserInfo>(authKeys.userInfo, (info) =>
         info ? { ...info, showName: showName.trim() } : info,
       );
       void message.success(t('profile.saved'));
-    } catch {
-      // the client toasted the reason
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   return (
     <Card title={t('profile.title')} data-testid="profile-card">
@@ -108,15 +102,13 @@ interface PasswordValues {
 
 function PasswordCard({ user }: { user: UserInfo }) {
   const { t } = useTranslation('settings');
-  const { t: tAuth } = useTranslation('auth');
   const { t: tErrors } = useTranslation('errors');
   const { message } = App.useApp();
   const [form] = Form.useForm<PasswordValues>();
-  const [saving, setSaving] = useState(false);
+  const { saving, save } = useSaving();
 
-  const onFinish = async (values: PasswordValues) => {
-    setSaving(true);
-    try {
+  const onFinish = (values: PasswordValues) =>
+    save(async () => {
       try {
         await validOldPassword({ id: user.id, password: values.oldPassword });
       } catch (error) {
@@ -135,12 +127,7 @@ function PasswordCard({ user }: { user: UserInfo }) {
       });
       form.resetFields();
       void message.success(t('password.changed'));
-    } catch {
-      // the client toasted the reason
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   return (
     <Card title={t('password.title')} data-testid="password-card">
@@ -156,31 +143,11 @@ function PasswordCard({ user }: { user: UserInfo }) {
             data-testid="password-old"
           />
         </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('password.new')}
-          rules={passwordRules(tAuth)}
-          hasFeedback
-        >
-          <Input.Password
-            prefix={<LockOutlined />}
-            autoComplete="new-password"
-            data-testid="password-new"
-          />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label={t('password.confirm')}
-          dependencies={['password']}
-          rules={confirmRules(tAuth)}
-          hasFeedback
-        >
-          <Input.Password
-            prefix={<LockOutlined />}
-            autoComplete="new-password"
-            data-testid="password-confirm"
-          />
-        </Form.Item>
+        <NewPasswordFields
+          passwordLabel={t('password.new')}
+          confirmLabel={t('password.confirm')}
+          testIds={{ password: 'password-new', confirm: 'password-confirm' }}
+        />
         <Button type="primary" htmlType="submit" loading={saving} data-testid="password-save">
           {t('password.submit')}
         </Button>

@@ -30,7 +30,8 @@ import { useSaving } from '../../../components/use-saving';
 import { copyText } from '../../../lib/clipboard';
 import { quotaColor } from '../../../layout/quota';
 import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
-import { confirmRules, passwordRules, usernameRules } from '../../auth/validation';
+import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
+import { passwordRules, usernameRules } from '../../auth/validation';
 import {
   addUser,
   deleteUsers,
@@ -104,19 +105,12 @@ function UserDialog({
         <Input autoComplete="off" data-testid="user-show-name" />
       </Form.Item>
       {!isEdit ? (
-        <>
-          <Form.Item name="password" label={t('users.password')} rules={passwordRules(tAuth)}>
-            <Input.Password autoComplete="new-password" data-testid="user-password" />
-          </Form.Item>
-          <Form.Item
-            name="confirm"
-            label={t('users.confirm')}
-            dependencies={['password']}
-            rules={confirmRules(tAuth)}
-          >
-            <Input.Password autoComplete="new-password" data-testid="user-confirm" />
-          </Form.Item>
-        </>
+        <NewPasswordFields
+          passwordLabel={t('users.password')}
+          confirmLabel={t('users.confirm')}
+          testIds={{ password: 'user-password', confirm: 'user-confirm' }}
+          plain
+        />
       ) : null}
       <Form.Item
         name="quota"
