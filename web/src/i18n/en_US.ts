@@ -1,6 +1,7 @@
 import files from './files.en_US';
 import share from './share.en_US';
 import preview from './preview.en_US';
+import security from './security.en_US';
 import search from './search.en_US';
 import tags from './tags.en_US';
 import uploadSessions from './upload-sessions.en_US';
@@ -195,6 +196,7 @@ const en_US = {
   search,
   share,
   preview,
+  security,
   settings: {
     actions: {
       save: 'Save',

@@ -1,0 +1,63 @@
+import type { AccessTokenView, MfaSetup } from '@nimbus/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client';
+import { authKeys } from '../auth/api';
+
+export const securityKeys = {
+  accessTokens: ['user', 'access-tokens'] as const,
+  mfaSetup: ['user', 'mfa-setup'] as const,
+};
+
+export function useAccessTokens() {
+  return useQuery({
+    queryKey: securityKeys.accessTokens,
+    queryFn: ({ signal }) =>
+      api.get<AccessTokenView[]>('/user/setting/accessTokenList', undefined, { signal }),
+  });
+}
+
+/** A new token: its text comes back this once. */
+export function useGenerateAccessToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (tokenName: string) =>
+      api.put<string>('/user/setting/generateAccessToken', undefined, {
+        params: { tokenName },
+        successToast: false,
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: securityKeys.accessTokens }),
+  });
+}
+
+export function useDeleteAccessToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete('/user/setting/deleteAccessToken', { id }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: securityKeys.accessTokens }),
+  });
+}
+
+/**
+ * A fresh secret to enrol with: signed in, or in the enrolment step of a sign-in (its token).
+ * Nothing is stored until a code proves the app has it.
+ */
+export function fetchMfaSetup(step?: { username: string; mfaToken: string }): Promise<MfaSetup> {
+  return api.get<MfaSetup>('/public/mfa/setup', step, { silent: Boolean(step) });
+}
+
+export function useEnableMfa() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { secret: string; code: string }) =>
+      api.post<{ recoveryCodes: string[] }>('/mfa/enable', input, { successToast: false }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
+  });
+}
+
+export function useDisableMfa() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => api.post('/mfa/disable', { code }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
+  });
+}
