@@ -5,22 +5,17 @@ import type { DropTarget } from '../drag';
 import { ContextMenu } from './ActionMenu';
 import { DetailsDrawer } from './DetailsDrawer';
 import { DragChip } from './DragChip';
-import { ImageViewer } from './ImageViewer';
 import { MoveCopyDialog } from './MoveCopyDialog';
 import { NameDialog } from './NameDialog';
-import { TextPreviewDialog } from './TextPreviewDialog';
 
 interface FileDialogsProps {
   dialogs: Dialogs;
   /** The selection, shown by the details drawer. */
   selectedItems: FileItem[];
-  /** The listing's viewable images, for the image viewer. */
-  images: FileItem[];
   mobile: boolean;
   transfer: (moving: MoveLike[], target: DropTarget, mode: 'move' | 'copy') => Promise<boolean>;
   /** After a move or copy from the dialog: nothing stays selected. */
   onTransferred: () => void;
-  download: (items: FileItem[]) => Promise<void>;
   locationLink: (folder: string, name?: string) => string;
 }
 
@@ -28,11 +23,9 @@ interface FileDialogsProps {
 export function FileDialogs({
   dialogs,
   selectedItems,
-  images,
   mobile,
   transfer,
   onTransferred,
-  download,
   locationLink,
 }: FileDialogsProps) {
   const { menu, detailsOpen } = dialogs;
@@ -62,13 +55,7 @@ export function FileDialogs({
         onClose={() => dialogs.setDetailsOpen(false)}
         locationLink={locationLink}
       />
-      <ImageViewer images={images} current={dialogs.imageId} onChange={dialogs.setImageId} />
-      <TextPreviewDialog
-        item={dialogs.textItem}
-        onClose={() => dialogs.setTextItem(null)}
-        onDownload={(item) => void download([item])}
-        mobile={mobile}
-      />
+      {dialogs.preview.element}
       <DragChip />
     </>
   );

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Breadcrumb } from 'antd';
-import { useMemo, useRef } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { runAction } from '../../../actions/registry';
@@ -11,7 +11,6 @@ import { useTags } from '../../tags/api';
 import { pasteAuthority, type ActionContext, type FileAction, type ViewState } from '../actions';
 import { isListable, useFolderId } from '../api';
 import { useFileClipboard } from '../clipboard';
-import { isViewableImage } from '../file-kinds';
 import { parentFolderPath } from '../folder-path';
 import { useCollectionHandlers } from '../hooks/use-collection-handlers';
 import { useCurrentFolderSync } from '../hooks/use-current-folder-sync';
@@ -72,8 +71,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
   const sel = useFileSelection(viewId, listingKey, listing);
   const dialogs = useFileDialogs(viewId);
   useHighlightParam(view, listing, sel, collection);
-  const images = useMemo(() => items.filter(isViewableImage), [items]);
-  const { cmd, transfer, download } = useFileCommands({
+  const { cmd, transfer } = useFileCommands({
     view,
     writable,
     can,
@@ -201,11 +199,9 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
       <FileDialogs
         dialogs={dialogs}
         selectedItems={sel.selectedItems}
-        images={images}
         mobile={mobile}
         transfer={transfer}
         onTransferred={sel.clear}
-        download={download}
         locationLink={(folder, name) => view.linkTo(folder, name)}
       />
     </section>

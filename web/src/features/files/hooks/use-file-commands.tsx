@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FILE_AUTHORITY } from '../../../actions/authorities';
 import type { Authority } from '../../../actions/types';
-import { formatSize } from '../../../lib/format';
 import { authKeys } from '../../auth/api';
+import { ownerSource } from '../../preview/sources';
 import { NEW_FILE_KINDS, type FileCommands, type NewFileKind } from '../actions';
 import {
   downloadPackage,
@@ -24,7 +24,6 @@ import {
 import { putOnClipboard, removeFromClipboard, type ClipboardEntry } from '../clipboard';
 import type { CollectionApi } from '../components/collection-types';
 import { FileIcon } from '../components/FileIcon';
-import { openKindOf } from '../file-kinds';
 import { refreshListing } from '../listing-cache';
 import { freeName } from '../names';
 import { childPathOf, type FileItem } from '../types';
@@ -137,26 +136,13 @@ export function useFileCommands({
         void navigate(`/mount?share=${encodeURIComponent(item.mount.shareId)}`);
         return;
       }
-      switch (openKindOf(item)) {
-        case 'folder': {
-          const child = childPathOf(item);
-          rememberFolderId(queryClient, child, item.id);
-          void navigate(linkTo(child));
-          return;
-        }
-        case 'image':
-          dialogs.setImageId(item.id);
-          return;
-        case 'text':
-          dialogs.setTextItem(item);
-          return;
-        default:
-          void confirm({
-            title: t('preview.noneTitle'),
-            content: t('preview.noneBody', { name: item.name, size: formatSize(item.size) }),
-            okText: t('preview.download'),
-          }).then((ok) => ok && void download([item]));
+      if (item.isFolder) {
+        const child = childPathOf(item);
+        rememberFolderId(queryClient, child, item.id);
+        void navigate(linkTo(child));
+        return;
       }
+      dialogs.preview.open(item, items, ownerSource());
     },
     download: (targets) => void download(targets),
     setFavorite: (targets, favorite) => {

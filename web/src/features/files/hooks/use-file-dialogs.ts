@@ -1,10 +1,10 @@
 import { App } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFilePreview } from '../../../app/viewer-registry';
 import type { MenuRequest } from '../components/ActionMenu';
 import type { MoveCopyRequest } from '../components/MoveCopyDialog';
 import type { NameDialogRequest } from '../components/NameDialog';
-import type { FileItem } from '../types';
 
 export interface ConfirmOptions {
   title: string;
@@ -15,7 +15,7 @@ export interface ConfirmOptions {
 
 /**
  * What the file browser has open over the listing: the context menu, the details drawer, the
- * name and move dialogs, the image viewer and the text preview; and a confirmation that
+ * name and move dialogs, the viewer of an opened file; and a confirmation that
  * resolves with the answer. A new folder or view closes the menu and the details.
  */
 export function useFileDialogs(viewId: string) {
@@ -25,8 +25,7 @@ export function useFileDialogs(viewId: string) {
   const [detailsOpen, setDetailsOpen] = useState(false);
   const [nameDialog, setNameDialog] = useState<NameDialogRequest | null>(null);
   const [moveRequest, setMoveRequest] = useState<MoveCopyRequest | null>(null);
-  const [imageId, setImageId] = useState<string | null>(null);
-  const [textItem, setTextItem] = useState<FileItem | null>(null);
+  const preview = useFilePreview();
 
   const [shownView, setShownView] = useState(viewId);
   if (shownView !== viewId) {
@@ -61,10 +60,7 @@ export function useFileDialogs(viewId: string) {
     setNameDialog,
     moveRequest,
     setMoveRequest,
-    imageId,
-    setImageId,
-    textItem,
-    setTextItem,
+    preview,
     confirm,
   };
 }
