@@ -23,6 +23,8 @@ import {
 const ADMIN = { username: 'admin', password: 'admin-secret-1' };
 const BOB = { username: 'bob', password: 'bob-secret-1' };
 const shots = path.join(os.tmpdir(), 'nimbus-share-e2e');
+/** More files in one shared folder than one page of the share's listing holds. */
+const MANY = 60;
 
 let server: NimbusServer;
 let browser: Browser;
@@ -74,7 +76,11 @@ async function seed(files: Record<string, Buffer | string>): Promise<void> {
     const listed = await call<unknown[]>('GET', '/list?currentDirectory=%2Fproject').catch(
       () => [],
     );
-    return listed.length === 3;
+    const many = await call<unknown[]>(
+      'GET',
+      `/list?currentDirectory=%2Fproject%2Fmany&pageSize=${MANY}`,
+    ).catch(() => []);
+    return listed.length === 4 && many.length === MANY;
   }, 'the seeded files are indexed');
 }
 
@@ -151,6 +157,12 @@ beforeAll(async () => {
     'project/notes.txt': 'Meeting notes\nShip the share page.\n',
     'project/photo.png': png(),
     'project/drafts/idea.md': '# An idea\n',
+    ...Object.fromEntries(
+      Array.from({ length: MANY }, (_, i) => [
+        `project/many/file-${String(i).padStart(2, '0')}.txt`,
+        `${i}\n`,
+      ]),
+    ),
     'private.txt': 'not shared',
   });
   browser = await launchBrowser();
@@ -235,6 +247,22 @@ describe('sharing', () => {
     await page.getByTestId('share-text-content').waitFor();
     expect(await page.getByTestId('share-text-content').innerText()).toContain('# An idea');
     await page.keyboard.press('Escape');
+    // a folder longer than a page: the rest arrives as the list scrolls to its end
+    await page.getByTestId('share-crumb-root').click();
+    await item(page, 'many').dblclick();
+    await item(page, 'file-00.txt').waitFor();
+    expect(Number(await page.getByTestId('share-list').getAttribute('data-count'))).toBeLessThan(
+      MANY,
+    );
+    await page.getByTestId('share-list').focus();
+    await page.keyboard.press('End');
+    await until(
+      async () => Number(await page.getByTestId('share-list').getAttribute('data-count')) === MANY,
+      'every page of the folder is listed',
+    );
+    await page.keyboard.press('End');
+    await item(page, `file-${MANY - 1}.txt`).waitFor();
+    expect(await item(page, `file-${MANY - 1}.txt`).getAttribute('aria-selected')).toBe('true');
     await page.getByTestId('share-crumb-root').click();
     await item(page, 'photo.png').waitFor();
     await item(page, 'photo.png').dblclick();
@@ -318,6 +346,21 @@ describe('sharing', () => {
     await item(phone.page, 'drafts').tap();
     await item(phone.page, 'idea.md').waitFor();
     expect(await phone.page.getByTestId('share-browser').getAttribute('data-path')).toBe('/drafts');
+    // the dark theme, in the grid and in the list
+    await phone.page.getByTestId('share-crumb-root').click();
+    await item(phone.page, 'photo.png').waitFor();
+    await phone.page.getByTestId('theme-switch').click();
+    await phone.page.getByTestId('theme-dark').click();
+    await phone.page.getByTestId('theme-dark').waitFor({ state: 'hidden' });
+    await until(
+      async () =>
+        (await phone.page.evaluate(() => document.documentElement.dataset.theme)) === 'dark',
+      'the dark theme applies',
+    );
+    await shot(phone.page, 'share-phone-dark');
+    await phone.page.getByTestId('share-view-toggle').getByTitle('List').click();
+    await phone.page.getByTestId('share-list').waitFor();
+    await shot(phone.page, 'share-phone-dark-list');
     await phone.context.close();
   });
 

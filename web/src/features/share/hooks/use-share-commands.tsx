@@ -91,7 +91,8 @@ export function useShareCommands({
   };
 
   const open = (item: PublicFileView) => {
-    if (item.isFolder) onNavigate(pathOf([...segmentsOf(folder), item.name]));
+    // by the item's own place: a click on the last folder's items while the next one loads
+    if (item.isFolder) onNavigate(pathOf([...segmentsOf(item.path), item.name]));
     else if (isViewableImage(item)) setImageId(item.id);
     else if (isTextLike(item)) setTextItem(item);
     else if (canDownload) download(item);

@@ -148,8 +148,10 @@ export function useShareHandlers(input: HandlersInput): CollectionHandlers<Publi
         if (step === undefined || step === 0) return;
         event.preventDefault();
         const from = sel.focusedId ?? sel.selection.anchor;
-        const bounded = Number.isFinite(step) ? step : step > 0 ? sel.ids.length : -sel.ids.length;
-        const next = stepSelection(sel.ids, from, bounded);
+        // Home and End go to the ends even with nothing focused yet
+        const next = Number.isFinite(step)
+          ? stepSelection(sel.ids, from, step)
+          : ((step > 0 ? sel.ids[sel.ids.length - 1] : sel.ids[0]) ?? null);
         if (!next) return;
         if (event.shiftKey) {
           sel.setSelection(
