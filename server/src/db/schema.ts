@@ -282,6 +282,23 @@ export interface SearchContentTable {
   body: string;
 }
 
+export interface DavLockTable {
+  token: string;
+  userId: string;
+  path: string;
+  deep: Flag;
+  exclusive: Flag;
+  owner: string | null;
+  timeoutSeconds: number;
+  expiresAt: number;
+}
+
+export interface DavPropertyTable {
+  fileId: string;
+  name: string;
+  value: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -306,4 +323,6 @@ export interface Database {
   searchUser: SearchUserTable;
   searchDoc: SearchDocTable;
   searchContent: SearchContentTable;
+  davLock: DavLockTable;
+  davProperty: DavPropertyTable;
 }

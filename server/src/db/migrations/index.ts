@@ -10,6 +10,7 @@ import * as m008 from './008-accounts-hardening.ts';
 import * as m009 from './009-upload-hardening.ts';
 import * as m010 from './010-share-hardening.ts';
 import * as m011 from './011-access-tokens-mfa.ts';
+import * as m012 from './012-webdav.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '009-upload-hardening': m009,
   '010-share-hardening': m010,
   '011-access-tokens-mfa': m011,
+  '012-webdav': m012,
 };
 
 export const migrationProvider: MigrationProvider = {
