@@ -5,6 +5,7 @@ import { useUploadStore } from '../store';
 import { closeUploader } from '../close';
 import { useUploadItems, useUploadSummary, useUploadTarget } from '../use-upload';
 import { UploadActions } from './UploadActions';
+import { summaryData } from './summary-data';
 import { UploadList } from './UploadList';
 import { UploadSummaryText } from './UploadSummaryText';
 
@@ -21,11 +22,7 @@ export function UploadPanel() {
       className="nb-upload-panel"
       data-testid="upload-panel"
       aria-label={t('title')}
-      data-count={summary.count}
-      data-success={summary.success}
-      data-failure={summary.failure}
-      data-unfinished={summary.unfinished}
-      data-percent={summary.percent}
+      {...summaryData(summary)}
     >
       <header className="nb-upload-panel__header">
         <div className="nb-upload-panel__title">

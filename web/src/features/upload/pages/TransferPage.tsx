@@ -2,6 +2,7 @@ import { CloudUploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/EmptyState';
 import { UploadActions } from '../components/UploadActions';
+import { summaryData } from '../components/summary-data';
 import { UploadList } from '../components/UploadList';
 import { UploadSummaryText } from '../components/UploadSummaryText';
 import { displayFolder, useUploadItems, useUploadSummary, useUploadTarget } from '../use-upload';
@@ -14,15 +15,7 @@ export function TransferPage() {
   const summary = useUploadSummary();
   const { target, path } = useUploadTarget();
   return (
-    <section
-      className="nb-files nb-transfer"
-      data-testid="transfer-page"
-      data-count={summary.count}
-      data-success={summary.success}
-      data-failure={summary.failure}
-      data-unfinished={summary.unfinished}
-      data-percent={summary.percent}
-    >
+    <section className="nb-files nb-transfer" data-testid="transfer-page" {...summaryData(summary)}>
       <div className="nb-files__toolbar nb-transfer__toolbar">
         <div className="nb-transfer__heading">
           <strong>{tr('fileTransfer')}</strong>
