@@ -42,6 +42,9 @@ import { PostgresSearchRepo } from './modules/search/search.postgres.ts';
 import { SqliteSearchRepo } from './modules/search/search.sqlite.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { TagsService } from './modules/tags/tags.service.ts';
+import { MediaService } from './modules/media/media.service.ts';
+import { TranscodeSettings } from './modules/media/transcode-settings.ts';
+import { registerMediaJobs } from './modules/media/media.jobs.ts';
 
 /** Every service, wired once per app. */
 export function createServices(database: DbHandle, config: Config) {
@@ -102,6 +105,10 @@ export function createServices(database: DbHandle, config: Config) {
     users.usernameOf(id),
   );
   registerSearchJobs({ jobs, searchIndex });
+  const media = new MediaService(files, jobs, new TranscodeSettings(settings), shareAccess, (id) =>
+    users.usernameOf(id),
+  );
+  registerMediaJobs({ jobs, media });
   const tags = new TagsService(db, files);
   const search = new SearchService(
     searchRepo,
@@ -155,6 +162,7 @@ export function createServices(database: DbHandle, config: Config) {
     searchIndex,
     tags,
     search,
+    media,
   };
 }
 

@@ -1,0 +1,132 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  answers,
+  cancelledTasks,
+  cancelTranscodeBody,
+  ErrorCode,
+  hlsParams,
+  mediaInfo,
+  mediaQuery,
+  publicHlsParams,
+  publicTargetQuery,
+  transcodeConfigBody,
+  transcodeConfigView,
+  transcodeStatusView,
+} from '@nimbus/contract';
+import { AppError } from '../../lib/errors.ts';
+import { ok } from '../../lib/reply.ts';
+import type { Place } from '../../storage/blob-store.ts';
+import { actorOf } from '../auth/auth.plugin.ts';
+import { markUserBytes } from '../files/file-serve.ts';
+import { credentialsOf } from '../share/share-request.ts';
+
+const noCover = () =>
+  new AppError(ErrorCode.FILE_NOT_FOUND, 'This file has no cover', undefined, 404);
+const fileIdOf = (q: { fileId?: string; id?: string }) => q.fileId ?? q.id ?? '';
+
+/**
+ * Audio and video (API-NOTES §1.12 transcode, §1.16 HLS): a file's media info, its cover, the
+ * parts of its HLS rendition, for the owner, mounters and share visitors; the Video Transcoding
+ * settings and the transcodes under way.
+ */
+export async function mediaRoutes(app: FastifyInstance): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { media, blobs } = app.services;
+  const open = { public: true } as const;
+
+  const sendPart = (reply: FastifyReply, part: { place: Place; type: string }, maxAge: number) => {
+    markUserBytes(reply);
+    reply.header('content-type', part.type);
+    reply.header('cache-control', `private, max-age=${maxAge}`);
+    return reply.send(blobs.read(part.place));
+  };
+
+  // ---- a file's info and cover --------------------------------------------------------------
+
+  api.get(
+    '/media/info',
+    { schema: { querystring: mediaQuery, response: answers(mediaInfo) } },
+    async (request) => ok(await media.info(actorOf(request), request.query.id)),
+  );
+
+  api.get(
+    '/public/media/info',
+    { config: open, schema: { querystring: publicTargetQuery, response: answers(mediaInfo) } },
+    async (request) => ok(await media.publicInfo(credentialsOf(request), fileIdOf(request.query))),
+  );
+
+  api.get(
+    '/media/cover',
+    { config: { cookieAuth: true }, schema: { querystring: mediaQuery } },
+    async (request, reply) => {
+      const cover = await media.ownCover(actorOf(request), request.query.id);
+      if (!cover) throw noCover();
+      return sendPart(reply, cover, 86_400);
+    },
+  );
+
+  api.get(
+    '/public/media/cover',
+    { config: open, schema: { querystring: publicTargetQuery } },
+    async (request, reply) => {
+      const cover = await media.publicCover(credentialsOf(request), fileIdOf(request.query));
+      if (!cover) throw noCover();
+      return sendPart(reply, cover, 3600);
+    },
+  );
+
+  // ---- HLS ----------------------------------------------------------------------------------
+
+  api.get(
+    '/video/hls/:username/:file',
+    { config: { cookieAuth: true }, schema: { params: hlsParams } },
+    async (request, reply) => {
+      const { username, file } = request.params;
+      return sendPart(reply, await media.ownHls(actorOf(request), username, file), 3600);
+    },
+  );
+
+  // the share token rides in the address, so the playlist's relative parts carry it too
+  api.get(
+    '/public/video/hls/:shareId/:shareToken/:username/:file',
+    { config: open, schema: { params: publicHlsParams } },
+    async (request, reply) => {
+      const { shareId, shareToken, username, file } = request.params;
+      const creds = {
+        share: shareId,
+        token: shareToken === '-' ? null : shareToken,
+        actor: request.actor,
+      };
+      return sendPart(reply, await media.publicHls(creds, username, file), 600);
+    },
+  );
+
+  // ---- settings and status ------------------------------------------------------------------
+
+  api.get(
+    '/cloud/setting/transcode/config',
+    { schema: { response: answers(transcodeConfigView) } },
+    async (request) => ok(await media.config(actorOf(request))),
+  );
+
+  api.put(
+    '/cloud/setting/transcode/config',
+    { schema: { body: transcodeConfigBody, response: answers(transcodeConfigView) } },
+    async (request) =>
+      ok(await media.setConfig(actorOf(request), request.body), { message: 'Saved' }),
+  );
+
+  api.put(
+    '/cloud/setting/transcode/cancel-task',
+    { schema: { body: cancelTranscodeBody, response: answers(cancelledTasks) } },
+    async (request) =>
+      ok({ cancelled: await media.cancel(actorOf(request), request.body ?? undefined) }),
+  );
+
+  api.get(
+    '/cloud/transcode/status',
+    { schema: { response: answers(transcodeStatusView) } },
+    async (request) => ok(await media.status(actorOf(request))),
+  );
+}

@@ -1,0 +1,570 @@
+import path from 'node:path';
+import { parseStream } from 'music-metadata';
+import {
+  ErrorCode,
+  type HlsStatus,
+  type MediaInfo,
+  type MusicTags,
+  type TranscodeConfig,
+  type TranscodeConfigView,
+  type TranscodeStatusView,
+  type VideoProbe,
+} from '@nimbus/contract';
+import type { Db } from '../../db/index.ts';
+import type { JobContext, JobQueue } from '../../jobs/queue.ts';
+import { requireAuthority, type Actor } from '../../lib/access.ts';
+import { AppError } from '../../lib/errors.ts';
+import { Gate } from '../../lib/gate.ts';
+import type { Place } from '../../storage/blob-store.ts';
+import type { FileRow } from '../files/files.repo.ts';
+import type { FileChange, FilesService } from '../files/files.service.ts';
+import type { Owner } from '../files/files.service.ts';
+import type { ShareAccess, ShareCredentials } from '../share/share-access.ts';
+import { coverFrame, hasFfmpeg, probe, transcodeHls, type Probe } from './programs/ffmpeg.ts';
+import { type TranscodeSettings, targetFingerprint } from './transcode-settings.ts';
+
+export const JOB_MEDIA_INFO = 'mediaInfo';
+export const JOB_TRANSCODE = 'transcode';
+
+export interface MediaInfoPayload {
+  userId: string;
+  fileId: string;
+}
+export interface TranscodePayload {
+  fileId: string;
+}
+
+/** What the `media` column of a file keeps: read for the bytes of `hash`. */
+interface StoredMedia {
+  hash: string;
+  music?: MusicTags;
+  video?: VideoProbe;
+  /** The cover's cache key (an audio file's picture, a video's frame). */
+  cover?: string;
+  /** The finished HLS rendition: its cache key and the settings it was made under. */
+  hls?: { key: string; fingerprint: string };
+}
+
+/** A transcode queued or running on this node. */
+interface ActiveTranscode {
+  taskId: string;
+  userId: string;
+  username: string;
+  fileId: string;
+  name: string;
+  path: string;
+  state: 'queued' | 'running';
+  progress: number;
+}
+
+/** Cover pictures served as what they are: images that run nothing. */
+const COVER_TYPES: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/jpg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+};
+export const COVER_CONTENT_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+};
+const CANCELLED = 'cancelled';
+const MAX_COVER_BYTES = 8 * 1024 * 1024;
+
+const PLAYABLE_VIDEO = new Set(['h264', 'vp8', 'vp9', 'av1']);
+const PLAYABLE_AUDIO = new Set(['', 'aac', 'mp3', 'opus', 'vorbis', 'flac']);
+
+/** A browser plays it as it is: its codecs and an MP4, WebM or Matroska container. */
+export function isPlayable(p: Probe): boolean {
+  return (
+    PLAYABLE_VIDEO.has(p.videoCodec) &&
+    PLAYABLE_AUDIO.has(p.audioCodec) &&
+    /mp4|webm|matroska/.test(p.container)
+  );
+}
+
+/** Transcode when the source is not playable or exceeds one of the conditions. */
+export function needsTranscode(v: VideoProbe, c: TranscodeConfig): boolean {
+  if (v.width === 0 || v.height === 0) return false;
+  return (
+    !v.playable ||
+    v.bitrate > c.bitrateCond ||
+    v.height > c.heightCond ||
+    v.frameRate > c.frameRateCond
+  );
+}
+
+const hlsNotFound = () =>
+  new AppError(ErrorCode.FILE_NOT_FOUND, 'This video has no stream', undefined, 404);
+
+/**
+ * Audio and video: music tags and the probe of a video with its cover frame, read when a file
+ * arrives (a system job) or when first asked for; HLS renditions made by background transcodes
+ * under the Video Transcoding settings; the bytes of covers and renditions for owners, mounters
+ * and share visitors.
+ */
+export class MediaService {
+  private readonly active = new Map<string, ActiveTranscode>();
+  private readonly failed = new Map<string, string>();
+  /** At most the setting's number of transcodes at once, however many jobs run. */
+  private readonly gate: Gate;
+
+  constructor(
+    private readonly files: FilesService,
+    private readonly jobs: JobQueue,
+    readonly settings: TranscodeSettings,
+    private readonly shareAccess: ShareAccess,
+    private readonly usernameOf: (userId: string) => Promise<string | undefined>,
+  ) {
+    this.gate = new Gate(async () => (await this.settings.get()).maxThreads);
+    files.onChange((change, trx) => this.follow(change, trx));
+  }
+
+  private get blobs() {
+    return this.files.blobs;
+  }
+
+  /** New and rewritten audio and video files get their info read in the background. */
+  private async follow(change: FileChange, trx: Db): Promise<void> {
+    if (change.kind !== 'created' && change.kind !== 'updated') return;
+    for (const row of change.rows) {
+      if (Number(row.isFolder) === 1 || !row.hash) continue;
+      if (row.fileType !== 'audio' && row.fileType !== 'video') continue;
+      await this.jobs.enqueue<MediaInfoPayload>(
+        JOB_MEDIA_INFO,
+        { userId: change.userId, fileId: row.id },
+        { userId: null, name: row.name, trx },
+      );
+    }
+  }
+
+  // ---- reading a file's info ------------------------------------------------------------------
+
+  private stored(row: FileRow): StoredMedia | null {
+    if (!row.media || !row.hash) return null;
+    try {
+      const media = JSON.parse(row.media) as StoredMedia;
+      return media.hash === row.hash ? media : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private async keep(row: FileRow, media: StoredMedia): Promise<void> {
+    row.media = JSON.stringify(media);
+    await this.files.repo.update(row.id, { media: row.media });
+  }
+
+  private coverKey(row: FileRow, ext: string): string {
+    return `${row.id}-${(row.hash ?? 'none').slice(0, 16)}.${ext}`;
+  }
+
+  /** The info of a file's current bytes: stored, or read now and stored. */
+  async examine(owner: Owner, row: FileRow, signal: AbortSignal): Promise<StoredMedia | null> {
+    if (!row.hash || row.isFolder === 1) return null;
+    const have = this.stored(row);
+    if (have) return have;
+    let media: StoredMedia | null = null;
+    if (row.fileType === 'audio') media = await this.readMusic(owner, row);
+    else if (row.fileType === 'video' && hasFfmpeg())
+      media = await this.readVideo(owner, row, signal);
+    if (media) await this.keep(row, media);
+    return media;
+  }
+
+  private async readMusic(owner: Owner, row: FileRow): Promise<StoredMedia> {
+    const place = this.files.placeOf(owner, row);
+    const stream = this.blobs.read(place);
+    const base = row.name.replace(/\.[^.]*$/, '');
+    const media: StoredMedia = {
+      hash: row.hash!,
+      music: { songName: base, singer: '', album: '', duration: 0, hasCover: false },
+    };
+    try {
+      const meta = await parseStream(
+        stream,
+        { mimeType: row.contentType, size: row.size },
+        { duration: false, skipPostHeaders: true },
+      );
+      const c = meta.common;
+      const picture = c.picture?.[0];
+      const ext = picture ? COVER_TYPES[picture.format.toLowerCase()] : undefined;
+      if (picture && ext && picture.data.length <= MAX_COVER_BYTES) {
+        media.cover = this.coverKey(row, ext);
+        await this.blobs.write(this.blobs.cached('cover', media.cover), Buffer.from(picture.data));
+      }
+      media.music = {
+        songName: (c.title ?? '').slice(0, 512) || base,
+        singer: (c.artist ?? c.artists?.join(', ') ?? '').slice(0, 512),
+        album: (c.album ?? '').slice(0, 512),
+        duration: Math.round((meta.format.duration ?? 0) * 100) / 100,
+        hasCover: media.cover !== undefined,
+      };
+    } catch {
+      // unreadable tags: the file's name stands for the song
+    } finally {
+      stream.destroy();
+    }
+    return media;
+  }
+
+  private async readVideo(owner: Owner, row: FileRow, signal: AbortSignal): Promise<StoredMedia> {
+    const local = await this.blobs.local(this.files.placeOf(owner, row));
+    try {
+      const p = await probe(local.path, signal);
+      const media: StoredMedia = {
+        hash: row.hash!,
+        video: {
+          duration: Math.round(p.duration * 100) / 100,
+          width: p.width,
+          height: p.height,
+          bitrate: p.bitrate,
+          frameRate: p.frameRate,
+          videoCodec: p.videoCodec,
+          audioCodec: p.audioCodec,
+          playable: isPlayable(p),
+          hasCover: false,
+        },
+      };
+      if (p.width > 0) {
+        const scratch = await this.blobs.scratch();
+        try {
+          await coverFrame(
+            local.path,
+            Math.min(2, p.duration / 3),
+            path.join(scratch.path, 'cover.jpg'),
+            signal,
+          );
+          media.cover = this.coverKey(row, 'jpg');
+          await this.blobs.move(
+            this.blobs.child(scratch.place, 'cover.jpg'),
+            this.blobs.cached('cover', media.cover),
+          );
+          media.video!.hasCover = true;
+        } catch {
+          // no frame to show: the player shows none
+        } finally {
+          await scratch.release();
+        }
+      }
+      return media;
+    } catch {
+      // ffprobe could not read it: a video of unknown shape, played as it is
+      return { hash: row.hash! };
+    } finally {
+      await local.release();
+    }
+  }
+
+  /** The system job of a new file: read its info; start its transcode when one is due. */
+  async runInfoJob(ctx: JobContext<MediaInfoPayload>): Promise<void> {
+    const { userId, fileId } = ctx.payload;
+    const row = await this.files.liveRow(userId, fileId);
+    const username = await this.usernameOf(userId);
+    if (!row || !username) return;
+    const owner = { id: userId, username };
+    const media = await this.examine(owner, row, ctx.signal);
+    if (media?.video) await this.transcodeIfDue(owner, row, media);
+  }
+
+  // ---- what a file's info looks like to the one asking ---------------------------------------
+
+  private async view(owner: Owner, row: FileRow, startTranscode: boolean): Promise<MediaInfo> {
+    if (row.isFolder === 1 || (row.fileType !== 'audio' && row.fileType !== 'video'))
+      throw new AppError(ErrorCode.UNRECOGNIZED_FILE, 'This file is neither audio nor video');
+    const media = await this.examine(owner, row, AbortSignal.timeout(60_000));
+    let hls: HlsStatus | null = null;
+    if (row.fileType === 'video') {
+      if (startTranscode && media?.video) await this.transcodeIfDue(owner, row, media);
+      hls = await this.hlsStatus(row, media);
+    }
+    return {
+      fileId: row.id,
+      name: row.name,
+      username: owner.username,
+      music: media?.music ?? null,
+      video: media?.video ?? null,
+      hls,
+    };
+  }
+
+  /** A file's info for a signed-in user: their own file, or one of a share they mounted. */
+  async info(actor: Actor, fileId: string): Promise<MediaInfo> {
+    const { owner, row } = await this.shareAccess.fileForActor(actor, fileId);
+    return this.view(owner, row, true);
+  }
+
+  /** A file's info for a share's visitor. */
+  async publicInfo(creds: ShareCredentials, fileId: string): Promise<MediaInfo> {
+    const { open, row } = await this.shareAccess.access(creds, { fileId });
+    return this.view(open.owner, row, true);
+  }
+
+  private async hlsStatus(row: FileRow, media: StoredMedia | null): Promise<HlsStatus> {
+    const active = this.active.get(row.id);
+    if (await this.rendition(row, media))
+      return { state: 'done', progress: 100, taskId: active?.taskId ?? null };
+    if (active) return { state: active.state, progress: active.progress, taskId: active.taskId };
+    const failure = this.failed.get(row.id);
+    if (failure !== undefined && failure !== CANCELLED)
+      return { state: 'failed', progress: 0, taskId: null };
+    return { state: 'none', progress: 0, taskId: null };
+  }
+
+  /** The folder of the file's finished rendition, when it has one. */
+  private async rendition(row: FileRow, media: StoredMedia | null): Promise<Place | null> {
+    if (!media?.hls) return null;
+    const folder = this.blobs.cached('hls', media.hls.key);
+    return (await this.blobs.exists(this.blobs.child(folder, `${row.id}.m3u8`))) ? folder : null;
+  }
+
+  // ---- bytes ---------------------------------------------------------------------------------
+
+  /** A cover of an audio or video file, with its content type; null when it has none. */
+  async cover(owner: Owner, row: FileRow): Promise<{ place: Place; type: string } | null> {
+    const media = await this.examine(owner, row, AbortSignal.timeout(60_000));
+    if (!media?.cover) return null;
+    const place = this.blobs.cached('cover', media.cover);
+    if (!(await this.blobs.exists(place))) return null;
+    const type = COVER_CONTENT_TYPES[media.cover.split('.').pop() ?? ''];
+    return type ? { place, type } : null;
+  }
+
+  async ownCover(actor: Actor, fileId: string) {
+    const { owner, row } = await this.shareAccess.fileForActor(actor, fileId);
+    return this.cover(owner, row);
+  }
+
+  async publicCover(creds: ShareCredentials, fileId: string) {
+    const { open, row } = await this.shareAccess.access(creds, { fileId });
+    return this.cover(open.owner, row);
+  }
+
+  /** `{fileId}.m3u8` or `{fileId}-{n}.ts` of the rendition of `owner`'s file. */
+  private async hlsPart(
+    owner: Owner,
+    username: string,
+    row: FileRow,
+    file: string,
+  ): Promise<{ place: Place; type: string }> {
+    if (owner.username !== username) throw hlsNotFound();
+    const type = file.endsWith('.m3u8')
+      ? 'application/vnd.apple.mpegurl'
+      : /-\d{1,6}\.ts$/.test(file)
+        ? 'video/mp2t'
+        : null;
+    if (!type || !file.startsWith(row.id)) throw hlsNotFound();
+    const folder = await this.rendition(row, this.stored(row));
+    if (!folder) throw hlsNotFound();
+    const place = this.blobs.child(folder, file);
+    if (!(await this.blobs.exists(place))) throw hlsNotFound();
+    return { place, type };
+  }
+
+  /** The file id a part's name starts with. */
+  private static fileIdOf(file: string): string {
+    const m = /^(.+?)(?:\.m3u8|-\d{1,6}\.ts)$/.exec(file);
+    if (!m?.[1]) throw hlsNotFound();
+    return m[1];
+  }
+
+  async ownHls(actor: Actor, username: string, file: string) {
+    const fileId = MediaService.fileIdOf(file);
+    const { owner, row } = await this.shareAccess.fileForActor(actor, fileId).catch(() => {
+      throw hlsNotFound();
+    });
+    return this.hlsPart(owner, username, row, file);
+  }
+
+  async publicHls(creds: ShareCredentials, username: string, file: string) {
+    const fileId = MediaService.fileIdOf(file);
+    const { open, row } = await this.shareAccess.access(creds, { fileId });
+    return this.hlsPart(open.owner, username, row, file);
+  }
+
+  // ---- transcoding ---------------------------------------------------------------------------
+
+  /** Start the file's transcode when the settings call for one and none is there or under way. */
+  private async transcodeIfDue(owner: Owner, row: FileRow, media: StoredMedia): Promise<void> {
+    const config = await this.settings.get();
+    if (!config.enable || !media.video || !needsTranscode(media.video, config)) return;
+    if (this.active.has(row.id) || this.failed.has(row.id)) return;
+    if (await this.rendition(row, media)) {
+      const stale = media.hls?.fingerprint !== targetFingerprint(config);
+      if (!stale || !config.isReTranscode) return;
+    }
+    await this.enqueueTranscode(owner, row);
+  }
+
+  private async enqueueTranscode(owner: Owner, row: FileRow): Promise<string> {
+    const taskId = await this.jobs.enqueue<TranscodePayload>(
+      JOB_TRANSCODE,
+      { fileId: row.id },
+      { userId: owner.id, name: row.name, path: row.path },
+    );
+    this.active.set(row.id, {
+      taskId,
+      userId: owner.id,
+      username: owner.username,
+      fileId: row.id,
+      name: row.name,
+      path: row.path,
+      state: 'queued',
+      progress: 0,
+    });
+    this.announce(owner.id, row.id, 'queued', 0);
+    return taskId;
+  }
+
+  private announce(userId: string, fileId: string, state: HlsStatus['state'], progress: number) {
+    this.files.notify(userId, 'transcodeStatus', { fileId, state, progress });
+  }
+
+  /** The transcode job: one rendition of the file's current bytes under the current settings. */
+  async runTranscodeJob(ctx: JobContext<TranscodePayload>): Promise<void> {
+    const userId = ctx.userId;
+    if (!userId) return;
+    const { fileId } = ctx.payload;
+    try {
+      await this.gate.run('transcode', () => this.transcode(ctx, userId, fileId));
+      this.failed.delete(fileId);
+    } catch (err) {
+      if (!ctx.signal.aborted) this.failed.set(fileId, String(err));
+      else if (!this.failed.has(fileId)) this.failed.set(fileId, CANCELLED);
+      this.announce(userId, fileId, ctx.signal.aborted ? 'none' : 'failed', 0);
+      throw err;
+    } finally {
+      this.active.delete(fileId);
+    }
+  }
+
+  private async transcode(ctx: JobContext<TranscodePayload>, userId: string, fileId: string) {
+    ctx.signal.throwIfAborted();
+    const row = await this.files.liveRow(userId, fileId);
+    const username = await this.usernameOf(userId);
+    if (!row || !username) return;
+    const owner = { id: userId, username };
+    const media = await this.examine(owner, row, ctx.signal);
+    if (!media?.video) return;
+    const config = await this.settings.get();
+    const fingerprint = targetFingerprint(config);
+    const key = `${row.id}-${row.hash!.slice(0, 16)}-${fingerprint}`;
+    const active = this.active.get(fileId);
+    const entry: ActiveTranscode = active ?? {
+      taskId: ctx.jobId,
+      userId,
+      username: owner.username,
+      fileId,
+      name: row.name,
+      path: row.path,
+      state: 'running',
+      progress: 0,
+    };
+    entry.state = 'running';
+    this.active.set(fileId, entry);
+    this.announce(userId, fileId, 'running', 0);
+    const folder = this.blobs.cached('hls', key);
+    if (!(await this.blobs.exists(this.blobs.child(folder, `${row.id}.m3u8`)))) {
+      const local = await this.blobs.local(this.files.placeOf(owner, row));
+      const scratch = await this.blobs.scratch();
+      try {
+        const source = await probe(local.path, ctx.signal);
+        const duration = source.duration || media.video.duration || 1;
+        let last = -1;
+        await transcodeHls(
+          local.path,
+          scratch.path,
+          row.id,
+          source,
+          {
+            bitrate: config.bitrate,
+            height: config.height,
+            frameRate: config.frameRate,
+            threads: 0,
+          },
+          ctx.signal,
+          (seconds) => {
+            const percent = Math.min(99, Math.floor((seconds / duration) * 100));
+            if (percent === last) return;
+            last = percent;
+            entry.progress = percent;
+            ctx.progress(percent);
+            this.announce(userId, fileId, 'running', percent);
+          },
+        );
+        await this.blobs.remove(folder);
+        await this.blobs.move(scratch.place, folder);
+      } finally {
+        await scratch.release();
+        await local.release();
+      }
+    }
+    // the previous rendition (other settings, or older bytes' key) goes
+    const previous = media.hls?.key;
+    await this.keep(row, { ...media, hls: { key, fingerprint } });
+    if (previous && previous !== key) await this.blobs.remove(this.blobs.cached('hls', previous));
+    entry.progress = 100;
+    ctx.progress(100);
+    this.announce(userId, fileId, 'done', 100);
+  }
+
+  // ---- settings and the administrator's view ----------------------------------------------
+
+  private async configView(): Promise<TranscodeConfigView> {
+    return { ...(await this.settings.get()), ffmpeg: hasFfmpeg() };
+  }
+
+  async config(actor: Actor): Promise<TranscodeConfigView> {
+    requireAuthority(actor, 'cloud:set:sync');
+    return this.configView();
+  }
+
+  async setConfig(actor: Actor, input: Partial<TranscodeConfig>): Promise<TranscodeConfigView> {
+    requireAuthority(actor, 'cloud:set:sync');
+    await this.settings.set(input);
+    // failures are worth another try under new settings
+    this.failed.clear();
+    return this.configView();
+  }
+
+  async status(actor: Actor): Promise<TranscodeStatusView> {
+    requireAuthority(actor, 'cloud:set:sync');
+    const config = await this.settings.get();
+    return {
+      enable: config.enable,
+      tasks: [...this.active.values()].map((a) => ({
+        taskId: a.taskId,
+        fileId: a.fileId,
+        name: a.name,
+        path: a.path,
+        username: a.username,
+        state: a.state,
+        progress: a.progress,
+      })),
+    };
+  }
+
+  /** Stops the chosen transcodes (all when none are named); how many were stopped. */
+  async cancel(
+    actor: Actor,
+    chosen: { taskIds?: string[]; fileIds?: string[] } | undefined,
+  ): Promise<number> {
+    requireAuthority(actor, 'cloud:set:sync');
+    const taskIds = new Set(chosen?.taskIds ?? []);
+    const fileIds = new Set(chosen?.fileIds ?? []);
+    const all = taskIds.size === 0 && fileIds.size === 0;
+    let cancelled = 0;
+    for (const a of [...this.active.values()]) {
+      if (!all && !taskIds.has(a.taskId) && !fileIds.has(a.fileId)) continue;
+      if (await this.jobs.cancel(a.taskId)) cancelled += 1;
+      this.active.delete(a.fileId);
+      // not started again by a view until the settings change
+      this.failed.set(a.fileId, CANCELLED);
+      this.announce(a.userId, a.fileId, 'none', 0);
+    }
+    return cancelled;
+  }
+}

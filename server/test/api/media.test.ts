@@ -1,0 +1,295 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { MediaInfo, TranscodeConfigView, TranscodeStatusView } from '@nimbus/contract';
+import {
+  ADMIN,
+  call,
+  makeTestApp,
+  makeUser,
+  putFile,
+  setupAdmin,
+  type TestApp,
+} from '../harness.ts';
+import { makeFolder, makeShare, raw } from '../share-fixtures.ts';
+import { hasProgram, requireTool, skipWithout } from '../tools.ts';
+
+// Audio and video: music tags and covers read from the bytes, ffprobe and a cover frame, HLS
+// transcoding in the background under the Video Transcoding settings, and the addresses of
+// the rendition for the owner and for a share's visitors, never for anyone else.
+
+const canMedia = hasProgram('ffmpeg') && hasProgram('ffprobe');
+let dir = '';
+let song: Buffer;
+let video: Buffer;
+
+function ffmpeg(args: string[]): void {
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+beforeAll(() => {
+  if (skipWithout(canMedia)) return;
+  requireTool('ffmpeg and ffprobe', canMedia);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-media-'));
+  const cover = path.join(dir, 'cover.png');
+  ffmpeg(['-f', 'lavfi', '-i', 'color=c=orange:s=64x64', '-frames:v', '1', cover]);
+  const mp3 = path.join(dir, 'song.mp3');
+  ffmpeg([
+    ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-i', cover],
+    ...['-map', '0:a', '-map', '1:v', '-c:a', 'libmp3lame', '-q:a', '6', '-c:v', 'mjpeg'],
+    ...['-id3v2_version', '3', '-disposition:v', 'attached_pic'],
+    ...['-metadata', 'title=晴天 Sunny', '-metadata', 'artist=Nimbus Band'],
+    ...['-metadata', 'album=Test Album', mp3],
+  ]);
+  song = fs.readFileSync(mp3);
+  const mp4 = path.join(dir, 'clip.mp4');
+  ffmpeg([
+    ...['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=6'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=330:duration=6'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
+    ...['-shortest', mp4],
+  ]);
+  video = fs.readFileSync(mp4);
+}, 60_000);
+
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+let t: TestApp;
+let admin: { token: string; userId: string };
+const owner = () => ({ userId: admin.userId, username: ADMIN.username });
+
+beforeEach(async () => {
+  t = await makeTestApp();
+  admin = await setupAdmin(t.app);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const info = async (token: string, id: string) =>
+  call<MediaInfo>(t.app, 'GET', '/media/info', { token, query: { id } });
+
+const enableTranscoding = (token: string, extra: Record<string, unknown> = {}) =>
+  call<TranscodeConfigView>(t.app, 'PUT', '/cloud/setting/transcode/config', {
+    token,
+    body: {
+      enable: true,
+      maxThreads: 1,
+      bitrateCond: 2500,
+      heightCond: 240,
+      frameRateCond: 30,
+      bitrate: 600,
+      height: 240,
+      frameRate: 25,
+      vttThumbnailCount: 60,
+      isReTranscode: false,
+      ...extra,
+    },
+  });
+
+async function transcoded(token: string, id: string): Promise<MediaInfo> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const res = await info(token, id);
+    expect(res.body.code).toBe(0);
+    const state = res.body.data!.hls?.state;
+    if (state === 'done') return res.body.data!;
+    if (state === 'failed') throw new Error('the transcode failed');
+    if (Date.now() > deadline) throw new Error(`no rendition in time (state ${state})`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe.skipIf(skipWithout(canMedia))('audio', () => {
+  it('reads the song name, singer, album and cover of an mp3', async () => {
+    const id = await putFile(t, owner(), '/', 'track.mp3', song);
+    const res = await info(admin.token, id);
+    expect(res.body.code).toBe(0);
+    expect(res.body.data!.music).toMatchObject({
+      songName: '晴天 Sunny',
+      singer: 'Nimbus Band',
+      album: 'Test Album',
+      hasCover: true,
+    });
+    expect(res.body.data!.video).toBeNull();
+    const cover = await raw(t, `/media/cover?id=${id}`, { 'nimbus-token': admin.token });
+    expect(cover.status).toBe(200);
+    expect(cover.headers['content-type']).toBe('image/jpeg');
+    expect(cover.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('names an untagged song after its file', async () => {
+    const id = await putFile(t, owner(), '/', 'plain tune.mp3', Buffer.alloc(2000, 1));
+    const res = await info(admin.token, id);
+    expect(res.body.data!.music).toMatchObject({ songName: 'plain tune', singer: '' });
+    const cover = await raw(t, `/media/cover?id=${id}`, { 'nimbus-token': admin.token });
+    expect(cover.status).toBe(404);
+  });
+
+  it('reads the tags of an upload in the background', async () => {
+    const id = await putFile(t, owner(), '/', 'bg.mp3', song);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const row = await t.database.db
+        .selectFrom('file')
+        .select('media')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (row?.media) {
+        expect(JSON.parse(row.media)).toMatchObject({ music: { singer: 'Nimbus Band' } });
+        break;
+      }
+      if (Date.now() > deadline) throw new Error('the tags were not read in the background');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+});
+
+describe.skipIf(skipWithout(canMedia))('video', () => {
+  it('probes a video and shows a frame as its cover', async () => {
+    const id = await putFile(t, owner(), '/', 'clip.mp4', video);
+    const res = await info(admin.token, id);
+    expect(res.body.data!.video).toMatchObject({
+      width: 640,
+      height: 360,
+      videoCodec: 'h264',
+      audioCodec: 'aac',
+      playable: true,
+      hasCover: true,
+    });
+    expect(res.body.data!.video!.duration).toBeGreaterThan(5);
+    // transcoding is off by default: the video plays as it is
+    expect(res.body.data!.hls).toMatchObject({ state: 'none' });
+    const cover = await raw(t, `/media/cover?id=${id}`, { 'nimbus-token': admin.token });
+    expect(cover.status).toBe(200);
+    expect(cover.headers['content-type']).toBe('image/jpeg');
+  });
+
+  it('transcodes a video above the conditions to HLS and serves its parts', async () => {
+    expect((await enableTranscoding(admin.token)).body.code).toBe(0);
+    const id = await putFile(t, owner(), '/', 'clip.mp4', video);
+    const done = await transcoded(admin.token, id);
+    expect(done.username).toBe(ADMIN.username);
+    const headers = { 'nimbus-token': admin.token };
+    const list = await raw(t, `/video/hls/${ADMIN.username}/${id}.m3u8`, headers);
+    expect(list.status).toBe(200);
+    expect(list.headers['content-type']).toBe('application/vnd.apple.mpegurl');
+    expect(list.body).toContain('#EXT-X-ENDLIST');
+    const parts = list.body.split('\n').filter((l) => l.endsWith('.ts'));
+    expect(parts.length).toBeGreaterThanOrEqual(2);
+    expect(parts[0]).toBe(`${id}-0.ts`);
+    const part = await t.app.inject({
+      method: 'GET',
+      url: `/api/video/hls/${ADMIN.username}/${parts[0]}`,
+      headers,
+    });
+    expect(part.statusCode).toBe(200);
+    expect(part.headers['content-type']).toBe('video/mp2t');
+    // the rendition holds to the target height
+    const probe = execFileSync(
+      'ffprobe',
+      [
+        ...['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=height'],
+        ...['-of', 'csv=p=0', '-'],
+      ],
+      { input: part.rawPayload },
+    );
+    expect(probe.toString().trim().split(/\s+/)[0]).toBe('240');
+    // the task is gone from the administrator's status when done
+    const status = await call<TranscodeStatusView>(t.app, 'GET', '/cloud/transcode/status', {
+      token: admin.token,
+    });
+    expect(status.body.data!.tasks.map((x) => x.fileId)).not.toContain(id);
+  }, 120_000);
+
+  it('never serves a rendition or info to another user, nor to nobody', async () => {
+    await enableTranscoding(admin.token);
+    const id = await putFile(t, owner(), '/', 'clip.mp4', video);
+    await transcoded(admin.token, id);
+    const other = await makeUser(t.app, admin.token);
+    expect((await info(other.token, id)).body.code).toBe(7);
+    for (const headers of [{ 'nimbus-token': other.token }, {}]) {
+      const list = await raw(t, `/video/hls/${ADMIN.username}/${id}.m3u8`, headers);
+      expect(list.status).toBeGreaterThanOrEqual(400);
+      const cover = await raw(t, `/media/cover?id=${id}`, headers);
+      expect(cover.status).toBeGreaterThanOrEqual(400);
+    }
+    // naming someone else's file under one's own name finds nothing either
+    const own = await raw(t, `/video/hls/${other.username}/${id}.m3u8`, {
+      'nimbus-token': other.token,
+    });
+    expect(own.status).toBe(404);
+  }, 120_000);
+
+  it('serves a shared video to visitors by the share address, and nothing outside it', async () => {
+    await enableTranscoding(admin.token);
+    const folderId = await makeFolder(t, admin.token, '/', 'shared');
+    const inside = await putFile(t, owner(), '/shared/', 'clip.mp4', video);
+    const outside = await putFile(t, owner(), '/', 'private.mp4', video);
+    await transcoded(admin.token, inside);
+    await transcoded(admin.token, outside);
+    const share = await makeShare(t, admin.token, { fileId: folderId });
+    const base = `/public/video/hls/${share.shareId}/-/${ADMIN.username}`;
+    const list = await raw(t, `${base}/${inside}.m3u8`);
+    expect(list.status).toBe(200);
+    expect((await raw(t, `${base}/${inside}-0.ts`)).status).toBe(200);
+    expect((await raw(t, `${base}/${outside}.m3u8`)).status).toBe(404);
+    const pub = await call<MediaInfo>(t.app, 'GET', '/public/media/info', {
+      query: { shareId: share.shareId, fileId: inside },
+    });
+    expect(pub.body.data!.hls?.state).toBe('done');
+    const refused = await call(t.app, 'GET', '/public/media/info', {
+      query: { shareId: share.shareId, fileId: outside },
+    });
+    expect(refused.body.code).not.toBe(0);
+    expect(
+      (await raw(t, `/public/media/cover?shareId=${share.shareId}&fileId=${inside}`)).status,
+    ).toBe(200);
+  }, 180_000);
+});
+
+describe('the Video Transcoding settings', () => {
+  it('keeps the settings, off by default, for administrators only', async () => {
+    const first = await call<TranscodeConfigView>(t.app, 'GET', '/cloud/setting/transcode/config', {
+      token: admin.token,
+    });
+    expect(first.body.data).toMatchObject({
+      enable: false,
+      maxThreads: 1,
+      bitrateCond: 2500,
+      heightCond: 720,
+      frameRateCond: 30,
+      vttThumbnailCount: 60,
+    });
+    const saved = await enableTranscoding(admin.token, { maxThreads: 3 });
+    expect(saved.body.data).toMatchObject({ enable: true, maxThreads: 3, height: 240 });
+    const over = await enableTranscoding(admin.token, { maxThreads: 9 });
+    expect(over.body.code).toBe(10);
+    const user = await makeUser(t.app, admin.token);
+    const refused = await call(t.app, 'GET', '/cloud/setting/transcode/config', {
+      token: user.token,
+    });
+    expect(refused.body.code).toBe(8);
+    const cancel = await call(t.app, 'PUT', '/cloud/setting/transcode/cancel-task', {
+      token: user.token,
+      body: {},
+    });
+    expect(cancel.body.code).toBe(8);
+  });
+
+  it('cancels the transcodes under way', async () => {
+    const res = await call<{ cancelled: number }>(
+      t.app,
+      'PUT',
+      '/cloud/setting/transcode/cancel-task',
+      { token: admin.token, body: {} },
+    );
+    expect(res.body).toMatchObject({ code: 0, data: { cancelled: 0 } });
+  });
+});
