@@ -18,7 +18,8 @@ import {
 // Sharing as people do it: the owner shares a folder privately from the Shares page; a visitor
 // in a fresh browser opens the link, gets the code wrong then right, browses, previews text and
 // an image, downloads a file and a zip, and uploads into the share; a second user mounts the
-// share and opens a file from the mount. The steps share state and run in order.
+// share and opens a file from the mount; a share that allows changes is renamed in and deleted
+// from. The steps share state and run in order.
 
 const ADMIN = { username: 'admin', password: 'admin-secret-1' };
 const BOB = { username: 'bob', password: 'bob-secret-1' };
@@ -433,5 +434,39 @@ describe('sharing', () => {
     await page.reload();
     await page.getByTestId('share-problem').waitFor();
     await bob.context.close();
+  });
+
+  it('renames and deletes in a share that allows it, from the keyboard', async () => {
+    const listed = await call<{ id: string; name: string }[]>(
+      'GET',
+      '/list?currentDirectory=%2Fproject',
+    );
+    const drafts = listed.find((entry) => entry.name === 'drafts')!;
+    // changes are for private shares only
+    const made = await call<{ extractionCode: string }>('POST', '/share/generate', {
+      fileId: drafts.id,
+      isFolder: true,
+      isPrivacy: true,
+      shortId: 'drafts-edit',
+      operationPermissionList: ['PUT', 'DELETE'],
+    });
+    const { page } = visitor;
+    await page.goto(`${server.baseUrl}/s/drafts-edit?code=${made.extractionCode}`);
+    await page.getByTestId('share-code-submit').click();
+    await item(page, 'idea.md').click();
+    await page.keyboard.press('F2');
+    await page.getByTestId('name-input').fill('plan.md');
+    await page.getByTestId('name-dialog-ok').click();
+    await item(page, 'plan.md').waitFor();
+    await shot(page, 'share-renamed');
+    await item(page, 'plan.md').click();
+    await page.keyboard.press('Delete');
+    await page.getByTestId('share-delete-confirm').click();
+    await page.getByTestId('share-empty').waitFor();
+    expect(
+      fs.existsSync(
+        path.join(server.dataDir, 'files', ADMIN.username, 'project', 'drafts', 'plan.md'),
+      ),
+    ).toBe(false);
   });
 });
