@@ -38,6 +38,7 @@ import { searchRoutes } from './modules/search/search.routes.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { shareRoutes } from './modules/share/share.routes.ts';
 import { sharePublicRoutes } from './modules/share/share-public.routes.ts';
+import { imagesRoutes } from './modules/images/images.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { JOB_UPLOAD_CLEANUP } from './modules/upload/upload.jobs.ts';
 
@@ -272,6 +273,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(tagsRoutes);
       await api.register(shareRoutes);
       await api.register(sharePublicRoutes);
+      await api.register(imagesRoutes);
       await api.register(mediaRoutes);
     },
     { prefix: '/api' },

@@ -15,6 +15,7 @@ const envSchema = z.object({
   NIMBUS_REMEMBER_DAYS: z.coerce.number().positive().default(30),
   NIMBUS_DEFAULT_QUOTA_GB: z.coerce.number().min(0).default(10),
   NIMBUS_SECRET_KEY: z.string().optional(),
+  NIMBUS_IMAGE_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   NIMBUS_TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -38,6 +39,8 @@ export interface Config {
   backgroundMergeBytes: number;
   /** How long a merge request waits for a background merge before answering "still merging". */
   mergeWaitMs: number;
+  /** At most this many thumbnails and image conversions are made at once. */
+  imageWorkers: number;
   /** Hold every JSON answer against its route's response schema (tests). */
   checkResponses: boolean;
 }
@@ -65,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.NIMBUS_SECRET_KEY || undefined,
     backgroundMergeBytes: 64 * 1024 * 1024,
     mergeWaitMs: 10_000,
+    imageWorkers: e.NIMBUS_IMAGE_WORKERS,
     checkResponses: false,
   };
 }

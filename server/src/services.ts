@@ -42,6 +42,7 @@ import { PostgresSearchRepo } from './modules/search/search.postgres.ts';
 import { SqliteSearchRepo } from './modules/search/search.sqlite.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { TagsService } from './modules/tags/tags.service.ts';
+import { ImagesService } from './modules/images/images.service.ts';
 import { MediaService } from './modules/media/media.service.ts';
 import { TranscodeSettings } from './modules/media/transcode-settings.ts';
 import { registerMediaJobs } from './modules/media/media.jobs.ts';
@@ -110,6 +111,9 @@ export function createServices(database: DbHandle, config: Config) {
   );
   registerMediaJobs({ jobs, media });
   const tags = new TagsService(db, files);
+  const images = new ImagesService(db, files, shareAccess, shareVisitors, users, {
+    parallel: config.imageWorkers,
+  });
   const search = new SearchService(
     searchRepo,
     new SearchHistoryRepo(db),
@@ -163,6 +167,7 @@ export function createServices(database: DbHandle, config: Config) {
     tags,
     search,
     media,
+    images,
   };
 }
 

@@ -11,6 +11,7 @@ export * from './upload.ts';
 export * from './tags.ts';
 export * from './files.ts';
 export * from './search.ts';
+export * from './images.ts';
 export * from './media.ts';
 export * from './menu-seed.ts';
 export * from './validation.ts';

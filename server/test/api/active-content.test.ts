@@ -143,7 +143,8 @@ describe('bytes a browser could run', () => {
       t,
       `/public/s/view/thumbnail?shareId=${share.shareId}&share-token=${shareToken}&id=${fake}`,
     );
-    expectDownload(thumb, 'thumbnail of a png that is markup');
+    expect(thumb.status, 'thumbnail of a png that is markup').toBe(404);
+    expect(thumb.headers['content-type']).toMatch(/^application\/json/);
 
     for (const [name, { type }] of Object.entries(INERT)) {
       const id = ids.get(name)!;

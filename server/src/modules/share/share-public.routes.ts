@@ -190,15 +190,6 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
     );
   });
 
-  api.get('/public/s/view/thumbnail', bytes, async (request, reply) => {
-    const found = await visitors.bytes(credentialsOf(request), targetOf(request.query), {
-      download: false,
-      fresh: false,
-      thumbnail: true,
-    });
-    return send(request, reply, found, false);
-  });
-
   api.get(
     '/public/s/packageDownload',
     { ...open, schema: { querystring: publicFileIdsQuery } },

@@ -57,17 +57,14 @@ export class ShareVisitorService {
 
   /**
    * The bytes of a shared file. A download needs the download permission and counts once (a
-   * resumed range or a HEAD does not count again); `thumbnail` asks for an image's own bytes.
+   * resumed range or a HEAD does not count again). Thumbnails are the images module's.
    */
   async bytes(
     creds: ShareCredentials,
     target: ShareTarget,
-    how: { download: boolean; fresh: boolean; thumbnail?: boolean },
+    how: { download: boolean; fresh: boolean },
   ): Promise<SharedBytes> {
     const { open: share, row } = await this.access.access(creds, target);
-    // no thumbnail service yet: an image is its own thumbnail
-    if (how.thumbnail && (row.isFolder === 1 || row.fileType !== 'image'))
-      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'This file has no thumbnail');
     if (row.isFolder === 1)
       throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no bytes; download it as a zip');
     if (how.download) {

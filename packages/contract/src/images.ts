@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { publicShareQuery } from './share.ts';
+import { flag } from './validation.ts';
+
+// Images (API-NOTES §1.6, §1.7, §1.12): thumbnails, covers, images converted for viewing,
+// avatars, what a photo says about itself, and the WebP storage setting.
+
+/** spec §7: thumbnails are at most this many pixels on their longer side. */
+export const THUMBNAIL_SIZE = 256;
+/** Avatars are square, this many pixels a side. */
+export const AVATAR_SIZE = 128;
+
+const id = z.string().max(64);
+
+/** `GET /view/thumbnail?id&showCover`, `/view/cover?id`, `/view/image?id`. */
+export const imageQuery = z.object({ id, showCover: flag().optional() }).passthrough();
+export const avatarParams = z.object({ username: z.string().max(255) });
+
+/** The visitors' twins: the share's own names and the file in it. */
+export const publicImageQuery = publicShareQuery.extend({
+  id: id.optional(),
+  fileId: id.optional(),
+  path: z.string().max(4096).optional(),
+  name: z.string().max(1024).optional(),
+  showCover: flag().optional(),
+});
+
+/** A few facts from a photo's EXIF block, as its camera wrote them. */
+export const exifFacts = z.object({
+  make: z.string().optional(),
+  model: z.string().optional(),
+  lens: z.string().optional(),
+  /** `yyyy-MM-dd HH:mm:ss`, the camera's own clock */
+  takenAt: z.string().optional(),
+  /** seconds */
+  exposureTime: z.number().optional(),
+  fNumber: z.number().optional(),
+  iso: z.number().optional(),
+  /** millimetres */
+  focalLength: z.number().optional(),
+  orientation: z.number().optional(),
+  software: z.string().optional(),
+});
+export type ExifFacts = z.infer<typeof exifFacts>;
+
+/** What is recorded of an image: its size as shown (after its orientation) and its EXIF. */
+export const imageFacts = z.object({
+  width: z.number(),
+  height: z.number(),
+  format: z.string(),
+  exif: exifFacts.optional(),
+});
+export type ImageFacts = z.infer<typeof imageFacts>;
+
+/** `GET /view/image/info?id`: null when the file is no image Nimbus can read. */
+export const imageInfoAnswer = imageFacts.nullable();
+
+/** `GET/PUT /cloud/setting/webp`: uploaded photos stored as WebP (off by default). */
+export const webpSetting = z.object({ enable: z.boolean() });
+export const webpSettingBody = z.object({ enable: flag() });

@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  answers,
+  avatarParams,
+  imageInfoAnswer,
+  imageQuery,
+  publicImageQuery,
+} from '@nimbus/contract';
+import { ok } from '../../lib/reply.ts';
+import { actorOf } from '../auth/auth.plugin.ts';
+import { sendFileBytes } from '../files/file-serve.ts';
+import type { ShareTarget } from '../share/share-access.ts';
+import { credentialsOf } from '../share/share-request.ts';
+import type { ImageBytes } from './images.service.ts';
+
+const targetOf = (q: { fileId?: string; id?: string; path?: string }): ShareTarget => ({
+  fileId: q.fileId ?? q.id,
+  path: q.path,
+});
+
+/** Thumbnails, covers, images for viewing and avatars (API-NOTES §1.6, §1.7). */
+export async function imagesRoutes(app: FastifyInstance): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { images } = app.services;
+  const open = { config: { public: true } } as const;
+
+  // derived images leave like stored bytes: ETag, nosniff, a policy that runs nothing
+  const send = async (request: FastifyRequest, reply: FastifyReply, bytes: Promise<ImageBytes>) => {
+    const found = await bytes;
+    return sendFileBytes(request, reply, found, found.row, {
+      download: false,
+      previewOnly: found.previewOnly,
+    });
+  };
+
+  const own = { schema: { querystring: imageQuery } };
+  api.get('/view/thumbnail', own, async (request, reply) =>
+    send(request, reply, images.thumbnail(actorOf(request), request.query.id)),
+  );
+  api.get('/view/cover', own, async (request, reply) =>
+    send(request, reply, images.cover(actorOf(request), request.query.id)),
+  );
+  api.get('/view/image', own, async (request, reply) =>
+    send(request, reply, images.viewable(actorOf(request), request.query.id)),
+  );
+  api.get(
+    '/view/image/info',
+    { schema: { querystring: imageQuery, response: answers(imageInfoAnswer) } },
+    async (request) => ok(await images.info(actorOf(request), request.query.id)),
+  );
+
+  // avatars show on share pages too: anyone may see them
+  api.get(
+    '/view/thumbnail/user/:username',
+    { ...open, schema: { params: avatarParams } },
+    async (request, reply) => send(request, reply, images.avatar(request.params.username)),
+  );
+
+  // ---- the visitors' twins ------------------------------------------------------------------
+
+  const shared = { ...open, schema: { querystring: publicImageQuery } };
+  api.get('/public/s/view/thumbnail', shared, async (request, reply) =>
+    send(request, reply, images.sharedThumbnail(credentialsOf(request), targetOf(request.query))),
+  );
+  api.get('/public/s/view/cover', shared, async (request, reply) =>
+    send(request, reply, images.sharedCover(credentialsOf(request), targetOf(request.query))),
+  );
+  api.get('/public/s/view/image', shared, async (request, reply) =>
+    send(request, reply, images.sharedViewable(credentialsOf(request), targetOf(request.query))),
+  );
+  api.get(
+    '/public/s/view/image/info',
+    { ...open, schema: { querystring: publicImageQuery, response: answers(imageInfoAnswer) } },
+    async (request) => ok(await images.sharedInfo(credentialsOf(request), targetOf(request.query))),
+  );
+}

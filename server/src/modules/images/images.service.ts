@@ -1,0 +1,447 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import {
+  AVATAR_SIZE,
+  ErrorCode,
+  THUMBNAIL_SIZE,
+  imageFacts,
+  type ImageFacts,
+} from '@nimbus/contract';
+import type { Db } from '../../db/index.ts';
+import type { Actor } from '../../lib/access.ts';
+import { AppError } from '../../lib/errors.ts';
+import { Gate } from '../../lib/gate.ts';
+import type { BlobStore, Place } from '../../storage/blob-store.ts';
+import type { FileRow, FilesService, FileChange, Owner } from '../files/files.service.ts';
+import type { ShareAccess, ShareCredentials, ShareTarget } from '../share/share-access.ts';
+import type { ShareVisitorService } from '../share/share-visitor.service.ts';
+import type { UsersService } from '../users/users.service.ts';
+import { ImagesRepo } from './images.repo.ts';
+import {
+  avatarOf,
+  factsOf,
+  isConvertedForViewing,
+  isReadableImage,
+  rasterise,
+  thumbnailOf,
+  viewableWebp,
+  type ImageFile,
+} from './programs/image-tools.ts';
+
+/** Derived image bytes to send: where they are, and how they are named and typed. */
+export interface ImageBytes {
+  blobs: BlobStore;
+  place: Place;
+  row: Pick<FileRow, 'name' | 'contentType' | 'hash' | 'size' | 'updateDate' | 'suffix'>;
+  /** A file's own bytes in a share without downloads: only what a preview shows. */
+  previewOnly?: () => Error;
+}
+
+/**
+ * A picture that stands for a file that is no image (a video's frame, an album's cover, a
+ * document's first page): another module makes it and says where it is, or null.
+ */
+export type CoverSource = (owner: Owner, row: FileRow) => Promise<Place | null>;
+
+/** A file and whose tree it is in, once access has been checked. */
+interface Found {
+  owner: Owner;
+  row: FileRow;
+  place: Place;
+  previewOnly?: () => Error;
+}
+
+const noThumbnail = () => new AppError(ErrorCode.FILE_NOT_FOUND, 'This file has no thumbnail');
+const notAnImage = () => new AppError(ErrorCode.FILE_NOT_FOUND, 'This file is no image');
+
+/** The content's version: its hash, or its size and date for a file not yet hashed. */
+const versionOf = (row: Pick<FileRow, 'hash' | 'size' | 'updateDate'>) =>
+  row.hash ?? `${row.size.toString(16)}-${row.updateDate.toString(16)}`;
+
+/** A default avatar's colours, picked by the name so a person keeps theirs. */
+const AVATAR_COLOURS = ['#409eff', '#67c23a', '#e6a23c', '#f56c6c', '#8e6bd8', '#2bb3a3'];
+
+/**
+ * Images (API-NOTES §1.6): thumbnails of 256 px cached by file id and content hash, covers that
+ * other modules provide for videos, music and documents, photos the browser cannot show
+ * converted to WebP for viewing, avatars, and the size and EXIF of every image recorded as it
+ * arrives. Access is the files' own: the owner, a mounter of a share holding the file, or a
+ * visitor of such a share.
+ */
+export class ImagesService {
+  readonly repo: ImagesRepo;
+  private readonly gate: Gate;
+  /** Derived images being made, by cache key: a second request waits for the first. */
+  private readonly making = new Map<string, Promise<void>>();
+  private readonly covers: Array<{ accepts: (row: FileRow) => boolean; source: CoverSource }> = [];
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    db: Db,
+    private readonly files: FilesService,
+    private readonly shareAccess: ShareAccess,
+    private readonly visitors: ShareVisitorService,
+    private readonly users: UsersService,
+    options: { parallel: number },
+  ) {
+    this.repo = new ImagesRepo(db);
+    // spec: image work never takes more than the configured parallel tasks
+    this.gate = new Gate(Math.max(1, options.parallel));
+    files.onChange((change) => this.follow(change));
+  }
+
+  private get blobs(): BlobStore {
+    return this.files.blobs;
+  }
+
+  /** Let another module give the picture that stands for files it knows (see `CoverSource`). */
+  addCoverSource(accepts: (row: FileRow) => boolean, source: CoverSource): void {
+    this.covers.push({ accepts, source });
+  }
+
+  // ---- access -------------------------------------------------------------------------------
+
+  private async ownFile(actor: Actor, id: string): Promise<Found> {
+    const { owner, row } = await this.shareAccess.fileForActor(actor, id);
+    if (row.isFolder) throw noThumbnail();
+    return { owner, row, place: this.files.placeOf(owner, row) };
+  }
+
+  private async sharedFile(creds: ShareCredentials, target: ShareTarget): Promise<Found> {
+    // a thumbnail is a preview: a share without downloads still shows it
+    const bytes = await this.visitors.bytes(creds, target, { download: false, fresh: false });
+    const account = await this.users.accountById(bytes.row.userId);
+    if (!account) throw noThumbnail();
+    return {
+      owner: { id: account.id, username: account.username },
+      row: bytes.row,
+      place: bytes.place,
+      previewOnly: bytes.previewOnly,
+    };
+  }
+
+  // ---- thumbnails and covers ------------------------------------------------------------------
+
+  /** `GET /view/thumbnail?id`: the 256 px WebP of an image, or of the cover of another file. */
+  async thumbnail(actor: Actor, id: string): Promise<ImageBytes> {
+    return this.thumbnailOf(await this.ownFile(actor, id));
+  }
+
+  /** `GET /public/s/view/thumbnail`: the same for a visitor of a share holding the file. */
+  async sharedThumbnail(creds: ShareCredentials, target: ShareTarget): Promise<ImageBytes> {
+    return this.thumbnailOf(await this.sharedFile(creds, target));
+  }
+
+  /** `GET /view/cover?id`: the picture standing for a video, an album or a document. */
+  async cover(actor: Actor, id: string): Promise<ImageBytes> {
+    return this.coverOf(await this.ownFile(actor, id));
+  }
+
+  async sharedCover(creds: ShareCredentials, target: ShareTarget): Promise<ImageBytes> {
+    return this.coverOf(await this.sharedFile(creds, target));
+  }
+
+  private async thumbnailOf(found: Found): Promise<ImageBytes> {
+    const { row } = found;
+    let source: ImageFile & { place: Place };
+    if (row.fileType === 'image' && isReadableImage(row.suffix)) {
+      source = { place: found.place, path: '', suffix: row.suffix };
+    } else {
+      const cover = await this.coverPlace(found);
+      if (!cover) throw noThumbnail();
+      source = { place: cover, path: '', suffix: 'jpg' };
+    }
+    const key = `${row.id}-${versionOf(row)}-${THUMBNAIL_SIZE}.webp`;
+    const place = this.blobs.cached('thumbnail', key);
+    await this.makeOnce(place, key, async (workDir, signal) => {
+      const local = await this.blobs.local(source.place);
+      try {
+        const image = { path: local.path, suffix: source.suffix };
+        const webp = await thumbnailOf(image, THUMBNAIL_SIZE, workDir, signal);
+        await this.blobs.write(place, webp);
+        // reading the picture anyway: its facts are recorded when missing
+        if (source.place === found.place) await this.recordFacts(row, image, workDir, signal);
+      } finally {
+        await local.release();
+      }
+    });
+    return this.webpBytes(place, `${row.name}.webp`, key);
+  }
+
+  private async coverOf(found: Found): Promise<ImageBytes> {
+    const cover = await this.coverPlace(found);
+    if (!cover) throw noThumbnail();
+    const stat = await this.blobs.stat(cover);
+    if (!stat) throw noThumbnail();
+    const head = await this.blobs.readHead(cover, 12);
+    const isPng = head[0] === 0x89 && head[1] === 0x50;
+    const isWebp = head.subarray(8, 12).toString('latin1') === 'WEBP';
+    const [type, suffix] = isPng
+      ? ['image/png', 'png']
+      : isWebp
+        ? ['image/webp', 'webp']
+        : ['image/jpeg', 'jpg'];
+    return {
+      blobs: this.blobs,
+      place: cover,
+      row: {
+        name: `${found.row.name}.${suffix}`,
+        contentType: type,
+        suffix,
+        hash: `${found.row.id}-${versionOf(found.row)}-cover`,
+        size: stat.size,
+        updateDate: stat.mtimeMs,
+      },
+    };
+  }
+
+  private async coverPlace(found: Found): Promise<Place | null> {
+    for (const { accepts, source } of this.covers) {
+      if (!accepts(found.row)) continue;
+      const place = await source(found.owner, found.row);
+      if (place) return place;
+    }
+    return null;
+  }
+
+  // ---- viewing --------------------------------------------------------------------------------
+
+  /**
+   * `GET /view/image?id`: an image as the viewer shows it. HEIC and TIFF are converted to WebP
+   * once (cached by content hash); anything the browser shows itself is sent as it is.
+   */
+  async viewable(actor: Actor, id: string): Promise<ImageBytes> {
+    return this.viewableOf(await this.ownFile(actor, id));
+  }
+
+  async sharedViewable(creds: ShareCredentials, target: ShareTarget): Promise<ImageBytes> {
+    return this.viewableOf(await this.sharedFile(creds, target));
+  }
+
+  private async viewableOf(found: Found): Promise<ImageBytes> {
+    const { row } = found;
+    if (row.fileType !== 'image') throw notAnImage();
+    if (!isConvertedForViewing(row.suffix))
+      return { blobs: this.blobs, place: found.place, row, previewOnly: found.previewOnly };
+    const key = `${row.id}-${versionOf(row)}.webp`;
+    const place = this.blobs.cached('image', key);
+    await this.makeOnce(place, key, async (workDir, signal) => {
+      const local = await this.blobs.local(found.place);
+      try {
+        const out = path.join(workDir, 'view.webp');
+        const image = { path: local.path, suffix: row.suffix };
+        await viewableWebp(image, out, workDir, signal);
+        await this.recordFacts(row, image, workDir, signal);
+        await this.blobs.move(this.blobs.child(this.scratchOf(workDir), 'view.webp'), place);
+      } finally {
+        await local.release();
+      }
+    });
+    return this.webpBytes(place, `${row.name}.webp`, key);
+  }
+
+  // ---- facts ----------------------------------------------------------------------------------
+
+  /** `GET /view/image/info?id`: an image's size and EXIF, read now when not yet recorded. */
+  async info(actor: Actor, id: string): Promise<ImageFacts | null> {
+    const found = await this.ownFile(actor, id);
+    return this.factsOfFile(found);
+  }
+
+  async sharedInfo(creds: ShareCredentials, target: ShareTarget): Promise<ImageFacts | null> {
+    return this.factsOfFile(await this.sharedFile(creds, target));
+  }
+
+  private async factsOfFile(found: Found): Promise<ImageFacts | null> {
+    const { row } = found;
+    if (row.fileType !== 'image' || !isReadableImage(row.suffix)) return null;
+    const recorded = this.recorded(row);
+    if (recorded !== undefined) return recorded;
+    await this.readFacts(found);
+    return this.recorded(await this.files.mustFind(found.owner.id, row.id)) ?? null;
+  }
+
+  /** The recorded facts of this version of the file; undefined when not yet read. */
+  private recorded(row: FileRow): ImageFacts | null | undefined {
+    if (!row.media) return undefined;
+    try {
+      const media = JSON.parse(row.media) as { image?: unknown; imageOf?: unknown };
+      if (media.imageOf !== versionOf(row)) return undefined;
+      if (media.image === null) return null;
+      const parsed = imageFacts.safeParse(media.image);
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async readFacts(found: Found): Promise<void> {
+    const { row } = found;
+    await this.work(async (workDir, signal) => {
+      const local = await this.blobs.local(found.place);
+      try {
+        await this.recordFacts(row, { path: local.path, suffix: row.suffix }, workDir, signal);
+      } finally {
+        await local.release();
+      }
+    });
+  }
+
+  private async recordFacts(
+    row: FileRow,
+    image: ImageFile,
+    workDir: string,
+    signal: AbortSignal,
+  ): Promise<void> {
+    if (this.recorded(row) !== undefined) return;
+    const facts = await factsOf(image, workDir, signal);
+    await this.repo.setMediaKey(row.id, 'image', facts);
+    await this.repo.setMediaKey(row.id, 'imageOf', versionOf(row));
+  }
+
+  /** New and rewritten images get their facts read in the background, after the commit. */
+  private follow(change: FileChange): Promise<void> {
+    if (change.kind !== 'created' && change.kind !== 'updated') return Promise.resolve();
+    const ids = change.rows
+      .filter((r) => !r.isFolder && r.fileType === 'image' && isReadableImage(r.suffix ?? ''))
+      .map((r) => r.id);
+    if (ids.length === 0) return Promise.resolve();
+    const userId = change.userId;
+    const task = (async () => {
+      // the change commits after its listeners: wait for it before reading the rows
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const owner = await this.users.accountById(userId);
+      if (!owner) return;
+      for (const id of ids) {
+        const row = await this.files.liveRow(userId, id);
+        if (!row || this.recorded(row) !== undefined) continue;
+        await this.readFacts({ owner, row, place: this.files.placeOf(owner, row) });
+      }
+    })()
+      .catch(() => {
+        // facts are read again when the file is next viewed
+      })
+      .finally(() => this.pending.delete(task));
+    this.pending.add(task);
+    return Promise.resolve();
+  }
+
+  /** Wait for the background reading of facts (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  // ---- avatars --------------------------------------------------------------------------------
+
+  /**
+   * `GET /view/thumbnail/user/{username}`: the person's avatar, a square of their chosen
+   * picture (an image of their own drive), else their initial on a colour of their own.
+   */
+  async avatar(username: string): Promise<ImageBytes> {
+    const account = await this.users.accountByUsername(username);
+    if (!account) throw new AppError(ErrorCode.USER_NOT_FOUND, 'No such user');
+    const owner = { id: account.id, username: account.username };
+    const chosen = account.avatar
+      ? await this.files.liveRow(account.id, account.avatar)
+      : undefined;
+    if (chosen && chosen.fileType === 'image' && isReadableImage(chosen.suffix)) {
+      const key = `avatar-${chosen.id}-${versionOf(chosen)}-${AVATAR_SIZE}.webp`;
+      const place = this.blobs.cached('thumbnail', key);
+      const from = this.files.placeOf(owner, chosen);
+      await this.makeOnce(place, key, async (workDir, signal) => {
+        const local = await this.blobs.local(from);
+        try {
+          const image = { path: local.path, suffix: chosen.suffix };
+          await this.blobs.write(place, await avatarOf(image, AVATAR_SIZE, workDir, signal));
+        } finally {
+          await local.release();
+        }
+      });
+      return this.webpBytes(place, `${account.username}.webp`, key);
+    }
+    const name = account.showName || account.username;
+    const digest = createHash('sha256').update(`${account.id}\0${name}`).digest('hex');
+    const key = `avatar-initial-${digest.slice(0, 32)}.webp`;
+    const place = this.blobs.cached('thumbnail', key);
+    await this.makeOnce(place, key, async () => {
+      const colour = AVATAR_COLOURS[parseInt(digest.slice(0, 8), 16) % AVATAR_COLOURS.length]!;
+      const initial = [...name.trim()][0]?.toUpperCase() ?? '?';
+      await this.blobs.write(place, await rasterise(initialSvg(initial, colour)));
+    });
+    return this.webpBytes(place, `${account.username}.webp`, key);
+  }
+
+  // ---- making derived images --------------------------------------------------------------------
+
+  private async webpBytes(place: Place, name: string, key: string): Promise<ImageBytes> {
+    const stat = await this.blobs.stat(place);
+    if (!stat) throw noThumbnail();
+    return {
+      blobs: this.blobs,
+      place,
+      row: {
+        name,
+        contentType: 'image/webp',
+        suffix: 'webp',
+        hash: createHash('sha256').update(key).digest('hex'),
+        size: stat.size,
+        updateDate: stat.mtimeMs,
+      },
+    };
+  }
+
+  /**
+   * Make a cache entry unless it is there: one maker per key (a grid asking twice waits for
+   * the first), at most `parallel` at a time. A picture that cannot be read is no thumbnail.
+   */
+  private async makeOnce(
+    place: Place,
+    key: string,
+    make: (workDir: string, signal: AbortSignal) => Promise<void>,
+  ): Promise<void> {
+    if (await this.blobs.exists(place)) return;
+    let running = this.making.get(key);
+    if (!running) {
+      running = this.work(make).finally(() => this.making.delete(key));
+      this.making.set(key, running);
+    }
+    try {
+      await running;
+    } catch {
+      throw noThumbnail();
+    }
+  }
+
+  /** Run image work in a scratch folder of its own, within the parallel limit. */
+  private work(run: (workDir: string, signal: AbortSignal) => Promise<void>): Promise<void> {
+    return this.gate.run('images', async () => {
+      const scratch = await this.blobs.scratch();
+      this.scratches.set(scratch.path, scratch.place);
+      try {
+        await run(scratch.path, AbortSignal.timeout(120_000));
+      } finally {
+        this.scratches.delete(scratch.path);
+        await scratch.release();
+      }
+    });
+  }
+
+  private readonly scratches = new Map<string, Place>();
+
+  private scratchOf(workDir: string): Place {
+    const place = this.scratches.get(workDir);
+    if (!place) throw new Error('Not a scratch folder of image work');
+    return place;
+  }
+}
+
+/** A round avatar with one letter, drawn by Nimbus itself (no text of the person is markup). */
+function initialSvg(initial: string, colour: string): string {
+  const letter = initial.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${AVATAR_SIZE}" height="${AVATAR_SIZE}">` +
+    `<rect width="100%" height="100%" fill="${colour}"/>` +
+    `<text x="50%" y="50%" dy="0.35em" text-anchor="middle" font-family="sans-serif" ` +
+    `font-size="${AVATAR_SIZE * 0.5}" fill="#fff">${letter}</text></svg>`
+  );
+}

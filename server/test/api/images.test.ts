@@ -1,0 +1,241 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ErrorCode, type ImageFacts } from '@nimbus/contract';
+import {
+  ADMIN,
+  call,
+  makeTestApp,
+  makeUser,
+  putFile,
+  setupAdmin,
+  type TestApp,
+} from '../harness.ts';
+import { makeFolder, makeShare, unlock, visitor } from '../share-fixtures.ts';
+
+let t: TestApp;
+let admin: { token: string; userId: string };
+const owner = () => ({ userId: admin.userId, username: ADMIN.username });
+
+beforeEach(async () => {
+  t = await makeTestApp();
+  admin = await setupAdmin(t.app);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+/** A 1200×800 JPEG whose camera says "turn me a quarter" (so it shows 800×1200). */
+const photo = () =>
+  sharp({ create: { width: 1200, height: 800, channels: 3, background: '#c33' } })
+    .jpeg()
+    .withExif({ IFD0: { Make: 'Nimbus', Model: 'Test Cam' } })
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+
+/** A HEIC photo as phones write them (HEVC inside), made by libheif's encoder. */
+async function heicPhoto(width: number, height: number): Promise<Buffer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-heic-'));
+  try {
+    const png = path.join(dir, 'in.png');
+    await sharp({ create: { width, height, channels: 3, background: '#2a6' } })
+      .png()
+      .toFile(png);
+    execFileSync('heif-enc', ['-q', '60', png, '-o', path.join(dir, 'out.heic')]);
+    return fs.readFileSync(path.join(dir, 'out.heic'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function bytes(url: string, headers: Record<string, string> = {}) {
+  const res = await t.app.inject({ method: 'GET', url: `/api${url}`, headers });
+  return { status: res.statusCode, body: res.rawPayload, headers: res.headers };
+}
+const own = (token: string) => ({ 'nimbus-token': token });
+
+describe('thumbnails', () => {
+  it('makes a 256 px WebP, upright, once, and answers again from the cache', async () => {
+    const id = await putFile(t, owner(), '/', 'photo.jpg', await photo());
+    const first = await bytes(`/view/thumbnail?id=${id}`, own(admin.token));
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('image/webp');
+    expect(first.headers['x-content-type-options']).toBe('nosniff');
+    const meta = await sharp(first.body).metadata();
+    expect(meta.format).toBe('webp');
+    // the camera's orientation applied: the portrait photo stays portrait
+    expect([meta.width, meta.height]).toEqual([171, 256]);
+
+    const cache = t.app.services.blobs.cacheRoot('thumbnail');
+    const made = await t.app.services.blobs.list(cache);
+    expect(made.map((e) => e.name)).toEqual([expect.stringMatching(new RegExp(`^${id}-`))]);
+    const again = await bytes(`/view/thumbnail?id=${id}`, {
+      ...own(admin.token),
+      'if-none-match': String(first.headers.etag),
+    });
+    expect(again.status).toBe(304);
+    expect(await t.app.services.blobs.list(cache)).toHaveLength(1);
+  });
+
+  it('rasterises an SVG; never sends the drawing itself', async () => {
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300"><rect width="600" height="300" fill="#36c"/><script>alert(1)</script></svg>';
+    const id = await putFile(t, owner(), '/', 'logo.svg', svg);
+    const thumb = await bytes(`/view/thumbnail?id=${id}`, own(admin.token));
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers['content-type']).toBe('image/webp');
+    expect(thumb.body.includes(Buffer.from('<svg'))).toBe(false);
+    const meta = await sharp(thumb.body).metadata();
+    expect([meta.width, meta.height]).toEqual([256, 128]);
+  });
+
+  it('has none for what is no image, markup named .png included', async () => {
+    const fake = await putFile(t, owner(), '/', 'photo.png', '<html><script>x</script></html>');
+    const text = await putFile(t, owner(), '/', 'a.txt', 'hello');
+    for (const id of [fake, text]) {
+      const res = await call(t.app, 'GET', '/view/thumbnail', {
+        token: admin.token,
+        query: { id },
+      });
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe(ErrorCode.FILE_NOT_FOUND);
+    }
+    // viewing the fake photo sends it as a download, never as a page
+    const view = await bytes(`/view/image?id=${fake}`, own(admin.token));
+    expect(String(view.headers['content-disposition'])).toMatch(/^attachment;/);
+    expect(view.headers['content-type']).toBe('application/octet-stream');
+  });
+
+  it('never shows one user another user\u2019s pictures', async () => {
+    const id = await putFile(t, owner(), '/', 'photo.jpg', await photo());
+    const other = await makeUser(t.app, admin.token);
+    for (const route of ['/view/thumbnail', '/view/image', '/view/cover', '/view/image/info']) {
+      const res = await call(t.app, 'GET', route, { token: other.token, query: { id } });
+      expect(res.status, route).toBe(404);
+      expect(res.body.code, route).toBe(ErrorCode.FILE_NOT_FOUND);
+    }
+    const anonymous = await call(t.app, 'GET', '/view/thumbnail', { query: { id } });
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('viewing photos the browser cannot show', () => {
+  it('converts HEIC to WebP, keeping its size', async () => {
+    const id = await putFile(t, owner(), '/', 'IMG_0001.HEIC', await heicPhoto(640, 480));
+    const view = await bytes(`/view/image?id=${id}`, own(admin.token));
+    expect(view.status).toBe(200);
+    expect(view.headers['content-type']).toBe('image/webp');
+    const meta = await sharp(view.body).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 640, 480]);
+    const thumb = await bytes(`/view/thumbnail?id=${id}`, own(admin.token));
+    expect(thumb.status).toBe(200);
+    expect((await sharp(thumb.body).metadata()).width).toBe(256);
+    const info = await call<ImageFacts>(t.app, 'GET', '/view/image/info', {
+      token: admin.token,
+      query: { id },
+    });
+    expect(info.body.data).toMatchObject({ width: 640, height: 480, format: 'heic' });
+  });
+
+  it('converts TIFF to WebP and sends a JPEG as it is', async () => {
+    const tiff = await sharp({
+      create: { width: 300, height: 200, channels: 3, background: '#888' },
+    })
+      .tiff()
+      .toBuffer();
+    const tid = await putFile(t, owner(), '/', 'scan.tiff', tiff);
+    const view = await bytes(`/view/image?id=${tid}`, own(admin.token));
+    expect(view.headers['content-type']).toBe('image/webp');
+    expect((await sharp(view.body).metadata()).width).toBe(300);
+    const jpeg = await photo();
+    const jid = await putFile(t, owner(), '/', 'photo.jpg', jpeg);
+    const same = await bytes(`/view/image?id=${jid}`, own(admin.token));
+    expect(same.headers['content-type']).toBe('image/jpeg');
+    expect(same.body.equals(jpeg)).toBe(true);
+  });
+});
+
+describe('what a photo says about itself', () => {
+  it('records size and EXIF as the photo arrives', async () => {
+    const id = await putFile(t, owner(), '/', 'photo.jpg', await photo());
+    await t.app.services.images.settled();
+    const row = await t.app.services.files.mustFind(admin.userId, id);
+    const media = JSON.parse(row.media!) as { image: ImageFacts };
+    expect(media.image).toMatchObject({
+      width: 800,
+      height: 1200,
+      format: 'jpeg',
+      exif: { make: 'Nimbus', model: 'Test Cam', orientation: 6 },
+    });
+    const info = await call<ImageFacts>(t.app, 'GET', '/view/image/info', {
+      token: admin.token,
+      query: { id },
+    });
+    expect(info.body.data).toEqual(media.image);
+  });
+});
+
+describe('shares', () => {
+  it('shows visitors the thumbnails of the share, without downloads too, and nothing else', async () => {
+    await makeFolder(t, admin.token, '/', 'album');
+    const inside = await putFile(t, owner(), '/album/', 'photo.jpg', await photo());
+    const outside = await putFile(t, owner(), '/', 'private.jpg', await photo());
+    const album = (await t.app.services.files.byPath(admin.userId, '/album')).id;
+    const share = await makeShare(t, admin.token, {
+      fileId: album,
+      isFolder: true,
+      isPrivacy: true,
+      allowDownload: false,
+    });
+    const token = await unlock(t, share.shareId, share.extractionCode!);
+    const headers = visitor(share.shareId, token);
+    const thumb = await bytes(
+      `/public/s/view/thumbnail?shareId=${share.shareId}&id=${inside}`,
+      headers,
+    );
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers['content-type']).toBe('image/webp');
+    const view = await bytes(`/public/s/view/image?shareId=${share.shareId}&id=${inside}`, headers);
+    expect(view.status).toBe(200);
+    expect(view.headers['content-type']).toBe('image/jpeg');
+    for (const route of ['thumbnail', 'image', 'cover']) {
+      const res = await bytes(
+        `/public/s/view/${route}?shareId=${share.shareId}&id=${outside}`,
+        headers,
+      );
+      expect(res.status, route).toBeGreaterThanOrEqual(400);
+      expect(res.headers['content-type'], route).toMatch(/json/);
+    }
+    // without the code, nothing
+    const locked = await bytes(`/public/s/view/thumbnail?shareId=${share.shareId}&id=${inside}`);
+    expect(locked.status).toBeGreaterThanOrEqual(400);
+    expect(locked.headers['content-type']).toMatch(/json/);
+  });
+});
+
+describe('avatars', () => {
+  it('draws a person\u2019s initial for anyone, and their chosen picture once set', async () => {
+    const drawn = await bytes(`/view/thumbnail/user/${ADMIN.username}`);
+    expect(drawn.status).toBe(200);
+    expect(drawn.headers['content-type']).toBe('image/webp');
+    const meta = await sharp(drawn.body).metadata();
+    expect([meta.width, meta.height]).toEqual([128, 128]);
+
+    const id = await putFile(t, owner(), '/', 'me.jpg', await photo());
+    await t.database.db
+      .updateTable('user')
+      .set({ avatar: id })
+      .where('id', '=', admin.userId)
+      .execute();
+    const chosen = await bytes(`/view/thumbnail/user/${ADMIN.username}`);
+    expect(chosen.status).toBe(200);
+    expect(chosen.body.equals(drawn.body)).toBe(false);
+    expect((await sharp(chosen.body).metadata()).width).toBe(128);
+
+    const nobody = await call(t.app, 'GET', '/view/thumbnail/user/nobody');
+    expect(nobody.status).toBe(404);
+  });
+});
