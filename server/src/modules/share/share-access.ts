@@ -333,14 +333,18 @@ export class ShareAccess {
   ): Promise<{ owner: Owner; row: FileRow; open: OpenShare | null }> {
     const own = await this.files.liveRow(actor.id, fileId);
     if (own) return { owner: actor, row: own, open: null };
-    const missing = new AppError(ErrorCode.FILE_NOT_FOUND, 'The file does not exist');
-    let refusal: unknown = missing;
+    const mounted = await this.repo.sharesMountedBy(actor.id);
     // only the owners of shares the actor mounted are asked for the file
-    for (const mount of await this.repo.mountsOf(actor.id)) {
-      const share = await this.repo.byId(mount.shareId);
-      if (!share || share.userId === actor.id) continue;
-      const row = await this.files.liveRow(share.userId, fileId);
-      if (!row) continue;
+    let row: FileRow | undefined;
+    for (const ownerId of new Set(mounted.map((s) => s.userId))) {
+      if (ownerId !== actor.id) row = await this.files.liveRow(ownerId, fileId);
+      if (row) break;
+    }
+    const missing = new AppError(ErrorCode.FILE_NOT_FOUND, 'The file does not exist');
+    if (!row) throw missing;
+    let refusal: unknown = missing;
+    for (const share of mounted) {
+      if (share.userId !== row.userId) continue;
       let located: LocatedShare;
       try {
         located = await this.located(share);

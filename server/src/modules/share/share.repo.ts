@@ -187,6 +187,16 @@ export class ShareRepo {
       .execute();
   }
 
+  /** The shares a user mounted, whoever owns them. */
+  sharesMountedBy(userId: string): Promise<ShareRow[]> {
+    return this.db
+      .selectFrom('mount')
+      .innerJoin('share', 'share.id', 'mount.shareId')
+      .selectAll('share')
+      .where('mount.userId', '=', userId)
+      .execute();
+  }
+
   async insertMount(row: MountRow): Promise<void> {
     await this.db.insertInto('mount').values(row).execute();
   }
