@@ -40,6 +40,7 @@ import { shareRoutes } from './modules/share/share.routes.ts';
 import { sharePublicRoutes } from './modules/share/share-public.routes.ts';
 import { imagesRoutes } from './modules/images/images.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
+import { previewRoutes } from './modules/preview/preview.routes.ts';
 import { JOB_UPLOAD_CLEANUP } from './modules/upload/upload.jobs.ts';
 
 declare module 'fastify' {
@@ -275,6 +276,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(sharePublicRoutes);
       await api.register(imagesRoutes);
       await api.register(mediaRoutes);
+      await api.register(previewRoutes);
     },
     { prefix: '/api' },
   );

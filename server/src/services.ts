@@ -46,6 +46,7 @@ import { ImagesService } from './modules/images/images.service.ts';
 import { MediaService } from './modules/media/media.service.ts';
 import { TranscodeSettings } from './modules/media/transcode-settings.ts';
 import { registerMediaJobs } from './modules/media/media.jobs.ts';
+import { PreviewService } from './modules/preview/preview.service.ts';
 
 /** Every service, wired once per app. */
 export function createServices(database: DbHandle, config: Config) {
@@ -114,6 +115,7 @@ export function createServices(database: DbHandle, config: Config) {
   const images = new ImagesService(db, files, shareAccess, shareVisitors, users, {
     parallel: config.imageWorkers,
   });
+  const preview = new PreviewService(files, shareAccess, settings);
   const search = new SearchService(
     searchRepo,
     new SearchHistoryRepo(db),
@@ -168,6 +170,7 @@ export function createServices(database: DbHandle, config: Config) {
     search,
     media,
     images,
+    preview,
   };
 }
 

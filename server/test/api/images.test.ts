@@ -122,6 +122,68 @@ describe('thumbnails', () => {
   });
 });
 
+/** A one-page PDF with a dark box on it, written by hand. */
+function onePagePdf(): Buffer {
+  const content = '0 0 0.6 rg 50 50 300 400 re f';
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 500] /Contents 4 0 R >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+describe('covers', () => {
+  it('draws a PDF\u2019s first page and a video\u2019s frame as their thumbnails', async () => {
+    const pdf = await putFile(t, owner(), '/', 'paper.pdf', onePagePdf());
+    const page = await bytes(`/view/thumbnail?id=${pdf}`, own(admin.token));
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('image/webp');
+    const meta = await sharp(page.body).metadata();
+    expect([meta.width, meta.height]).toEqual([205, 256]);
+    // the dark box is drawn where the page has it
+    const { data } = await sharp(page.body).resize(4, 5, { fit: 'fill' }).raw().toBuffer({
+      resolveWithObject: true,
+    });
+    expect(data[(2 * 4 + 1) * 3 + 2]).toBeGreaterThan(100);
+    expect(data[(2 * 4 + 1) * 3]).toBeLessThan(60);
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-video-'));
+    try {
+      const file = path.join(dir, 'clip.mp4');
+      execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=320x240:rate=10:duration=2',
+        '-pix_fmt',
+        'yuv420p',
+        file,
+      ]);
+      const video = await putFile(t, owner(), '/', 'clip.mp4', fs.readFileSync(file));
+      const frame = await bytes(`/view/thumbnail?id=${video}`, own(admin.token));
+      expect(frame.status).toBe(200);
+      expect(frame.headers['content-type']).toBe('image/webp');
+      expect((await sharp(frame.body).metadata()).width).toBe(256);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('viewing photos the browser cannot show', () => {
   it('converts HEIC to WebP, keeping its size', async () => {
     const id = await putFile(t, owner(), '/', 'IMG_0001.HEIC', await heicPhoto(640, 480));

@@ -17,6 +17,7 @@ import type { ShareAccess, ShareCredentials, ShareTarget } from '../share/share-
 import type { ShareVisitorService } from '../share/share-visitor.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import { ImagesRepo } from './images.repo.ts';
+import { canDrawPdf, firstPageOf } from './programs/pdf-page.ts';
 import {
   avatarOf,
   factsOf,
@@ -58,6 +59,9 @@ const notAnImage = () => new AppError(ErrorCode.FILE_NOT_FOUND, 'This file is no
 const versionOf = (row: Pick<FileRow, 'hash' | 'size' | 'updateDate'>) =>
   row.hash ?? `${row.size.toString(16)}-${row.updateDate.toString(16)}`;
 
+/** The longer side of a document's first page drawn as its cover. */
+const PAGE_SIDE = 768;
+
 /** A default avatar's colours, picked by the name so a person keeps theirs. */
 const AVATAR_COLOURS = ['#409eff', '#67c23a', '#e6a23c', '#f56c6c', '#8e6bd8', '#2bb3a3'];
 
@@ -88,6 +92,11 @@ export class ImagesService {
     // spec: image work never takes more than the configured parallel tasks
     this.gate = new Gate(Math.max(1, options.parallel));
     files.onChange((change) => this.follow(change));
+    if (canDrawPdf())
+      this.addCoverSource(
+        (row) => row.suffix === 'pdf',
+        (o, r) => this.pdfPage(o, r),
+      );
   }
 
   private get blobs(): BlobStore {
@@ -202,6 +211,26 @@ export class ImagesService {
       if (place) return place;
     }
     return null;
+  }
+
+  /** A PDF's first page, drawn once per version of the file (the grid's tile of a PDF). */
+  private async pdfPage(owner: Owner, row: FileRow): Promise<Place | null> {
+    const key = `${row.id}-${versionOf(row)}-page1.png`;
+    const place = this.blobs.cached('cover', key);
+    try {
+      await this.makeOnce(place, key, async (workDir, signal) => {
+        const local = await this.blobs.local(this.files.placeOf(owner, row));
+        try {
+          const name = await firstPageOf(local.path, PAGE_SIDE, workDir, signal);
+          await this.blobs.move(this.blobs.child(this.scratchOf(workDir), name), place);
+        } finally {
+          await local.release();
+        }
+      });
+    } catch {
+      return null;
+    }
+    return place;
   }
 
   // ---- viewing --------------------------------------------------------------------------------
