@@ -115,6 +115,11 @@ export function createServices(database: DbHandle, config: Config) {
   const images = new ImagesService(db, files, shareAccess, shareVisitors, users, {
     parallel: config.imageWorkers,
   });
+  // grid tiles of videos and music show their covers
+  images.addCoverSource(
+    (row) => row.fileType === 'video' || row.fileType === 'audio',
+    async (owner, row) => (await media.cover(owner, row))?.place ?? null,
+  );
   const preview = new PreviewService(files, shareAccess, settings);
   const search = new SearchService(
     searchRepo,
