@@ -240,16 +240,16 @@ describe.skipIf(skipWithout(canMedia))('video', () => {
     expect(list.status).toBe(200);
     expect((await raw(t, `${base}/${inside}-0.ts`)).status).toBe(200);
     expect((await raw(t, `${base}/${outside}.m3u8`)).status).toBe(404);
-    const pub = await call<MediaInfo>(t.app, 'GET', '/public/media/info', {
+    const pub = await call<MediaInfo>(t.app, 'GET', '/public/s/media/info', {
       query: { shareId: share.shareId, fileId: inside },
     });
     expect(pub.body.data!.hls?.state).toBe('done');
-    const refused = await call(t.app, 'GET', '/public/media/info', {
+    const refused = await call(t.app, 'GET', '/public/s/media/info', {
       query: { shareId: share.shareId, fileId: outside },
     });
     expect(refused.body.code).not.toBe(0);
     expect(
-      (await raw(t, `/public/media/cover?shareId=${share.shareId}&fileId=${inside}`)).status,
+      (await raw(t, `/public/s/media/cover?shareId=${share.shareId}&fileId=${inside}`)).status,
     ).toBe(200);
   }, 180_000);
 });

@@ -5,6 +5,7 @@ import zhCN from 'antd/locale/zh_CN';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMatches } from 'react-router';
+import { AudioPlayerHost } from '../features/media/components/AudioPlayerHost';
 import { useAppStore } from '../stores/app';
 import { useBranding } from './branding';
 import { useDeviceWatcher } from './device';
@@ -57,6 +58,7 @@ export function AppShell() {
         <FeedbackBinder />
         <DocumentTitle />
         <RootGuard />
+        <AudioPlayerHost />
       </AntApp>
     </ConfigProvider>
   );

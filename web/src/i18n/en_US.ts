@@ -1,6 +1,7 @@
 import files from './files.en_US';
 import share from './share.en_US';
 import preview from './preview.en_US';
+import media from './media.en_US';
 import security from './security.en_US';
 import search from './search.en_US';
 import tags from './tags.en_US';
@@ -196,6 +197,7 @@ const en_US = {
   search,
   share,
   preview,
+  media,
   security,
   settings: {
     actions: {

@@ -2,6 +2,7 @@ import type en_US from './en_US';
 import files from './files.zh_CN';
 import share from './share.zh_CN';
 import preview from './preview.zh_CN';
+import media from './media.zh_CN';
 import security from './security.zh_CN';
 import search from './search.zh_CN';
 import tags from './tags.zh_CN';
@@ -198,6 +199,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
   search,
   share,
   preview,
+  media,
   security,
   settings: {
     actions: {

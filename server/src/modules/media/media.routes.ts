@@ -51,7 +51,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
   );
 
   api.get(
-    '/public/media/info',
+    '/public/s/media/info',
     { config: open, schema: { querystring: publicTargetQuery, response: answers(mediaInfo) } },
     async (request) => ok(await media.publicInfo(credentialsOf(request), fileIdOf(request.query))),
   );
@@ -67,7 +67,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
   );
 
   api.get(
-    '/public/media/cover',
+    '/public/s/media/cover',
     { config: open, schema: { querystring: publicTargetQuery } },
     async (request, reply) => {
       const cover = await media.publicCover(credentialsOf(request), fileIdOf(request.query));

@@ -1,0 +1,47 @@
+import type { Envelope, MediaInfo } from '@nimbus/contract';
+import { ApiError } from '../../api/client';
+import { iconKindOf } from '../files/file-kinds';
+import type { PreviewItem, PreviewSource } from '../preview/registry';
+
+export const isVideo = (item: PreviewItem) =>
+  !item.isFolder && (item.type === 'video' || iconKindOf(item) === 'video');
+export const isAudio = (item: PreviewItem) =>
+  !item.isFolder && (item.type === 'audio' || iconKindOf(item) === 'audio');
+
+export const mediaKeys = {
+  info: (source: PreviewSource, item: PreviewItem) =>
+    ['media', 'info', source.kind, source.kind === 'share' ? source.shareId : '', item.id] as const,
+};
+
+/** A file's tags, probe and HLS state, through the source's own route (owner or share). */
+export async function fetchMediaInfo(
+  source: PreviewSource,
+  item: PreviewItem,
+  signal?: AbortSignal,
+): Promise<MediaInfo> {
+  const response = await fetch(source.api('/media/info', { id: item.id, fileId: item.id }), {
+    headers: source.headers(),
+    credentials: 'same-origin',
+    signal,
+  });
+  if (!response.ok)
+    throw new ApiError('transport', `HTTP ${response.status}`, -1000, response.status);
+  const envelope = (await response.json()) as Envelope<MediaInfo>;
+  if (envelope.code !== 0 || !envelope.data)
+    throw new ApiError('business', envelope.message, envelope.code, response.status);
+  return envelope.data;
+}
+
+/** The cover of an audio or video file, as an `<img>` address. */
+export const coverUrl = (source: PreviewSource, item: Pick<PreviewItem, 'id'>) =>
+  source.api('/media/cover', { id: item.id, fileId: item.id });
+
+/** The HLS playlist of a transcoded video; its parts resolve beside it. */
+export function hlsUrl(source: PreviewSource, info: MediaInfo): string {
+  const tail = `${encodeURIComponent(info.username)}/${encodeURIComponent(info.fileId)}.m3u8`;
+  if (source.kind === 'share')
+    return `/api/public/video/hls/${encodeURIComponent(source.shareId)}/${encodeURIComponent(
+      source.shareToken || '-',
+    )}/${tail}`;
+  return `/api/video/hls/${tail}`;
+}
