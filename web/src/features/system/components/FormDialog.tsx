@@ -60,6 +60,9 @@ export function FormDialog<T>({
         layout="vertical"
         requiredMark={requiredMark}
         preserve={false}
+        // The form instance outlives the dialog: without a clean store, the next opening would
+        // keep the last one's values over its own initial values.
+        clearOnDestroy
         data-testid={testId}
         initialValues={initialValues}
       >

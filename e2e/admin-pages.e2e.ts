@@ -1,0 +1,236 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_ROLE } from '@nimbus/contract';
+import {
+  DESKTOP,
+  PHONE,
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  signInPage,
+  startServer,
+  until,
+  type NimbusServer,
+} from './harness.ts';
+
+// The administrator's tables (users, roles, menus, tasks) and "my account": add, edit and delete
+// through their dialogs, as a person does, and how the pages look.
+// The steps share one browser page and run in order; after a failed step the rest stop at once.
+
+const ADMIN = { username: 'admin', password: 'admin-secret-1' };
+const NEW_PASSWORD = 'admin-secret-2';
+
+let server: NimbusServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+async function api<T>(
+  method: string,
+  url: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<{ code: number; data: T }> {
+  const res = await fetch(`${server.baseUrl}/api${url}`, {
+    method,
+    headers: {
+      ...(options.token ? { 'nimbus-token': options.token } : {}),
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+  });
+  return (await res.json()) as { code: number; data: T };
+}
+
+const login = (who: { username: string; password: string }) =>
+  api<{ 'nimbus-token': string; userId: string }>('POST', '/login', { body: who });
+
+beforeAll(async () => {
+  server = await startServer();
+  await api('POST', '/public/initialization', { body: ADMIN });
+  const session = (await login(ADMIN)).data;
+  browser = await launchBrowser();
+  ({ context, page } = await openPage(browser, server));
+  await signInPage(page, {
+    token: session['nimbus-token'],
+    userId: session.userId,
+    username: ADMIN.username,
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+let failedStep = '';
+/** One step of the flow: skipped quickly, with the reason, once an earlier step failed. */
+function step(name: string, run: () => Promise<void>): void {
+  it(name, async () => {
+    if (failedStep) throw new Error(`not run: the step "${failedStep}" failed`);
+    try {
+      await run();
+    } catch (err) {
+      failedStep = name;
+      throw err;
+    }
+  });
+}
+
+async function open(path: string, testId: string): Promise<void> {
+  await page.goto(path);
+  await page.getByTestId(testId).waitFor({ state: 'visible' });
+}
+
+async function confirmDelete(): Promise<void> {
+  await page.getByTestId('confirm-delete').click();
+  await page.getByTestId('confirm-delete').waitFor({ state: 'hidden' });
+}
+
+describe('the administrator pages', () => {
+  step('adds a user; the confirmation must match', async () => {
+    await open('/setting/sys/user', 'users-page');
+    await page.getByTestId('user-add').click();
+    const dialog = page.getByTestId('user-dialog');
+    await dialog.waitFor({ state: 'visible' });
+    await page.getByTestId('user-username').fill('dave');
+    await page.getByTestId('user-password').fill('dave-secret-1');
+    await page.getByTestId('user-confirm').fill('dave-secret-x');
+    await page.getByTestId('user-dialog-save').click();
+    await dialog.getByText('Password does not match').waitFor({ state: 'visible' });
+    await page.getByTestId('user-confirm').fill('dave-secret-1');
+    await page.getByTestId('user-dialog-save').click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByTestId('user-edit-dave').waitFor({ state: 'visible' });
+    expect((await login({ username: 'dave', password: 'dave-secret-1' })).code).toBe(0);
+  });
+
+  step('edits the user in the same dialog', async () => {
+    await page.getByTestId('user-edit-dave').click();
+    expect(await page.getByTestId('user-username').inputValue()).toBe('dave');
+    expect(await page.getByTestId('user-username').isDisabled()).toBe(true);
+    expect(await page.getByTestId('user-password').count()).toBe(0);
+    await page.getByTestId('user-show-name').fill('Dave D');
+    await page.getByTestId('user-dialog-save').click();
+    await page.getByTestId('user-dialog').waitFor({ state: 'hidden' });
+    await page.getByTestId('users-table').getByText('Dave D').waitFor({ state: 'visible' });
+  });
+
+  step('resets the password to a generated one, shown once', async () => {
+    await page.getByTestId('user-reset-dave').click();
+    await page.getByTestId('reset-password-submit').click();
+    const value = page.getByTestId('reset-password-value');
+    await value.waitFor({ state: 'visible' });
+    const generated = await value.inputValue();
+    expect(generated.length).toBeGreaterThan(0);
+    expect((await login({ username: 'dave', password: generated })).code).toBe(0);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await value.waitFor({ state: 'hidden' });
+  });
+
+  step('deletes the user after asking; the owner cannot be deleted', async () => {
+    expect(await page.getByTestId(`user-delete-${ADMIN.username}`).isDisabled()).toBe(true);
+    await page.getByTestId('user-delete-dave').click();
+    await confirmDelete();
+    await page.getByTestId('user-edit-dave').waitFor({ state: 'detached' });
+  });
+
+  step('adds, edits and deletes a role; a built-in one stays', async () => {
+    await open('/setting/sys/role', 'roles-page');
+    expect(await page.getByTestId(`role-delete-${ADMIN_ROLE.code}`).isDisabled()).toBe(true);
+    await page.getByTestId('role-add').click();
+    await page.getByTestId('role-dialog').waitFor({ state: 'visible' });
+    await page.getByTestId('role-menu-tree').waitFor({ state: 'visible' });
+    await page.getByTestId('role-name').fill('Editors');
+    await page.getByTestId('role-code').fill('editor');
+    await page.getByTestId('role-dialog-save').click();
+    await page.getByTestId('role-dialog').waitFor({ state: 'hidden' });
+    // the dialog opens with the role's own values, not those typed when adding one
+    await page.getByTestId('role-edit-editor').click();
+    expect(await page.getByTestId('role-code').inputValue()).toBe('editor');
+    expect(await page.getByTestId('role-name').inputValue()).toBe('Editors');
+    await page.getByTestId('role-name').fill('Editors of the drive');
+    await page.getByTestId('role-dialog-save').click();
+    await page.getByTestId('role-dialog').waitFor({ state: 'hidden' });
+    await page
+      .getByTestId('roles-table')
+      .getByText('Editors of the drive')
+      .waitFor({ state: 'visible' });
+    await page.getByTestId('role-delete-editor').click();
+    await confirmDelete();
+    await page.getByTestId('role-edit-editor').waitFor({ state: 'detached' });
+  });
+
+  step('adds a menu and deletes it', async () => {
+    await open('/setting/sys/menu', 'menus-page');
+    await page.getByTestId('menu-add').click();
+    await page.getByTestId('menu-dialog').waitFor({ state: 'visible' });
+    await page.getByTestId('menu-name').fill('Handbook');
+    await page.getByTestId('menu-dialog-save').click();
+    await page.getByTestId('menu-dialog').waitFor({ state: 'hidden' });
+    const row = page.getByTestId('menus-table').locator('tr', { hasText: 'Handbook' });
+    await row.waitFor({ state: 'visible' });
+    await row.locator('[data-testid^="menu-delete-"]').click();
+    await confirmDelete();
+    await row.waitFor({ state: 'detached' });
+  });
+
+  step('shows the task page, empty', async () => {
+    await open('/setting/taskProgress', 'tasks-page');
+    await page.getByTestId('tasks-empty').waitFor({ state: 'visible' });
+  });
+
+  step('saves my display name and changes my password', async () => {
+    await open('/setting/user', 'user-settings');
+    await page.getByTestId('profile-show-name').fill('The admin');
+    await page.getByTestId('profile-save').click();
+    await page.getByText('Profile saved').first().waitFor({ state: 'visible' });
+
+    await page.getByTestId('password-old').fill('not-the-password');
+    await page.getByTestId('password-new').fill(NEW_PASSWORD);
+    await page.getByTestId('password-confirm').fill(NEW_PASSWORD);
+    await page.getByTestId('password-save').click();
+    await page
+      .getByText('The current password is not correct')
+      .first()
+      .waitFor({ state: 'visible' });
+
+    await page.getByTestId('password-old').fill(ADMIN.password);
+    await page.getByTestId('password-save').click();
+    await page.getByText('Password changed').first().waitFor({ state: 'visible' });
+    await until(
+      async () => (await login({ ...ADMIN, password: NEW_PASSWORD })).code === 0,
+      'the new password signs in',
+    );
+  });
+
+  step('screenshots at 1440 and 375 px, light and dark', async () => {
+    const pages = [
+      ['/setting/sys/user', 'users-page', 'admin-users'],
+      ['/setting/sys/role', 'roles-page', 'admin-roles'],
+      ['/setting/sys/menu', 'menus-page', 'admin-menus'],
+      ['/setting/taskProgress', 'tasks-page', 'admin-tasks'],
+      ['/setting/user', 'user-settings', 'my-account'],
+    ] as const;
+    for (const theme of ['light', 'dark'] as const) {
+      await page.setViewportSize(DESKTOP);
+      await page.getByTestId('theme-switch').click();
+      await page.getByTestId(`theme-${theme}`).click();
+      for (const [viewport, width] of [
+        [DESKTOP, 1440],
+        [PHONE, 375],
+      ] as const) {
+        await page.setViewportSize(viewport);
+        for (const [path, testId, name] of pages) {
+          await open(path, testId);
+          await saveScreenshot(page, `${name}-${width}-${theme}`);
+        }
+      }
+    }
+    await page.setViewportSize(DESKTOP);
+    await open('/setting/sys/user', 'users-page');
+    await page.getByTestId('user-add').click();
+    await page.getByTestId('user-dialog').waitFor({ state: 'visible' });
+    await saveScreenshot(page, 'admin-user-dialog-1440-dark');
+  });
+});
