@@ -1,0 +1,227 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  signInPage,
+  startServer,
+  until,
+  type NimbusServer,
+} from './harness.ts';
+
+// Audio and video as people use them: a song opens the floating player, which shows its tags
+// and cover and keeps playing while the user moves around the app, and closes; a second song
+// joins the playlist; a video above the transcoding conditions is transcoded to HLS in the
+// background and plays through hls.js. The steps share one page and run in order.
+
+const ADMIN = { username: 'admin', password: 'admin-secret-1' };
+
+let server: NimbusServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token = '';
+let userId = '';
+let scratch = '';
+
+async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.baseUrl}/api${url}`, {
+    method,
+    headers: {
+      'nimbus-token': token,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await res.json()) as { code: number; message: string; data: T };
+  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
+  return envelope.data;
+}
+
+function ffmpeg(args: string[]): void {
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+/** Media made by ffmpeg now, written into the admin's tree on disk, then indexed. */
+async function seed(): Promise<void> {
+  const root = path.join(server.dataDir, 'files', ADMIN.username);
+  fs.mkdirSync(path.join(root, 'music'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'movies'), { recursive: true });
+  const cover = path.join(scratch, 'cover.png');
+  ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=128x128', '-frames:v', '1', cover]);
+  ffmpeg([
+    ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=20', '-i', cover],
+    ...['-map', '0:a', '-map', '1:v', '-c:a', 'libmp3lame', '-q:a', '6', '-c:v', 'mjpeg'],
+    ...['-id3v2_version', '3', '-disposition:v', 'attached_pic'],
+    ...['-metadata', 'title=晴天 Sunny', '-metadata', 'artist=Nimbus Band'],
+    ...['-metadata', 'album=Test Album', path.join(root, 'music', 'song.mp3')],
+  ]);
+  ffmpeg([
+    ...['-f', 'lavfi', '-i', 'sine=frequency=660:duration=20'],
+    ...['-c:a', 'libmp3lame', '-q:a', '6', path.join(root, 'music', 'plain tune.mp3')],
+  ]);
+  ffmpeg([
+    ...['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=12'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=330:duration=12'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
+    ...['-shortest', path.join(root, 'movies', 'clip.mp4')],
+  ]);
+  await api('GET', '/user/setting/sync?path=%2F');
+  await until(
+    async () =>
+      (await api<{ name: string }[]>('GET', '/list?currentDirectory=%2Fmovies').catch(() => []))
+        .length === 1,
+    'the media files are indexed',
+    30_000,
+  );
+}
+
+const item = (name: string) => page.locator(`[data-testid="file-item"][data-name="${name}"]`);
+const player = () => page.getByTestId('audio-player');
+const audioState = () =>
+  page.getByTestId('audio-element').evaluate((el) => {
+    const audio = el as HTMLAudioElement;
+    return { time: audio.currentTime, paused: audio.paused };
+  });
+
+/** Route inside the app (the address bar would reload the page and stop the music). */
+async function visit(url: string): Promise<void> {
+  await page.evaluate((target) => {
+    window.history.pushState({}, '', target);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, url);
+}
+
+beforeAll(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-media-e2e-'));
+  server = await startServer();
+  const init = await fetch(`${server.baseUrl}/api/public/initialization`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  expect(((await init.json()) as { code: number }).code).toBe(0);
+  const login = await fetch(`${server.baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...ADMIN, rememberMe: true }),
+  });
+  const data = ((await login.json()) as { data: Record<string, string> }).data;
+  token = data['nimbus-token']!;
+  userId = data.userId!;
+  // transcode anything taller than 240 lines
+  await api('PUT', '/cloud/setting/transcode/config', {
+    enable: true,
+    maxThreads: 1,
+    bitrateCond: 2500,
+    heightCond: 240,
+    frameRateCond: 30,
+    bitrate: 800,
+    height: 240,
+    frameRate: 25,
+    vttThumbnailCount: 60,
+    isReTranscode: false,
+  });
+  await seed();
+  browser = await launchBrowser();
+  ({ context, page } = await openPage(browser, server));
+  await signInPage(page, { token, userId, username: ADMIN.username });
+}, 90_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('audio and video', () => {
+  it('keeps the player hidden until a song is opened, then shows its tags and plays', async () => {
+    expect(await player().count()).toBe(0);
+    await visit('/?path=%2Fmusic');
+    await item('song.mp3').dblclick();
+    await player().waitFor({ state: 'visible' });
+    await until(
+      async () => (await page.getByTestId('audio-song-name').innerText()) === '晴天 Sunny',
+      'the song name shows',
+    );
+    expect(await page.getByTestId('audio-singer').innerText()).toBe('Nimbus Band');
+    const cover = page.getByTestId('audio-cover');
+    await until(
+      async () => (await cover.evaluate((img) => (img as HTMLImageElement).naturalWidth)) > 0,
+      'the cover loads',
+    );
+    await until(async () => (await audioState()).time > 0.5, 'the song plays');
+    await saveScreenshot(page, 'media-audio-player');
+  });
+
+  it('keeps playing while the user moves around the app', async () => {
+    const before = (await audioState()).time;
+    await visit('/video');
+    await page.locator('[data-testid="files-view"][data-kind="video"]').waitFor();
+    await until(async () => (await audioState()).time > before + 0.5, 'the song goes on');
+    expect((await audioState()).paused).toBe(false);
+    await visit('/?path=%2Fmusic');
+    await item('plain tune.mp3').waitFor();
+  });
+
+  it('adds a second song to the playlist, named after its file', async () => {
+    await item('plain tune.mp3').dblclick();
+    await until(
+      async () => (await page.getByTestId('audio-song-name').innerText()) === 'plain tune',
+      'the second song is current',
+    );
+    await page.getByTestId('audio-playlist-toggle').click();
+    const list = page.getByTestId('audio-playlist');
+    await list.waitFor();
+    expect(await list.locator('li').count()).toBe(2);
+    expect(await list.innerText()).toContain('晴天 Sunny');
+    await until(async () => (await audioState()).time > 0.3, 'the second song plays');
+    await saveScreenshot(page, 'media-audio-playlist');
+  });
+
+  it('hides and pauses when closed', async () => {
+    await page.getByTestId('audio-close').click();
+    await player().waitFor({ state: 'hidden' });
+    expect((await audioState()).paused).toBe(true);
+  });
+
+  it('plays a transcoded video through HLS', async () => {
+    const [clip] = await api<{ id: string }[]>('GET', '/list?currentDirectory=%2Fmovies');
+    // the rendition is made in the background; asking for the info starts it if need be
+    await until(
+      async () =>
+        (await api<{ hls: { state: string } | null }>('GET', `/media/info?id=${clip!.id}`)).hls
+          ?.state === 'done',
+      'the video is transcoded',
+      60_000,
+    );
+    await visit('/?path=%2Fmovies');
+    await item('clip.mp4').dblclick();
+    const video = page.getByTestId('video-element');
+    await video.waitFor({ state: 'visible' });
+    expect(await video.getAttribute('data-mode')).toBe('hls');
+    await until(
+      async () => (await video.evaluate((el) => (el as HTMLVideoElement).currentTime)) > 1,
+      'the video plays',
+      20_000,
+    );
+    const size = await video.evaluate((el) => {
+      const v = el as HTMLVideoElement;
+      return { width: v.videoWidth, height: v.videoHeight, src: v.currentSrc };
+    });
+    // the 240-line rendition, from a MediaSource (hls.js), not the file itself
+    expect(size.height).toBe(240);
+    expect(size.src.startsWith('blob:')).toBe(true);
+    await saveScreenshot(page, 'media-video-hls');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('video-viewer').waitFor({ state: 'detached' });
+  });
+});
