@@ -279,9 +279,16 @@ describe('sharing', () => {
 
   it('downloads a file and a zip of a selection', async () => {
     const { page } = visitor;
+    await item(page, 'notes.txt').getByTestId('item-menu-button').click();
+    await page.getByTestId('action-download').waitFor();
+    // not a full-page shot: resizing the page closes the menu
+    await page.screenshot({
+      path: path.join(shots, 'share-item-menu.png'),
+      animations: 'disabled',
+    });
     const [file] = await Promise.all([
       page.waitForEvent('download'),
-      itemAction(page, 'notes.txt', 'download'),
+      page.getByTestId('action-download').click(),
     ]);
     expect(fs.readFileSync(await file.path(), 'utf8')).toContain('Meeting notes');
     await item(page, 'notes.txt').locator('input[type=checkbox]').check();
@@ -341,6 +348,13 @@ describe('sharing', () => {
     // the grid draws images through the share's thumbnail route
     expect(await item(phone.page, 'photo.png').locator('img').getAttribute('src')).toMatch(
       /^\/api\/public\/s\/view\/thumbnail\?/,
+    );
+    await until(
+      async () =>
+        (await item(phone.page, 'photo.png')
+          .locator('img')
+          .evaluate((img) => (img as HTMLImageElement).naturalWidth)) > 0,
+      'the thumbnail loads',
     );
     await shot(phone.page, 'share-phone');
     // a tap opens, as in the drive on a phone

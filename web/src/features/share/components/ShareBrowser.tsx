@@ -6,6 +6,7 @@ import type { CollectionApi, CollectionMode } from '../../files/components/colle
 import { FileCollection } from '../../files/components/FileCollection';
 import { NameDialog } from '../../files/components/NameDialog';
 import { isViewableImage } from '../../files/file-kinds';
+import { SHARE_PERMISSION } from '../browser-actions';
 import { pathOf, segmentsOf, useShareCommands } from '../hooks/use-share-commands';
 import { useShareHandlers, type ShareMenuRequest } from '../hooks/use-share-handlers';
 import { useShareListing } from '../hooks/use-share-listing';
@@ -81,7 +82,7 @@ export function ShareBrowser({
   });
   const images = useMemo(() => items.filter(isViewableImage), [items]);
   const closeMenu = useCallback(() => setMenu(null), []);
-  const canUpload = contextOf([]).can('share:upload');
+  const canUpload = contextOf([]).can(SHARE_PERMISSION.upload);
 
   const body =
     query.isPending || (query.isPlaceholderData && items.length === 0) ? (
