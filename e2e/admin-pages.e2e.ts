@@ -230,7 +230,27 @@ describe('the administrator pages', () => {
     await page.setViewportSize(DESKTOP);
     await open('/setting/sys/user', 'users-page');
     await page.getByTestId('user-add').click();
-    await page.getByTestId('user-dialog').waitFor({ state: 'visible' });
+    const dialog = page.getByTestId('user-dialog');
+    await dialog.waitFor({ state: 'visible' });
+    // the dialog zooms in: wait until it stands at its full width
+    await until(
+      async () => ((await dialog.boundingBox())?.width ?? 0) > 400,
+      'the dialog is fully open',
+    );
     await saveScreenshot(page, 'admin-user-dialog-1440-dark');
+    await page.keyboard.press('Escape');
+  });
+
+  step('screenshots of the sign-in page, light and dark', async () => {
+    await page.evaluate(() => localStorage.removeItem('store'));
+    await open('/login', 'login-form');
+    for (const theme of ['light', 'dark'] as const) {
+      await page.setViewportSize(DESKTOP);
+      await page.getByTestId('theme-switch').click();
+      await page.getByTestId(`theme-${theme}`).click();
+      await saveScreenshot(page, `admin-login-1440-${theme}`);
+      await page.setViewportSize(PHONE);
+      await saveScreenshot(page, `admin-login-375-${theme}`);
+    }
   });
 });
