@@ -1,18 +1,15 @@
 import { MEDIA_VIEWERS } from '../features/media/viewers';
 import type { Viewer } from '../features/preview/registry';
 import { usePreview, type Preview } from '../features/preview/use-preview';
-import { interimImageViewer, PREVIEW_VIEWERS } from '../features/preview/viewers';
+import { PREVIEW_VIEWERS } from '../features/preview/viewers';
+import { IMAGE_VIEWERS } from '../features/images/viewers';
 
 /**
  * Every way to open a file (ARCHITECTURE §6, like the action registry): each feature
  * contributes its viewers, one line each; the dispatch order is the viewers' stages
  * (PREVIEW_STAGES), and within a stage the order of this list.
  */
-export const VIEWERS: readonly Viewer[] = [
-  ...PREVIEW_VIEWERS,
-  interimImageViewer,
-  ...MEDIA_VIEWERS,
-];
+export const VIEWERS: readonly Viewer[] = [...PREVIEW_VIEWERS, ...IMAGE_VIEWERS, ...MEDIA_VIEWERS];
 
 /** Opening files with every viewer: the drive, the mount browser and the share page use it. */
 export const useFilePreview = (): Preview => usePreview(VIEWERS);

@@ -1,6 +1,7 @@
 import files from './files.en_US';
 import share from './share.en_US';
 import preview from './preview.en_US';
+import images from './images.en_US';
 import media from './media.en_US';
 import security from './security.en_US';
 import search from './search.en_US';
@@ -197,6 +198,7 @@ const en_US = {
   search,
   share,
   preview,
+  images,
   media,
   security,
   settings: {

@@ -2,6 +2,7 @@ import type en_US from './en_US';
 import files from './files.zh_CN';
 import share from './share.zh_CN';
 import preview from './preview.zh_CN';
+import images from './images.zh_CN';
 import media from './media.zh_CN';
 import security from './security.zh_CN';
 import search from './search.zh_CN';
@@ -199,6 +200,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
   search,
   share,
   preview,
+  images,
   media,
   security,
   settings: {

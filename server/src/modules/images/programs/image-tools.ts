@@ -31,7 +31,7 @@ const MAX_SVG_BYTES = 8 * 1024 * 1024;
 /** The most pixels an image may have to be decoded at all (a decompression bomb stops here). */
 const MAX_PIXELS = 200_000_000;
 /** Images the browser cannot show (or shows badly) and that are converted to WebP for viewing. */
-const CONVERTED = new Set(['tif', 'tiff', 'heic', 'heif']);
+const CONVERTED = new Set(['tif', 'tiff', 'heic', 'heif', 'svg']);
 /** The longer side of an image converted for viewing. */
 const VIEW_MAX_SIDE = 8192;
 

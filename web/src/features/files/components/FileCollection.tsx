@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useDragStore } from '../drag';
 import { useRubberBand } from '../hooks/use-rubber-band';
 import type { ItemLayout } from '../selection';
-import { fileUrl } from '../api';
+import { thumbnailUrl as driveThumbnailUrl } from '../../images/thumbnails';
 import { useFileFormat } from '../use-format';
 import type { SortOrder, SortProp } from '../view-kinds';
 import type {
@@ -48,8 +48,8 @@ interface CollectionProps<T extends CollectionItem> {
   draggable?: boolean;
   /** Thumbnails of images in the grid. */
   thumbnails?: boolean;
-  /** Where an image's thumbnail is: the drive's own file unless told otherwise. */
-  thumbnailUrl?: (item: T) => string;
+  /** Where an item's thumbnail is (null: none): the drive's own unless told otherwise. */
+  thumbnailUrl?: (item: T) => string | null;
   /** Each item's "…" menu button and checkbox (off in the file picker). */
   itemControls?: boolean;
   locationLink?: (path: string, name: string) => string;
@@ -106,7 +106,7 @@ export function FileCollection<T extends CollectionItem>(props: CollectionProps<
         : null,
     [sortProp, order, handlers],
   );
-  const thumbnail = props.thumbnails === false ? null : (thumbnailUrl ?? fileUrl);
+  const thumbnail = props.thumbnails === false ? null : (thumbnailUrl ?? driveThumbnailUrl);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
 

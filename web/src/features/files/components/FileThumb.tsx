@@ -1,12 +1,8 @@
 import { useState } from 'react';
-import { isViewableImage } from '../file-kinds';
 import type { CollectionItem } from './collection-types';
 import { FileIcon } from './FileIcon';
 
-/** Image files small enough to draw as their own thumbnail (the server has no thumbnails yet). */
-const THUMBNAIL_MAX_BYTES = 12 * 1024 * 1024;
-
-/** An image's own picture where `src` says where it is, else the item's icon. */
+/** An item's picture where `src` gives one (its thumbnail), else its icon. */
 export function FileThumb<T extends CollectionItem>({
   item,
   size,
@@ -14,21 +10,16 @@ export function FileThumb<T extends CollectionItem>({
 }: {
   item: T;
   size: number;
-  /** Where the picture of an image is; null draws the icon. */
-  src: ((item: T) => string) | null;
+  /** Where the item's thumbnail is (null when it has none); null draws icons only. */
+  src: ((item: T) => string | null) | null;
 }) {
   const [failed, setFailed] = useState(false);
-  if (
-    src &&
-    !failed &&
-    isViewableImage(item) &&
-    item.size > 0 &&
-    item.size <= THUMBNAIL_MAX_BYTES
-  ) {
+  const url = src && !failed ? src(item) : null;
+  if (url) {
     return (
       <img
         className="nb-thumb"
-        src={src(item)}
+        src={url}
         alt=""
         width={size}
         height={size}

@@ -9,8 +9,8 @@ export interface TileProps<T extends CollectionItem> extends ItemProps<T> {
   left: number;
   top: number;
   metrics: GridMetrics;
-  /** Where an image's thumbnail is; null draws no thumbnails. */
-  thumbnailUrl: ((item: T) => string) | null;
+  /** Where an item's thumbnail is (null when it has none); null draws no thumbnails. */
+  thumbnailUrl: ((item: T) => string | null) | null;
 }
 
 function Tile<T extends CollectionItem>(p: TileProps<T>) {

@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { startDownload } from '../../files/api';
 import type { NameDialogRequest } from '../../files/components/NameDialog';
 import { isTextLike, isViewableImage } from '../../files/file-kinds';
+import { thumbnailUrl } from '../../images/thumbnails';
+import { shareSource } from '../../preview/sources';
 import type { PickedFile } from '../../upload/types';
 import {
   deleteShared,
@@ -12,7 +14,6 @@ import {
   renameShared,
   sharedDownloadUrl,
   sharedPreviewUrl,
-  sharedThumbnailUrl,
   sharedZipUrl,
 } from '../api';
 import {
@@ -70,12 +71,13 @@ export function useShareCommands({
     () => ({
       preview: (item: PublicFileView) =>
         bytesUrl ? bytesUrl(item, false) : sharedPreviewUrl(shareId, item),
+      // a mounter reads thumbnails by id with their own session; a visitor through the share
       thumbnail: (item: PublicFileView) =>
-        bytesUrl ? bytesUrl(item, false) : sharedThumbnailUrl(shareId, item),
+        thumbnailUrl(item, bytesUrl ? undefined : shareSource(shareId, canDownload).api),
       download: (item: PublicFileView) =>
         bytesUrl ? bytesUrl(item, true) : sharedDownloadUrl(shareId, item),
     }),
-    [bytesUrl, shareId],
+    [bytesUrl, shareId, canDownload],
   );
 
   const refuseDownload = () => {

@@ -1,0 +1,57 @@
+import type { QueryParams } from '../../api/query-string';
+import { suffixOf } from '../files/file-kinds';
+import type { PreviewItem } from '../preview/registry';
+import { ownerSource } from '../preview/sources';
+
+const set = (list: string) => new Set(list.split(' '));
+
+/** Images the server draws thumbnails of (HEIC and TIFF converted, SVG rasterised). */
+const THUMBNAIL_IMAGES = set('jpg jpeg jfif png apng gif webp avif tif tiff heic heif svg');
+/** Images the gallery shows: the browser's own kinds, and those the server converts to WebP. */
+const GALLERY_IMAGES = set('jpg jpeg jfif png apng gif webp avif bmp ico tif tiff heic heif svg');
+/** Files whose cover stands for them in the grid: a video's frame, an album's picture, a PDF's page. */
+const COVERED = set(
+  'mp4 mkv webm mov avi wmv flv m4v mpg mpeg 3gp mp3 flac m4a aac ogg oga opus wav wma ape pdf',
+);
+
+type Kind = Pick<PreviewItem, 'name' | 'suffix' | 'isFolder'>;
+
+/** Whether the server has (or makes) a picture for this item's tile. */
+export function hasThumbnail(item: Kind): boolean {
+  if (item.isFolder) return false;
+  const s = suffixOf(item);
+  return THUMBNAIL_IMAGES.has(s) || COVERED.has(s);
+}
+
+/** Whether the gallery viewer opens this item. */
+export function isGalleryImage(item: Kind): boolean {
+  return !item.isFolder && GALLERY_IMAGES.has(suffixOf(item));
+}
+
+/** A route of the API as the page reaches it: the owner's, or a share visitor's public twin. */
+export type ApiAddress = (path: string, query?: QueryParams) => string;
+
+/** The version in the address: a changed file is a new address, so no stale picture shows. */
+const versionOf = (item: Pick<PreviewItem, 'hash' | 'updateDate' | 'size'>) =>
+  item.hash ? item.hash.slice(0, 16) : `${item.size}-${item.updateDate}`;
+
+/**
+ * The one address of an item's thumbnail (a 256 px WebP: the image itself, a video's frame, an
+ * album's cover, a PDF's first page), for the drive, the mount browser and the share page; null
+ * when the item has none. `api` is the page's source (`ownerSource().api` unless told).
+ */
+export function thumbnailUrl(
+  item: Kind & Pick<PreviewItem, 'id' | 'hash' | 'updateDate' | 'size'>,
+  api: ApiAddress = ownerSource().api,
+): string | null {
+  if (!hasThumbnail(item) || item.size === 0) return null;
+  return api('/view/thumbnail', { id: item.id, v: versionOf(item) });
+}
+
+/** The address of an image as the gallery shows it (HEIC, TIFF and SVG as WebP). */
+export function viewableImageUrl(
+  item: Pick<PreviewItem, 'id' | 'hash' | 'updateDate' | 'size'>,
+  api: ApiAddress,
+): string {
+  return api('/view/image', { id: item.id, v: versionOf(item) });
+}

@@ -1,0 +1,30 @@
+/** English texts of the gallery viewer (the `images` namespace). */
+const images = {
+  zoomIn: 'Zoom in',
+  zoomOut: 'Zoom out',
+  fit: 'Fit to screen',
+  rotateLeft: 'Rotate left',
+  rotateRight: 'Rotate right',
+  info: 'Details',
+  download: 'Download',
+  close: 'Close',
+  previous: 'Previous',
+  next: 'Next',
+  loadFailed: 'Could not load this image',
+  facts: {
+    dimensions: 'Dimensions',
+    format: 'Format',
+    size: 'Size',
+    camera: 'Camera',
+    lens: 'Lens',
+    takenAt: 'Taken',
+    exposure: 'Exposure',
+    aperture: 'Aperture',
+    iso: 'ISO',
+    focalLength: 'Focal length',
+    software: 'Software',
+    none: 'No details for this image',
+  },
+};
+
+export default images;

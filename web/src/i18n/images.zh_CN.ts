@@ -1,0 +1,33 @@
+import type images_en from './images.en_US';
+import type { LocaleTree } from './types';
+
+/** 图片查看器的中文文本（`images` 命名空间）。 */
+const images: LocaleTree<typeof images_en> = {
+  zoomIn: '放大',
+  zoomOut: '缩小',
+  fit: '适应屏幕',
+  rotateLeft: '向左旋转',
+  rotateRight: '向右旋转',
+  info: '详细信息',
+  download: '下载',
+  close: '关闭',
+  previous: '上一张',
+  next: '下一张',
+  loadFailed: '无法加载此图片',
+  facts: {
+    dimensions: '尺寸',
+    format: '格式',
+    size: '大小',
+    camera: '相机',
+    lens: '镜头',
+    takenAt: '拍摄时间',
+    exposure: '曝光时间',
+    aperture: '光圈',
+    iso: 'ISO',
+    focalLength: '焦距',
+    software: '软件',
+    none: '此图片没有详细信息',
+  },
+};
+
+export default images;
