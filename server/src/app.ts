@@ -41,6 +41,7 @@ import { sharePublicRoutes } from './modules/share/share-public.routes.ts';
 import { imagesRoutes } from './modules/images/images.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { previewRoutes } from './modules/preview/preview.routes.ts';
+import { officeRoutes } from './modules/office/office.routes.ts';
 import { JOB_UPLOAD_CLEANUP } from './modules/upload/upload.jobs.ts';
 
 declare module 'fastify' {
@@ -277,6 +278,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(imagesRoutes);
       await api.register(mediaRoutes);
       await api.register(previewRoutes);
+      await api.register(officeRoutes);
     },
     { prefix: '/api' },
   );

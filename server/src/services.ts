@@ -47,6 +47,9 @@ import { MediaService } from './modules/media/media.service.ts';
 import { TranscodeSettings } from './modules/media/transcode-settings.ts';
 import { registerMediaJobs } from './modules/media/media.jobs.ts';
 import { PreviewService } from './modules/preview/preview.service.ts';
+import { OfficeService } from './modules/office/office.service.ts';
+import { OfficeSettings } from './modules/office/office-settings.ts';
+import { OFFICE_CONVERT_TIMEOUT_MS } from '@nimbus/contract';
 
 /** Every service, wired once per app. */
 export function createServices(database: DbHandle, config: Config) {
@@ -121,6 +124,13 @@ export function createServices(database: DbHandle, config: Config) {
     async (owner, row) => (await media.cover(owner, row))?.place ?? null,
   );
   const preview = new PreviewService(files, shareAccess, settings);
+  const office = new OfficeService(
+    files,
+    shareAccess,
+    new OfficeSettings(settings, secrets),
+    (token) => auth.authenticate(token),
+    { parallel: 2, timeoutMs: OFFICE_CONVERT_TIMEOUT_MS },
+  );
   const search = new SearchService(
     searchRepo,
     new SearchHistoryRepo(db),
@@ -176,6 +186,7 @@ export function createServices(database: DbHandle, config: Config) {
     media,
     images,
     preview,
+    office,
   };
 }
 

@@ -214,7 +214,8 @@ describe.skipIf(skipWithout(canMedia))('video', () => {
     await transcoded(admin.token, id);
     const other = await makeUser(t.app, admin.token);
     expect((await info(other.token, id)).body.code).toBe(7);
-    for (const headers of [{ 'nimbus-token': other.token }, {}]) {
+    const visitors: Record<string, string>[] = [{ 'nimbus-token': other.token }, {}];
+    for (const headers of visitors) {
       const list = await raw(t, `/video/hls/${ADMIN.username}/${id}.m3u8`, headers);
       expect(list.status).toBeGreaterThanOrEqual(400);
       const cover = await raw(t, `/media/cover?id=${id}`, headers);

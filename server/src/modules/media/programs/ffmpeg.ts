@@ -98,6 +98,35 @@ export interface HlsTarget {
   threads: number;
 }
 
+/** The arguments of ffmpeg for the HLS rendition (the benchmark runs the same by hand). */
+export function hlsArgs(
+  input: string,
+  outDir: string,
+  base: string,
+  source: Probe,
+  target: HlsTarget,
+): string[] {
+  const height = source.height > target.height ? target.height : 0;
+  const fps = source.frameRate > target.frameRate || source.frameRate === 0 ? target.frameRate : 0;
+  const filters = [height ? `scale=-2:${height}` : 'scale=trunc(iw/2)*2:trunc(ih/2)*2'];
+  const gop = Math.max(1, Math.round((fps || source.frameRate || 25) * 4));
+  return [
+    ...['-hide_banner', '-loglevel', 'error', '-nostats', '-y', '-i', input],
+    ...['-map', '0:v:0', '-map', '0:a:0?'],
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-vf', filters.join(',')],
+    ...(fps ? ['-r', String(fps)] : []),
+    ...['-b:v', `${target.bitrate}k`, '-maxrate', `${target.bitrate}k`],
+    ...['-bufsize', `${target.bitrate * 2}k`],
+    ...['-g', String(gop), '-keyint_min', String(gop), '-sc_threshold', '0'],
+    ...['-c:a', 'aac', '-b:a', '128k', '-ac', '2'],
+    ...(target.threads ? ['-threads', String(target.threads)] : []),
+    ...['-f', 'hls', '-hls_time', '4', '-hls_playlist_type', 'vod'],
+    ...['-hls_segment_filename', path.join(outDir, `${base}-%d.ts`)],
+    ...['-progress', 'pipe:1'],
+    path.join(outDir, `${base}.m3u8`),
+  ];
+}
+
 /**
  * The HLS rendition of `input` into the folder `outDir`: `{base}.m3u8` and `{base}-{n}.ts`, so
  * the playlist's relative segment names resolve under the owner's and a share's addresses
@@ -114,25 +143,7 @@ export function transcodeHls(
 ): Promise<void> {
   const program = ffmpegPath();
   if (!program) return Promise.reject(new Error('ffmpeg is not installed'));
-  const height = source.height > target.height ? target.height : 0;
-  const fps = source.frameRate > target.frameRate || source.frameRate === 0 ? target.frameRate : 0;
-  const filters = [height ? `scale=-2:${height}` : 'scale=trunc(iw/2)*2:trunc(ih/2)*2'];
-  const gop = Math.max(1, Math.round((fps || source.frameRate || 25) * 4));
-  const args = [
-    ...['-hide_banner', '-loglevel', 'error', '-nostats', '-y', '-i', input],
-    ...['-map', '0:v:0', '-map', '0:a:0?'],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-vf', filters.join(',')],
-    ...(fps ? ['-r', String(fps)] : []),
-    ...['-b:v', `${target.bitrate}k`, '-maxrate', `${target.bitrate}k`],
-    ...['-bufsize', `${target.bitrate * 2}k`],
-    ...['-g', String(gop), '-keyint_min', String(gop), '-sc_threshold', '0'],
-    ...['-c:a', 'aac', '-b:a', '128k', '-ac', '2'],
-    ...(target.threads ? ['-threads', String(target.threads)] : []),
-    ...['-f', 'hls', '-hls_time', '4', '-hls_playlist_type', 'vod'],
-    ...['-hls_segment_filename', path.join(outDir, `${base}-%d.ts`)],
-    ...['-progress', 'pipe:1'],
-    path.join(outDir, `${base}.m3u8`),
-  ];
+  const args = hlsArgs(input, outDir, base, source, target);
   return new Promise((resolve, reject) => {
     signal.throwIfAborted();
     const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
