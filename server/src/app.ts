@@ -43,6 +43,7 @@ import { mediaRoutes } from './modules/media/media.routes.ts';
 import { previewRoutes } from './modules/preview/preview.routes.ts';
 import { officeRoutes } from './modules/office/office.routes.ts';
 import { JOB_UPLOAD_CLEANUP } from './modules/upload/upload.jobs.ts';
+import { registerWebdav } from './modules/webdav/webdav.plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -242,6 +243,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   addSecurityHeaders(app);
+  // WebDAV leaves Fastify before routing and body parsing: its methods and bodies are its own
+  registerWebdav(app);
   await app.register(cookie);
   // form bodies, as the original client sends for some calls (API-NOTES §1.0)
   app.addContentTypeParser(

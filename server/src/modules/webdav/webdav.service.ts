@@ -1,0 +1,266 @@
+import { createHash } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
+import type { Db } from '../../db/index.ts';
+import { requireAuthority, type Actor } from '../../lib/access.ts';
+import type { FileOperations } from '../files/file-ops.service.ts';
+import {
+  prefixOf,
+  ROOT,
+  toView,
+  type FileRow,
+  type FilesService,
+  type FolderRef,
+} from '../files/files.service.ts';
+import { checkName } from '../files/names.ts';
+import { spaceFull } from '../files/quota.ts';
+import type { TrashService } from '../files/trash.service.ts';
+import { conflict, DavError, notFound } from './webdav-errors.ts';
+import { splitPath } from './webdav-headers.ts';
+import { DavLocks } from './webdav-locks.ts';
+import { WebdavRepo, type PropertyRow } from './webdav.repo.ts';
+
+/** An item of the tree as WebDAV finds it: the root (no row) or a live row. */
+export type DavItem = { kind: 'root'; path: '/' } | { kind: 'row'; path: string; row: FileRow };
+
+export const isFolderItem = (item: DavItem) => item.kind === 'root' || item.row.isFolder === 1;
+
+/** `/a/b` as the parent path rows carry: `/a/`. */
+const rowPathOf = (folderPath: string) => (folderPath === '/' ? '/' : `${folderPath}/`);
+
+/** A page of a folder read at a time when listing it. */
+const PAGE = 2000;
+
+/**
+ * The tree as WebDAV sees it, through the services the web API uses: reading through the files
+ * service, new folders and files with its rules and its quota check, rename, move and copy
+ * through the file operations, deletes to the trash; and WebDAV's own state, the locks and the
+ * dead properties.
+ */
+export class WebdavService {
+  readonly repo: WebdavRepo;
+  readonly locks: DavLocks;
+
+  constructor(
+    db: Db,
+    private readonly files: FilesService,
+    private readonly fileOps: FileOperations,
+    private readonly trash: TrashService,
+  ) {
+    this.repo = new WebdavRepo(db);
+    this.locks = new DavLocks(this.repo);
+  }
+
+  get blobs() {
+    return this.files.blobs;
+  }
+
+  /** Where a file's bytes are in the store. */
+  placeOf(owner: { id: string; username: string }, row: FileRow) {
+    return this.files.placeOf(owner, row);
+  }
+
+  // ---- reading ----------------------------------------------------------------------------
+
+  /** The item at a path, or null. */
+  async find(userId: string, path: string): Promise<DavItem | null> {
+    if (path === '/') return { kind: 'root', path: '/' };
+    const { parent, name } = splitPath(path);
+    const row = await this.files.liveAt(userId, rowPathOf(parent), name);
+    return row ? { kind: 'row', path, row } : null;
+  }
+
+  async mustFind(userId: string, path: string): Promise<DavItem> {
+    const item = await this.find(userId, path);
+    if (!item) throw notFound();
+    return item;
+  }
+
+  /** The folder a new item at `path` goes into; 409 when it is missing or not a folder. */
+  async parentOf(userId: string, path: string): Promise<FolderRef> {
+    const { parent } = splitPath(path);
+    const item = await this.find(userId, parent);
+    if (!item || !isFolderItem(item)) throw conflict('The folder to put this in does not exist');
+    return folderRefOf(item);
+  }
+
+  /** A folder's items, a page at a time (folders first, by name). */
+  async *children(userId: string, folder: DavItem): AsyncGenerator<FileRow[]> {
+    const ref = folderRefOf(folder);
+    for (let offset = 0; ; offset += PAGE) {
+      const { rows } = await this.files.listRows({
+        userId,
+        parentId: ref.id,
+        sortProp: 'name',
+        order: 'ascending',
+        offset,
+        limit: PAGE,
+        knownTotal: folder.kind === 'row' ? folder.row.childrenCount : undefined,
+      });
+      if (rows.length > 0) yield rows;
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  /** Dead properties of one item; the root keeps none. */
+  props(item: DavItem): Promise<PropertyRow[]> {
+    return item.kind === 'root' ? Promise.resolve([]) : this.repo.propsOf(item.row.id);
+  }
+
+  /** Dead properties of every item of a folder, by item id, in one query. */
+  async childProps(userId: string, folder: DavItem): Promise<Map<string, PropertyRow[]>> {
+    const rows = await this.repo.propsOfChildren(userId, folderRefOf(folder).id);
+    const byId = new Map<string, PropertyRow[]>();
+    for (const r of rows) byId.set(r.fileId, [...(byId.get(r.fileId) ?? []), r]);
+    return byId;
+  }
+
+  // ---- writing ----------------------------------------------------------------------------
+
+  async makeFolder(actor: Actor, path: string): Promise<void> {
+    const { name } = splitPath(path);
+    const parent = await this.parentOf(actor.id, path);
+    await this.files.newFolder(actor, undefined, name, parent.id);
+  }
+
+  /**
+   * Write a file from a request body: streamed into a staging place while hashed and counted
+   * (more than the space left stops it), then put in place as an upload would be, the binding
+   * quota check made when it lands. A file it replaces goes to the trash, like the web's
+   * "overwrite". Answers the new row and whether
+   * the name was free.
+   */
+  async writeFile(
+    actor: Actor,
+    path: string,
+    body: Readable,
+    options: { expectedBytes?: number; mtimeMs?: number },
+  ): Promise<{ created: boolean; row: FileRow }> {
+    requireAuthority(actor, 'cloud:file:upload');
+    const { name: rawName } = splitPath(path);
+    const name = checkName(rawName);
+    const parent = await this.parentOf(actor.id, path);
+    const existing = await this.files.childNamed(actor.id, parent.id, name);
+    if (existing?.isFolder) throw new DavError(405, 'A folder has this name');
+    let room = await this.files.spaceLeft(actor.id);
+    if (options.expectedBytes !== undefined && options.expectedBytes > room) throw spaceFull();
+    const hash = createHash('sha256');
+    let size = 0;
+    const counter = new Transform({
+      highWaterMark: 1024 * 1024,
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (size > room) return done(spaceFull());
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    body.on('error', (err) => counter.destroy(err));
+    const staged = this.blobs.staging();
+    const updateDate = options.mtimeMs ?? Date.now();
+    try {
+      await this.blobs.write(staged, body.pipe(counter), { mtimeMs: updateDate });
+      if (options.expectedBytes !== undefined && size !== options.expectedBytes)
+        throw new DavError(400, 'The body is shorter than announced');
+      room = 0;
+      return await this.files.withLock(actor.id, async () => {
+        const folder = await this.parentOf(actor.id, path);
+        await this.files.assertNoMount(actor.id, folder.id, name);
+        const clash = await this.files.childNamed(actor.id, folder.id, name);
+        if (clash?.isFolder) throw new DavError(405, 'A folder has this name');
+        if (clash) await this.trash.trashRow(actor, clash);
+        const target = this.blobs.item(actor.username, folder.prefix, name);
+        const row = await this.files.journaled(
+          actor.id,
+          'move',
+          staged,
+          target,
+          () => this.blobs.move(staged, target),
+          (trx) =>
+            this.files.insertFile(
+              actor,
+              folder,
+              name,
+              { size, hash: hash.digest('hex'), updateDate },
+              trx,
+            ),
+          { bytes: size },
+        );
+        this.files.notify(actor.id, 'createFile', toView(row));
+        return { created: !clash, row };
+      });
+    } finally {
+      await this.blobs.remove(staged).catch(() => undefined);
+    }
+  }
+
+  /** To the trash, like a delete in the web app. */
+  async remove(actor: Actor, item: DavItem): Promise<void> {
+    if (item.kind === 'root') throw new DavError(403, 'The root cannot be deleted');
+    await this.trash.trash(actor, [item.row.id]);
+    await this.locks.release(actor.id, item.path);
+  }
+
+  /** MOVE: rename, move, or both; what is at the destination already went to the trash. */
+  async move(actor: Actor, item: DavItem, to: string): Promise<void> {
+    if (item.kind === 'root') throw new DavError(403, 'The root cannot be moved');
+    const { name } = splitPath(to);
+    const target = await this.parentOf(actor.id, to);
+    const row = item.row;
+    if (target.id === row.parentId) await this.fileOps.rename(actor, row.id, name);
+    else await this.fileOps.moveAs(actor, row.id, target.id, name);
+    await this.locks.release(actor.id, item.path);
+  }
+
+  /** COPY: the item (with depth infinity everything under it) and its dead properties. */
+  async copy(actor: Actor, item: DavItem, to: string, deep: boolean): Promise<void> {
+    requireAuthority(actor, 'cloud:file:upload');
+    if (item.kind === 'root') throw new DavError(403, 'The root cannot be copied');
+    const name = checkName(splitPath(to).name);
+    const target = await this.parentOf(actor.id, to);
+    const row = item.row;
+    const pairs: [string, string][] = [];
+    await this.files.withLock(actor.id, async () => {
+      if (await this.files.childNamed(actor.id, target.id, name))
+        throw new DavError(412, 'The destination exists');
+      if (row.isFolder && !deep) {
+        const folder = await this.files.insertFolder(actor, target, name);
+        this.files.notify(actor.id, 'createFile', toView(folder));
+        pairs.push([row.id, folder.id]);
+        return;
+      }
+      const before = row.isFolder ? await this.files.repo.descendants(actor.id, prefixOf(row)) : [];
+      const copy = await this.fileOps.copyRow(actor, row, target, name);
+      pairs.push([row.id, copy.id]);
+      if (before.length === 0) return;
+      // the copies below the new folder, matched to their originals by their place in it
+      const after = await this.files.repo.descendants(actor.id, prefixOf(copy));
+      const byPlace = new Map(
+        after.map((r) => [`${r.path.slice(prefixOf(copy).length)}${r.name}`, r.id]),
+      );
+      for (const b of before) {
+        const copied = byPlace.get(`${b.path.slice(prefixOf(row).length)}${b.name}`);
+        if (copied) pairs.push([b.id, copied]);
+      }
+    });
+    await this.repo.copyProps(pairs);
+  }
+
+  /** An empty file where a lock was taken on a name with nothing yet (RFC 4918 §7.3). */
+  async touch(actor: Actor, path: string): Promise<void> {
+    await this.writeFile(actor, path, Readable.from([]), { expectedBytes: 0 });
+  }
+
+  /** Set and remove dead properties of an item, all or none. */
+  async updateProps(
+    item: DavItem,
+    changes: ({ name: string; value: string } | { name: string; value: null })[],
+  ): Promise<void> {
+    if (item.kind === 'root') throw new DavError(403, 'The root keeps no properties');
+    await this.repo.updateProps(item.row.id, changes);
+  }
+}
+
+function folderRefOf(item: DavItem): FolderRef {
+  if (item.kind === 'root') return ROOT;
+  return { id: item.row.id, prefix: prefixOf(item.row), children: item.row.childrenCount };
+}
