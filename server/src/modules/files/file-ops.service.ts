@@ -219,6 +219,70 @@ export class FileOperations {
     });
   }
 
+  /**
+   * Move one item into a folder under a new name at once (WebDAV's MOVE to another folder and
+   * name); the name must be free. Its id, tags, shares and properties follow it.
+   */
+  async moveAs(actor: Actor, id: string, toId: string, rawName: unknown): Promise<FileView> {
+    requireAuthority(actor, 'cloud:file:update');
+    const name = checkName(rawName);
+    return this.files.withLock(actor.id, async () => {
+      const row = await this.files.mustFindLive(actor.id, id);
+      const target = await this.files.folderById(actor.id, toId);
+      this.assertNotInside(row, target);
+      if (await this.repo.childNamed(actor.id, target.id, name))
+        throw exists(`"${name}" already exists in the target folder`);
+      await this.files.assertNoMount(actor.id, target.id, name);
+      const from = this.files.placeOf(actor, row);
+      const to = this.blobs.item(actor.username, target.prefix, name);
+      const suffix = row.isFolder ? '' : suffixOf(name);
+      await this.files.journaled(
+        actor.id,
+        'move',
+        from,
+        to,
+        () => this.blobs.move(from, to),
+        async (trx) => {
+          await this.repo.update(
+            row.id,
+            {
+              parentId: target.id,
+              path: target.prefix,
+              name,
+              ...(row.isFolder
+                ? {}
+                : {
+                    suffix,
+                    contentType: contentTypeOf(suffix, false),
+                    fileType: fileTypeOf(suffix, false),
+                  }),
+            },
+            trx,
+          );
+          if (row.isFolder)
+            await this.repo.rewritePrefix(actor.id, prefixOf(row), `${target.prefix}${name}/`, trx);
+          await this.repo.adjustChildren(row.parentId, -1, trx);
+          await this.repo.adjustChildren(target.id, 1, trx);
+          const renamed = {
+            ...row,
+            name,
+            suffix,
+            fileType: fileTypeOf(suffix, row.isFolder === 1),
+          };
+          await this.files.changed({ kind: 'updated', userId: actor.id, rows: [renamed] }, trx);
+        },
+      );
+      const moved = toView(await this.files.mustFind(actor.id, row.id));
+      this.files.notify(actor.id, 'deleteFile', {
+        id: row.id,
+        path: fullPathOf(row),
+        parentId: row.parentId,
+      });
+      this.files.notify(actor.id, 'createFile', moved);
+      return moved;
+    });
+  }
+
   /** Clear a name in the target folder: refuse, or with override move the holder to the trash. */
   private async makeRoom(
     actor: Actor,
