@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { publicShareQuery } from './share.ts';
+import { queryNumber } from './validation.ts';
+
+// Office documents (API-NOTES §1.6, §1.12 OnlyOffice, §1.15, §1.8 office history): the PDF a
+// document is shown as, and the OnlyOffice document server's settings, signature and callback.
+
+/** Suffixes LibreOffice turns into a PDF for viewing. */
+export const OFFICE_SUFFIXES = [
+  'doc',
+  'docx',
+  'xls',
+  'xlsx',
+  'ppt',
+  'pptx',
+  'odt',
+  'ods',
+  'odp',
+  'rtf',
+] as const;
+
+/** What a conversion may take before it is stopped (a document that never finishes). */
+export const OFFICE_CONVERT_TIMEOUT_MS = 120_000;
+/** Office files larger than this are not converted. */
+export const OFFICE_CONVERT_MAX_BYTES = 200 * 1024 * 1024;
+/** A DocsAPI configuration to sign: small JSON. */
+export const OFFICE_SIGNATURE_MAX_CHARS = 64 * 1024;
+
+/** Suffixes that open in OnlyOffice when an administrator configured a document server. */
+export const ONLYOFFICE_DEFAULT_FORMATS = [
+  'doc',
+  'docx',
+  'odt',
+  'rtf',
+  'xls',
+  'xlsx',
+  'ods',
+  'csv',
+  'ppt',
+  'pptx',
+  'odp',
+] as const;
+
+/** The secret as GET /office/config shows it: set or not, never what it is. */
+export const MASKED_SECRET = '******';
+
+const id = z.string().max(128);
+const address = z.string().trim().max(2048);
+
+// ---- requests -------------------------------------------------------------------------------
+
+/** `GET /preview/office?id=`: the owner's (or a mounter's) office file as a PDF. */
+export const officeQuery = z.object({ id: id.optional(), fileId: id.optional() }).passthrough();
+
+/** The visitors' twin: `/public/s/preview/office?id&shareId&share-token`. */
+export const publicOfficeQuery = publicShareQuery.extend({
+  id: id.optional(),
+  fileId: id.optional(),
+  path: z.string().max(4096).optional(),
+});
+
+/** `PUT /office/config`: the document server's address, its JWT secret and Nimbus's API address. */
+export const officeConfigBody = z.object({
+  documentServer: address.refine((v) => v === '' || /^https?:\/\//i.test(v), {
+    message: 'an http(s) address',
+  }),
+  /** Blank: no JWT. The masked value keeps the secret that is set. */
+  secret: z.string().max(512).optional(),
+  /** The API address the document server calls back, such as `http://nimbus:8088/api`. */
+  callbackServer: address
+    .refine((v) => v === '' || /^https?:\/\//i.test(v), { message: 'an http(s) address' })
+    .optional(),
+  format: z
+    .array(
+      z
+        .string()
+        .trim()
+        .max(16)
+        .regex(/^[a-z0-9]+$/i),
+    )
+    .max(100)
+    .optional(),
+});
+export type OfficeConfigInput = z.infer<typeof officeConfigBody>;
+
+/** `POST /public/office/signature?shareId&shareToken`, `GET /public/office/config`. */
+export const publicOfficeShareQuery = publicShareQuery.extend({
+  shareToken: z.string().max(2048).optional(),
+});
+
+/** `POST /office/track?fileId=&nimbus-token=&name=`: where the document server calls back. */
+export const officeTrackQuery = z
+  .object({ fileId: id, 'nimbus-token': z.string().max(2048).optional() })
+  .passthrough();
+
+/** The document server's callback body (its "track" request). */
+export const officeTrackBody = z
+  .object({
+    key: z.string().max(256).optional(),
+    status: queryNumber(z.number().int().min(0).max(10)).optional(),
+    url: z.string().max(4096).optional(),
+    changesurl: z.string().max(4096).optional(),
+    users: z.array(z.string().max(256)).max(1000).optional(),
+    forcesavetype: z.number().int().optional(),
+    token: z.string().max(OFFICE_SIGNATURE_MAX_CHARS).optional(),
+  })
+  .passthrough();
+
+/** `GET /history/office/list?fileId&pageSize&pageIndex`. */
+export const officeHistoryQuery = z.object({
+  fileId: id,
+  pageIndex: queryNumber(z.number().int().min(1)).optional(),
+  pageSize: queryNumber(z.number().int().min(1).max(1000)).optional(),
+});
+
+// ---- answers --------------------------------------------------------------------------------
+
+export const officeConfigView = z.object({
+  documentServer: z.string(),
+  callbackServer: z.string(),
+  /** Whether a JWT secret is set (the document server then checks every request). */
+  tokenEnabled: z.boolean(),
+  format: z.array(z.string()),
+  /** MASKED_SECRET when a secret is set, '' when none. */
+  secret: z.string(),
+});
+export type OfficeConfigView = z.infer<typeof officeConfigView>;
+
+/** What a share's visitor learns: where the document server is, never the secret. */
+export const publicOfficeConfigView = officeConfigView.omit({ secret: true });
+export type PublicOfficeConfigView = z.infer<typeof publicOfficeConfigView>;
+
+/** The reply the document server expects from its callback. */
+export const officeTrackAnswer = z.object({ error: z.number().int() });
+
+/** One version in OnlyOffice's history shape. */
+export const officeHistoryEntry = z.object({
+  key: z.string(),
+  version: z.number().int(),
+  created: z.string(),
+  user: z.object({ id: z.string(), name: z.string() }),
+});
+export const officeHistory = z.object({
+  currentVersion: z.number().int(),
+  history: z.array(officeHistoryEntry),
+});
+export type OfficeHistory = z.infer<typeof officeHistory>;

@@ -1,0 +1,361 @@
+import { createHash } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import {
+  ErrorCode,
+  MASKED_SECRET,
+  OFFICE_CONVERT_MAX_BYTES,
+  OFFICE_SIGNATURE_MAX_CHARS,
+  OFFICE_SUFFIXES,
+  type OfficeConfigInput,
+  type OfficeConfigView,
+  type OfficeHistory,
+  type PublicOfficeConfigView,
+} from '@nimbus/contract';
+import { requireAuthority, type Actor } from '../../lib/access.ts';
+import { AppError, badParameter, forbidden, notLoggedIn } from '../../lib/errors.ts';
+import { Gate } from '../../lib/gate.ts';
+import { formatDateTime } from '../../lib/time.ts';
+import type { Place } from '../../storage/blob-store.ts';
+import type { FileRow } from '../files/files.repo.ts';
+import { toView, type FilesService, type Owner } from '../files/files.service.ts';
+import {
+  shareErrors,
+  type OpenShare,
+  type ShareAccess,
+  type ShareCredentials,
+  type ShareTarget,
+} from '../share/share-access.ts';
+import { verifyJwt, signJwt } from './office-jwt.ts';
+import type { OfficeSettings } from './office-settings.ts';
+import { convertToPdf, hasSoffice } from './programs/soffice.ts';
+
+/** A document's PDF, ready for sendFileBytes: where it is and the row it is sent as. */
+export interface OfficePdf {
+  blobs: FilesService['blobs'];
+  place: Place;
+  row: Pick<FileRow, 'name' | 'contentType' | 'hash' | 'size' | 'updateDate' | 'suffix'>;
+  previewOnly?: () => Error;
+}
+
+/** What verifies a `nimbus-token` of a callback: the auth service's `authenticate`. */
+export type Authenticate = (token: string) => Promise<{ actor: Actor } | null>;
+
+export interface OfficeOptions {
+  /** LibreOffice conversions at once, across all files. */
+  parallel: number;
+  timeoutMs: number;
+  /** What an edited document the document server hands back may weigh at most. */
+  maxSaveBytes?: number;
+}
+
+const OFFICE = new Set<string>(OFFICE_SUFFIXES);
+/** Callback statuses (API-NOTES §1.15): 2 ready to save, 6 force-saved. */
+const SAVE_STATUSES = new Set([2, 6]);
+
+const notOffice = () =>
+  new AppError(ErrorCode.UNRECOGNIZED_FILE, 'This file is not an office document');
+const conversionFailed = () =>
+  new AppError(ErrorCode.UNRECOGNIZED_FILE, 'This document could not be converted for viewing');
+
+/** The bytes' fingerprint a cache key and a document key are made of. */
+const versionOf = (row: Pick<FileRow, 'hash' | 'size' | 'updateDate'>) =>
+  (row.hash ?? `${row.size.toString(16)}-${Number(row.updateDate).toString(16)}`).replace(
+    /[^0-9a-zA-Z]/g,
+    '',
+  );
+
+/** The OnlyOffice document key of a file's current bytes: it changes whenever they do. */
+export const documentKey = (row: Pick<FileRow, 'id' | 'hash' | 'size' | 'updateDate'>) =>
+  `${row.id.replace(/[^0-9a-zA-Z_-]/g, '')}-${versionOf(row).slice(0, 40)}`.slice(0, 128);
+
+/**
+ * Office documents: LibreOffice makes a PDF of one on its first view (cached by content,
+ * one conversion per document at a time, a few at once in all, each with a timeout), for the
+ * owner, mounters and share visitors; and the OnlyOffice integration (its settings, the
+ * signature of an editor's configuration, the save callback that writes an edited document).
+ */
+export class OfficeService {
+  /** Conversions under way, by cache key: a second viewer waits for the first one's PDF. */
+  private readonly converting = new Map<string, Promise<Place>>();
+  private readonly gate: Gate;
+
+  constructor(
+    private readonly files: FilesService,
+    private readonly shareAccess: ShareAccess,
+    readonly settings: OfficeSettings,
+    private readonly authenticate: Authenticate,
+    private readonly options: OfficeOptions,
+  ) {
+    this.gate = new Gate(Math.max(1, options.parallel));
+  }
+
+  private get blobs() {
+    return this.files.blobs;
+  }
+
+  // ---- the PDF of a document ----------------------------------------------------------------
+
+  /** The PDF of `owner`'s office document, converted now if it has none yet. */
+  async pdf(owner: Owner, row: FileRow): Promise<OfficePdf> {
+    if (row.isFolder === 1 || !OFFICE.has(row.suffix.toLowerCase())) throw notOffice();
+    if (row.size > OFFICE_CONVERT_MAX_BYTES)
+      throw new AppError(ErrorCode.UNRECOGNIZED_FILE, 'This document is too large to view');
+    const key = `${row.id}-${versionOf(row).slice(0, 32)}.pdf`;
+    const place = this.blobs.cached('office', key);
+    if (!(await this.blobs.exists(place))) {
+      let running = this.converting.get(key);
+      if (!running) {
+        running = this.convert(owner, row, place).finally(() => this.converting.delete(key));
+        this.converting.set(key, running);
+      }
+      await running;
+    }
+    return {
+      blobs: this.blobs,
+      place,
+      row: {
+        name: `${row.name.replace(/\.[^.]*$/, '')}.pdf`,
+        contentType: 'application/pdf',
+        suffix: 'pdf',
+        hash: `${versionOf(row).slice(0, 24)}pdf`,
+        size: row.size,
+        updateDate: row.updateDate,
+      },
+    };
+  }
+
+  private async convert(owner: Owner, row: FileRow, to: Place): Promise<Place> {
+    if (!hasSoffice())
+      throw new AppError(ErrorCode.UNRECOGNIZED_FILE, 'Office documents cannot be viewed here');
+    return this.gate.run('soffice', async () => {
+      if (await this.blobs.exists(to)) return to;
+      const local = await this.blobs.local(this.files.placeOf(owner, row));
+      const scratch = await this.blobs.scratch();
+      try {
+        await convertToPdf(local.path, scratch.path, {
+          signal: AbortSignal.timeout(this.options.timeoutMs + 5000),
+          timeoutMs: this.options.timeoutMs,
+        });
+        await this.blobs.move(
+          this.blobs.child(this.blobs.child(scratch.place, 'out'), 'document.pdf'),
+          to,
+        );
+        return to;
+      } catch {
+        throw conversionFailed();
+      } finally {
+        await scratch.release();
+        await local.release();
+      }
+    });
+  }
+
+  /** A signed-in user's document: their own, or one of a share they mounted. */
+  async ownPdf(actor: Actor, fileId: string): Promise<OfficePdf> {
+    const { owner, row } = await this.shareAccess.fileForActor(actor, fileId);
+    return this.pdf(owner, row);
+  }
+
+  /** A share visitor's document. A PDF to look at is a preview, even where downloads are off. */
+  async publicPdf(creds: ShareCredentials, target: ShareTarget): Promise<OfficePdf> {
+    const { open, row } = await this.shareAccess.access(creds, target);
+    return { ...(await this.pdf(open.owner, row)), previewOnly: shareErrors.previewOnly };
+  }
+
+  // ---- OnlyOffice settings ----------------------------------------------------------------
+
+  private async view(): Promise<OfficeConfigView> {
+    const c = await this.settings.get();
+    return {
+      documentServer: c.documentServer,
+      callbackServer: c.callbackServer,
+      tokenEnabled: c.secret !== '',
+      format: c.format,
+      secret: c.secret ? MASKED_SECRET : '',
+    };
+  }
+
+  /** Every user who browses files needs to know where the document server is. */
+  async config(actor: Actor): Promise<OfficeConfigView> {
+    requireAuthority(actor, 'cloud:file:list');
+    return this.view();
+  }
+
+  async setConfig(actor: Actor, input: OfficeConfigInput): Promise<OfficeConfigView> {
+    requireAuthority(actor, 'cloud:set:sync');
+    await this.settings.set({
+      ...input,
+      // the masked value shown by GET keeps the secret that is set
+      secret: input.secret === MASKED_SECRET ? undefined : input.secret,
+    });
+    return this.view();
+  }
+
+  /** What a share's visitor needs to open a document of the share in OnlyOffice. */
+  async publicConfig(creds: ShareCredentials): Promise<PublicOfficeConfigView> {
+    await this.shareAccess.open(creds);
+    const { secret: _secret, ...rest } = await this.view();
+    return rest;
+  }
+
+  // ---- signing an editor's configuration ----------------------------------------------------
+
+  /**
+   * The JWT of a DocsAPI configuration ('' when no secret is set). Only an editor's
+   * configuration is signed: never a callback's body, which would let a user forge one.
+   */
+  private async sign(config: unknown): Promise<string> {
+    if (!config || typeof config !== 'object' || Array.isArray(config))
+      throw badParameter('The configuration must be a JSON object');
+    const record = config as Record<string, unknown>;
+    if (JSON.stringify(record).length > OFFICE_SIGNATURE_MAX_CHARS)
+      throw badParameter('The configuration is too long');
+    if (!record.document || typeof record.document !== 'object' || 'status' in record)
+      throw badParameter('Only an editor configuration with a document is signed');
+    const { secret } = await this.settings.get();
+    return secret ? signJwt(record, secret) : '';
+  }
+
+  async signature(actor: Actor, config: unknown): Promise<string> {
+    requireAuthority(actor, 'cloud:file:list');
+    return this.sign(config);
+  }
+
+  async publicSignature(creds: ShareCredentials, config: unknown): Promise<string> {
+    await this.shareAccess.open(creds);
+    return this.sign(config);
+  }
+
+  // ---- the save callback --------------------------------------------------------------------
+
+  /**
+   * The document server's callback (API-NOTES §1.15). With a secret set, its body counts only
+   * when signed (the `token` field, or the Authorization header whose `payload` is the body).
+   * The `nimbus-token` names the user the editor was opened for, who must be allowed to change
+   * the file. Saves download the edited document from the document server only.
+   */
+  async track(input: {
+    fileId: string;
+    nimbusToken: string | undefined;
+    body: Record<string, unknown>;
+    authorization: string | undefined;
+  }): Promise<{ error: number }> {
+    const config = await this.settings.get();
+    let body = input.body;
+    if (config.secret) {
+      const bearer = /^Bearer\s+(.+)$/i.exec(input.authorization ?? '')?.[1];
+      const inBody = typeof body.token === 'string' ? body.token : undefined;
+      const claims =
+        (inBody ? verifyJwt(inBody, config.secret) : null) ??
+        (bearer ? verifyJwt(bearer, config.secret) : null);
+      if (!claims) throw forbidden('The callback is not signed by the document server');
+      const fromHeader = !inBody || verifyJwt(inBody, config.secret) === null;
+      const signed = fromHeader ? claims.payload : claims;
+      if (!signed || typeof signed !== 'object') throw forbidden('The callback has no signed body');
+      body = signed as Record<string, unknown>;
+    }
+    const found = input.nimbusToken ? await this.authenticate(input.nimbusToken) : null;
+    if (!found) throw notLoggedIn();
+    const actor = found.actor;
+    const status = Number(body.status);
+    if (!SAVE_STATUSES.has(status)) {
+      // 1 editing, 3 save failed, 4 closed unchanged, 7 force-save failed: nothing to do
+      return { error: 0 };
+    }
+    requireAuthority(actor, 'cloud:file:update');
+    const { owner, row, open } = await this.shareAccess.fileForActor(actor, input.fileId);
+    if (open) this.requireEdit(open);
+    if (row.isFolder === 1) throw notOffice();
+    const url = typeof body.url === 'string' ? body.url : '';
+    await this.save(owner, row, this.checkedSource(url, config.documentServer));
+    return { error: 0 };
+  }
+
+  private requireEdit(open: OpenShare): void {
+    this.shareAccess.require(open, 'edit');
+  }
+
+  /** The edited document's address, only on the configured document server. */
+  private checkedSource(url: string, documentServer: string): URL {
+    let source: URL;
+    let server: URL;
+    try {
+      source = new URL(url);
+      server = new URL(documentServer);
+    } catch {
+      throw badParameter('The callback names no document on the document server');
+    }
+    if (!/^https?:$/.test(source.protocol) || source.origin !== server.origin)
+      throw badParameter('The edited document must come from the configured document server');
+    return source;
+  }
+
+  /** Download the edited document and put it over the file, keeping its id. */
+  private async save(owner: Owner, row: FileRow, source: URL): Promise<void> {
+    const response = await fetch(source, {
+      redirect: 'error',
+      signal: AbortSignal.timeout(this.options.timeoutMs),
+    }).catch(() => null);
+    if (!response?.ok || !response.body)
+      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The edited document could not be downloaded');
+    const room = Math.min(
+      (await this.files.spaceLeft(owner.id)) + row.size,
+      this.options.maxSaveBytes ?? 1024 * 1024 * 1024,
+    );
+    const hash = createHash('sha256');
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (size > room) return done(new AppError(ErrorCode.SPACE_FULL, 'Not enough space'));
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+    body.on('error', (err) => counter.destroy(err));
+    const staged = this.blobs.staging();
+    try {
+      await this.blobs.write(staged, body.pipe(counter));
+      const digest = hash.digest('hex');
+      await this.files.withLock(owner.id, async () => {
+        const current = await this.files.liveRow(owner.id, row.id);
+        if (!current) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file does not exist');
+        const updateDate = Date.now();
+        await this.blobs.move(staged, this.files.placeOf(owner, current));
+        const updated = { ...current, size, hash: digest, updateDate };
+        await this.files.transaction(async (trx) => {
+          await this.files.repo.update(current.id, { size, hash: digest, updateDate }, trx);
+          await this.files.repo.adjustUsed(owner.id, size - current.size, trx);
+          await this.files.changed({ kind: 'updated', userId: owner.id, rows: [updated] }, trx);
+        });
+        this.files.notify(owner.id, 'updateFile', toView(updated));
+      });
+    } finally {
+      await this.blobs.remove(staged).catch(() => undefined);
+    }
+  }
+
+  // ---- history ------------------------------------------------------------------------------
+
+  /**
+   * The document's versions in OnlyOffice's history shape. The current bytes are the one
+   * version kept here; its key is the document key an editor opens the file with.
+   */
+  async history(actor: Actor, fileId: string): Promise<OfficeHistory> {
+    const { owner, row } = await this.shareAccess.fileForActor(actor, fileId);
+    if (row.isFolder === 1) throw notOffice();
+    return {
+      currentVersion: 1,
+      history: [
+        {
+          key: documentKey(row),
+          version: 1,
+          created: formatDateTime(row.updateDate),
+          user: { id: owner.id, name: owner.username },
+        },
+      ],
+    };
+  }
+}

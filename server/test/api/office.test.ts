@@ -1,0 +1,401 @@
+import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ErrorCode,
+  MASKED_SECRET,
+  type OfficeConfigView,
+  type OfficeHistory,
+} from '@nimbus/contract';
+import {
+  ADMIN,
+  call,
+  makeTestApp,
+  makeUser,
+  putFile,
+  setupAdmin,
+  type TestApp,
+} from '../harness.ts';
+import { makeFolder, makeShare, unlock, visitor } from '../share-fixtures.ts';
+
+let t: TestApp;
+let admin: { token: string; userId: string };
+const owner = () => ({ userId: admin.userId, username: ADMIN.username });
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-office-'));
+let docx: Buffer;
+let editedDocx: Buffer;
+
+/** A Word document made by LibreOffice from a little HTML. */
+function wordDocument(name: string, text: string): Buffer {
+  const html = path.join(work, `${name}.html`);
+  fs.writeFileSync(html, `<html><body><h1>${text}</h1><p>Second paragraph.</p></body></html>`);
+  execFileSync(
+    'soffice',
+    [
+      `-env:UserInstallation=file://${work}/profile`,
+      '--headless',
+      '--norestore',
+      '--convert-to',
+      'docx:MS Word 2007 XML',
+      '--outdir',
+      work,
+      html,
+    ],
+    { stdio: 'ignore', env: { ...process.env, HOME: work } },
+  );
+  return fs.readFileSync(path.join(work, `${name}.docx`));
+}
+
+/** The text of a PDF, read by poppler. */
+function pdfText(pdf: Buffer): string {
+  const file = path.join(work, `read-${Math.random().toString(36).slice(2)}.pdf`);
+  fs.writeFileSync(file, pdf);
+  return execFileSync('pdftotext', [file, '-']).toString('utf8');
+}
+
+beforeAll(() => {
+  docx = wordDocument('quarterly', 'Quarterly report of Nimbus');
+  editedDocx = wordDocument('edited', 'Edited in the document server');
+});
+afterAll(() => {
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  t = await makeTestApp();
+  admin = await setupAdmin(t.app);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+async function bytes(url: string, headers: Record<string, string> = {}) {
+  const res = await t.app.inject({ method: 'GET', url: `/api${url}`, headers });
+  return {
+    status: res.statusCode,
+    body: res.rawPayload,
+    headers: res.headers,
+    json: () => res.json<{ code: number }>(),
+  };
+}
+const own = (token: string) => ({ 'nimbus-token': token });
+
+describe('office documents as PDF', () => {
+  it('converts a Word document on its first view and serves the cached PDF after', async () => {
+    const id = await putFile(t, owner(), '/', 'Quarterly.docx', docx);
+    // two viewers at once: one conversion, the same PDF for both
+    const [first, second] = await Promise.all([
+      bytes(`/preview/office?id=${id}`, own(admin.token)),
+      bytes(`/preview/office?id=${id}`, own(admin.token)),
+    ]);
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('application/pdf');
+    expect(first.headers['content-disposition']).toMatch(/^inline;.*Quarterly\.pdf/);
+    expect(first.headers['x-content-type-options']).toBe('nosniff');
+    expect(first.body.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(pdfText(first.body)).toContain('Quarterly report of Nimbus');
+    const cached = await t.app.services.blobs.list(t.app.services.blobs.cacheRoot('office'));
+    expect(cached.map((e) => e.name)).toEqual([expect.stringMatching(new RegExp(`^${id}-`))]);
+
+    // pdf.js reads in ranges
+    const part = await bytes(`/preview/office?id=${id}`, {
+      ...own(admin.token),
+      range: 'bytes=0-99',
+    });
+    expect(part.status).toBe(206);
+    expect(part.body.length).toBe(100);
+    // the browser's iframe sends the token in the address
+    const byQuery = await bytes(`/preview/office?id=${id}&nimbus-token=${admin.token}`);
+    expect(byQuery.status).toBe(200);
+  });
+
+  it('refuses files that are not office documents, and other users\u2019 documents', async () => {
+    const id = await putFile(t, owner(), '/', 'Quarterly.docx', docx);
+    const text = await putFile(t, owner(), '/', 'notes.txt', 'hello');
+    const notOffice = await call(t.app, 'GET', '/preview/office', {
+      token: admin.token,
+      query: { id: text },
+    });
+    expect(notOffice.body.code).toBe(ErrorCode.UNRECOGNIZED_FILE);
+
+    const other = await makeUser(t.app, admin.token);
+    const theirs = await call(t.app, 'GET', '/preview/office', {
+      token: other.token,
+      query: { id },
+    });
+    expect(theirs.body.code).toBe(ErrorCode.FILE_NOT_FOUND);
+    const history = await call(t.app, 'GET', '/history/office/list', {
+      token: other.token,
+      query: { fileId: id },
+    });
+    expect(history.body.code).toBe(ErrorCode.FILE_NOT_FOUND);
+    const anonymous = await bytes(`/preview/office?id=${id}`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('shows a share\u2019s visitors the PDF of its documents, downloads off too, and nothing else', async () => {
+    await makeFolder(t, admin.token, '/', 'reports');
+    const inside = await putFile(t, owner(), '/reports/', 'Quarterly.docx', docx);
+    const outside = await putFile(t, owner(), '/', 'Private.docx', docx);
+    const folder = (await t.app.services.files.byPath(admin.userId, '/reports')).id;
+    const share = await makeShare(t, admin.token, {
+      fileId: folder,
+      isFolder: true,
+      isPrivacy: true,
+      allowDownload: false,
+    });
+    const token = await unlock(t, share.shareId, share.extractionCode!);
+    const headers = visitor(share.shareId, token);
+    const pdf = await bytes(
+      `/public/s/preview/office?shareId=${share.shareId}&id=${inside}`,
+      headers,
+    );
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdfText(pdf.body)).toContain('Quarterly report of Nimbus');
+    // the address alone, as an iframe's viewer page asks for it
+    const byAddress = await bytes(
+      `/public/s/preview/office?shareId=${share.shareId}&id=${inside}&share-token=${token}`,
+    );
+    expect(byAddress.status).toBe(200);
+
+    const elsewhere = await bytes(
+      `/public/s/preview/office?shareId=${share.shareId}&id=${outside}`,
+      headers,
+    );
+    expect(elsewhere.status).toBeGreaterThanOrEqual(400);
+    expect(elsewhere.json().code).toBe(ErrorCode.FILE_NOT_FOUND);
+    const locked = await bytes(`/public/s/preview/office?shareId=${share.shareId}&id=${inside}`);
+    expect(locked.status).toBe(403);
+    expect(locked.headers['content-type']).toMatch(/json/);
+  });
+});
+
+// ---- OnlyOffice ---------------------------------------------------------------------------------
+
+/** HS256 of the test's own making, to check the server's tokens and to sign as the server would. */
+function jwt(payload: unknown, secret: string): string {
+  const head = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  const sig = createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url');
+  return `${head}.${body}.${sig}`;
+}
+
+/** A stand-in document server on the loopback: serves an edited file and records what it is asked. */
+async function fakeDocumentServer(file: Buffer) {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    if (req.url?.startsWith('/cache/files/')) {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(file);
+      return;
+    }
+    res.writeHead(404);
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('OnlyOffice', () => {
+  const secret = 'a-document-server-secret';
+
+  it('keeps the settings for administrators and shows the secret to nobody', async () => {
+    const before = await call<OfficeConfigView>(t.app, 'GET', '/office/config', {
+      token: admin.token,
+    });
+    expect(before.body.data).toMatchObject({ documentServer: '', tokenEnabled: false, secret: '' });
+    expect(before.body.data!.format).toContain('docx');
+
+    const put = await call<OfficeConfigView>(t.app, 'PUT', '/office/config', {
+      token: admin.token,
+      body: {
+        documentServer: 'http://office.example:8080/',
+        secret,
+        callbackServer: 'http://nimbus:8088/api',
+        format: ['docx', 'XLSX'],
+      },
+    });
+    expect(put.body.code).toBe(0);
+    expect(put.body.data).toEqual({
+      documentServer: 'http://office.example:8080',
+      callbackServer: 'http://nimbus:8088/api',
+      tokenEnabled: true,
+      format: ['docx', 'xlsx'],
+      secret: MASKED_SECRET,
+    });
+    expect(JSON.stringify(await t.app.services.settings.stored('officeConfig'))).not.toContain(
+      secret,
+    );
+
+    // the masked value sent back keeps the secret
+    await call(t.app, 'PUT', '/office/config', {
+      token: admin.token,
+      body: { documentServer: 'http://office.example:8080', secret: MASKED_SECRET },
+    });
+    const signed = await call<string>(t.app, 'POST', '/office/signature', {
+      token: admin.token,
+      body: { document: { key: 'k1', url: 'http://nimbus/api/file/admin/a.docx' } },
+    });
+    expect(signed.body.data).toBe(
+      jwt({ document: { key: 'k1', url: 'http://nimbus/api/file/admin/a.docx' } }, secret),
+    );
+
+    const user = await makeUser(t.app, admin.token);
+    const seen = await call<OfficeConfigView>(t.app, 'GET', '/office/config', {
+      token: user.token,
+    });
+    expect(seen.body.data?.secret).toBe(MASKED_SECRET);
+    const refused = await call(t.app, 'PUT', '/office/config', {
+      token: user.token,
+      body: { documentServer: 'http://evil.example', secret: '' },
+    });
+    expect(refused.body.code).toBe(ErrorCode.PERMISSION_DENIED);
+    const bad = await call(t.app, 'PUT', '/office/config', {
+      token: admin.token,
+      body: { documentServer: 'javascript:alert(1)' },
+    });
+    expect(bad.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('signs editor configurations only, and gives share visitors the public settings', async () => {
+    const unsigned = await call<string>(t.app, 'POST', '/office/signature', {
+      token: admin.token,
+      body: { document: { key: 'k' } },
+    });
+    expect(unsigned.body).toMatchObject({ code: 0, data: '' });
+    await call(t.app, 'PUT', '/office/config', {
+      token: admin.token,
+      body: { documentServer: 'http://office.example', secret },
+    });
+    const forged = await call(t.app, 'POST', '/office/signature', {
+      token: admin.token,
+      body: { document: { key: 'k' }, status: 2, url: 'http://office.example/x' },
+    });
+    expect(forged.body.code).toBe(ErrorCode.BAD_PARAMETER);
+    const anonymous = await call(t.app, 'POST', '/office/signature', {
+      body: { document: { key: 'k' } },
+    });
+    expect(anonymous.status).toBe(401);
+
+    const id = await putFile(t, owner(), '/', 'Quarterly.docx', docx);
+    const share = await makeShare(t, admin.token, { fileId: id, isFolder: false, isPrivacy: true });
+    const locked = await call(t.app, 'GET', '/public/office/config', {
+      query: { shareId: share.shareId },
+    });
+    expect(locked.body.code).not.toBe(0);
+    const token = await unlock(t, share.shareId, share.extractionCode!);
+    const config = await call(t.app, 'GET', '/public/office/config', {
+      query: { shareId: share.shareId, shareToken: token },
+    });
+    expect(config.body.data).toEqual({
+      documentServer: 'http://office.example',
+      callbackServer: '',
+      tokenEnabled: true,
+      format: expect.arrayContaining(['docx']),
+    });
+    const publicSigned = await call<string>(t.app, 'POST', '/public/office/signature', {
+      query: { shareId: share.shareId, shareToken: token },
+      body: { document: { key: 'k' } },
+    });
+    expect(publicSigned.body.data).toBe(jwt({ document: { key: 'k' } }, secret));
+  });
+
+  it('saves what the document server sends back over the file, signed callbacks only', async () => {
+    const docServer = await fakeDocumentServer(editedDocx);
+    const elsewhere = await fakeDocumentServer(Buffer.from('not from the document server'));
+    try {
+      await call(t.app, 'PUT', '/office/config', {
+        token: admin.token,
+        body: { documentServer: docServer.origin, secret },
+      });
+      const id = await putFile(t, owner(), '/', 'Quarterly.docx', docx);
+      const history = await call<OfficeHistory>(t.app, 'GET', '/history/office/list', {
+        token: admin.token,
+        query: { fileId: id },
+      });
+      const key = history.body.data!.history[0]!.key;
+      expect(history.body.data!.currentVersion).toBe(1);
+      const track = (body: Record<string, unknown>, token = admin.token, headers = {}) =>
+        call<never>(t.app, 'POST', '/office/track', {
+          query: { fileId: id, 'nimbus-token': token, name: ADMIN.username },
+          body,
+          headers,
+        });
+      const readFile = async () =>
+        (await bytes(`/file/${ADMIN.username}/Quarterly.docx`, own(admin.token))).body;
+
+      // 1: someone is editing; acknowledged
+      const editing = { key, status: 1, users: ['u1'], actions: [{ type: 1, userid: 'u1' }] };
+      expect((await track({ ...editing, token: jwt(editing, secret) })).body).toEqual({
+        error: 0,
+      });
+
+      const save = {
+        key,
+        status: 2,
+        url: `${docServer.origin}/cache/files/${key}/output.docx`,
+        changesurl: `${docServer.origin}/cache/files/${key}/changes.zip`,
+        users: ['u1'],
+        actions: [{ type: 0, userid: 'u1' }],
+        lastsave: '2026-11-23T23:00:00.000Z',
+        notmodified: false,
+      };
+      // unsigned, or signed with another secret: nothing is fetched, nothing written
+      expect((await track(save)).status).toBe(403);
+      expect((await track({ ...save, token: jwt(save, 'another') })).status).toBe(403);
+      // a signed body naming another server
+      const offsite = { ...save, url: `${elsewhere.origin}/cache/files/x/output.docx` };
+      expect((await track({ ...offsite, token: jwt(offsite, secret) })).body.code).toBe(
+        ErrorCode.BAD_PARAMETER,
+      );
+      // another user's token
+      const other = await makeUser(t.app, admin.token);
+      const notTheirs = await track({ ...save, token: jwt(save, secret) }, other.token);
+      expect(notTheirs.body.code).toBe(ErrorCode.FILE_NOT_FOUND);
+      expect(docServer.requests).toEqual([]);
+      expect(elsewhere.requests).toEqual([]);
+      expect((await readFile()).equals(docx)).toBe(true);
+
+      // signed in the body: saved over the file, same id
+      const saved = await track({ ...save, token: jwt(save, secret) });
+      expect(saved.body).toEqual({ error: 0 });
+      expect(docServer.requests).toEqual([`GET /cache/files/${key}/output.docx`]);
+      expect((await readFile()).equals(editedDocx)).toBe(true);
+      const row = await t.app.services.files.liveRow(admin.userId, id);
+      expect(row?.size).toBe(editedDocx.length);
+      const after = await call<OfficeHistory>(t.app, 'GET', '/history/office/list', {
+        token: admin.token,
+        query: { fileId: id },
+      });
+      expect(after.body.data!.history[0]!.key).not.toBe(key);
+      // the PDF follows the new bytes
+      const pdf = await bytes(`/preview/office?id=${id}`, own(admin.token));
+      expect(pdfText(pdf.body)).toContain('Edited in the document server');
+
+      // signed in the header (force save, 6): the header's payload is the body
+      const forced = { ...save, status: 6, forcesavetype: 0 };
+      const viaHeader = await track(forced, admin.token, {
+        authorization: `Bearer ${jwt({ payload: forced }, secret)}`,
+      });
+      expect(viaHeader.body).toEqual({ error: 0 });
+      expect(docServer.requests).toHaveLength(2);
+    } finally {
+      await docServer.close();
+      await elsewhere.close();
+    }
+  });
+});
