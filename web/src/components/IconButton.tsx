@@ -1,11 +1,15 @@
-import { Button, Tooltip } from 'antd';
+import { Button, Tooltip, type ButtonProps } from 'antd';
 import type { ReactNode } from 'react';
 
-/** An icon button in a row's actions column, named by its tooltip unless `tooltip` says more. */
-export function RowAction({
+/**
+ * A borderless icon button, named by its label, which its tooltip shows; `tooltip` may say
+ * more (why the button is disabled, say).
+ */
+export function IconButton({
   label,
   tooltip = label,
   icon,
+  size,
   danger,
   disabled,
   testId,
@@ -14,6 +18,7 @@ export function RowAction({
   label: string;
   tooltip?: string;
   icon: ReactNode;
+  size?: ButtonProps['size'];
   danger?: boolean;
   disabled?: boolean;
   testId?: string;
@@ -23,6 +28,7 @@ export function RowAction({
     <Tooltip title={tooltip}>
       <Button
         type="text"
+        size={size}
         danger={danger}
         icon={icon}
         aria-label={label}

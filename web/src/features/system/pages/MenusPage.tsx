@@ -16,13 +16,13 @@ import type { TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/DataTable';
+import { IconButton } from '../../../components/IconButton';
 import { MENU_ICONS, MenuIcon } from '../../../components/MenuIcon';
 import { TablePage } from '../../../components/TablePage';
 import { buildMenuTree, flattenMenus, menuLabel } from '../../../layout/menus';
 import { deleteMenus, fetchMenus, saveMenu, systemKeys, type MenuForm } from '../api';
 import { AddButton } from '../components/AddButton';
 import { FormDialog } from '../components/FormDialog';
-import { RowAction } from '../components/RowAction';
 import { useConfirmDelete } from '../use-confirm-delete';
 
 const MENU_TYPES = [
@@ -259,18 +259,18 @@ export function MenusPage() {
       width: 140,
       render: (_, row) => (
         <Space size={0}>
-          <RowAction
+          <IconButton
             label={t('menus.addChild')}
             icon={<PlusOutlined />}
             onClick={() => setDialog({ menu: null, parentId: row.id })}
           />
-          <RowAction
+          <IconButton
             label={t('actions.edit')}
             icon={<EditOutlined />}
             testId={`menu-edit-${row.id}`}
             onClick={() => setDialog({ menu: row, parentId: row.parentId })}
           />
-          <RowAction
+          <IconButton
             label={t('actions.delete')}
             icon={<DeleteOutlined />}
             danger

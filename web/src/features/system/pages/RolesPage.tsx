@@ -6,6 +6,7 @@ import type { TableColumnsType } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/DataTable';
+import { IconButton } from '../../../components/IconButton';
 import { MenuIcon } from '../../../components/MenuIcon';
 import { TablePage } from '../../../components/TablePage';
 import { buildMenuTree, flattenMenus, menuLabel } from '../../../layout/menus';
@@ -13,7 +14,6 @@ import { deleteRoles, fetchMenus, fetchRoles, saveRole, systemKeys, type RoleFor
 import { createdColumn } from '../columns';
 import { AddButton } from '../components/AddButton';
 import { FormDialog } from '../components/FormDialog';
-import { RowAction } from '../components/RowAction';
 import { useConfirmDelete } from '../use-confirm-delete';
 
 const ROLE_CODE = /^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/;
@@ -212,13 +212,13 @@ export function RolesPage() {
       width: 110,
       render: (_, row) => (
         <Space size={0}>
-          <RowAction
+          <IconButton
             label={t('actions.edit')}
             icon={<EditOutlined />}
             testId={`role-edit-${row.code}`}
             onClick={() => edit(row)}
           />
-          <RowAction
+          <IconButton
             label={t('actions.delete')}
             tooltip={row.builtin ? t('roles.builtinUndeletable') : undefined}
             icon={<DeleteOutlined />}

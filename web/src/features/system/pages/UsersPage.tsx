@@ -25,6 +25,7 @@ import type { TableColumnsType } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, defaultPageSize } from '../../../components/DataTable';
+import { IconButton } from '../../../components/IconButton';
 import { TablePage } from '../../../components/TablePage';
 import { useSaving } from '../../../components/use-saving';
 import { copyText } from '../../../lib/clipboard';
@@ -46,7 +47,6 @@ import {
 import { createdColumn } from '../columns';
 import { AddButton } from '../components/AddButton';
 import { FormDialog } from '../components/FormDialog';
-import { RowAction } from '../components/RowAction';
 import { useConfirmDelete } from '../use-confirm-delete';
 
 const DEFAULT_QUOTA_GB = 10;
@@ -352,19 +352,19 @@ export function UsersPage() {
       fixed: 'right',
       render: (_, row) => (
         <Space size={0}>
-          <RowAction
+          <IconButton
             label={t('actions.edit')}
             icon={<EditOutlined />}
             testId={`user-edit-${row.username}`}
             onClick={() => edit(row)}
           />
-          <RowAction
+          <IconButton
             label={t('users.resetPassword')}
             icon={<KeyOutlined />}
             testId={`user-reset-${row.username}`}
             onClick={() => setResetting(row)}
           />
-          <RowAction
+          <IconButton
             label={t('actions.delete')}
             tooltip={row.creator ? t('users.ownerUndeletable') : undefined}
             icon={<DeleteOutlined />}

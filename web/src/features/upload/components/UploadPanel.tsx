@@ -1,6 +1,7 @@
 import { CloseOutlined, MinusOutlined } from '@ant-design/icons';
-import { Button, Progress, Tooltip } from 'antd';
+import { Progress } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { IconButton } from '../../../components/IconButton';
 import { useUploadStore } from '../store';
 import { closeUploader } from '../close';
 import { useUploadItems, useUploadSummary, useUploadTarget } from '../use-upload';
@@ -31,26 +32,20 @@ export function UploadPanel() {
         </div>
         <UploadActions target={target} />
         <span className="nb-upload-panel__divider" aria-hidden="true" />
-        <Tooltip title={t('actions.collapse')}>
-          <Button
-            type="text"
-            size="small"
-            icon={<MinusOutlined />}
-            aria-label={t('actions.collapse')}
-            data-testid="upload-collapse"
-            onClick={() => useUploadStore.getState().setPanelOpen(false)}
-          />
-        </Tooltip>
-        <Tooltip title={t('actions.close')}>
-          <Button
-            type="text"
-            size="small"
-            icon={<CloseOutlined />}
-            aria-label={t('actions.close')}
-            data-testid="upload-close"
-            onClick={() => void closeUploader()}
-          />
-        </Tooltip>
+        <IconButton
+          label={t('actions.collapse')}
+          icon={<MinusOutlined />}
+          size="small"
+          testId="upload-collapse"
+          onClick={() => useUploadStore.getState().setPanelOpen(false)}
+        />
+        <IconButton
+          label={t('actions.close')}
+          icon={<CloseOutlined />}
+          size="small"
+          testId="upload-close"
+          onClick={() => void closeUploader()}
+        />
       </header>
       <Progress
         className="nb-upload-panel__progress"
