@@ -42,7 +42,6 @@ import { imagesRoutes } from './modules/images/images.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { previewRoutes } from './modules/preview/preview.routes.ts';
 import { officeRoutes } from './modules/office/office.routes.ts';
-import { officeRoutes } from './modules/office/office.routes.ts';
 import { JOB_UPLOAD_CLEANUP } from './modules/upload/upload.jobs.ts';
 import { registerWebdav } from './modules/webdav/webdav.plugin.ts';
 
@@ -282,7 +281,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(imagesRoutes);
       await api.register(mediaRoutes);
       await api.register(previewRoutes);
-      await api.register(officeRoutes);
       await api.register(officeRoutes);
     },
     { prefix: '/api' },

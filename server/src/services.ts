@@ -50,9 +50,6 @@ import { PreviewService } from './modules/preview/preview.service.ts';
 import { OfficeService } from './modules/office/office.service.ts';
 import { OfficeSettings } from './modules/office/office-settings.ts';
 import { OFFICE_CONVERT_TIMEOUT_MS } from '@nimbus/contract';
-import { OfficeService } from './modules/office/office.service.ts';
-import { OfficeSettings } from './modules/office/office-settings.ts';
-import { OFFICE_CONVERT_TIMEOUT_MS } from '@nimbus/contract';
 
 /** Every service, wired once per app. */
 export function createServices(database: DbHandle, config: Config) {
@@ -127,13 +124,6 @@ export function createServices(database: DbHandle, config: Config) {
     async (owner, row) => (await media.cover(owner, row))?.place ?? null,
   );
   const preview = new PreviewService(files, shareAccess, settings);
-  const office = new OfficeService(
-    files,
-    shareAccess,
-    new OfficeSettings(settings, secrets),
-    (token) => auth.authenticate(token),
-    { parallel: 2, timeoutMs: OFFICE_CONVERT_TIMEOUT_MS },
-  );
   const office = new OfficeService(
     files,
     shareAccess,

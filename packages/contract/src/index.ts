@@ -13,7 +13,6 @@ export * from './files.ts';
 export * from './search.ts';
 export * from './images.ts';
 export * from './office.ts';
-export * from './office.ts';
 export * from './media.ts';
 export * from './preview.ts';
 export * from './menu-seed.ts';
