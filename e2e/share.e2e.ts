@@ -375,6 +375,7 @@ describe('sharing', () => {
     await shot(phone.page, 'share-phone-dark');
     await phone.page.getByTestId('share-view-toggle').getByTitle('List').click();
     await phone.page.getByTestId('share-list').waitFor();
+    expect(new URL(phone.page.url()).searchParams.get('vmode')).toBe('list');
     await shot(phone.page, 'share-phone-dark-list');
     await phone.context.close();
   });

@@ -2,6 +2,7 @@ import type { PublicFileView, ShareFacts } from '@nimbus/contract';
 import { Empty, Spin } from 'antd';
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import type { CollectionApi, CollectionMode } from '../../files/components/collection-types';
 import { FileCollection } from '../../files/components/FileCollection';
 import { NameDialog } from '../../files/components/NameDialog';
@@ -54,7 +55,16 @@ export function ShareBrowser({
 }: ShareBrowserProps) {
   const { t } = useTranslation(['share', 'common']);
   const folder = pathOf(segmentsOf(path));
-  const [mode, setMode] = useState<CollectionMode>(mobile ? 'grid' : 'list');
+  // the view mode lives in the URL, as in the drive: a link can open a share as a grid
+  const [search, setSearch] = useSearchParams();
+  const asked = search.get('vmode');
+  const mode: CollectionMode =
+    asked === 'list' || asked === 'grid' ? asked : mobile ? 'grid' : 'list';
+  const setMode = (next: CollectionMode) => {
+    const params = new URLSearchParams(search);
+    params.set('vmode', next);
+    setSearch(params, { replace: true });
+  };
   const [menu, setMenu] = useState<ShareMenuRequest | null>(null);
   const collection = useRef<CollectionApi>(null);
 
