@@ -78,6 +78,10 @@ describe('thumbnails', () => {
     });
     expect(again.status).toBe(304);
     expect(await t.app.services.blobs.list(cache)).toHaveLength(1);
+    // an <img> carries the session in the query
+    const byQuery = await bytes(`/view/thumbnail?id=${id}&nimbus-token=${admin.token}`);
+    expect(byQuery.status).toBe(200);
+    expect(byQuery.body.equals(first.body)).toBe(true);
   });
 
   it('rasterises an SVG; never sends the drawing itself', async () => {

@@ -34,7 +34,8 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
     });
   };
 
-  const own = { schema: { querystring: imageQuery } };
+  // `<img>` sends no header: the session may come from the cookie or the query here
+  const own = { config: { cookieAuth: true }, schema: { querystring: imageQuery } };
   api.get('/view/thumbnail', own, async (request, reply) =>
     send(request, reply, images.thumbnail(actorOf(request), request.query.id)),
   );

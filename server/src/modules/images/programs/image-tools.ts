@@ -63,7 +63,7 @@ async function open(image: ImageFile, workDir: string, signal: AbortSignal): Pro
   if (VECTOR.has(suffix)) {
     const { size } = await stat(image.path);
     if (size > MAX_SVG_BYTES) throw new Error('This drawing is too large to draw');
-    return sharp(await readFile(image.path), { ...decoded, density: 96 }).rotate();
+    return sharp(await readFile(image.path), { ...decoded, density: 72 }).rotate();
   }
   if (HEIF.has(suffix)) {
     const program = findProgram('heif-convert');
