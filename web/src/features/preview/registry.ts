@@ -12,6 +12,8 @@ export type PreviewItem = Pick<
 > & {
   /** The content hash when the listing has it: a cache key that changes with the bytes. */
   hash?: string | null;
+  /** The owner's id when the listing has it (the drive's items; not a visitor's). */
+  userId?: string;
 };
 
 /** What every source of files answers: the addresses a viewer reads, credentials included. */

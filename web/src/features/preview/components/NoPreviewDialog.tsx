@@ -21,7 +21,6 @@ export function NoPreviewDialog({ item, source, onClose }: NoPreviewDialogProps)
       centered
       title={t('none.title')}
       onCancel={onClose}
-      data-testid="no-preview"
       footer={[
         <Button key="close" onClick={onClose}>
           {t('close')}
@@ -42,10 +41,12 @@ export function NoPreviewDialog({ item, source, onClose }: NoPreviewDialogProps)
         ) : null,
       ]}
     >
-      {t(download ? 'none.body' : 'none.bodyNoDownload', {
-        name: item.name,
-        size: formatSize(item.size),
-      })}
+      <div data-testid="no-preview">
+        {t(download ? 'none.body' : 'none.bodyNoDownload', {
+          name: item.name,
+          size: formatSize(item.size),
+        })}
+      </div>
     </Modal>
   );
 }

@@ -1,40 +1,48 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Modal, Spin } from 'antd';
-import { useMemo } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Alert, Button, Modal, Spin, Tag } from 'antd';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from '../../../stores/app';
 import { formatSize } from '../../../lib/format';
+import { useAppStore } from '../../../stores/app';
 import { startDownload } from '../../files/api';
 import { FileIcon } from '../../files/components/FileIcon';
+import { highlightLines, languageOf } from '../highlight';
 import type { ViewerProps } from '../registry';
-import { fetchTextHead, TEXT_PREVIEW_MAX_BYTES } from '../text-head';
+import { TEXT_VIEW_MAX_BYTES, useTextStream } from '../use-text-stream';
+import { NoPreviewDialog } from './NoPreviewDialog';
 
-/** A read-only look at a text file: plain text, markdown source, code. */
-export default function TextViewer({ item, source, onClose }: ViewerProps) {
+/** Texts up to this size are highlighted (once they have arrived whole). */
+const HIGHLIGHT_MAX_CHARS = 512 * 1024;
+const LINE_HEIGHT = 20;
+
+/**
+ * A read-only look at a text: its lines as they stream in (a 100 MB log shows its first screen
+ * at once), line numbers, and the colours of its language for source code.
+ */
+export default function TextViewer(props: ViewerProps) {
+  const { item, source, onClose } = props;
   const { t } = useTranslation('preview');
   const mobile = useAppStore((s) => s.device === 'mobile');
-  const text = useQuery({
-    queryKey: ['preview', 'text', source.kind, item.id, item.updateDate],
-    queryFn: ({ signal }) => fetchTextHead(source, item, TEXT_PREVIEW_MAX_BYTES, signal),
-    staleTime: 30_000,
-    retry: false,
+  const text = useTextStream(source, item);
+  const html = useHighlighted(text.done ? text.lines : null, item.name, item.suffix);
+  const scroller = useRef<HTMLDivElement>(null);
+  const rows = useVirtualizer({
+    count: text.count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => LINE_HEIGHT,
+    overscan: 20,
   });
   const downloadUrl = source.downloadUrl(item);
   const download = downloadUrl ? () => startDownload(downloadUrl, item.name) : null;
 
-  // one text node of line numbers: cheap for the 30,000 lines of a 2 MB log
-  const gutter = useMemo(() => {
-    if (!text.data) return '';
-    let count = 1;
-    for (const ch of text.data.text) if (ch === '\n') count += 1;
-    return Array.from({ length: count }, (_, i) => i + 1).join('\n');
-  }, [text.data]);
+  if (text.binary) return <NoPreviewDialog item={item} source={source} onClose={onClose} />;
+  const digits = String(Math.max(text.count, 1)).length;
   return (
     <Modal
       open
       onCancel={onClose}
-      width={mobile ? '100%' : 960}
+      width={mobile ? '100%' : 1040}
       centered={!mobile}
       destroyOnHidden
       className="nb-text-preview"
@@ -43,6 +51,11 @@ export default function TextViewer({ item, source, onClose }: ViewerProps) {
           <FileIcon item={item} size={22} />
           <span className="nb-text-preview__name">{item.name}</span>
           <span className="nb-text-preview__size">{formatSize(item.size)}</span>
+          {text.decoder ? (
+            <Tag className="nb-text-preview__decoder" data-testid="text-preview-decoder">
+              {text.decoder}
+            </Tag>
+          ) : null}
         </span>
       }
       footer={[
@@ -62,21 +75,21 @@ export default function TextViewer({ item, source, onClose }: ViewerProps) {
       ]}
     >
       <div data-testid="text-preview">
-        {text.isPending ? (
+        {text.failed ? (
+          <Alert type="error" showIcon title={t('loadFailed')} />
+        ) : text.count === 0 ? (
           <div className="nb-text-preview__loading">
             <Spin />
           </div>
-        ) : text.isError ? (
-          <Alert type="error" showIcon title={t('loadFailed')} />
         ) : (
           <>
-            {text.data.truncated ? (
+            {text.truncated ? (
               <Alert
                 type="info"
                 showIcon
                 className="nb-text-preview__note"
                 data-testid="text-preview-truncated"
-                title={t('text.truncated', { size: formatSize(TEXT_PREVIEW_MAX_BYTES) })}
+                title={t('text.truncated', { size: formatSize(TEXT_VIEW_MAX_BYTES) })}
                 action={
                   download ? (
                     <Button size="small" onClick={download}>
@@ -86,16 +99,48 @@ export default function TextViewer({ item, source, onClose }: ViewerProps) {
                 }
               />
             ) : null}
-            {text.data.text.length === 0 ? (
+            {text.done && text.count === 1 && text.lines[0] === '' ? (
               <div className="nb-text-preview__empty">{t('text.empty')}</div>
             ) : (
-              <div className="nb-code" role="document" aria-label={item.name}>
-                <pre className="nb-code__gutter" aria-hidden="true">
-                  {gutter}
-                </pre>
-                <pre className="nb-code__text" data-testid="text-preview-content">
-                  {text.data.text}
-                </pre>
+              <div
+                ref={scroller}
+                className="nb-code nb-code--lines"
+                role="document"
+                aria-label={item.name}
+                data-testid="text-preview-content"
+                data-lines={text.count}
+                data-highlighted={html ? 'true' : undefined}
+                style={{
+                  ['--nb-gutter' as string]: `${digits + 1}ch`,
+                  // a short text takes the room of its lines, a long one scrolls
+                  height: text.count * LINE_HEIGHT + 18,
+                }}
+              >
+                <div className="nb-code__rows" style={{ height: rows.getTotalSize() }}>
+                  {rows.getVirtualItems().map((row) => {
+                    const marked = html?.[row.index];
+                    return (
+                      <div
+                        key={row.index}
+                        className="nb-code__row"
+                        style={{ transform: `translateY(${row.start}px)` }}
+                      >
+                        <span className="nb-code__no" aria-hidden="true">
+                          {row.index + 1}
+                        </span>
+                        {marked !== undefined ? (
+                          <span
+                            className="nb-code__line hljs"
+                            // highlight.js escapes the text; only its own spans are markup
+                            dangerouslySetInnerHTML={{ __html: marked }}
+                          />
+                        ) : (
+                          <span className="nb-code__line">{text.lines[row.index]}</span>
+                        )}
+                      </div>
+                    );
+                  })}
+                </div>
               </div>
             )}
           </>
@@ -103,4 +148,28 @@ export default function TextViewer({ item, source, onClose }: ViewerProps) {
       </div>
     </Modal>
   );
+}
+
+/** The lines highlighted in the file's language, once they are all in and not too many. */
+function useHighlighted(
+  lines: readonly string[] | null,
+  name: string,
+  suffix: string,
+): string[] | null {
+  const [html, setHtml] = useState<string[] | null>(null);
+  const language = languageOf(name, suffix);
+  useEffect(() => {
+    if (!lines || !language) return;
+    const text = lines.join('\n');
+    if (text.length > HIGHLIGHT_MAX_CHARS) return;
+    let current = true;
+    highlightLines(text, language).then(
+      (marked) => current && setHtml(marked),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [lines, language]);
+  return html;
 }

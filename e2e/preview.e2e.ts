@@ -1,0 +1,246 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import tar from 'tar-stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  signInPage,
+  startServer,
+  until,
+  type NimbusServer,
+} from './harness.ts';
+
+// Opening files as people do: source code highlighted, a text in an old Chinese charset, a big
+// log that shows its first screen while the rest streams, an archive browsed and extracted, a
+// binary file that offers a download, and an admin's Preview Config sending a suffix to an
+// iframe viewer. The steps share one page and run in order.
+
+const ADMIN = { username: 'admin', password: 'admin-secret-1' };
+// a line of Chinese in GBK (a part of GB18030), as older Windows editors save it
+const CHINESE =
+  '这是一个用来测试字符集检测的中文文本文件。它包含了足够多的常用汉字，以便检测器能够做出可靠的判断。';
+const GBK = Buffer.from(
+  'd5e2cac7d2bbb8f6d3c3c0b4b2e2cad4d7d6b7fbbcafbcecb2e2b5c4d6d0cec4cec4b1becec4bcfea1a3' +
+    'cbfcb0fcbaacc1cbd7e3b9bbb6e0b5c4b3a3d3c3babad7d6a3acd2d4b1e3bcecb2e2c6f7c4dcb9bbd7f6b3f6bfc9bfbfb5c4c5d0b6cfa1a3',
+  'hex',
+);
+const CODE = `// a tiny module
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/* the distance
+   between two points */
+export function distance(a: Point, b: Point): number {
+  return Math.hypot(a.x - b.x, a.y - b.y);
+}
+`;
+const LOG_LINES = 400_000;
+
+let server: NimbusServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token = '';
+let userId = '';
+
+async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.baseUrl}/api${url}`, {
+    method,
+    headers: {
+      'nimbus-token': token,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await res.json()) as { code: number; message: string; data: T };
+  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
+  return envelope.data;
+}
+
+async function tgz(entries: Record<string, string>): Promise<Buffer> {
+  const pack = tar.pack();
+  for (const [name, content] of Object.entries(entries)) pack.entry({ name }, content);
+  pack.finalize();
+  const parts: Buffer[] = [];
+  for await (const part of pack) parts.push(part);
+  return gzipSync(Buffer.concat(parts));
+}
+
+/** The files, written into the admin's tree on disk, then indexed. */
+async function seed(): Promise<void> {
+  const root = path.join(server.dataDir, 'files', ADMIN.username);
+  fs.mkdirSync(root, { recursive: true });
+  fs.writeFileSync(path.join(root, 'geometry.ts'), CODE);
+  fs.writeFileSync(path.join(root, 'chinese.txt'), Buffer.concat([GBK, Buffer.from('\n'), GBK]));
+  const log = Array.from({ length: LOG_LINES }, (_, i) => `line ${i + 1} of the big log`);
+  fs.writeFileSync(path.join(root, 'big.log'), `${log.join('\n')}\n`);
+  fs.writeFileSync(
+    path.join(root, 'bundle.tar.gz'),
+    await tgz({ 'docs/readme.md': '# hi', 'docs/guide/step.txt': 'one', 'top.json': '{}' }),
+  );
+  fs.writeFileSync(path.join(root, 'firmware.dat'), Buffer.from([0x7f, 0x45, 0, 1, 0, 2, 3]));
+  fs.writeFileSync(path.join(root, 'notes.nfo'), 'a plain note');
+  await api('GET', '/user/setting/sync?path=%2F');
+  await until(
+    async () =>
+      (
+        await api<{ name: string }[]>('GET', '/list?currentDirectory=%2F&pageSize=50').catch(
+          () => [],
+        )
+      ).length >= 6,
+    'the files are indexed',
+    30_000,
+  );
+}
+
+const item = (name: string) => page.locator(`[data-testid="file-item"][data-name="${name}"]`);
+const textPreview = () => page.getByTestId('text-preview-content');
+
+async function closeDialog(): Promise<void> {
+  await page.keyboard.press('Escape');
+  await until(
+    async () => (await page.locator('.ant-modal-wrap:visible').count()) === 0,
+    'the dialog closes',
+  );
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  const init = await fetch(`${server.baseUrl}/api/public/initialization`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  expect(((await init.json()) as { code: number }).code).toBe(0);
+  const login = await fetch(`${server.baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...ADMIN, rememberMe: true }),
+  });
+  const session = ((await login.json()) as { data: Record<string, string> }).data;
+  token = session['nimbus-token']!;
+  userId = session.userId!;
+  await seed();
+  browser = await launchBrowser();
+  ({ context, page } = await openPage(browser, server));
+  await signInPage(page, { token, userId, username: ADMIN.username });
+  await item('geometry.ts').waitFor({ state: 'visible' });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('opening files', () => {
+  it('shows source code with line numbers and its language\u2019s colours', async () => {
+    await item('geometry.ts').dblclick();
+    await until(
+      async () => (await textPreview().getAttribute('data-highlighted')) === 'true',
+      'the code is highlighted',
+    );
+    const comment = textPreview().locator('.hljs-comment').first();
+    expect(await comment.textContent()).toBe('// a tiny module');
+    expect(await textPreview().locator('.hljs-keyword').first().textContent()).toBe('export');
+    // the block comment stays a comment on both its lines
+    expect(await textPreview().locator('.hljs-comment').count()).toBe(3);
+    expect(await textPreview().getAttribute('data-lines')).toBe('11');
+    await saveScreenshot(page, 'preview-code');
+    await closeDialog();
+  });
+
+  it('reads a GB18030 text in its own charset', async () => {
+    await item('chinese.txt').dblclick();
+    await until(
+      async () => ((await textPreview().textContent()) ?? '').includes(CHINESE),
+      'the Chinese text shows',
+    );
+    expect(await page.getByTestId('text-preview-decoder').textContent()).toBe('GB18030');
+    await saveScreenshot(page, 'preview-gb18030');
+    await closeDialog();
+  });
+
+  it('shows a big log at once and scrolls to its last line', async () => {
+    await item('big.log').dblclick();
+    await textPreview().getByText('line 1 of the big log', { exact: true }).waitFor();
+    await until(
+      async () => Number(await textPreview().getAttribute('data-lines')) === LOG_LINES,
+      'every line arrived',
+      30_000,
+    );
+    // only what is on screen is drawn
+    expect(await textPreview().locator('.nb-code__row').count()).toBeLessThan(200);
+    await textPreview().evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await textPreview()
+      .getByText(`line ${LOG_LINES} of the big log`, { exact: true })
+      .waitFor({ state: 'visible' });
+    await closeDialog();
+  });
+
+  it('opens a file that is text by its content, whatever its suffix', async () => {
+    await item('notes.nfo').dblclick();
+    await textPreview().getByText('a plain note').waitFor();
+    await closeDialog();
+  });
+
+  it('offers to download a file it cannot show', async () => {
+    await item('firmware.dat').dblclick();
+    const dialog = page.getByTestId('no-preview');
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.textContent()).toContain('firmware.dat');
+    await page.getByTestId('no-preview-download').waitFor({ state: 'visible' });
+    // the dialog's opening animation ends before the picture is taken
+    await page.waitForTimeout(400);
+    await saveScreenshot(page, 'preview-none');
+    await closeDialog();
+  });
+
+  it('browses an archive without extracting it, then extracts it', async () => {
+    await item('bundle.tar.gz').dblclick();
+    const viewer = page.getByTestId('archive-viewer');
+    await viewer.waitFor({ state: 'visible' });
+    const entries = () => viewer.getByTestId('archive-entry');
+    await until(async () => (await entries().count()) === 2, 'the top of the archive lists');
+    expect(await entries().allTextContents()).toEqual([
+      expect.stringContaining('docs'),
+      expect.stringContaining('top.json'),
+    ]);
+    await entries().filter({ hasText: 'docs' }).click();
+    await until(async () => (await entries().count()) === 2, 'the docs folder lists');
+    expect(await entries().first().textContent()).toContain('guide');
+    await saveScreenshot(page, 'preview-archive');
+    expect(await item('bundle').count()).toBe(0);
+    await page.getByTestId('archive-extract').click();
+    await item('bundle').waitFor({ state: 'visible' });
+    const inside = await api<{ name: string }[]>('GET', '/list?currentDirectory=%2Fbundle%2Fdocs');
+    expect(inside.map((i) => i.name).sort()).toEqual(['guide', 'readme.md']);
+  });
+
+  it('sends a suffix to the iframe viewer the Preview Config names', async () => {
+    await api('PUT', '/cloud/setting/preview/config', {
+      iframe: JSON.stringify({ log: { 'Log viewer': '/viewers/log.html?src=$e_url' } }),
+    });
+    // the config arrives with the user info
+    await page.reload();
+    await item('big.log').dblclick();
+    const frame = page.getByTestId('iframe-viewer');
+    await frame.waitFor({ state: 'attached' });
+    const src = new URL((await frame.getAttribute('src'))!, server.baseUrl);
+    expect(src.pathname).toBe('/viewers/log.html');
+    const file = new URL(src.searchParams.get('src')!);
+    expect(file.origin).toBe(server.baseUrl);
+    expect(file.pathname).toMatch(/^\/api\/pre-file\/[^/]+\/big\.log$/);
+    await page.getByTestId('iframe-viewer-close').click();
+    // a code file is not in the config: it still opens as code
+    await item('geometry.ts').dblclick();
+    await textPreview().waitFor({ state: 'visible' });
+    await closeDialog();
+  });
+});

@@ -1,0 +1,108 @@
+import { useEffect, useState } from 'react';
+import type { PreviewItem, PreviewSource } from './registry';
+
+/** The viewer reads at most this much of a text; the rest is a download away. */
+export const TEXT_VIEW_MAX_BYTES = 32 * 1024 * 1024;
+
+export interface TextStream {
+  /** The lines read so far (grows in place while the text arrives; `count` says how many). */
+  lines: readonly string[];
+  count: number;
+  /** Every byte that will be read has arrived. */
+  done: boolean;
+  /** The file goes on past what was read (TEXT_VIEW_MAX_BYTES). */
+  truncated: boolean;
+  /** The charset the server read the file in, `UTF-8`, `GB18030`… */
+  decoder: string | null;
+  /** The bytes are no text (a NUL in the first chunk). */
+  binary: boolean;
+  failed: boolean;
+}
+
+const START: TextStream = {
+  lines: [],
+  count: 0,
+  done: false,
+  truncated: false,
+  decoder: null,
+  binary: false,
+  failed: false,
+};
+
+/**
+ * A file's text as it streams in, converted to UTF-8 by the server (`/preview/text/stream`),
+ * split into lines: the first screen shows as soon as its bytes arrive, a big file keeps
+ * filling in below.
+ */
+export function useTextStream(source: PreviewSource, item: PreviewItem): TextStream {
+  const key = `${item.id}:${item.updateDate}`;
+  const [state, setState] = useState<TextStream & { key: string }>({ ...START, key: '' });
+
+  useEffect(() => {
+    const abort = new AbortController();
+    const found: string[] = [];
+    let timer: number | undefined;
+    const publish = (patch: Partial<TextStream> = {}) => {
+      window.clearTimeout(timer);
+      timer = undefined;
+      setState((s) => ({ ...s, key, lines: found, count: found.length, ...patch }));
+    };
+    // while the text streams in, the view follows every 80 ms at most
+    const publishSoon = () => {
+      timer ??= window.setTimeout(() => publish(), 80);
+    };
+
+    void (async () => {
+      const response = await fetch(source.api('/preview/text/stream', { id: item.id }), {
+        headers: source.headers(),
+        credentials: 'same-origin',
+        signal: abort.signal,
+      });
+      if (!response.ok || !response.body) {
+        publish({ failed: true, done: true });
+        return;
+      }
+      const decoder = response.headers.get('x-text-decoder');
+      setState({ ...START, key, lines: found, decoder });
+      const reader = response.body.getReader();
+      const text = new TextDecoder('utf-8');
+      let partial = '';
+      let read = 0;
+      let first = true;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (first && value.includes(0)) {
+          await reader.cancel();
+          publish({ binary: true, done: true });
+          return;
+        }
+        first = false;
+        read += value.length;
+        const chunk = partial + text.decode(value, { stream: true });
+        const parts = chunk.split('\n');
+        partial = parts.pop() ?? '';
+        for (const part of parts) found.push(part.endsWith('\r') ? part.slice(0, -1) : part);
+        if (read >= TEXT_VIEW_MAX_BYTES) {
+          await reader.cancel();
+          if (partial) found.push(partial);
+          publish({ truncated: true, done: true });
+          return;
+        }
+        publishSoon();
+      }
+      partial += text.decode();
+      // a last line without its newline; a file ending in one shows no empty line after it
+      if (partial || found.length === 0) found.push(partial);
+      publish({ done: true });
+    })().catch(() => {
+      if (!abort.signal.aborted) publish({ failed: true, done: true });
+    });
+    return () => {
+      abort.abort();
+      window.clearTimeout(timer);
+    };
+  }, [source, item.id, key]);
+  // another file's text is not shown while this one's starts
+  return state.key === key ? state : START;
+}
