@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { DbHandle } from './db/index.ts';
 import { AccessTokenService } from './modules/auth/access-token.service.ts';
 import { MfaService } from './modules/auth/mfa.service.ts';
+import { LdapService } from './modules/auth/ldap.service.ts';
 import { SecretBox } from './lib/secret-box.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
@@ -62,7 +63,8 @@ export function createServices(database: DbHandle, config: Config) {
   const accessTokens = new AccessTokenService(db);
   const secrets = SecretBox.open(config.dataDir, config.secretKey);
   const mfa = new MfaService(db, users, settings, attempts, secrets);
-  const auth = new AuthService(users, sessions, attempts, accessTokens, mfa);
+  const ldap = new LdapService(settings, secrets);
+  const auth = new AuthService(users, sessions, attempts, accessTokens, mfa, ldap);
   const menus = new MenusService(db);
   const events: EventBus = new InProcessEventBus((id) => users.usage(id));
   const eventStreams = new EventStreams(events);
@@ -159,6 +161,7 @@ export function createServices(database: DbHandle, config: Config) {
     auth,
     accessTokens,
     mfa,
+    ldap,
     menus,
     blobs,
     files,

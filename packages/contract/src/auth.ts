@@ -155,3 +155,28 @@ export const initVerifyTotpBody = z.object({
 });
 export const mfaForceQuery = z.object({ mfaForceEnable: flag() });
 export const resetMfaQuery = z.object({ userId: z.string().min(1).max(64) });
+
+// ---- LDAP sign-in (API-NOTES §1.12) --------------------------------------------------------
+
+const LDAP_ADDRESS = /^ldaps?:\/\/[^\s/?#]+\/?$/i;
+export const ldapConfig = z.object({
+  enable: z.boolean(),
+  ldapServer: z
+    .string()
+    .trim()
+    .max(300)
+    .refine(
+      (v) => v === '' || LDAP_ADDRESS.test(v),
+      'an address like ldap://host:389 or ldaps://host:636',
+    ),
+  baseDN: z.string().trim().max(500),
+  userDN: z.string().trim().max(500),
+  /** Never sent back: empty in answers; empty in a change keeps the one stored. */
+  password: z.string().max(500),
+  loginName: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z][A-Za-z0-9-]{0,63}$/, 'an attribute name such as uid or sAMAccountName'),
+  defaultRoleList: z.array(z.string().min(1).max(64)).max(50),
+});
+export type LdapConfig = z.infer<typeof ldapConfig>;

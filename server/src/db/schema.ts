@@ -21,6 +21,8 @@ export interface UserTable {
   mfaRecovery: string | null;
   /** The last TOTP time step accepted: a code works once. */
   mfaLastStep: number | null;
+  /** 'local' (a password hash here) or 'ldap' (signs in against the directory). */
+  authSource: Generated<string>;
   theme: string;
   passwordChangedAt: number;
   createdAt: number;

@@ -11,6 +11,7 @@ import * as m009 from './009-upload-hardening.ts';
 import * as m010 from './010-share-hardening.ts';
 import * as m011 from './011-access-tokens-mfa.ts';
 import * as m012 from './012-webdav.ts';
+import * as m013 from './013-ldap-accounts.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '010-share-hardening': m010,
   '011-access-tokens-mfa': m011,
   '012-webdav': m012,
+  '013-ldap-accounts': m013,
 };
 
 export const migrationProvider: MigrationProvider = {

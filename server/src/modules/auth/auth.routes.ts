@@ -9,6 +9,7 @@ import {
   generateAccessTokenQuery,
   initializationBody,
   initVerifyTotpBody,
+  ldapConfig,
   mfaDisableBody,
   mfaEnableBody,
   mfaEnableResult,
@@ -28,7 +29,7 @@ import { actorOf } from './auth.plugin.ts';
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { auth, users, accessTokens, mfa } = app.services;
+  const { auth, users, accessTokens, mfa, ldap } = app.services;
 
   /** The session cookie of a finished sign-in (none for a sign-in waiting for its code). */
   const sessionCookie = (reply: FastifyReply, token: string, remember: boolean) => {
@@ -212,6 +213,26 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     { schema: { querystring: deleteAccessTokenQuery, response: confirms } },
     async (request) => {
       await accessTokens.remove(actorOf(request).id, request.query.id);
+      return ok();
+    },
+  );
+
+  // ---- LDAP sign-in (API-NOTES §1.12) -----------------------------------------------------
+
+  api.get('/ldap/config', { schema: { response: answers(ldapConfig) } }, async (request) =>
+    ok(await ldap.view(actorOf(request))),
+  );
+
+  api.put('/ldap/config', { schema: { body: ldapConfig, response: confirms } }, async (request) => {
+    await ldap.update(actorOf(request), request.body);
+    return ok();
+  });
+
+  api.put(
+    '/ldap/test-config',
+    { schema: { body: ldapConfig, response: confirms } },
+    async (request) => {
+      await ldap.test(actorOf(request), request.body);
       return ok();
     },
   );

@@ -1,4 +1,4 @@
-import { ErrorCode, TOKEN_HEADER, type LoginResult } from '@nimbus/contract';
+import { ErrorCode, TOKEN_HEADER, USERNAME_PATTERN, type LoginResult } from '@nimbus/contract';
 import type { Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
@@ -7,6 +7,7 @@ import type { UsersService } from '../users/users.service.ts';
 import { tooManyAttempts, type AttemptLimiter, type AttemptRule } from './attempt-limiter.ts';
 import { SIGN_IN_MEMORY_MS, type SessionService } from './session.service.ts';
 import type { AccessTokenService } from './access-token.service.ts';
+import type { LdapService } from './ldap.service.ts';
 import type { MfaService } from './mfa.service.ts';
 
 // A fixed hash to verify against when the user does not exist, so timing does not tell.
@@ -57,6 +58,7 @@ export class AuthService {
     private readonly attempts: AttemptLimiter,
     private readonly accessTokens: AccessTokenService,
     private readonly mfa: MfaService,
+    private readonly ldap: LdapService,
   ) {}
 
   /**
@@ -79,28 +81,37 @@ export class AuthService {
       reservation = await this.attempts.reserve([rules.address, rules.pair]);
     }
     if (!reservation.granted) throw signInRefused(reservation.retryAfterMs);
-    let valid: boolean;
+    let account = user;
     try {
-      valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
+      // a local account checks its own password; an LDAP one, or a name not known here while
+      // LDAP sign-in is on, asks the directory (and an LDAP sign-in makes the account)
+      const local = user !== undefined && user.authSource !== 'ldap';
+      const valid = local
+        ? await verifyPassword(input.password, user.passwordHash)
+        : (await this.ldap.enabled())
+          ? await this.ldap.verify(user?.username ?? username, input.password)
+          : await verifyPassword(input.password, DUMMY_HASH).then(() => false);
+      if (!valid) account = undefined;
+      else if (!account) account = await this.provisionFromLdap(username);
     } catch (err) {
       await this.attempts.release(reservation);
       throw err;
     }
-    if (!user || !valid) {
+    if (!account) {
       throw new AppError(ErrorCode.ERROR, 'Wrong username or password', undefined, 401);
     }
     // a right password is not a guess: its attempt is given back (failures stay counted)
     await this.attempts.release(reservation);
     // the second step: a code of the app, or enrolment when the drive requires it
-    if (user.mfaEnabled) {
-      const mfaToken = await this.mfa.challenge(user.id, 'verify', input.rememberMe);
+    if (account.mfaEnabled) {
+      const mfaToken = await this.mfa.challenge(account.id, 'verify', input.rememberMe);
       return { token: '', mfaRequired: true, mfaToken };
     }
     if (await this.mfa.forced()) {
-      const mfaToken = await this.mfa.challenge(user.id, 'enrol', input.rememberMe);
+      const mfaToken = await this.mfa.challenge(account.id, 'enrol', input.rememberMe);
       return { token: '', mfaForceEnable: true, mfaToken };
     }
-    return this.startSession(user, input.rememberMe, input);
+    return this.startSession(account, input.rememberMe, input);
   }
 
   /** `/public/verify-totp`: the code that completes a sign-in of an account with two factors. */
@@ -142,6 +153,21 @@ export class AuthService {
     });
     await this.pruneSessions();
     return { token, [TOKEN_HEADER]: token, userId: user.id, username: user.username };
+  }
+
+  /**
+   * The account of someone the directory let in for the first time, with LDAP's default roles.
+   * A directory name Nimbus cannot hold as a username is refused with the reason.
+   */
+  private async provisionFromLdap(username: string) {
+    if (!USERNAME_PATTERN.test(username))
+      throw new AppError(
+        ErrorCode.ERROR,
+        'This directory account’s name cannot be a Nimbus username (letters, digits, "_", "-", ".")',
+        undefined,
+        401,
+      );
+    return this.users.provisionLdap(username, await this.ldap.defaultRoles());
   }
 
   /** Sessions past use are removed at a sign-in, at most once an hour. */

@@ -1,4 +1,4 @@
-import { DEFAULT_DRIVE_NAME, PRODUCT_VERSION } from '@nimbus/contract';
+import { DEFAULT_DRIVE_NAME, PRODUCT_VERSION, type LdapConfig } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { SettingsRepo } from './settings.repo.ts';
@@ -12,6 +12,8 @@ export interface DriveSettings {
   exactSearch: boolean;
   /** Every account must set up two-factor sign-in before it gets in. */
   mfaForceEnable: boolean;
+  /** LDAP sign-in; its password sealed (auth/ldap.service.ts). */
+  ldap: LdapConfig;
 }
 
 const DEFAULT_IFRAME = JSON.stringify({
@@ -25,6 +27,15 @@ const DEFAULTS: DriveSettings = {
   iframe: DEFAULT_IFRAME,
   exactSearch: true,
   mfaForceEnable: false,
+  ldap: {
+    enable: false,
+    ldapServer: '',
+    baseDN: '',
+    userDN: '',
+    password: '',
+    loginName: 'uid',
+    defaultRoleList: [],
+  },
 };
 
 export class SettingsService {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ErrorCode, type UserInfo, type UserListItem, type Theme } from '@nimbus/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
@@ -141,7 +142,23 @@ export class UsersService {
     return (await this.toListItems([user]))[0]!;
   }
 
-  private async create(input: NewUser, isCreator: boolean): Promise<UserRow> {
+  /**
+   * The account of someone the directory let in for the first time (LDAP): the default roles,
+   * no password of its own (an unusable hash: the directory checks the password every time).
+   */
+  async provisionLdap(username: string, roles: string[]): Promise<UserRow> {
+    return this.create(
+      { username, password: randomBytes(32).toString('base64url'), roles },
+      false,
+      'ldap',
+    );
+  }
+
+  private async create(
+    input: NewUser,
+    isCreator: boolean,
+    authSource: 'local' | 'ldap' = 'local',
+  ): Promise<UserRow> {
     const username = input.username.trim();
     if (await this.repo.findByUsername(username)) throw taken();
     const roles =
@@ -167,6 +184,7 @@ export class UsersService {
       createdAt: now,
       updatedAt: now,
       caseTwin: 0,
+      authSource,
     };
     try {
       const refused = await this.repo.create(row, roles, isCreator);
