@@ -135,7 +135,8 @@ const en_US = {
       tooltip: '{{percent}}% of your quota used',
     },
     webdav: {
-      tooltip: 'Connect a file manager to this address',
+      tooltip:
+        'Connect a file manager to this address. Sign in with your username and password, or with an access token when two-factor sign-in is on',
       copyAria: 'Copy the WebDAV address {{address}}',
       copied: 'Copied',
       unsupported: 'This browser does not support automatic copy',

@@ -137,7 +137,8 @@ const zh_CN: LocaleTree<typeof en_US> = {
       tooltip: '已使用配额的 {{percent}}%',
     },
     webdav: {
-      tooltip: '用文件管理器连接此地址',
+      tooltip:
+        '用文件管理器连接此地址。使用用户名和密码登录；开启两步验证后，请使用访问令牌代替密码',
       copyAria: '复制 WebDAV 地址 {{address}}',
       copied: '已复制',
       unsupported: '该浏览器不支持自动复制',
