@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { findProgram, runProgram } from '../../search/content/tools.ts';
 
@@ -89,6 +90,9 @@ export async function coverFrame(
   );
 }
 
+/** The niceness of transcodes: the API's requests come first when the cores are busy. */
+const TRANSCODE_NICE = 10;
+
 export interface HlsTarget {
   /** kbps */
   bitrate: number;
@@ -147,6 +151,14 @@ export function transcodeHls(
   return new Promise((resolve, reject) => {
     signal.throwIfAborted();
     const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // below the server in the scheduler's eyes: a transcode uses the idle cores, never the API's
+    if (child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, TRANSCODE_NICE);
+      } catch {
+        // the process is already gone; 'close' tells why
+      }
+    }
     let stderr = '';
     let pending = '';
     const stop = () => child.kill('SIGKILL');
