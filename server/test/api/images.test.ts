@@ -282,6 +282,55 @@ describe('shares', () => {
   });
 });
 
+describe('WebP storage', () => {
+  it('is off by default; when an administrator turns it on, new photos are kept as WebP', async () => {
+    const off = await call<{ enable: boolean }>(t.app, 'GET', '/cloud/setting/webp', {
+      token: admin.token,
+    });
+    expect(off.body.data).toEqual({ enable: false });
+    const kept = await putFile(t, owner(), '/', 'kept.png', await photo());
+    await t.app.services.images.settled();
+    expect((await t.app.services.files.mustFind(admin.userId, kept)).name).toBe('kept.png');
+
+    const user = await makeUser(t.app, admin.token);
+    const refused = await call(t.app, 'PUT', '/cloud/setting/webp', {
+      token: user.token,
+      body: { enable: true },
+    });
+    expect(refused.status).toBe(403);
+    const on = await call(t.app, 'PUT', '/cloud/setting/webp', {
+      token: admin.token,
+      body: { enable: true },
+    });
+    expect(on.body.code).toBe(0);
+
+    const png = await sharp({
+      create: { width: 1200, height: 900, channels: 3, background: '#4a7' },
+    })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    const usedBefore = (await t.app.services.users.usage(admin.userId))!.space;
+    const id = await putFile(t, owner(), '/', 'scan.png', png);
+    await t.app.services.images.settled();
+    const row = await t.app.services.files.mustFind(admin.userId, id);
+    expect([row.name, row.suffix, row.contentType]).toEqual(['scan.webp', 'webp', 'image/webp']);
+    expect(row.size).toBeLessThan(png.length);
+    const onDisk = path.join(t.dataDir, 'files', ADMIN.username);
+    expect(fs.existsSync(path.join(onDisk, 'scan.png'))).toBe(false);
+    const stored = fs.readFileSync(path.join(onDisk, 'scan.webp'));
+    expect(stored.length).toBe(row.size);
+    const meta = await sharp(stored).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1200, 900]);
+    expect((await t.app.services.users.usage(admin.userId))!.space).toBe(usedBefore + row.size);
+    // its facts are those of the WebP
+    const info = await call<ImageFacts>(t.app, 'GET', '/view/image/info', {
+      token: admin.token,
+      query: { id },
+    });
+    expect(info.body.data).toMatchObject({ width: 1200, height: 900, format: 'webp' });
+  });
+});
+
 describe('avatars', () => {
   it('draws a person\u2019s initial for anyone, and their chosen picture once set', async () => {
     const drawn = await bytes(`/view/thumbnail/user/${ADMIN.username}`);

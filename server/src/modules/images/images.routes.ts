@@ -3,9 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   answers,
   avatarParams,
+  confirms,
   imageInfoAnswer,
   imageQuery,
   publicImageQuery,
+  webpSetting,
+  webpSettingBody,
 } from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
@@ -49,6 +52,19 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
     '/view/image/info',
     { schema: { querystring: imageQuery, response: answers(imageInfoAnswer) } },
     async (request) => ok(await images.info(actorOf(request), request.query.id)),
+  );
+
+  // General settings: uploaded photos stored as WebP
+  api.get('/cloud/setting/webp', { schema: { response: answers(webpSetting) } }, async () =>
+    ok(await images.webpStorage()),
+  );
+  api.put(
+    '/cloud/setting/webp',
+    { schema: { body: webpSettingBody, response: confirms } },
+    async (request) => {
+      await images.setWebpStorage(actorOf(request), request.body.enable);
+      return ok(undefined, { message: 'Saved' });
+    },
   );
 
   // avatars show on share pages too: anyone may see them

@@ -8,11 +8,18 @@ import {
   type ImageFacts,
 } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
-import type { Actor } from '../../lib/access.ts';
+import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import { Gate } from '../../lib/gate.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
-import type { FileRow, FilesService, FileChange, Owner } from '../files/files.service.ts';
+import {
+  toView,
+  type FileChange,
+  type FileRow,
+  type FilesService,
+  type Owner,
+} from '../files/files.service.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
 import type { ShareAccess, ShareCredentials, ShareTarget } from '../share/share-access.ts';
 import type { ShareVisitorService } from '../share/share-visitor.service.ts';
 import type { UsersService } from '../users/users.service.ts';
@@ -24,6 +31,7 @@ import {
   isConvertedForViewing,
   isReadableImage,
   rasterise,
+  storedWebp,
   thumbnailOf,
   viewableWebp,
   type ImageFile,
@@ -59,6 +67,9 @@ const notAnImage = () => new AppError(ErrorCode.FILE_NOT_FOUND, 'This file is no
 const versionOf = (row: Pick<FileRow, 'hash' | 'size' | 'updateDate'>) =>
   row.hash ?? `${row.size.toString(16)}-${row.updateDate.toString(16)}`;
 
+/** Photos the "WebP storage" setting turns into WebP as they arrive (not animations). */
+const STORED_AS_WEBP = new Set(['jpg', 'jpeg', 'jfif', 'png', 'tif', 'tiff']);
+
 /** The longer side of a document's first page drawn as its cover. */
 const PAGE_SIDE = 768;
 
@@ -86,6 +97,7 @@ export class ImagesService {
     private readonly shareAccess: ShareAccess,
     private readonly visitors: ShareVisitorService,
     private readonly users: UsersService,
+    private readonly settings: SettingsService,
     options: { parallel: number },
   ) {
     this.repo = new ImagesRepo(db);
@@ -341,8 +353,13 @@ export class ImagesService {
       await new Promise((resolve) => setTimeout(resolve, 50));
       const owner = await this.users.accountById(userId);
       if (!owner) return;
+      const asWebp = change.kind === 'created' && (await this.settings.get('webpStorage'));
       for (const id of ids) {
-        const row = await this.files.liveRow(userId, id);
+        let row = await this.files.liveRow(userId, id);
+        if (row && asWebp && STORED_AS_WEBP.has(row.suffix.toLowerCase())) {
+          await this.storeAsWebp(owner, row);
+          row = await this.files.liveRow(userId, id);
+        }
         if (!row || this.recorded(row) !== undefined) continue;
         await this.readFacts({ owner, row, place: this.files.placeOf(owner, row) });
       }
@@ -358,6 +375,88 @@ export class ImagesService {
   /** Wait for the background reading of facts (tests, shutdown). */
   async settled(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  // ---- WebP storage ---------------------------------------------------------------------------
+
+  /** `GET /cloud/setting/webp`: whether uploaded photos are stored as WebP. */
+  async webpStorage(): Promise<{ enable: boolean }> {
+    return { enable: await this.settings.get('webpStorage') };
+  }
+
+  /** `PUT /cloud/setting/webp`: an administrator's choice for the photos uploaded from now on. */
+  async setWebpStorage(actor: Actor, enable: boolean): Promise<void> {
+    requireAuthority(actor, 'cloud:set:update');
+    await this.settings.set('webpStorage', enable);
+  }
+
+  /**
+   * A new photo stored as WebP: `photo.jpg` becomes `photo.webp` (a free name beside it), its
+   * pixels and orientation kept, when that is smaller. The new bytes move in journaled, so a
+   * crash leaves either the photo as it came or the WebP, never half of one.
+   */
+  private async storeAsWebp(owner: Owner, row: FileRow): Promise<void> {
+    await this.work(async (workDir, signal) => {
+      signal.throwIfAborted();
+      const scratch = this.scratchOf(workDir);
+      const from = this.files.placeOf(owner, row);
+      const local = await this.blobs.local(from);
+      try {
+        await storedWebp(
+          { path: local.path, suffix: row.suffix },
+          path.join(workDir, 'stored.webp'),
+        );
+      } finally {
+        await local.release();
+      }
+      const staged = this.blobs.child(scratch, 'stored.webp');
+      const stat = await this.blobs.stat(staged);
+      if (!stat || stat.size >= row.size) return;
+      const hash = createHash('sha256');
+      for await (const chunk of this.blobs.read(staged)) hash.update(chunk as Buffer);
+      const digest = hash.digest('hex');
+      await this.files.withLock(owner.id, async () => {
+        const current = await this.files.liveRow(owner.id, row.id);
+        // changed meanwhile (renamed, moved, rewritten): left as it is
+        if (!current || current.path !== row.path || current.name !== row.name) return;
+        if (current.hash !== row.hash || current.size !== row.size) return;
+        const stem = row.name.slice(0, row.name.length - row.suffix.length - 1) || row.name;
+        const name = await this.files.freeName(owner.id, row.parentId, `${stem}.webp`, false);
+        const to = this.blobs.item(owner.username, row.path, name);
+        await this.files.journaled(
+          owner.id,
+          'move',
+          staged,
+          to,
+          () => this.blobs.move(staged, to),
+          async (trx) => {
+            await this.files.repo.update(
+              row.id,
+              {
+                name,
+                suffix: 'webp',
+                contentType: 'image/webp',
+                fileType: 'image',
+                size: stat.size,
+                hash: digest,
+                updateDate: Date.now(),
+              },
+              trx,
+            );
+            await this.files.repo.adjustUsed(owner.id, stat.size - row.size, trx);
+            const changed = { ...row, name, suffix: 'webp', size: stat.size, hash: digest };
+            await this.files.changed({ kind: 'updated', userId: owner.id, rows: [changed] }, trx);
+          },
+        );
+        // the photo as it came goes once the WebP stands in its place
+        await this.blobs.remove(from);
+        this.files.notify(
+          owner.id,
+          'updateFile',
+          toView(await this.files.mustFind(owner.id, row.id)),
+        );
+      });
+    });
   }
 
   // ---- avatars --------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ export interface DriveSettings {
   exactSearch: boolean;
   /** Every account must set up two-factor sign-in before it gets in. */
   mfaForceEnable: boolean;
+  /** Uploaded photos are stored as WebP (General settings; off by default). */
+  webpStorage: boolean;
   /** LDAP sign-in; its password sealed (auth/ldap.service.ts). */
   ldap: LdapConfig;
 }
@@ -27,6 +29,7 @@ const DEFAULTS: DriveSettings = {
   iframe: DEFAULT_IFRAME,
   exactSearch: true,
   mfaForceEnable: false,
+  webpStorage: false,
   ldap: {
     enable: false,
     ldapServer: '',
