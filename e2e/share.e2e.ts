@@ -275,6 +275,11 @@ describe('sharing', () => {
     );
     await shot(page, 'share-image-preview');
     await page.keyboard.press('Escape');
+    // a folder that is not there says so, and the way back is the first crumb
+    await page.goto(`${link}?path=%2Fnowhere`);
+    await page.getByTestId('share-load-error').waitFor();
+    await page.getByTestId('share-crumb-root').click();
+    await item(page, 'notes.txt').waitFor();
   });
 
   it('downloads a file and a zip of a selection', async () => {

@@ -1,5 +1,6 @@
 import type { PublicFileView, ShareFacts } from '@nimbus/contract';
-import { Empty, Spin } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { Button, Empty, Result, Spin } from 'antd';
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -53,7 +54,7 @@ export function ShareBrowser({
   bytesUrl,
   rootLabel,
 }: ShareBrowserProps) {
-  const { t } = useTranslation(['share', 'common']);
+  const { t } = useTranslation(['share', 'files']);
   const folder = pathOf(segmentsOf(path));
   // the view mode lives in the URL, as in the drive: a link can open a share as a grid
   const [search, setSearch] = useSearchParams();
@@ -99,6 +100,18 @@ export function ShareBrowser({
       <div className="nb-share-browser__center" data-testid="share-loading">
         <Spin />
       </div>
+    ) : query.isError && items.length === 0 ? (
+      <Result
+        status="warning"
+        title={t('files:messages.loadFailed')}
+        subTitle={query.error instanceof Error ? query.error.message : undefined}
+        data-testid="share-load-error"
+        extra={
+          <Button icon={<ReloadOutlined />} onClick={() => void query.refetch()}>
+            {t('files:messages.retry')}
+          </Button>
+        }
+      />
     ) : items.length === 0 ? (
       <div
         className="nb-share-browser__center"
