@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_IDS_PER_REQUEST, MAX_LIST_PAGE_SIZE, TOKEN_HEADER } from './constants.ts';
+import { musicTags } from './media.ts';
 import { flag, listField, queryNumber } from './validation.ts';
 
 // The file tree's API (API-NOTES §1.3–§1.5, §1.12): the shapes of a file, of the results of
@@ -59,6 +60,8 @@ export const fileItem = z.object({
   userId: z.string(),
   /** Set on items in the trash. */
   trashDate: z.string().optional(),
+  /** Audio files: the song's tags, once read (spec §3 File: music). */
+  music: musicTags.optional(),
   /** Set on a mount listed in its folder: someone's shared folder placed here. */
   mount: mountRef.optional(),
 });

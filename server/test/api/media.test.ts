@@ -118,6 +118,16 @@ describe.skipIf(skipWithout(canMedia))('audio', () => {
       hasCover: true,
     });
     expect(res.body.data!.video).toBeNull();
+    // the listing carries the tags too (spec §3 File: music)
+    const listed = await call<Array<{ name: string; music?: { singer: string } }>>(
+      t.app,
+      'GET',
+      '/list',
+      { token: admin.token, query: { currentDirectory: '/' } },
+    );
+    expect(listed.body.data!.find((f) => f.name === 'track.mp3')?.music?.singer).toBe(
+      'Nimbus Band',
+    );
     const cover = await raw(t, `/media/cover?id=${id}`, { 'nimbus-token': admin.token });
     expect(cover.status).toBe(200);
     expect(cover.headers['content-type']).toBe('image/jpeg');
@@ -142,7 +152,7 @@ describe.skipIf(skipWithout(canMedia))('audio', () => {
         .where('id', '=', id)
         .executeTakeFirst();
       if (row?.media) {
-        expect(JSON.parse(row.media)).toMatchObject({ music: { singer: 'Nimbus Band' } });
+        expect(JSON.parse(row.media)).toMatchObject({ av: { music: { singer: 'Nimbus Band' } } });
         break;
       }
       if (Date.now() > deadline) throw new Error('the tags were not read in the background');

@@ -14,6 +14,7 @@ import { formatDateTime } from '../../lib/time.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
 import { contentTypeOf } from './file-types.ts';
 import { newFileRow } from './file-row.ts';
+import { musicOf } from '../media/media-facts.ts';
 import {
   FilesRepo,
   prefixOf,
@@ -91,6 +92,10 @@ export function toView(row: FileRow): FileView {
     userId: row.userId,
   };
   if (row.trashedAt) view.trashDate = formatDateTime(row.trashedAt);
+  if (row.fileType === 'audio') {
+    const music = musicOf(row);
+    if (music) view.music = music;
+  }
   return view;
 }
 

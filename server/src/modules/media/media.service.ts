@@ -20,6 +20,7 @@ import type { FileRow } from '../files/files.repo.ts';
 import type { FileChange, FilesService } from '../files/files.service.ts';
 import type { Owner } from '../files/files.service.ts';
 import type { ShareAccess, ShareCredentials } from '../share/share-access.ts';
+import { FACTS_KEY, factsOf } from './media-facts.ts';
 import { coverFrame, hasFfmpeg, probe, transcodeHls, type Probe } from './programs/ffmpeg.ts';
 import { type TranscodeSettings, targetFingerprint } from './transcode-settings.ts';
 
@@ -34,7 +35,7 @@ export interface TranscodePayload {
   fileId: string;
 }
 
-/** What the `media` column of a file keeps: read for the bytes of `hash`. */
+/** What the `media` column of a file keeps under `av`: read for the bytes of `hash`. */
 interface StoredMedia {
   hash: string;
   music?: MusicTags;
@@ -144,18 +145,20 @@ export class MediaService {
   // ---- reading a file's info ------------------------------------------------------------------
 
   private stored(row: FileRow): StoredMedia | null {
-    if (!row.media || !row.hash) return null;
-    try {
-      const media = JSON.parse(row.media) as StoredMedia;
-      return media.hash === row.hash ? media : null;
-    } catch {
-      return null;
-    }
+    if (!row.hash) return null;
+    const media = factsOf(row.media)[FACTS_KEY] as StoredMedia | undefined;
+    return media?.hash === row.hash ? media : null;
   }
 
+  /** Record the facts under this module's key, keeping the other modules' keys. */
   private async keep(row: FileRow, media: StoredMedia): Promise<void> {
-    row.media = JSON.stringify(media);
-    await this.files.repo.update(row.id, { media: row.media });
+    await this.files.transaction(async (trx) => {
+      const current = await this.files.repo.byId(row.userId, row.id, trx);
+      if (!current) return;
+      const facts = { ...factsOf(current.media), [FACTS_KEY]: media };
+      row.media = JSON.stringify(facts);
+      await this.files.repo.update(row.id, { media: row.media }, trx);
+    });
   }
 
   private coverKey(row: FileRow, ext: string): string {
