@@ -41,16 +41,12 @@ export function useTextStream(source: PreviewSource, item: PreviewItem): TextStr
   useEffect(() => {
     const abort = new AbortController();
     const found: string[] = [];
-    let timer: number | undefined;
-    const publish = (patch: Partial<TextStream> = {}) => {
-      window.clearTimeout(timer);
-      timer = undefined;
+    const publish = (patch: Partial<TextStream> = {}) =>
       setState((s) => ({ ...s, key, lines: found, count: found.length, ...patch }));
-    };
-    // while the text streams in, the view follows every 80 ms at most
-    const publishSoon = () => {
-      timer ??= window.setTimeout(() => publish(), 80);
-    };
+    // chunks already received resolve one after another without leaving a gap for the page to
+    // draw: after each update the loop yields, so the first screen shows while the rest arrives
+    const yieldToPage = () => new Promise((resolve) => window.setTimeout(resolve, 0));
+    let shownAt = 0;
 
     void (async () => {
       const response = await fetch(source.api('/preview/text/stream', { id: item.id }), {
@@ -89,7 +85,12 @@ export function useTextStream(source: PreviewSource, item: PreviewItem): TextStr
           publish({ truncated: true, done: true });
           return;
         }
-        publishSoon();
+        const now = performance.now();
+        if (now - shownAt > 100) {
+          shownAt = now;
+          publish();
+          await yieldToPage();
+        }
       }
       partial += text.decode();
       // a last line without its newline; a file ending in one shows no empty line after it
@@ -98,10 +99,7 @@ export function useTextStream(source: PreviewSource, item: PreviewItem): TextStr
     })().catch(() => {
       if (!abort.signal.aborted) publish({ failed: true, done: true });
     });
-    return () => {
-      abort.abort();
-      window.clearTimeout(timer);
-    };
+    return () => abort.abort();
   }, [source, item.id, key]);
   // another file's text is not shown while this one's starts
   return state.key === key ? state : START;
