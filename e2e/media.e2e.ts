@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DESKTOP,
+  PHONE,
   launchBrowser,
   openPage,
   saveScreenshot,
@@ -185,6 +187,14 @@ describe('audio and video', () => {
     expect(await list.innerText()).toContain('晴天 Sunny');
     await until(async () => (await audioState()).time > 0.3, 'the second song plays');
     await saveScreenshot(page, 'media-audio-playlist');
+    // on a phone the player fits the screen's width
+    await page.setViewportSize(PHONE);
+    await until(
+      async () => ((await player().boundingBox())?.width ?? 999) <= PHONE.width,
+      'the player fits a phone',
+    );
+    await saveScreenshot(page, 'media-audio-player-phone');
+    await page.setViewportSize(DESKTOP);
   });
 
   it('hides and pauses when closed', async () => {
