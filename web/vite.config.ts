@@ -1,7 +1,55 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * pdf.js's character maps, standard fonts and decoders, served beside the bundled PDF viewer
+ * page (`/pdf.js/…`): nothing of a viewer comes from another site.
+ */
+function pdfjsAssets(): Plugin {
+  const pdfjs = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  return {
+    name: 'nimbus-pdfjs-assets',
+    apply: 'build',
+    writeBundle(options) {
+      const out = options.dir ?? path.join(here, 'dist');
+      for (const folder of ['cmaps', 'standard_fonts', 'wasm'])
+        fs.cpSync(path.join(pdfjs, folder), path.join(out, 'pdf.js', folder), { recursive: true });
+    },
+  };
+}
 
 const apiTarget = process.env.NIMBUS_API_URL ?? 'http://localhost:8088';
+
+/** A package and everything it depends on, by name, as installed (web's own modules first). */
+function withDependencies(name: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  for (const root of [path.join(here, 'node_modules'), path.join(here, '..', 'node_modules')]) {
+    const manifest = path.join(root, name, 'package.json');
+    if (!fs.existsSync(manifest)) continue;
+    const { dependencies = {} } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const dependency of Object.keys(dependencies)) withDependencies(dependency, seen);
+    break;
+  }
+  return seen;
+}
+
+/** What only the viewer pages load (pdf.js, epub.js): kept out of the app's vendor chunk. */
+const viewerOnly = new Set([...withDependencies('pdfjs-dist'), ...withDependencies('epubjs')]);
+
+/** The package a module belongs to: the innermost `node_modules/<name>` of its path. */
+const packageOf = (id: string) =>
+  /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/
+    .exec(id.slice(id.lastIndexOf('node_modules')))?.[1]
+    ?.replace('\\', '/');
 
 /**
  * React and the small vendor libraries get long-lived chunks, so an app release does not bust
@@ -10,11 +58,16 @@ const apiTarget = process.env.NIMBUS_API_URL ?? 'http://localhost:8088';
  */
 const vendorGroups = [
   { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-  { name: 'vendor', test: /node_modules[\\/](?!antd|@ant-design|@rc-component)/ },
+  {
+    name: 'vendor',
+    test: (id: string) =>
+      /node_modules[\\/](?!antd|@ant-design|@rc-component)/.test(id) &&
+      !viewerOnly.has(packageOf(id) ?? ''),
+  },
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), pdfjsAssets()],
   server: {
     port: 5173,
     proxy: {
@@ -33,6 +86,12 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
     rolldownOptions: {
+      // the app, and the viewer pages at the Preview Config's built-in addresses (API-NOTES §1.12)
+      input: {
+        main: path.join(here, 'index.html'),
+        pdf: path.join(here, 'pdf.js/web/viewer.html'),
+        epub: path.join(here, 'resource/epubjs/viewer.html'),
+      },
       output: {
         codeSplitting: {
           groups: vendorGroups.map((group, index) => ({

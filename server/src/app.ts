@@ -312,6 +312,30 @@ export const WEB_APP_CSP = [
 ].join('; ');
 
 /**
+ * The bundled PDF and EPUB viewer pages (API-NOTES §1.12): framed by the app itself, reading
+ * the drive's own addresses only; a book's pages come as blob: documents, sandboxed without
+ * scripts (and this policy, which they inherit, allows none of their own either).
+ */
+export const VIEWER_PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline' blob:",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data: blob:",
+  "connect-src 'self'",
+  "media-src 'self' blob:",
+  "worker-src 'self' blob:",
+  "frame-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+const isViewerPage = (url: string) =>
+  url.startsWith('/pdf.js/web/') || url.startsWith('/resource/epubjs/');
+
+/**
  * Security headers on every response. API answers (stored bytes among them) run nothing and
  * are framed only by the app itself (its hidden download frame); the web app gets its strict
  * policy and is never framed. No response sends a Referer onwards: addresses carry tokens.
@@ -326,6 +350,9 @@ function addSecurityHeaders(app: FastifyInstance): void {
       // the OpenAPI page is a page of its own, with its own scripts
       if (!url.startsWith('/api/docs'))
         reply.header('content-security-policy', "sandbox; default-src 'none'");
+    } else if (isViewerPage(url)) {
+      reply.header('x-frame-options', 'SAMEORIGIN');
+      reply.header('content-security-policy', VIEWER_PAGE_CSP);
     } else {
       reply.header('x-frame-options', 'DENY');
       reply.header('content-security-policy', WEB_APP_CSP);

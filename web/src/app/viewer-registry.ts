@@ -1,3 +1,4 @@
+import { DOCUMENT_VIEWERS } from '../features/documents/viewers';
 import { MEDIA_VIEWERS } from '../features/media/viewers';
 import type { Viewer } from '../features/preview/registry';
 import { usePreview, type Preview } from '../features/preview/use-preview';
@@ -9,7 +10,12 @@ import { IMAGE_VIEWERS } from '../features/images/viewers';
  * contributes its viewers, one line each; the dispatch order is the viewers' stages
  * (PREVIEW_STAGES), and within a stage the order of this list.
  */
-export const VIEWERS: readonly Viewer[] = [...PREVIEW_VIEWERS, ...IMAGE_VIEWERS, ...MEDIA_VIEWERS];
+export const VIEWERS: readonly Viewer[] = [
+  ...PREVIEW_VIEWERS,
+  ...IMAGE_VIEWERS,
+  ...MEDIA_VIEWERS,
+  ...DOCUMENT_VIEWERS,
+];
 
 /** Opening files with every viewer: the drive, the mount browser and the share page use it. */
 export const useFilePreview = (): Preview => usePreview(VIEWERS);

@@ -3,6 +3,7 @@ import share from './share.en_US';
 import preview from './preview.en_US';
 import images from './images.en_US';
 import media from './media.en_US';
+import documents from './documents.en_US';
 import security from './security.en_US';
 import search from './search.en_US';
 import tags from './tags.en_US';
@@ -201,6 +202,7 @@ const en_US = {
   preview,
   images,
   media,
+  documents,
   security,
   settings: {
     actions: {

@@ -4,6 +4,7 @@ import share from './share.zh_CN';
 import preview from './preview.zh_CN';
 import images from './images.zh_CN';
 import media from './media.zh_CN';
+import documents from './documents.zh_CN';
 import security from './security.zh_CN';
 import search from './search.zh_CN';
 import tags from './tags.zh_CN';
@@ -203,6 +204,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
   preview,
   images,
   media,
+  documents,
   security,
   settings: {
     actions: {

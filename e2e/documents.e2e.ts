@@ -1,0 +1,272 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  signInPage,
+  startServer,
+  until,
+  type NimbusServer,
+} from './harness.ts';
+
+// Documents as people open them: a Word file converted by LibreOffice and read in the bundled
+// PDF viewer, a PDF paged and searched, an EPUB paginated, the same Word file from a share by a
+// visitor without an account, and the viewer pages refusing addresses of other sites. The
+// documents are made by LibreOffice when the test starts.
+
+const ADMIN = { username: 'admin', password: 'admin-secret-1' };
+const WORD_TEXT = 'Quarterly report of the Nimbus team';
+
+let server: NimbusServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token = '';
+let userId = '';
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-docs-e2e-'));
+
+async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.baseUrl}/api${url}`, {
+    method,
+    headers: {
+      'nimbus-token': token,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await res.json()) as { code: number; message: string; data: T };
+  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
+  return envelope.data;
+}
+
+/** LibreOffice turns a file into another type; answers the new file. */
+function convert(source: string, to: string): string {
+  execFileSync(
+    'soffice',
+    [
+      `-env:UserInstallation=file://${work}/profile`,
+      '--headless',
+      '--norestore',
+      '--convert-to',
+      to,
+      '--outdir',
+      work,
+      source,
+    ],
+    { stdio: 'ignore', env: { ...process.env, HOME: work } },
+  );
+  return source.replace(/\.[^.]+$/, `.${to.split(':')[0]}`);
+}
+
+/** A document of the given type made from a little HTML (EPUB by way of ODT: Writer/Web has no EPUB export). */
+function makeDocument(name: string, html: string, to: string): string {
+  const source = path.join(work, `${name}.html`);
+  fs.writeFileSync(source, `<html><head><meta charset="utf-8"></head><body>${html}</body></html>`);
+  return to === 'epub' ? convert(convert(source, 'odt'), 'epub') : convert(source, to);
+}
+
+async function seed(): Promise<void> {
+  const root = path.join(server.dataDir, 'files', ADMIN.username);
+  fs.mkdirSync(root, { recursive: true });
+  const word = makeDocument(
+    'report',
+    `<h1>${WORD_TEXT}</h1><p>Revenue grew in every region.</p>`,
+    'docx:MS Word 2007 XML',
+  );
+  fs.copyFileSync(word, path.join(root, 'report.docx'));
+  const pages = ['First page of the manual', 'Second page about the lighthouse'];
+  const pdf = makeDocument(
+    'manual',
+    pages.map((p, i) => `<h1 style="${i ? 'page-break-before: always' : ''}">${p}</h1>`).join(''),
+    'pdf',
+  );
+  fs.copyFileSync(pdf, path.join(root, 'manual.pdf'));
+  const epub = makeDocument(
+    'story',
+    '<h1>Chapter one</h1><p>It was a quiet morning in the valley of clouds.</p>',
+    'epub',
+  );
+  fs.copyFileSync(epub, path.join(root, 'story.epub'));
+  await api('GET', '/user/setting/sync?path=%2F');
+  await until(
+    async () =>
+      (
+        await api<{ name: string }[]>('GET', '/list?currentDirectory=%2F&pageSize=50').catch(
+          () => [],
+        )
+      ).length >= 3,
+    'the documents are indexed',
+    30_000,
+  );
+}
+
+const item = (p: Page, name: string) => p.locator(`[data-testid="file-item"][data-name="${name}"]`);
+
+/** The text pdf.js laid over the pages of the viewer in `frame`. */
+async function pdfShows(
+  frame: { locator: (selector: string) => Locator },
+  text: string,
+  what: string,
+): Promise<void> {
+  await until(
+    async () =>
+      (
+        await frame
+          .locator('.textLayer')
+          .allTextContents()
+          .catch(() => [])
+      )
+        .join(' ')
+        .includes(text),
+    what,
+    60_000,
+  );
+}
+
+async function closeDialog(p: Page): Promise<void> {
+  await p.keyboard.press('Escape');
+  await until(
+    async () => (await p.locator('.ant-modal-wrap:visible').count()) === 0,
+    'the viewer closes',
+  );
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  const init = await fetch(`${server.baseUrl}/api/public/initialization`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  expect(((await init.json()) as { code: number }).code).toBe(0);
+  const login = await fetch(`${server.baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...ADMIN, rememberMe: true }),
+  });
+  const session = ((await login.json()) as { data: Record<string, string> }).data;
+  token = session['nimbus-token']!;
+  userId = session.userId!;
+  await seed();
+  browser = await launchBrowser();
+  ({ context, page } = await openPage(browser, server));
+  await signInPage(page, { token, userId, username: ADMIN.username });
+  await item(page, 'report.docx').waitFor({ state: 'visible' });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe('documents', () => {
+  it('shows a Word document as the PDF LibreOffice made of it', async () => {
+    await item(page, 'report.docx').dblclick();
+    const frame = page.getByTestId('document-viewer');
+    await frame.waitFor({ state: 'attached' });
+    const src = new URL((await frame.getAttribute('src'))!, server.baseUrl);
+    expect(src.pathname).toBe('/pdf.js/web/viewer.html');
+    expect(new URL(src.searchParams.get('file')!).pathname).toBe('/api/preview/office');
+    const viewer = page.frameLocator('[data-testid="document-viewer"]');
+    await pdfShows(viewer, WORD_TEXT, 'the document\u2019s text shows');
+    expect(await viewer.getByTestId('pdf-pages').textContent()).toBe('of 1');
+    await saveScreenshot(page, 'documents-word');
+    await closeDialog(page);
+  });
+
+  it('pages through a PDF and finds a word in it', async () => {
+    await item(page, 'manual.pdf').dblclick();
+    // the Preview Config's built-in: pdf → the bundled PDF viewer page
+    const frame = page.getByTestId('iframe-viewer');
+    await frame.waitFor({ state: 'attached' });
+    expect(new URL((await frame.getAttribute('src'))!, server.baseUrl).pathname).toBe(
+      '/pdf.js/web/viewer.html',
+    );
+    const viewer = page.frameLocator('[data-testid="iframe-viewer"]');
+    await pdfShows(viewer, 'First page of the manual', 'the first page shows');
+    expect(await viewer.getByTestId('pdf-pages').textContent()).toBe('of 2');
+    await viewer.getByTestId('pdf-next').click();
+    await until(
+      async () => (await viewer.getByTestId('pdf-page').inputValue()) === '2',
+      'the second page is current',
+    );
+    await viewer.getByTestId('pdf-find').fill('lighthouse');
+    await viewer.locator('.textLayer .highlight').first().waitFor({ state: 'visible' });
+    await saveScreenshot(page, 'documents-pdf');
+    await page.getByTestId('iframe-viewer-close').click();
+  });
+
+  it('reads an EPUB page by page', async () => {
+    await item(page, 'story.epub').dblclick();
+    const viewer = page.frameLocator('[data-testid="iframe-viewer"]');
+    const book = viewer.frameLocator('[data-testid="epub-viewer"] iframe');
+    await book.getByText('It was a quiet morning in the valley of clouds.').waitFor({
+      state: 'visible',
+      timeout: 30_000,
+    });
+    // the book's pages run no scripts: epub.js sandboxes them
+    const sandbox = await viewer
+      .locator('[data-testid="epub-viewer"] iframe')
+      .getAttribute('sandbox');
+    expect(sandbox).toBe('allow-same-origin');
+    await saveScreenshot(page, 'documents-epub');
+    await page.getByTestId('iframe-viewer-close').click();
+  });
+
+  it('opens PDFs in the bundled viewer when the Preview Config maps them to nothing', async () => {
+    await api('PUT', '/cloud/setting/preview/config', { iframe: JSON.stringify({}) });
+    await page.reload();
+    await item(page, 'manual.pdf').dblclick();
+    const viewer = page.frameLocator('[data-testid="document-viewer"]');
+    await pdfShows(viewer, 'First page of the manual', 'the PDF shows in the document viewer');
+    await closeDialog(page);
+  });
+
+  it('shows a share\u2019s visitor the Word document without an account', async () => {
+    const listed = await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F');
+    const report = listed.find((entry) => entry.name === 'report.docx')!;
+    await api('POST', '/share/generate', {
+      fileId: report.id,
+      isFolder: false,
+      isPrivacy: false,
+      shortId: 'report',
+    });
+    const visitor = await openPage(browser, server);
+    try {
+      // the share page lists it for someone without an account
+      await visitor.page.goto('/s/report');
+      await item(visitor.page, 'report.docx').waitFor({ state: 'visible' });
+      // and the PDF viewer page shows it through the share's own address
+      const file = `/api/public/s/preview/office?shareId=report&id=${report.id}`;
+      await visitor.page.goto(
+        `/pdf.js/web/viewer.html?file=${encodeURIComponent(`${server.baseUrl}${file}`)}`,
+      );
+      await pdfShows(visitor.page, WORD_TEXT, 'the visitor sees the document');
+      await saveScreenshot(visitor.page, 'documents-share-word');
+    } finally {
+      await visitor.context.close();
+    }
+  });
+
+  it('the viewer pages open files of this drive only', async () => {
+    for (const address of [
+      '/pdf.js/web/viewer.html?file=https%3A%2F%2Fexample.com%2Fa.pdf',
+      '/resource/epubjs/viewer.html?url=%2Fassets%2Findex.js',
+    ]) {
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(r.url()));
+      const response = await page.goto(address);
+      expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'self'");
+      await page.getByTestId('doc-status').getByText('only opens files of this drive').waitFor();
+      expect(requests.filter((u) => !u.startsWith(server.baseUrl))).toEqual([]);
+      page.removeAllListeners('request');
+    }
+  });
+});

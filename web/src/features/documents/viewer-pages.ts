@@ -1,0 +1,23 @@
+import type { PreviewItem, PreviewSource } from '../preview/registry';
+import { suffixOf } from '../files/file-kinds';
+import { isOfficeDocument } from './viewers';
+
+/** The bundled viewer pages, at the Preview Config's built-in addresses (API-NOTES §1.12). */
+export const PDF_VIEWER_PAGE = '/pdf.js/web/viewer.html';
+export const EPUB_VIEWER_PAGE = '/resource/epubjs/viewer.html';
+
+const absolute = (address: string) => new URL(address, window.location.origin).href;
+
+/**
+ * The viewer page that shows a document: an office file as the PDF the server makes of it
+ * (`/preview/office`, or its share twin), a PDF and an EPUB as themselves.
+ */
+export function documentPageAddress(item: PreviewItem, source: PreviewSource): string {
+  if (isOfficeDocument(item)) {
+    const pdf = source.api('/preview/office', { id: item.id });
+    return `${PDF_VIEWER_PAGE}?file=${encodeURIComponent(absolute(pdf))}`;
+  }
+  const bytes = absolute(source.bytesUrl(item));
+  if (suffixOf(item) === 'epub') return `${EPUB_VIEWER_PAGE}?url=${encodeURIComponent(bytes)}`;
+  return `${PDF_VIEWER_PAGE}?file=${encodeURIComponent(bytes)}`;
+}
