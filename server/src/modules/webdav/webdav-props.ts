@@ -65,35 +65,67 @@ export const entryOf = (item: DavItem): Entry => ({
   row: item.kind === 'row' ? item.row : null,
 });
 
-/** The live properties of an entry as XML, by key; those a folder has not are left out. */
-export function liveProps(entry: Entry, locks: LockRow[]): Map<string, string> {
+/** A date format remembered for the last time formatted: the entries of a folder share many. */
+function memo(format: (ms: number) => string): (ms: number) => string {
+  let lastMs = Number.NaN;
+  let last = '';
+  return (ms) => {
+    if (ms !== lastMs) {
+      lastMs = ms;
+      last = format(ms);
+    }
+    return last;
+  };
+}
+const isoDate = memo((ms) => new Date(ms).toISOString());
+const httpDate = memo((ms) => new Date(ms).toUTCString());
+
+/** One live property of an entry as XML, or undefined when the entry has not got it. */
+function liveProp(entry: Entry, local: string, locks: LockRow[]): string | undefined {
   const { row } = entry;
-  const isFolder = !row || row.isFolder === 1;
-  const props = new Map<string, string>();
-  const set = (local: string, xml: string) => props.set(propKey(DAV_NS, local), xml);
-  const created = row ? row.uploadDate : 0;
-  const modified = row ? row.updateDate : 0;
-  set('creationdate', `<D:creationdate>${new Date(created).toISOString()}</D:creationdate>`);
-  if (row) set('displayname', `<D:displayname>${escapeXml(row.name)}</D:displayname>`);
-  set(
-    'getlastmodified',
-    `<D:getlastmodified>${new Date(modified).toUTCString()}</D:getlastmodified>`,
-  );
-  if (isFolder) set('resourcetype', '<D:resourcetype><D:collection/></D:resourcetype>');
-  else {
-    set('resourcetype', '<D:resourcetype/>');
-    set('getcontentlength', `<D:getcontentlength>${row.size}</D:getcontentlength>`);
-    set('getcontenttype', `<D:getcontenttype>${escapeXml(row.contentType)}</D:getcontenttype>`);
-    set('getetag', `<D:getetag>${escapeXml(etagOf(row, row.updateDate))}</D:getetag>`);
+  const isFile = row !== null && row.isFolder !== 1;
+  switch (local) {
+    case 'creationdate':
+      return `<D:creationdate>${isoDate(row ? row.uploadDate : 0)}</D:creationdate>`;
+    case 'displayname':
+      return row ? `<D:displayname>${escapeXml(row.name)}</D:displayname>` : undefined;
+    case 'getlastmodified':
+      return `<D:getlastmodified>${httpDate(row ? row.updateDate : 0)}</D:getlastmodified>`;
+    case 'resourcetype':
+      return isFile ? '<D:resourcetype/>' : '<D:resourcetype><D:collection/></D:resourcetype>';
+    case 'getcontentlength':
+      return isFile ? `<D:getcontentlength>${row.size}</D:getcontentlength>` : undefined;
+    case 'getcontenttype':
+      return isFile
+        ? `<D:getcontenttype>${escapeXml(row.contentType)}</D:getcontenttype>`
+        : undefined;
+    case 'getetag':
+      return isFile
+        ? `<D:getetag>${escapeXml(etagOf(row, row.updateDate))}</D:getetag>`
+        : undefined;
+    case 'supportedlock':
+      return SUPPORTED_LOCK;
+    case 'lockdiscovery': {
+      const on = locks.length ? locksOn(entry.path, locks) : [];
+      return on.length
+        ? `<D:lockdiscovery>${on.map((l) => activeLockXml(l)).join('')}</D:lockdiscovery>`
+        : '<D:lockdiscovery/>';
+    }
+    default:
+      return undefined;
   }
-  set('supportedlock', SUPPORTED_LOCK);
-  const on = locksOn(entry.path, locks);
-  set(
-    'lockdiscovery',
-    on.length
-      ? `<D:lockdiscovery>${on.map((l) => activeLockXml(l)).join('')}</D:lockdiscovery>`
-      : '<D:lockdiscovery/>',
-  );
+}
+
+const LIVE_LOCALS = LIVE_PROPS.map((key) => key.slice(DAV_NS.length + 2));
+const DAV_PREFIX = `{${DAV_NS}}`;
+
+/** The live properties an entry has, by key. */
+export function liveProps(entry: Entry, locks: LockRow[]): Map<string, string> {
+  const props = new Map<string, string>();
+  for (const local of LIVE_LOCALS) {
+    const xml = liveProp(entry, local, locks);
+    if (xml !== undefined) props.set(`${DAV_PREFIX}${local}`, xml);
+  }
   return props;
 }
 
@@ -114,24 +146,31 @@ export function responseXml(
   locks: LockRow[],
   dead: PropertyRow[],
 ): string {
-  const live = liveProps(entry, locks);
   const isFolder = !entry.row || entry.row.isFolder === 1;
   let body = `<D:response><D:href>${escapeXml(hrefOf(entry.path, isFolder))}</D:href>`;
   if (request.kind === 'names') {
+    const live = liveProps(entry, locks);
     const names = [...live.keys(), ...dead.map((d) => d.name)].map(emptyElement).join('');
     body += propstat(names, STATUS_OK);
   } else if (request.kind === 'all') {
-    const found = [...live.values()].join('') + dead.map((d) => d.value).join('');
-    const missing: string[] = [];
-    for (const key of request.include)
-      if (!live.has(key) && !dead.some((d) => d.name === key)) missing.push(key);
+    let found = '';
+    for (const local of LIVE_LOCALS) found += liveProp(entry, local, locks) ?? '';
+    for (const d of dead) found += d.value;
     body += propstat(found, STATUS_OK);
+    const missing = request.include.filter(
+      (key) =>
+        !(key.startsWith(DAV_PREFIX) && liveProp(entry, key.slice(DAV_PREFIX.length), locks)) &&
+        !dead.some((d) => d.name === key),
+    );
     if (missing.length) body += propstat(missing.map(emptyElement).join(''), STATUS_MISSING);
   } else {
     let found = '';
     let missing = '';
     for (const key of request.keys) {
-      const value = live.get(key) ?? dead.find((d) => d.name === key)?.value;
+      const value =
+        (key.startsWith(DAV_PREFIX)
+          ? liveProp(entry, key.slice(DAV_PREFIX.length), locks)
+          : undefined) ?? dead.find((d) => d.name === key)?.value;
       if (value !== undefined) found += value;
       else missing += emptyElement(key);
     }

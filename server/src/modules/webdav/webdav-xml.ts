@@ -69,6 +69,7 @@ export function firstDav(el: XmlElement, local: string): XmlElement | undefined 
 export const propKey = (ns: string, local: string) => `{${ns}}${local}`;
 
 export function escapeXml(text: string): string {
+  if (!/[&<>"]/.test(text)) return text;
   return text.replace(/[&<>"]/g, (c) =>
     c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;',
   );

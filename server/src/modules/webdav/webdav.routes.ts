@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -649,32 +648,47 @@ function sendError(res: ServerResponse, err: unknown, request: FastifyRequest): 
     .end(body);
 }
 
-/** Text gathered into large writes, each awaited when the receiver is full. */
+/** Text gathered into large writes; waits only when much is queued for a slow receiver. */
 class ChunkWriter {
   private parts: string[] = [];
   private length = 0;
 
-  constructor(private readonly out: NodeJS.WritableStream & { destroyed?: boolean }) {}
+  constructor(private readonly out: NodeJS.WritableStream & { writableLength?: number }) {}
 
   async write(text: string): Promise<void> {
     this.parts.push(text);
     this.length += text.length;
-    if (this.length >= 64 * 1024) await this.flush();
+    if (this.length >= 256 * 1024) await this.flush();
   }
 
   private async flush(): Promise<void> {
     const chunk = this.parts.join('');
     this.parts = [];
     this.length = 0;
-    if (this.out.destroyed) throw new Error('The client went away');
-    if (!this.out.write(chunk)) {
-      const out = this.out as NodeJS.EventEmitter;
-      await Promise.race([once(out, 'drain'), once(out, 'close')]);
-    }
+    const out = this.out as NodeJS.WritableStream & {
+      writableLength: number;
+      destroyed: boolean;
+    };
+    if (out.destroyed) throw new Error('The client went away');
+    out.write(chunk);
+    if (out.writableLength > 4 * 1024 * 1024) await drained(out);
   }
 
   async end(): Promise<void> {
     await this.flush();
     this.out.end();
   }
+}
+
+/** The stream has room again, or is gone. */
+function drained(out: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
 }

@@ -145,13 +145,25 @@ export class WebdavService {
     if (options.expectedBytes !== undefined && options.expectedBytes > room) throw spaceFull();
     const hash = createHash('sha256');
     let size = 0;
+    // the socket's small chunks gathered into 1 MiB writes: far fewer trips to the disk
+    let held: Buffer[] = [];
+    let heldBytes = 0;
     const counter = new Transform({
-      highWaterMark: 1024 * 1024,
+      highWaterMark: 4 * 1024 * 1024,
       transform(chunk: Buffer, _encoding, done) {
         size += chunk.length;
         if (size > room) return done(spaceFull());
         hash.update(chunk);
-        done(null, chunk);
+        held.push(chunk);
+        heldBytes += chunk.length;
+        if (heldBytes < 1024 * 1024) return done();
+        const out = Buffer.concat(held, heldBytes);
+        held = [];
+        heldBytes = 0;
+        done(null, out);
+      },
+      flush(done) {
+        done(null, heldBytes ? Buffer.concat(held, heldBytes) : undefined);
       },
     });
     body.on('error', (err) => counter.destroy(err));
