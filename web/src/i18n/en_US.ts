@@ -169,6 +169,9 @@ const en_US = {
       code: 'Verification code',
       verify: 'Verify',
       back: 'Back to login',
+      recoveryCode: 'Recovery code',
+      useRecovery: 'Use a recovery code instead',
+      useApp: 'Use the code from your app',
     },
     hero: {
       title: 'Your files, on your own cloud.',
@@ -187,6 +190,7 @@ const en_US = {
       passwordMismatch: 'Password does not match',
       codeRequired: 'Enter the verification code',
       codePattern: 'The code has 6 digits',
+      recoveryPattern: 'A recovery code has 10 letters and digits',
     },
     errors: {
       loginFailed: 'Could not log in, please try again',

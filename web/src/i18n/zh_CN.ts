@@ -171,6 +171,9 @@ const zh_CN: LocaleTree<typeof en_US> = {
       code: '验证码',
       verify: '验证',
       back: '返回登录',
+      recoveryCode: '恢复码',
+      useRecovery: '改用恢复码',
+      useApp: '使用应用中的验证码',
     },
     hero: {
       title: '你的文件，存在你自己的云上。',
@@ -189,6 +192,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
       passwordMismatch: '两次输入的密码不一致',
       codeRequired: '请输入验证码',
       codePattern: '验证码为 6 位数字',
+      recoveryPattern: '恢复码由 10 个字母和数字组成',
     },
     errors: {
       loginFailed: '登录失败，请重试',

@@ -79,7 +79,9 @@ export interface Credentials {
 
 export type LoginOutcome =
   | { kind: 'session'; token: string; userId: string; username: string }
-  | { kind: 'mfa'; mfaToken: string; username: string; rememberMe: boolean };
+  | { kind: 'mfa'; mfaToken: string; username: string; rememberMe: boolean }
+  /** The drive requires two-factor sign-in and this account has none yet. */
+  | { kind: 'enrol'; mfaToken: string; username: string; rememberMe: boolean };
 
 function toOutcome(
   result: LoginResult | undefined,
@@ -88,7 +90,12 @@ function toOutcome(
 ): LoginOutcome {
   const token = result?.[TOKEN_HEADER];
   if (result?.mfaToken && !token)
-    return { kind: 'mfa', mfaToken: result.mfaToken, username, rememberMe };
+    return {
+      kind: result.mfaForceEnable ? 'enrol' : 'mfa',
+      mfaToken: result.mfaToken,
+      username,
+      rememberMe,
+    };
   if (!token) throw new Error('The server answered the login without a token');
   return {
     kind: 'session',
@@ -126,6 +133,25 @@ export async function verifyTotp(input: {
     { silent: true },
   );
   return toOutcome(result, name, input.rememberMe);
+}
+
+/** Forced enrolment: the first code proves the app has the secret; then the session. */
+export async function initVerifyTotp(input: {
+  username: string;
+  mfaToken: string;
+  mfaSecret: string;
+  mfaCode: string;
+  rememberMe: boolean;
+}): Promise<{ outcome: LoginOutcome; recoveryCodes: string[] }> {
+  const result = await api.post<LoginResult & { recoveryCodes: string[] }>(
+    '/public/init-verify-totp',
+    input,
+    { silent: true },
+  );
+  return {
+    outcome: toOutcome(result, input.username, input.rememberMe),
+    recoveryCodes: result?.recoveryCodes ?? [],
+  };
 }
 
 export async function createAdministrator(input: {

@@ -11,7 +11,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Form, Input, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../api/client';
 import { useBranding } from '../../../app/branding';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { ThemeSwitch } from '../../../components/ThemeSwitch';
@@ -24,15 +23,13 @@ import {
   type Credentials,
   type LoginOutcome,
 } from '../api';
+import { failureText } from '../failure';
 import { useSignIn } from '../session';
+import { EnrolStep } from '../../security/components/EnrolStep';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { passwordRules, usernameRules } from '../validation';
 
-type MfaStep = Extract<LoginOutcome, { kind: 'mfa' }>;
-
-function failureText(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.kind === 'business' ? error.message : fallback;
-}
+type MfaStep = Extract<LoginOutcome, { kind: 'mfa' | 'enrol' }>;
 
 /** The username of the sign-in and first-run forms; strict: a new name must fit the pattern. */
 function UsernameField({ strict }: { strict: boolean }) {
@@ -77,13 +74,16 @@ export function LoginPage() {
   const queryClient = useQueryClient();
   const signIn = useSignIn();
   const [mfa, setMfa] = useState<MfaStep | null>(null);
+  /** The second step takes a recovery code instead of the app's six digits. */
+  const [recovery, setRecovery] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [loginForm] = Form.useForm<Credentials>();
 
   const finish = (outcome: LoginOutcome) => {
-    if (outcome.kind === 'mfa') {
+    if (outcome.kind !== 'session') {
       setMfa(outcome);
+      setRecovery(false);
       return;
     }
     signIn(outcome);
@@ -134,6 +134,8 @@ export function LoginPage() {
   let body;
   if (hasUser.isPending) {
     body = <Skeleton active paragraph={{ rows: 6 }} />;
+  } else if (mfa?.kind === 'enrol') {
+    body = <EnrolStep step={mfa} onDone={finish} />;
   } else if (mfa) {
     body = (
       <>
@@ -150,16 +152,37 @@ export function LoginPage() {
             label={t('mfa.code')}
             rules={[
               { required: true, message: t('validation.codeRequired') },
-              { pattern: /^\d{6}$/, message: t('validation.codePattern') },
+              recovery
+                ? { min: 6, max: 16, message: t('validation.recoveryPattern') }
+                : { pattern: /^\d{6}$/, message: t('validation.codePattern') },
             ]}
           >
-            <Input.OTP
-              length={6}
-              autoFocus
-              data-testid="login-mfa-code"
-              aria-label={t('mfa.code')}
-            />
+            {recovery ? (
+              <Input
+                autoFocus
+                maxLength={16}
+                autoComplete="one-time-code"
+                data-testid="login-mfa-recovery"
+                aria-label={t('mfa.recoveryCode')}
+              />
+            ) : (
+              <Input.OTP
+                length={6}
+                autoFocus
+                data-testid="login-mfa-code"
+                aria-label={t('mfa.code')}
+              />
+            )}
           </Form.Item>
+          <Button
+            type="link"
+            size="small"
+            style={{ padding: 0, marginBottom: 12 }}
+            onClick={() => setRecovery((on) => !on)}
+            data-testid="login-mfa-use-recovery"
+          >
+            {recovery ? t('mfa.useApp') : t('mfa.useRecovery')}
+          </Button>
           <FormError error={error} />
           <Button
             type="primary"

@@ -1,6 +1,6 @@
 import type { MfaSetup, UserInfo } from '@nimbus/contract';
 import { SafetyCertificateOutlined } from '@ant-design/icons';
-import { Button, Card, Form, Input, Modal, Tag } from 'antd';
+import { Button, Card, Form, Input, Modal, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchMfaSetup, useDisableMfa, useEnableMfa } from '../api';
@@ -32,21 +32,21 @@ export function TwoFactorSection({ user }: { user: UserInfo }) {
     >
       <p style={{ color: 'var(--nb-text-2)' }}>{t('mfa.lead')}</p>
       {user.mfaEnabled ? (
-        <>
+        <Space>
           <Tag color="green" data-testid="mfa-on">
             {t('mfa.on')}
           </Tag>
           <Button danger onClick={() => setDisabling(true)} data-testid="mfa-turn-off">
             {t('mfa.turnOff')}
           </Button>
-        </>
+        </Space>
       ) : (
-        <>
+        <Space>
           <Tag>{t('mfa.off')}</Tag>
           <Button type="primary" onClick={() => void start()} data-testid="mfa-turn-on">
             {t('mfa.turnOn')}
           </Button>
-        </>
+        </Space>
       )}
 
       <Modal

@@ -12,6 +12,8 @@ import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
 import { authKeys, useUserInfo } from '../../auth/api';
 import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
 import { updatePassword, updateProfile, validOldPassword } from '../api';
+import { AccessTokensSection } from '../../security/components/AccessTokensSection';
+import { TwoFactorSection } from '../../security/components/TwoFactorSection';
 import { AppearanceForm } from '../components/AppearanceForm';
 
 function ProfileCard({ user }: { user: UserInfo }) {
@@ -172,6 +174,8 @@ export function UserSettingsPage() {
           </Card>
           <PasswordCard user={user} />
         </div>
+        <TwoFactorSection user={user} />
+        <AccessTokensSection />
       </div>
     </div>
   );

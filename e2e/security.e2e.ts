@@ -1,0 +1,126 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { base32Decode, codeAt, stepAt } from '../server/src/lib/totp.ts';
+import {
+  PHONE,
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  signInPage,
+  startServer,
+  until,
+  type NimbusServer,
+} from './harness.ts';
+
+// Two-factor sign-in and access tokens as a person uses them: turn two-factor sign-in on with
+// the code an authenticator app would show (computed here), sign out and back in with a code,
+// and make an access token that works for the API.
+// The steps share one page and run in order.
+
+const ADMIN = { username: 'admin', password: 'admin-secret-1' };
+
+let server: NimbusServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let secret = '';
+let enrolledStep = 0;
+
+async function api<T>(method: string, url: string, token?: string) {
+  const res = await fetch(`${server.baseUrl}/api${url}`, {
+    method,
+    headers: token ? { 'nimbus-token': token } : {},
+  });
+  return (await res.json()) as { code: number; data: T };
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  await fetch(`${server.baseUrl}/api/public/initialization`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  const res = await fetch(`${server.baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  const session = ((await res.json()) as { data: { 'nimbus-token': string; userId: string } }).data;
+  browser = await launchBrowser();
+  ({ context, page } = await openPage(browser, server));
+  await signInPage(page, {
+    token: session['nimbus-token'],
+    userId: session.userId,
+    username: ADMIN.username,
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+describe.sequential('security settings in the browser', () => {
+  it('turns two-factor sign-in on with a code from the app and shows the recovery codes once', async () => {
+    await page.goto('/setting/user');
+    await page.getByTestId('mfa-turn-on').click();
+    const shown = await page.getByTestId('mfa-secret').locator('code').innerText();
+    secret = shown.replace(/\s/g, '');
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    await saveScreenshot(page, 'security-mfa-enrol');
+    enrolledStep = stepAt(Date.now());
+    await page.getByTestId('mfa-code').fill(codeAt(base32Decode(secret), enrolledStep));
+    await page.getByTestId('mfa-confirm').click();
+    const recovery = page.getByTestId('mfa-recovery');
+    await recovery.waitFor();
+    expect(await recovery.locator('code').count()).toBe(10);
+    await saveScreenshot(page, 'security-mfa-recovery');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByTestId('mfa-on').waitFor();
+  });
+
+  it('makes an access token that is shown once and works for the API', async () => {
+    await page.getByTestId('token-name').fill('backup script');
+    await page.getByTestId('token-generate').click();
+    const made = await page.getByTestId('token-made').locator('code').innerText();
+    expect(made).toMatch(/^nat_/);
+    expect((await api('GET', '/list', made)).code).toBe(0);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await until(
+      async () => (await page.getByText('backup script').count()) > 0,
+      'the new token listed',
+    );
+    await saveScreenshot(page, 'security-settings');
+  });
+
+  it('signs out and back in with the password and the next code', async () => {
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('logout').click();
+    await page.waitForURL((url) => url.pathname.startsWith('/login'));
+    await page.getByTestId('login-username').fill(ADMIN.username);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    const otp = page.getByTestId('login-mfa-code');
+    await otp.waitFor();
+    await saveScreenshot(page, 'security-login-code');
+    // the enrolment's code is spent: the app's next one signs in
+    await otp.locator('input').first().click();
+    await page.keyboard.type(codeAt(base32Decode(secret), enrolledStep + 1));
+    await page.getByTestId('login-mfa-submit').click();
+    // signed in: back where the sign-out happened
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await page.getByTestId('sidebar').waitFor();
+  });
+
+  it('fits a phone in the dark theme', async () => {
+    await page.setViewportSize(PHONE);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/setting/user');
+    await page.getByTestId('tokens-card').waitFor();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(PHONE.width);
+    await saveScreenshot(page, 'security-settings-phone-dark');
+  });
+});
