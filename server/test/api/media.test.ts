@@ -211,6 +211,16 @@ describe.skipIf(skipWithout(canMedia))('video', () => {
       { input: part.rawPayload },
     );
     expect(probe.toString().trim().split(/\s+/)[0]).toBe('240');
+    // the scrubbing previews: a sprite of frames and the WebVTT track naming their regions
+    const track = await raw(t, `/video/hls/${ADMIN.username}/${id}.vtt`, headers);
+    expect(track.status).toBe(200);
+    expect(track.headers['content-type']).toMatch(/^text\/vtt/);
+    expect(track.body.startsWith('WEBVTT')).toBe(true);
+    expect(track.body).toContain(`${id}-vtt.jpg#xywh=0,0,160,90`);
+    expect(track.body.match(/#xywh=/g)).toHaveLength(60);
+    const sprite = await raw(t, `/video/hls/${ADMIN.username}/${id}-vtt.jpg`, headers);
+    expect(sprite.status).toBe(200);
+    expect(sprite.headers['content-type']).toBe('image/jpeg');
     // the task is gone from the administrator's status when done
     const status = await call<TranscodeStatusView>(t.app, 'GET', '/cloud/transcode/status', {
       token: admin.token,

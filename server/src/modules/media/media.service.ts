@@ -21,7 +21,14 @@ import type { FileChange, FilesService } from '../files/files.service.ts';
 import type { Owner } from '../files/files.service.ts';
 import type { ShareAccess, ShareCredentials } from '../share/share-access.ts';
 import { FACTS_KEY, factsOf } from './media-facts.ts';
-import { coverFrame, hasFfmpeg, probe, transcodeHls, type Probe } from './programs/ffmpeg.ts';
+import {
+  coverFrame,
+  hasFfmpeg,
+  probe,
+  thumbnailTrack,
+  transcodeHls,
+  type Probe,
+} from './programs/ffmpeg.ts';
 import { type TranscodeSettings, targetFingerprint } from './transcode-settings.ts';
 
 export const JOB_MEDIA_INFO = 'mediaInfo';
@@ -346,7 +353,7 @@ export class MediaService {
     return this.cover(open.owner, row);
   }
 
-  /** `{fileId}.m3u8` or `{fileId}-{n}.ts` of the rendition of `owner`'s file. */
+  /** `{fileId}.m3u8`, `{fileId}-{n}.ts`, `{fileId}.vtt` or `{fileId}-vtt.jpg` of a rendition. */
   private async hlsPart(
     owner: Owner,
     username: string,
@@ -358,7 +365,11 @@ export class MediaService {
       ? 'application/vnd.apple.mpegurl'
       : /-\d{1,6}\.ts$/.test(file)
         ? 'video/mp2t'
-        : null;
+        : file.endsWith('-vtt.jpg')
+          ? 'image/jpeg'
+          : file.endsWith('.vtt')
+            ? 'text/vtt'
+            : null;
     if (!type || !file.startsWith(row.id)) throw hlsNotFound();
     const folder = await this.rendition(row, this.stored(row));
     if (!folder) throw hlsNotFound();
@@ -369,7 +380,7 @@ export class MediaService {
 
   /** The file id a part's name starts with. */
   private static fileIdOf(file: string): string {
-    const m = /^(.+?)(?:\.m3u8|-\d{1,6}\.ts)$/.exec(file);
+    const m = /^(.+?)(?:\.m3u8|\.vtt|-vtt\.jpg|-\d{1,6}\.ts)$/.exec(file);
     if (!m?.[1]) throw hlsNotFound();
     return m[1];
   }
@@ -498,6 +509,19 @@ export class MediaService {
             this.announce(userId, fileId, 'running', percent);
           },
         );
+        try {
+          await thumbnailTrack(
+            local.path,
+            scratch.path,
+            row.id,
+            source,
+            config.vttThumbnailCount,
+            ctx.signal,
+          );
+        } catch {
+          // the video plays without scrubbing previews
+          ctx.signal.throwIfAborted();
+        }
         await this.blobs.remove(folder);
         await this.blobs.move(scratch.place, folder);
       } finally {

@@ -187,3 +187,73 @@ export function transcodeHls(
     });
   });
 }
+
+/** Width of one thumbnail of a video's scrubbing sprite. */
+const SPRITE_TILE_WIDTH = 160;
+const SPRITE_COLUMNS = 10;
+
+/**
+ * `count` frames spread over the video, tiled 10 a row into `{base}-vtt.jpg`, and the WebVTT
+ * track `{base}.vtt` naming each frame's region for its stretch of time (players' scrubbing
+ * previews).
+ */
+export async function thumbnailTrack(
+  input: string,
+  outDir: string,
+  base: string,
+  source: Probe,
+  count: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const program = ffmpegPath();
+  const prober = ffprobePath();
+  if (!program || !prober) throw new Error('ffmpeg is not installed');
+  if (source.duration <= 0 || source.width <= 0) return;
+  const columns = Math.min(SPRITE_COLUMNS, count);
+  const rows = Math.ceil(count / columns);
+  const sprite = path.join(outDir, `${base}-vtt.jpg`);
+  await runProgram(
+    program,
+    [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-an'],
+      ...[
+        '-vf',
+        `fps=${count}/${source.duration.toFixed(3)},scale=${SPRITE_TILE_WIDTH}:-2,tile=${columns}x${rows}`,
+      ],
+      ...['-frames:v', '1', '-q:v', '5', sprite],
+    ],
+    { signal, timeoutMs: 300_000 },
+  );
+  const size = (
+    await runProgram(
+      prober,
+      ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', sprite],
+      { signal, timeoutMs: 30_000 },
+    )
+  )
+    .toString('utf8')
+    .trim()
+    .split(',')
+    .map(Number);
+  const tileHeight = Math.floor((size[1] ?? 0) / rows);
+  const step = source.duration / count;
+  const stamp = (seconds: number) => {
+    const ms = Math.round(seconds * 1000);
+    const h = Math.floor(ms / 3_600_000);
+    const m = Math.floor((ms % 3_600_000) / 60_000);
+    const s = Math.floor((ms % 60_000) / 1000);
+    const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+    return `${pad(h)}:${pad(m)}:${pad(s)}.${pad(ms % 1000, 3)}`;
+  };
+  const cues = ['WEBVTT', ''];
+  for (let i = 0; i < count; i++) {
+    const x = (i % columns) * SPRITE_TILE_WIDTH;
+    const y = Math.floor(i / columns) * tileHeight;
+    cues.push(
+      `${stamp(i * step)} --> ${stamp(Math.min(source.duration, (i + 1) * step))}`,
+      `${base}-vtt.jpg#xywh=${x},${y},${SPRITE_TILE_WIDTH},${tileHeight}`,
+      '',
+    );
+  }
+  await fs.writeFile(path.join(outDir, `${base}.vtt`), cues.join('\n'));
+}
