@@ -138,6 +138,17 @@ describe('office documents as PDF', () => {
     expect(history.body.code).toBe(ErrorCode.FILE_NOT_FOUND);
     const anonymous = await bytes(`/preview/office?id=${id}`);
     expect(anonymous.status).toBe(401);
+
+    // a document LibreOffice cannot load: refused, and not tried again at once
+    const broken = await putFile(t, owner(), '/', 'broken.docx', Buffer.from('PK\x03\x04garbage'));
+    for (let i = 0; i < 2; i++) {
+      const res = await call(t.app, 'GET', '/preview/office', {
+        token: admin.token,
+        query: { id: broken },
+      });
+      expect(res.body.code).toBe(ErrorCode.UNRECOGNIZED_FILE);
+      expect(res.body.message).toMatch(/could not be converted/);
+    }
   });
 
   it('shows a share\u2019s visitors the PDF of its documents, downloads off too, and nothing else', async () => {

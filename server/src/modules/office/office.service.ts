@@ -50,6 +50,8 @@ export interface OfficeOptions {
 }
 
 const OFFICE = new Set<string>(OFFICE_SUFFIXES);
+/** A document that could not be converted is not tried again before this (a broken file). */
+const RETRY_AFTER_MS = 10 * 60_000;
 /** Callback statuses (API-NOTES §1.15): 2 ready to save, 6 force-saved. */
 const SAVE_STATUSES = new Set([2, 6]);
 
@@ -78,6 +80,8 @@ export const documentKey = (row: Pick<FileRow, 'id' | 'hash' | 'size' | 'updateD
 export class OfficeService {
   /** Conversions under way, by cache key: a second viewer waits for the first one's PDF. */
   private readonly converting = new Map<string, Promise<Place>>();
+  /** Documents that failed lately, by cache key: not tried again for a while. */
+  private readonly failures = new Map<string, number>();
   private readonly gate: Gate;
 
   constructor(
@@ -104,9 +108,17 @@ export class OfficeService {
     const key = `${row.id}-${versionOf(row).slice(0, 32)}.pdf`;
     const place = this.blobs.cached('office', key);
     if (!(await this.blobs.exists(place))) {
+      const failedAt = this.failures.get(key);
+      if (failedAt !== undefined && Date.now() - failedAt < RETRY_AFTER_MS)
+        throw conversionFailed();
       let running = this.converting.get(key);
       if (!running) {
-        running = this.convert(owner, row, place).finally(() => this.converting.delete(key));
+        running = this.convert(owner, row, place)
+          .catch((err: unknown) => {
+            this.remember(key);
+            throw err;
+          })
+          .finally(() => this.converting.delete(key));
         this.converting.set(key, running);
       }
       await running;
@@ -123,6 +135,15 @@ export class OfficeService {
         updateDate: row.updateDate,
       },
     };
+  }
+
+  private remember(key: string): void {
+    this.failures.set(key, Date.now());
+    // a bounded memory: the oldest failures go first
+    if (this.failures.size > 1000) {
+      const oldest = this.failures.keys().next().value;
+      if (oldest !== undefined) this.failures.delete(oldest);
+    }
   }
 
   private async convert(owner: Owner, row: FileRow, to: Place): Promise<Place> {
