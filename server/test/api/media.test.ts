@@ -228,6 +228,41 @@ describe.skipIf(skipWithout(canMedia))('video', () => {
     expect(status.body.data!.tasks.map((x) => x.fileId)).not.toContain(id);
   }, 120_000);
 
+  it('makes the rendition again under new targets only when re-transcoding is on', async () => {
+    await enableTranscoding(admin.token);
+    const id = await putFile(t, owner(), '/', 'clip.mp4', video);
+    await transcoded(admin.token, id);
+    const headers = { 'nimbus-token': admin.token };
+    const partHeight = async () => {
+      const part = await t.app.inject({
+        method: 'GET',
+        url: `/api/video/hls/${ADMIN.username}/${id}-0.ts`,
+        headers,
+      });
+      const out = execFileSync(
+        'ffprobe',
+        [
+          ...['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=height'],
+          ...['-of', 'csv=p=0', '-'],
+        ],
+        { input: part.rawPayload },
+      );
+      return out.toString().trim().split(/\s+/)[0];
+    };
+    expect(await partHeight()).toBe('240');
+    // new targets without re-transcoding: the rendition stays, nothing is started
+    await enableTranscoding(admin.token, { height: 180 });
+    const kept = await info(admin.token, id);
+    expect(kept.body.data!.hls).toMatchObject({ state: 'done', taskId: null });
+    // with re-transcoding: made again, the old one playing meanwhile
+    await enableTranscoding(admin.token, { height: 180, isReTranscode: true });
+    const again = await info(admin.token, id);
+    expect(again.body.data!.hls?.state).toBe('done');
+    expect(again.body.data!.hls?.taskId).toBeTruthy();
+    await t.app.services.jobs.waitFor(again.body.data!.hls!.taskId!, 90_000);
+    expect(await partHeight()).toBe('180');
+  }, 180_000);
+
   it('never serves a rendition or info to another user, nor to nobody', async () => {
     await enableTranscoding(admin.token);
     const id = await putFile(t, owner(), '/', 'clip.mp4', video);
