@@ -78,6 +78,10 @@ describe('thumbnails', () => {
     });
     expect(again.status).toBe(304);
     expect(await t.app.services.blobs.list(cache)).toHaveLength(1);
+    // an address naming the version is kept by the browser; one without is asked again
+    expect(first.headers['cache-control']).toMatch(/must-revalidate/);
+    const versioned = await bytes(`/view/thumbnail?id=${id}&v=1`, own(admin.token));
+    expect(versioned.headers['cache-control']).toBe('private, max-age=604800, immutable');
     // an <img> carries the session in the query
     const byQuery = await bytes(`/view/thumbnail?id=${id}&nimbus-token=${admin.token}`);
     expect(byQuery.status).toBe(200);

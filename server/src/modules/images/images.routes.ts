@@ -28,6 +28,15 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
   const { images } = app.services;
   const open = { config: { public: true } } as const;
 
+  // an address that names the content's version (`v`, as thumbnailUrl builds it) never shows
+  // other bytes: the browser keeps the picture instead of asking again for every grid page
+  app.addHook('onSend', async (request, reply, payload) => {
+    const { v } = (request.query ?? {}) as { v?: unknown };
+    if (reply.statusCode === 200 && typeof v === 'string' && v !== '')
+      reply.header('cache-control', 'private, max-age=604800, immutable');
+    return payload;
+  });
+
   // derived images leave like stored bytes: ETag, nosniff, a policy that runs nothing
   const send = async (request: FastifyRequest, reply: FastifyReply, bytes: Promise<ImageBytes>) => {
     const found = await bytes;

@@ -27,6 +27,7 @@ import { ImagesRepo } from './images.repo.ts';
 import { canDrawPdf, firstPageOf } from './programs/pdf-page.ts';
 import {
   avatarOf,
+  factsNeedDecoding,
   factsOf,
   isConvertedForViewing,
   isReadableImage,
@@ -318,6 +319,17 @@ export class ImagesService {
 
   private async readFacts(found: Found): Promise<void> {
     const { row } = found;
+    // a header is read without decoding the picture: no image work to count
+    if (!factsNeedDecoding(row.suffix)) {
+      const local = await this.blobs.local(found.place);
+      try {
+        const image = { path: local.path, suffix: row.suffix };
+        await this.recordFacts(row, image, '', AbortSignal.timeout(60_000));
+      } finally {
+        await local.release();
+      }
+      return;
+    }
     await this.work(async (workDir, signal) => {
       const local = await this.blobs.local(found.place);
       try {

@@ -41,6 +41,11 @@ export function isReadableImage(suffix: string): boolean {
   return NATIVE.has(s) || VECTOR.has(s) || (HEIF.has(s) && findProgram('heif-convert') !== null);
 }
 
+/** Whether reading this image's size needs its picture decoded (HEIF), not only its header. */
+export function factsNeedDecoding(suffix: string): boolean {
+  return HEIF.has(suffix.toLowerCase());
+}
+
 /** Whether the browser is shown a WebP made of this image instead of the image itself. */
 export function isConvertedForViewing(suffix: string): boolean {
   return CONVERTED.has(suffix.toLowerCase()) && isReadableImage(suffix);
