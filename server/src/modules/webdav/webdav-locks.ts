@@ -5,6 +5,9 @@ import type { LockRow, WebdavRepo } from './webdav.repo.ts';
 
 export type { LockRow };
 
+/** Locks one user may hold at once. */
+export const MAX_LOCKS_PER_USER = 10_000;
+
 /** How a write touches the tree, for the locks that protect it. */
 export interface WriteScope {
   /** The item's path. */
@@ -85,6 +88,8 @@ export class DavLocks {
     );
     if (clashing.some((l) => options.exclusive || l.exclusive === 1))
       throw new DavError(423, 'The item is already locked', 'no-conflicting-lock');
+    if ((await this.repo.countLocks(userId, Date.now())) >= MAX_LOCKS_PER_USER)
+      throw new DavError(503, 'Too many locks are held; unlock some first');
     const row: LockRow = {
       token: `opaquelocktoken:${randomUUID()}`,
       userId,

@@ -10,6 +10,8 @@ export interface PropertyRow {
   value: string;
 }
 
+class TooManyProps extends Error {}
+
 /** The queries of WebDAV's locks and dead properties. */
 export class WebdavRepo {
   constructor(private readonly db: Db) {}
@@ -50,6 +52,16 @@ export class WebdavRepo {
       .where('token', '=', token)
       .where('expiresAt', '>', now)
       .executeTakeFirst();
+  }
+
+  async countLocks(userId: string, now: number): Promise<number> {
+    const r = await this.db
+      .selectFrom('davLock')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('userId', '=', userId)
+      .where('expiresAt', '>', now)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
   }
 
   async insertLock(row: LockRow): Promise<void> {
@@ -114,25 +126,40 @@ export class WebdavRepo {
       .execute();
   }
 
-  /** Set and remove properties of an item, all or none. */
+  /** Set and remove properties of an item, all or none; false when it would hold more than `max`. */
   async updateProps(
     fileId: string,
     changes: ({ name: string; value: string } | { name: string; value: null })[],
-  ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      for (const change of changes) {
-        await trx
-          .deleteFrom('davProperty')
-          .where('fileId', '=', fileId)
-          .where('name', '=', change.name)
-          .execute();
-        if (change.value !== null)
+    max: number,
+  ): Promise<boolean> {
+    return this.db
+      .transaction()
+      .execute(async (trx) => {
+        for (const change of changes) {
           await trx
-            .insertInto('davProperty')
-            .values({ fileId, name: change.name, value: change.value })
+            .deleteFrom('davProperty')
+            .where('fileId', '=', fileId)
+            .where('name', '=', change.name)
             .execute();
-      }
-    });
+          if (change.value !== null)
+            await trx
+              .insertInto('davProperty')
+              .values({ fileId, name: change.name, value: change.value })
+              .execute();
+        }
+        const held = await trx
+          .selectFrom('davProperty')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('fileId', '=', fileId)
+          .executeTakeFirstOrThrow();
+        if (Number(held.n) <= max) return true;
+        // more than an item may keep: undone with the transaction
+        throw new TooManyProps();
+      })
+      .catch((err: unknown) => {
+        if (err instanceof TooManyProps) return false;
+        throw err;
+      });
   }
 
   /** Copies get the properties of what they were copied from: pairs of (from, to) ids. */

@@ -27,6 +27,9 @@ export const isFolderItem = (item: DavItem) => item.kind === 'root' || item.row.
 /** `/a/b` as the parent path rows carry: `/a/`. */
 const rowPathOf = (folderPath: string) => (folderPath === '/' ? '/' : `${folderPath}/`);
 
+/** Dead properties one item may keep. */
+export const MAX_PROPS_PER_ITEM = 500;
+
 /** A page of a folder read at a time when listing it. */
 const PAGE = 2000;
 
@@ -268,7 +271,8 @@ export class WebdavService {
     changes: ({ name: string; value: string } | { name: string; value: null })[],
   ): Promise<void> {
     if (item.kind === 'root') throw new DavError(403, 'The root keeps no properties');
-    await this.repo.updateProps(item.row.id, changes);
+    if (!(await this.repo.updateProps(item.row.id, changes, MAX_PROPS_PER_ITEM)))
+      throw new DavError(507, `An item keeps at most ${MAX_PROPS_PER_ITEM} properties`);
   }
 }
 
