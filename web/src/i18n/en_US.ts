@@ -363,6 +363,7 @@ const en_US = {
       contentIndex: 'Content index',
       ocr: 'OCR',
       searchRepair: 'Search index',
+      transcode: 'Video transcoding',
     },
     columns: {
       taskId: 'Task',

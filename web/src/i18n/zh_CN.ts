@@ -362,6 +362,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
       contentIndex: '内容索引',
       ocr: 'OCR 识别',
       searchRepair: '搜索索引',
+      transcode: '视频转码',
     },
     columns: {
       taskId: '任务',
