@@ -154,7 +154,8 @@ export const initVerifyTotpBody = z.object({
   rememberMe: z.boolean().optional().default(false),
 });
 export const mfaForceQuery = z.object({ mfaForceEnable: flag() });
-export const resetMfaQuery = z.object({ userId: z.string().min(1).max(64) });
+/** One user's two-factor sign-in, or, without a user, everybody's. */
+export const resetMfaQuery = z.object({ userId: z.string().min(1).max(64).optional() });
 
 // ---- LDAP sign-in (API-NOTES §1.12) --------------------------------------------------------
 

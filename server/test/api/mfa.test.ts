@@ -142,6 +142,14 @@ describe('two-factor sign-in', () => {
     expect(reset.body.code, reset.body.message).toBe(0);
     const plain = await signIn('bob', bob.password);
     expect(plain.body.data!['nimbus-token']).toBeTruthy();
+
+    // without a user: everybody's, by the creator only
+    await enrol(admin.token);
+    await enrol(plain.body.data!['nimbus-token']!);
+    const all = await call(t.app, 'PUT', '/cloud/setting/reset-mfa', { token: admin.token });
+    expect(all.body.code, all.body.message).toBe(0);
+    expect((await signIn('bob', bob.password)).body.data!['nimbus-token']).toBeTruthy();
+    expect((await signIn(ADMIN.username, ADMIN.password)).body.data!['nimbus-token']).toBeTruthy();
   });
 
   it('makes every account enrol first when the administrator requires it', async () => {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ErrorCode } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
-import { AppError, badParameter, notLoggedIn } from '../../lib/errors.ts';
+import { AppError, badParameter, forbidden, notLoggedIn } from '../../lib/errors.ts';
 import { newToken, sha256 } from '../../lib/ids.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import {
@@ -114,9 +114,18 @@ export class MfaService {
     await this.clear(user.id);
   }
 
-  /** An administrator turns a user's two-factor sign-in off (a lost phone). */
-  async reset(actor: Actor, userId: string): Promise<void> {
+  /**
+   * An administrator turns a user's two-factor sign-in off (a lost phone), or everybody's
+   * (without a user): each then signs in with the password alone, or enrols again when forced.
+   */
+  async reset(actor: Actor, userId?: string): Promise<void> {
     requireAuthority(actor, 'cloud:set:sync');
+    if (userId === undefined) {
+      if (!actor.isCreator)
+        throw forbidden('Only the creator resets everybody’s two-factor sign-in');
+      await this.users.clearAllMfa();
+      return;
+    }
     const user = await this.users.accountById(userId);
     if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'No such user');
     if (user.isCreator && !actor.isCreator)

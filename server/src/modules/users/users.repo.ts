@@ -105,6 +105,13 @@ export class UsersRepo {
     await this.db.updateTable('user').set(fields).where('id', '=', id).execute();
   }
 
+  async clearAllMfa(): Promise<void> {
+    await this.db
+      .updateTable('user')
+      .set({ mfaSecret: null, mfaEnabled: 0, mfaRecovery: null, mfaLastStep: null })
+      .execute();
+  }
+
   /**
    * Take a time step for a user: true only for a step later than the last one taken, in one
    * conditional statement, so a code works once even when sent twice at the same moment.

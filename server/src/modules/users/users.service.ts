@@ -88,6 +88,10 @@ export class UsersService {
     return this.repo.setMfa(userId, fields);
   }
 
+  clearAllMfa(): Promise<void> {
+    return this.repo.clearAllMfa();
+  }
+
   claimMfaStep(userId: string, step: number): Promise<boolean> {
     return this.repo.claimMfaStep(userId, step);
   }
