@@ -245,8 +245,8 @@ describe('sharing', () => {
     await item(page, 'idea.md').waitFor();
     expect(await page.getByTestId('share-browser').getAttribute('data-path')).toBe('/drafts');
     await item(page, 'idea.md').dblclick();
-    await page.getByTestId('share-text-content').waitFor();
-    expect(await page.getByTestId('share-text-content').innerText()).toContain('# An idea');
+    await page.getByTestId('text-preview-content').waitFor();
+    expect(await page.getByTestId('text-preview-content').innerText()).toContain('# An idea');
     await page.keyboard.press('Escape');
     // a folder longer than a page: the rest arrives as the list scrolls to its end
     await page.getByTestId('share-crumb-root').click();
@@ -267,7 +267,7 @@ describe('sharing', () => {
     await page.getByTestId('share-crumb-root').click();
     await item(page, 'photo.png').waitFor();
     await item(page, 'photo.png').dblclick();
-    const image = page.locator('.ant-image-preview img').first();
+    const image = page.getByTestId('image-viewer-img');
     await image.waitFor();
     await until(
       async () => (await image.evaluate((img) => (img as HTMLImageElement).naturalWidth)) === 16,
@@ -433,9 +433,9 @@ describe('sharing', () => {
     expect(new URL(page.url()).pathname).toBe('/mount');
     await item(page, 'photo.png').waitFor();
     await item(page, 'photo.png').dblclick();
-    const image = page.locator('.ant-image-preview img').first();
+    const image = page.getByTestId('image-viewer-img');
     await image.waitFor();
-    expect(await image.getAttribute('src')).toMatch(/^\/api\/pre-file\//);
+    expect(await image.getAttribute('src')).toMatch(/^\/api\/(pre-file\/|view\/image\?id=)/);
     await until(
       async () => (await image.evaluate((img) => (img as HTMLImageElement).naturalWidth)) === 16,
       'the mounted image loads',

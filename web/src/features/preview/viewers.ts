@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { isTextLike, isViewableImage, suffixOf } from '../files/file-kinds';
+import { isTextLike, suffixOf } from '../files/file-kinds';
 import { iframeRuleFor } from './iframe-rules';
 import type { Viewer } from './registry';
 import { previewSuffix } from './use-preview';
@@ -42,14 +42,6 @@ export const archiveViewer: Viewer = {
   stage: 'archive',
   accepts: (item) => /\.(zip|jar|tar|tgz|tar\.gz)$/i.test(item.name),
   view: lazy(() => import('./components/ArchiveViewer')),
-};
-
-/** Until the gallery viewer of the images feature replaces it. */
-export const interimImageViewer: Viewer = {
-  id: 'image',
-  stage: 'image',
-  accepts: (item) => isViewableImage(item),
-  view: lazy(() => import('./components/InterimImageViewer')),
 };
 
 /** The viewers of the preview feature, for the composition root. */

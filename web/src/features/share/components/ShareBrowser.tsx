@@ -1,21 +1,18 @@
 import type { PublicFileView, ShareFacts } from '@nimbus/contract';
 import { ReloadOutlined } from '@ant-design/icons';
 import { Button, Empty, Result, Spin } from 'antd';
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { CollectionApi, CollectionMode } from '../../files/components/collection-types';
 import { FileCollection } from '../../files/components/FileCollection';
 import { NameDialog } from '../../files/components/NameDialog';
-import { isViewableImage } from '../../files/file-kinds';
 import { SHARE_PERMISSION } from '../browser-actions';
 import { pathOf, segmentsOf, useShareCommands } from '../hooks/use-share-commands';
 import { useShareHandlers, type ShareMenuRequest } from '../hooks/use-share-handlers';
 import { useShareListing } from '../hooks/use-share-listing';
 import { useShareSelection } from '../hooks/use-share-selection';
 import { ShareActionMenu } from './ShareActionMenu';
-import { ShareImageViewer } from './ShareImageViewer';
-import { ShareTextPreview } from './ShareTextPreview';
 import { ShareToolbar } from './ShareToolbar';
 import { ShareUploadList } from './ShareUploadList';
 import '../../files/files.css';
@@ -91,7 +88,6 @@ export function ShareBrowser({
     openMenu: setMenu,
     collection,
   });
-  const images = useMemo(() => items.filter(isViewableImage), [items]);
   const closeMenu = useCallback(() => setMenu(null), []);
   const canUpload = contextOf([]).can(SHARE_PERMISSION.upload);
 
@@ -176,20 +172,7 @@ export function ShareBrowser({
       <ShareActionMenu request={menu} onClose={closeMenu} />
       <ShareUploadList items={commands.uploads.items} onClose={commands.uploads.close} />
       <NameDialog request={commands.naming.request} onClose={commands.naming.close} />
-      <ShareTextPreview
-        shareId={facts.shareId}
-        item={commands.text.item}
-        canDownload={commands.canDownload}
-        onDownload={commands.cmd.download}
-        onClose={commands.text.close}
-        mobile={mobile}
-      />
-      <ShareImageViewer
-        images={images}
-        current={commands.image.id}
-        onChange={commands.image.show}
-        src={urls.preview}
-      />
+      {commands.preview.element}
     </div>
   );
 }

@@ -4,9 +4,9 @@ import { useMemo, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { startDownload } from '../../files/api';
 import type { NameDialogRequest } from '../../files/components/NameDialog';
-import { isTextLike, isViewableImage } from '../../files/file-kinds';
 import { thumbnailUrl } from '../../images/thumbnails';
-import { shareSource } from '../../preview/sources';
+import { useFilePreview } from '../../../app/viewer-registry';
+import { ownerSource, shareSource } from '../../preview/sources';
 import type { PickedFile } from '../../upload/types';
 import {
   deleteShared,
@@ -55,8 +55,7 @@ export function useShareCommands({
 }: CommandsInput) {
   const { t } = useTranslation(['share', 'common']);
   const { message, modal } = App.useApp();
-  const [textItem, setTextItem] = useState<PublicFileView | null>(null);
-  const [imageId, setImageId] = useState<string | null>(null);
+  const preview = useFilePreview();
   const [naming, setNaming] = useState<NameDialogRequest | null>(null);
   // the pickers' elements, which the upload actions click
   const [fileInput, setFileInput] = useState<HTMLInputElement | null>(null);
@@ -80,6 +79,12 @@ export function useShareCommands({
     [bytesUrl, shareId, canDownload],
   );
 
+  // a mounter opens files by id with their own session; a visitor through the share
+  const source = useMemo(
+    () => (bytesUrl ? ownerSource() : shareSource(shareId, canDownload)),
+    [bytesUrl, shareId, canDownload],
+  );
+
   const refuseDownload = () => {
     if (canDownload) return false;
     void message.warning(t('page.noDownload'));
@@ -95,10 +100,7 @@ export function useShareCommands({
   const open = (item: PublicFileView) => {
     // by the item's own place: a click on the last folder's items while the next one loads
     if (item.isFolder) onNavigate(pathOf([...segmentsOf(item.path), item.name]));
-    else if (isViewableImage(item)) setImageId(item.id);
-    else if (isTextLike(item)) setTextItem(item);
-    else if (canDownload) download(item);
-    else void message.info(t('page.cannotPreview'));
+    else preview.open(item, listing.items, source);
   };
 
   const askName = (
@@ -181,8 +183,8 @@ export function useShareCommands({
       onFilesPicked: picked(false),
       onFolderPicked: picked(true),
     },
-    text: { item: textItem, close: () => setTextItem(null) },
-    image: { id: imageId, show: setImageId },
+    /** The viewer of the file opened, the same as the drive's (the viewer registry). */
+    preview,
     naming: { request: naming, close: () => setNaming(null) },
   };
 }
