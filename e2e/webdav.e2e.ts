@@ -49,6 +49,10 @@ const basic = `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toStri
 
 describe('WebDAV in the browser', () => {
   it('shows the WebDAV address in the sidebar', async () => {
+    // the live event stream signs in with the cookie a sign-in sets
+    await context.addCookies([
+      { name: 'nimbus-token', value: session.token, url: server.baseUrl, httpOnly: true },
+    ]);
     await signInPage(page, session);
     const url = page.getByTestId('webdav-url');
     await url.waitFor({ state: 'visible' });
