@@ -346,6 +346,7 @@ describe('OnlyOffice', () => {
           body,
           headers,
         });
+      expect((await bytes(`/preview/office?id=${id}`, own(admin.token))).status).toBe(200);
       const readFile = async () =>
         (await bytes(`/file/${ADMIN.username}/Quarterly.docx`, own(admin.token))).body;
 
@@ -393,9 +394,11 @@ describe('OnlyOffice', () => {
         query: { fileId: id },
       });
       expect(after.body.data!.history[0]!.key).not.toBe(key);
-      // the PDF follows the new bytes
+      // the PDF follows the new bytes, and replaces the one of the old bytes
       const pdf = await bytes(`/preview/office?id=${id}`, own(admin.token));
       expect(pdfText(pdf.body)).toContain('Edited in the document server');
+      const cached = await t.app.services.blobs.list(t.app.services.blobs.cacheRoot('office'));
+      expect(cached).toHaveLength(1);
 
       // signed in the header (force save, 6): the header's payload is the body
       const forced = { ...save, status: 6, forcesavetype: 0 };

@@ -162,6 +162,7 @@ export class OfficeService {
           this.blobs.child(this.blobs.child(scratch.place, 'out'), 'document.pdf'),
           to,
         );
+        await this.dropOlder(row.id, to);
         return to;
       } catch {
         throw conversionFailed();
@@ -170,6 +171,15 @@ export class OfficeService {
         await local.release();
       }
     });
+  }
+
+  /** The PDFs of the document's earlier bytes: a new one replaces them. */
+  private async dropOlder(fileId: string, current: Place): Promise<void> {
+    const root = this.blobs.cacheRoot('office');
+    for (const entry of await this.blobs.list(root)) {
+      const place = this.blobs.child(root, entry.name);
+      if (entry.name.startsWith(`${fileId}-`) && place !== current) await this.blobs.remove(place);
+    }
   }
 
   /** A signed-in user's document: their own, or one of a share they mounted. */
