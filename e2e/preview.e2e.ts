@@ -86,6 +86,13 @@ async function seed(): Promise<void> {
   );
   fs.writeFileSync(path.join(root, 'firmware.dat'), Buffer.from([0x7f, 0x45, 0, 1, 0, 2, 3]));
   fs.writeFileSync(path.join(root, 'notes.nfo'), 'a plain note');
+  fs.mkdirSync(path.join(root, 'shared'));
+  fs.writeFileSync(path.join(root, 'shared', 'letter.txt'), GBK);
+  fs.writeFileSync(path.join(root, 'shared', 'code.ts'), CODE);
+  fs.writeFileSync(
+    path.join(root, 'shared', 'pack.tar.gz'),
+    await tgz({ 'a.txt': 'a', 'b/c.txt': 'c' }),
+  );
   await api('GET', '/user/setting/sync?path=%2F');
   await until(
     async () =>
@@ -242,5 +249,52 @@ describe('opening files', () => {
     await item('geometry.ts').dblclick();
     await textPreview().waitFor({ state: 'visible' });
     await closeDialog();
+  });
+
+  it('previews the same way for a visitor of a share, without an account', async () => {
+    const listed = await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F');
+    const folder = listed.find((entry) => entry.name === 'shared')!;
+    await api('POST', '/share/generate', {
+      fileId: folder.id,
+      isFolder: true,
+      isPrivacy: false,
+      shortId: 'open-letters',
+    });
+    const guest = await openPage(browser, server);
+    const visitor = guest.page;
+    const shared = (name: string) =>
+      visitor.locator(`[data-testid="file-item"][data-name="${name}"]`);
+    try {
+      await visitor.goto('/s/open-letters');
+      await shared('letter.txt').dblclick();
+      const content = visitor.getByTestId('text-preview-content');
+      await until(
+        async () => ((await content.textContent()) ?? '').includes(CHINESE),
+        'the visitor sees the Chinese text',
+      );
+      expect(await visitor.getByTestId('text-preview-decoder').textContent()).toBe('GB18030');
+      await visitor.keyboard.press('Escape');
+      await content.waitFor({ state: 'detached' });
+      await shared('code.ts').dblclick();
+      await until(
+        async () => (await content.getAttribute('data-highlighted')) === 'true',
+        'the visitor sees the code highlighted',
+      );
+      await visitor.keyboard.press('Escape');
+      await content.waitFor({ state: 'detached' });
+      await shared('pack.tar.gz').dblclick();
+      const archive = visitor.getByTestId('archive-viewer');
+      await until(
+        async () => (await archive.getByTestId('archive-entry').count()) === 2,
+        'the visitor sees the archive',
+      );
+      // extracting is the owner's
+      expect(await visitor.getByTestId('archive-extract').count()).toBe(0);
+      // the dialog's opening animation ends before the picture is taken
+      await visitor.waitForTimeout(400);
+      await saveScreenshot(visitor, 'preview-share-archive');
+    } finally {
+      await guest.context.close();
+    }
   });
 });
