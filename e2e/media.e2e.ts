@@ -19,7 +19,8 @@ import {
 // Audio and video as people use them: a song opens the floating player, which shows its tags
 // and cover and keeps playing while the user moves around the app, and closes; a second song
 // joins the playlist; a video above the transcoding conditions is transcoded to HLS in the
-// background and plays through hls.js. The steps share one page and run in order.
+// background and plays through hls.js; a visitor of a share, without an account, plays both
+// through the share's addresses. The steps share one page and run in order.
 
 const ADMIN = { username: 'admin', password: 'admin-secret-1' };
 
@@ -233,5 +234,71 @@ describe('audio and video', () => {
     await saveScreenshot(page, 'media-video-hls');
     await page.keyboard.press('Escape');
     await page.getByTestId('video-viewer').waitFor({ state: 'detached' });
+  });
+});
+
+describe('a share visitor without an account', () => {
+  let visitor: { context: BrowserContext; page: Page };
+  const shared = (name: string) =>
+    visitor.page
+      .getByTestId('share-browser')
+      .locator(`[data-testid="file-item"][data-name="${name}"]`);
+
+  beforeAll(async () => {
+    const folders = await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F');
+    for (const [name, shortId] of [
+      ['movies', 'movies-share'],
+      ['music', 'music-share'],
+    ] as const) {
+      const folder = folders.find((f) => f.name === name)!;
+      await api('POST', '/share/generate', { fileId: folder.id, isFolder: true, shortId });
+    }
+    visitor = await openPage(browser, server);
+  });
+  afterAll(async () => {
+    await visitor?.context.close();
+  });
+
+  it("plays a shared video through the share's HLS address", async () => {
+    const { page: p } = visitor;
+    const hls: string[] = [];
+    p.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.includes('/video/hls/')) hls.push(pathname);
+    });
+    await p.goto('/s/movies-share');
+    await shared('clip.mp4').dblclick();
+    const video = p.getByTestId('video-element');
+    await video.waitFor({ state: 'visible' });
+    expect(await video.getAttribute('data-mode')).toBe('hls');
+    await until(
+      async () => (await video.evaluate((el) => (el as HTMLVideoElement).currentTime)) > 1,
+      'the shared video plays',
+      20_000,
+    );
+    expect(hls.length).toBeGreaterThan(1);
+    expect(hls.every((x) => x.startsWith('/api/public/video/hls/'))).toBe(true);
+    await saveScreenshot(p, 'media-share-video');
+    await p.keyboard.press('Escape');
+  });
+
+  it('plays a shared song with its tags in the floating player', async () => {
+    const { page: p } = visitor;
+    await p.goto('/s/music-share');
+    await shared('song.mp3').dblclick();
+    await p.getByTestId('audio-player').waitFor({ state: 'visible' });
+    await until(
+      async () => (await p.getByTestId('audio-song-name').innerText()) === '晴天 Sunny',
+      "the shared song's name shows",
+    );
+    expect(await p.getByTestId('audio-singer').innerText()).toBe('Nimbus Band');
+    await until(
+      async () =>
+        (await p
+          .getByTestId('audio-element')
+          .evaluate((el) => (el as HTMLAudioElement).currentTime)) > 0.3,
+      'the shared song plays',
+    );
+    await saveScreenshot(p, 'media-share-audio');
   });
 });
