@@ -240,6 +240,29 @@ describe('photos in the drive', () => {
   });
 });
 
+describe('photo storage', () => {
+  it('lets the administrator keep new photos as WebP from General settings', async () => {
+    await page.goto('/setting/cloudManager');
+    const toggle = page.getByTestId('webp-storage-switch');
+    await toggle.waitFor();
+    expect(await toggle.getAttribute('aria-checked')).toBe('false');
+    await toggle.click();
+    await until(
+      async () =>
+        (await api<{ enable: boolean }>('GET', '/cloud/setting/webp')).enable &&
+        (await toggle.getAttribute('aria-checked')) === 'true',
+      'the setting is saved',
+    );
+    await page.getByTestId('webp-storage-card').scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'images-webp-setting');
+    await toggle.click();
+    await until(
+      async () => !(await api<{ enable: boolean }>('GET', '/cloud/setting/webp')).enable,
+      'the setting is off again',
+    );
+  });
+});
+
 describe('photos in a share', () => {
   it('shows a visitor the thumbnails without an account', async () => {
     const listed = await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F');

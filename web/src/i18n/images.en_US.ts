@@ -11,6 +11,12 @@ const images = {
   previous: 'Previous',
   next: 'Next',
   loadFailed: 'Could not load this image',
+  webp: {
+    title: 'Photo storage',
+    label: 'Store uploaded photos as WebP',
+    hint: 'New JPEG, PNG and TIFF photos are re-encoded as WebP when that makes them smaller, and renamed to .webp. Photos already stored stay as they are.',
+    saved: 'Saved',
+  },
   facts: {
     dimensions: 'Dimensions',
     format: 'Format',

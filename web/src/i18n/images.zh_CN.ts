@@ -14,6 +14,12 @@ const images: LocaleTree<typeof images_en> = {
   previous: '上一张',
   next: '下一张',
   loadFailed: '无法加载此图片',
+  webp: {
+    title: '图片存储',
+    label: '以 WebP 格式存储上传的图片',
+    hint: '新上传的 JPEG、PNG 和 TIFF 图片在变小时会重新编码为 WebP，并改名为 .webp。已存储的图片保持不变。',
+    saved: '已保存',
+  },
   facts: {
     dimensions: '尺寸',
     format: '格式',

@@ -22,8 +22,8 @@ export class ImagesRepo {
     }
   }
 
-  /** Set one key of a file's media facts, keeping the others. */
-  async setMediaKey(fileId: string, key: string, value: unknown): Promise<void> {
+  /** Set some keys of a file's media facts, keeping the others. */
+  async setMediaKeys(fileId: string, values: Record<string, unknown>): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const row = await trx
         .selectFrom('file')
@@ -38,7 +38,7 @@ export class ImagesRepo {
       } catch {
         // damaged facts are replaced
       }
-      media[key] = value;
+      Object.assign(media, values);
       await trx
         .updateTable('file')
         .set({ media: JSON.stringify(media) })

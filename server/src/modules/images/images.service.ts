@@ -181,8 +181,10 @@ export class ImagesService {
         const image = { path: local.path, suffix: source.suffix };
         const webp = await thumbnailOf(image, THUMBNAIL_SIZE, workDir, signal);
         await this.blobs.write(place, webp);
-        // reading the picture anyway: its facts are recorded when missing
-        if (source.place === found.place) await this.recordFacts(row, image, workDir, signal);
+        // reading the picture anyway: its facts are recorded when missing (at best: the
+        // thumbnail stands whatever becomes of them)
+        if (source.place === found.place)
+          await this.recordFacts(row, image, workDir, signal).catch(() => undefined);
       } finally {
         await local.release();
       }
@@ -273,7 +275,7 @@ export class ImagesService {
         const out = path.join(workDir, 'view.webp');
         const image = { path: local.path, suffix: row.suffix };
         await viewableWebp(image, out, workDir, signal);
-        await this.recordFacts(row, image, workDir, signal);
+        await this.recordFacts(row, image, workDir, signal).catch(() => undefined);
         await this.blobs.move(this.blobs.child(this.scratchOf(workDir), 'view.webp'), place);
       } finally {
         await local.release();
@@ -348,8 +350,7 @@ export class ImagesService {
   ): Promise<void> {
     if (this.recorded(row) !== undefined) return;
     const facts = await factsOf(image, workDir, signal);
-    await this.repo.setMediaKey(row.id, 'image', facts);
-    await this.repo.setMediaKey(row.id, 'imageOf', versionOf(row));
+    await this.repo.setMediaKeys(row.id, { image: facts, imageOf: versionOf(row) });
   }
 
   /** New and rewritten images get their facts read in the background, after the commit. */

@@ -19,6 +19,7 @@ import { onLiveMessage } from '../../../api/events';
 import { useBranding } from '../../../app/branding';
 import { useSessionStore } from '../../../stores/session';
 import { authKeys, useUserInfo, useWebsiteRecord } from '../../auth/api';
+import { WebpStorageCard } from '../../images/components/WebpStorageCard';
 import {
   rebuildIndex,
   recalculateFolderSize,
@@ -307,6 +308,7 @@ export function GeneralTab({ isAdmin }: { isAdmin: boolean }) {
       {isAdmin ? <BrandingCard /> : null}
       <div style={{ display: 'grid', gap: 16 }}>
         {isAdmin ? <MaintenanceCard /> : null}
+        {isAdmin ? <WebpStorageCard /> : null}
         <VersionCard />
       </div>
     </div>
