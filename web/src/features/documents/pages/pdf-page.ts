@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     status.show((err as Error).message, true);
     return;
   }
+  // an office document's PDF is made on its first view: that takes a few seconds
+  if (/\/preview\/office$/.test(file.pathname)) status.show(text('converting'));
   const { EventBus, PDFLinkService, PDFViewer, PDFFindController } =
     await import('pdfjs-dist/web/pdf_viewer.mjs');
 
