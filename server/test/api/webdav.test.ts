@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -132,6 +133,34 @@ describe('WebDAV', () => {
       token: bob.token,
     });
     expect(info.body.data!.takeUpSpace).toBe(1000);
+  });
+
+  it('stops a streamed PUT of unknown length as soon as it passes the space left', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${base}/streamed.bin`, {
+        method: 'PUT',
+        headers: { authorization: basic(bob.username, bob.password) },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      // chunked, no length announced: 64 KiB pieces until the server answers
+      const piece = Buffer.alloc(64 * 1024, 2);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 64 && !req.destroyed) {
+          sent++;
+          if (!req.write(piece)) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(status).toBe(507);
+    const as: [string, string] = [bob.username, bob.password];
+    expect((await dav('GET', '/streamed.bin', { as })).status).toBe(404);
   });
 
   it('keeps each user to their own tree', async () => {
