@@ -173,11 +173,13 @@ export const ldapConfig = z.object({
   baseDN: z.string().trim().max(500),
   userDN: z.string().trim().max(500),
   /** Never sent back: empty in answers; empty in a change keeps the one stored. */
-  password: z.string().max(500),
+  password: z.string().max(500).optional().default(''),
   loginName: z
     .string()
     .trim()
     .regex(/^[A-Za-z][A-Za-z0-9-]{0,63}$/, 'an attribute name such as uid or sAMAccountName'),
-  defaultRoleList: z.array(z.string().min(1).max(64)).max(50),
+  defaultRoleList: z.array(z.string().min(1).max(64)).max(50).optional().default([]),
 });
 export type LdapConfig = z.infer<typeof ldapConfig>;
+/** What a form sends: the password and the default roles may be left out. */
+export type LdapConfigInput = z.input<typeof ldapConfig>;

@@ -1,3 +1,4 @@
+import type { LdapConfigInput } from '@nimbus/contract';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
@@ -91,15 +92,7 @@ export interface PreviewConfig {
   iframe: string;
 }
 
-export interface LdapConfig {
-  enable: boolean;
-  ldapServer: string;
-  baseDN: string;
-  userDN: string;
-  password?: string;
-  loginName: string;
-  defaultRoleList?: string[];
-}
+export type LdapConfig = LdapConfigInput;
 
 export async function testLdapConfig(value: LdapConfig): Promise<void> {
   await api.put('/ldap/test-config', value);
