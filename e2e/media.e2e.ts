@@ -76,6 +76,14 @@ async function seed(): Promise<void> {
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
     ...['-shortest', path.join(root, 'movies', 'clip.mp4')],
   ]);
+  // small enough to need no transcode: it plays as it is
+  fs.mkdirSync(path.join(root, 'clips'), { recursive: true });
+  ffmpeg([
+    ...['-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25:duration=8'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=550:duration=8'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
+    ...['-movflags', '+faststart', '-shortest', path.join(root, 'clips', 'small.mp4')],
+  ]);
   await api('GET', '/user/setting/sync?path=%2F');
   await until(
     async () =>
@@ -234,6 +242,29 @@ describe('audio and video', () => {
     await saveScreenshot(page, 'media-video-hls');
     await page.keyboard.press('Escape');
     await page.getByTestId('video-viewer').waitFor({ state: 'detached' });
+  });
+});
+
+describe('a video that needs no transcode', () => {
+  it('streams the file itself with Range', async () => {
+    const ranges: number[] = [];
+    const onResponse = (response: { url(): string; status(): number }) => {
+      if (new URL(response.url()).pathname.startsWith('/api/pre-file/'))
+        ranges.push(response.status());
+    };
+    page.on('response', onResponse);
+    await visit('/?path=%2Fclips');
+    await item('small.mp4').dblclick();
+    const video = page.getByTestId('video-element');
+    await video.waitFor({ state: 'visible' });
+    expect(await video.getAttribute('data-mode')).toBe('direct');
+    await until(
+      async () => (await video.evaluate((el) => (el as HTMLVideoElement).currentTime)) > 0.5,
+      'the video plays',
+    );
+    page.off('response', onResponse);
+    expect(ranges).toContain(206);
+    await page.keyboard.press('Escape');
   });
 });
 
