@@ -1,4 +1,8 @@
+import JSON5 from 'json5';
 import type { IframeRule } from './registry';
+
+/** A viewer is framed from a path of this site or an http(s) address, never a script address. */
+const SAFE_TEMPLATE = /^(\/(?!\/)|https?:\/\/)/i;
 
 /** The built-in viewers, when the drive's Preview Config is missing or unreadable (API-NOTES §1.12). */
 export const DEFAULT_IFRAME_RULES: readonly IframeRule[] = [
@@ -15,7 +19,7 @@ export function parseIframeRules(config: string | undefined): readonly IframeRul
   if (!config?.trim()) return DEFAULT_IFRAME_RULES;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(config);
+    parsed = JSON5.parse(config);
   } catch {
     return DEFAULT_IFRAME_RULES;
   }
@@ -24,14 +28,15 @@ export function parseIframeRules(config: string | undefined): readonly IframeRul
   for (const [keys, viewers] of Object.entries(parsed)) {
     if (!viewers || typeof viewers !== 'object') continue;
     const first = Object.entries(viewers as Record<string, unknown>).find(
-      ([, template]) => typeof template === 'string' && template.trim() !== '',
+      ([, template]) => typeof template === 'string' && SAFE_TEMPLATE.test(template.trim()),
     );
     if (!first) continue;
     const suffixes = keys
       .split(',')
       .map((s) => s.trim().replace(/^\./, '').toLowerCase())
       .filter(Boolean);
-    if (suffixes.length) rules.push({ suffixes, name: first[0], template: first[1] as string });
+    if (suffixes.length)
+      rules.push({ suffixes, name: first[0], template: (first[1] as string).trim() });
   }
   return rules;
 }

@@ -59,6 +59,17 @@ describe('the Preview Config', () => {
     expect(rules).toEqual([{ suffixes: ['pdf', 'ofd'], name: 'first', template: '/one?u=$e_url' }]);
   });
 
+  it('reads JSON5 and never frames a script address', () => {
+    const rules = parseIframeRules(`{
+      // comments and trailing commas
+      txt: { bad: 'javascript:alert(1)', good: 'https://viewer.test/?u=$e_url', },
+      md: { other: '//elsewhere.test/x' },
+    }`);
+    expect(rules).toEqual([
+      { suffixes: ['txt'], name: 'good', template: 'https://viewer.test/?u=$e_url' },
+    ]);
+  });
+
   it('falls back to the built-in viewers when the config is empty or unreadable', () => {
     expect(parseIframeRules('')).toBe(DEFAULT_IFRAME_RULES);
     expect(parseIframeRules('{not json')).toBe(DEFAULT_IFRAME_RULES);
