@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { hasThumbnail, isGalleryImage, thumbnailUrl } from './thumbnails';
+
+const file = (name: string, extra: Partial<{ size: number; hash: string | null }> = {}) => ({
+  id: 'f1',
+  name,
+  suffix: name.split('.').pop()!,
+  isFolder: false,
+  size: 10,
+  updateDate: '2026-01-01 00:00:00',
+  ...extra,
+});
+const api = (path: string, query: Record<string, unknown> = {}) =>
+  `${path}?${new URLSearchParams(query as Record<string, string>).toString()}`;
+
+describe('thumbnailUrl', () => {
+  it('has a picture for images, videos, music and PDFs; none for folders, text or empty files', () => {
+    for (const name of ['a.JPG', 'b.heic', 'c.svg', 'd.tiff', 'e.mp4', 'f.mp3', 'g.pdf'])
+      expect(hasThumbnail(file(name)), name).toBe(true);
+    for (const name of ['a.txt', 'b.zip', 'c.docx'])
+      expect(hasThumbnail(file(name)), name).toBe(false);
+    expect(hasThumbnail({ ...file('x.jpg'), isFolder: true })).toBe(false);
+    expect(thumbnailUrl(file('empty.jpg', { size: 0 }), api)).toBeNull();
+  });
+
+  it('names the content version, so a changed file is a new address', () => {
+    const before = thumbnailUrl(file('a.jpg', { hash: 'aaaaaaaaaaaaaaaaaaaa' }), api);
+    const after = thumbnailUrl(file('a.jpg', { hash: 'bbbbbbbbbbbbbbbbbbbb' }), api);
+    expect(before).toBe('/view/thumbnail?id=f1&v=aaaaaaaaaaaaaaaa');
+    expect(after).not.toBe(before);
+    expect(thumbnailUrl(file('a.jpg'), api)).toBe(
+      `/view/thumbnail?id=f1&v=${encodeURIComponent('10-2026-01-01 00:00:00').replace(/%20/g, '+')}`,
+    );
+  });
+
+  it('opens HEIC, TIFF and SVG in the gallery, but not PSD', () => {
+    expect(['a.heic', 'b.tif', 'c.svg', 'd.png'].every((n) => isGalleryImage(file(n)))).toBe(true);
+    expect(isGalleryImage(file('e.psd'))).toBe(false);
+  });
+});
