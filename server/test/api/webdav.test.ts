@@ -247,6 +247,17 @@ describe('WebDAV', () => {
     }
   });
 
+  it('never overwrites a folder that holds the source of a COPY or MOVE', async () => {
+    expect((await dav('MKCOL', '/outer')).status).toBe(201);
+    expect((await dav('PUT', '/outer/inner.txt', { body: 'keep me' })).status).toBe(201);
+    for (const method of ['COPY', 'MOVE'])
+      expect(
+        (await dav(method, '/outer/inner.txt', { headers: { destination: `${base}/outer` } }))
+          .status,
+      ).toBe(409);
+    expect(await (await dav('GET', '/outer/inner.txt')).text()).toBe('keep me');
+  });
+
   it('sets the date a client sends with X-OC-Mtime', async () => {
     const res = await dav('PUT', '/dated.txt', {
       body: 'x',

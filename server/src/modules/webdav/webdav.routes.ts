@@ -415,6 +415,8 @@ async function copyOrMove(ctx: DavRequest, dav: WebdavService, isMove: boolean):
   if (to === ctx.path) throw new DavError(403, 'The source and the destination are the same');
   if (to === '/' || (isFolderItem(item) && isWithin(to, ctx.path)))
     throw new DavError(409, 'A folder cannot go inside itself');
+  // overwriting a folder the source is in would put the source in the trash first
+  if (isWithin(ctx.path, to)) throw new DavError(409, 'The destination holds the source');
   const overwrite = (header(req, 'overwrite') ?? 'T').trim().toUpperCase() !== 'F';
   await checkIf(ctx, dav);
   const target = await dav.find(actor.id, to);
