@@ -310,6 +310,30 @@ describe.skipIf(skipWithout(canMedia))('video', () => {
   }, 180_000);
 });
 
+describe.skipIf(skipWithout(canMedia))('a mounted share', () => {
+  it("plays the owner's video and song to the user who mounted it", async () => {
+    await enableTranscoding(admin.token);
+    const folderId = await makeFolder(t, admin.token, '/', 'team');
+    const clip = await putFile(t, owner(), '/team/', 'clip.mp4', video);
+    const tune = await putFile(t, owner(), '/team/', 'tune.mp3', song);
+    await transcoded(admin.token, clip);
+    const share = await makeShare(t, admin.token, { fileId: folderId });
+    const bob = await makeUser(t.app, admin.token);
+    const mount = await call(t.app, 'PUT', '/share/mount-folder', {
+      token: bob.token,
+      body: { shareId: share.shareId, fileId: '0' },
+    });
+    expect(mount.body.code, mount.body.message).toBe(0);
+    const headers = { 'nimbus-token': bob.token };
+    const tags = await info(bob.token, tune);
+    expect(tags.body.data!.music?.singer).toBe('Nimbus Band');
+    const seen = await info(bob.token, clip);
+    expect(seen.body.data).toMatchObject({ username: ADMIN.username, hls: { state: 'done' } });
+    expect((await raw(t, `/video/hls/${ADMIN.username}/${clip}.m3u8`, headers)).status).toBe(200);
+    expect((await raw(t, `/media/cover?id=${clip}`, headers)).status).toBe(200);
+  }, 120_000);
+});
+
 describe('the Video Transcoding settings', () => {
   it('keeps the settings, off by default, for administrators only', async () => {
     const first = await call<TranscodeConfigView>(t.app, 'GET', '/cloud/setting/transcode/config', {
