@@ -1,6 +1,7 @@
 import { DEFAULT_DRIVE_NAME, PRODUCT_VERSION, type LdapConfig } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
+import { logoDataUrl } from './logo.ts';
 import { SettingsRepo } from './settings.repo.ts';
 
 /** Drive-wide settings kept in the database, each a JSON value under a key. */
@@ -112,6 +113,14 @@ export class SettingsService {
   async rename(actor: Actor, name: string): Promise<void> {
     requireAuthority(actor, 'cloud:set:update');
     await this.set('netdiskName', name);
+  }
+
+  /** A new disk logo (logo.ts redraws it as a PNG): shown in the title and as the favicon. */
+  async setLogo(actor: Actor, bytes: Buffer, filename: string): Promise<string> {
+    requireAuthority(actor, 'cloud:set:update');
+    const logo = await logoDataUrl(bytes, filename);
+    await this.set('netdiskLogo', logo);
+    return logo;
   }
 
   /** Throws when the database cannot be reached (the health check). */

@@ -1,0 +1,33 @@
+import sharp from 'sharp';
+import { badParameter } from '../../lib/errors.ts';
+
+/** What a disk logo may be (spec §1 General settings): SVG, JPG, JPEG or PNG of 128 KB at most. */
+export const LOGO_MAX_BYTES = 128 * 1024;
+const LOGO_SUFFIXES = /\.(svg|jpe?g|png)$/i;
+/** The logo is kept at this size at most: the title bar and the favicon show it small. */
+const LOGO_PIXELS = 256;
+
+/**
+ * A disk logo as it is kept and shown: a PNG data URL, redrawn from what was uploaded. An SVG is
+ * drawn to pixels here, so no script or link inside it ever reaches a browser, and nothing the
+ * administrator uploaded is served from the drive's own address.
+ */
+export async function logoDataUrl(bytes: Buffer, filename: string): Promise<string> {
+  if (!LOGO_SUFFIXES.test(filename))
+    throw badParameter('file: the logo must be an SVG, JPG, JPEG or PNG image');
+  if (bytes.length === 0) throw badParameter('file: the logo is empty');
+  if (bytes.length > LOGO_MAX_BYTES) throw badParameter('file: the logo must be 128 KB at most');
+  let png: Buffer;
+  try {
+    const image = sharp(bytes, { density: 300, limitInputPixels: 4096 * 4096 });
+    const { format } = await image.metadata();
+    if (format !== 'svg' && format !== 'jpeg' && format !== 'png') throw new Error(format);
+    png = await image
+      .resize(LOGO_PIXELS, LOGO_PIXELS, { fit: 'inside', withoutEnlargement: format !== 'svg' })
+      .png()
+      .toBuffer();
+  } catch {
+    throw badParameter('file: this is not an SVG, JPEG or PNG image that can be read');
+  }
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
