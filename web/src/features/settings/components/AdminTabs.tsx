@@ -13,6 +13,7 @@ import {
   Switch,
   Tag,
 } from 'antd';
+import JSON5 from 'json5';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
@@ -168,9 +169,10 @@ export function OcrTab() {
   );
 }
 
+/** The Preview Config is JSON5 (comments, unquoted keys, trailing commas), as the server reads it. */
 function isJsonObject(text: string): boolean {
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = JSON5.parse(text);
     return typeof value === 'object' && value !== null && !Array.isArray(value);
   } catch {
     return false;
