@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  PHONE,
   launchBrowser,
   openPage,
   saveScreenshot,
@@ -252,6 +253,22 @@ describe('documents', () => {
       await saveScreenshot(visitor.page, 'documents-share-word');
     } finally {
       await visitor.context.close();
+    }
+  });
+
+  it('fits a phone: the PDF viewer keeps its page controls and drops the rest', async () => {
+    const phone = await openPage(browser, server, { viewport: PHONE, hasTouch: true });
+    try {
+      const listed = await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F');
+      const manual = listed.find((entry) => entry.name === 'manual.pdf')!;
+      const file = `${server.baseUrl}/api/pre-file/${manual.id}/manual.pdf?nimbus-token=${token}`;
+      await phone.page.goto(`/pdf.js/web/viewer.html?file=${encodeURIComponent(file)}`);
+      await pdfShows(phone.page, 'First page of the manual', 'the PDF shows on a phone');
+      expect(await phone.page.getByTestId('pdf-next').isVisible()).toBe(true);
+      expect(await phone.page.getByTestId('pdf-find').isVisible()).toBe(false);
+      await saveScreenshot(phone.page, 'documents-pdf-phone');
+    } finally {
+      await phone.context.close();
     }
   });
 
