@@ -316,8 +316,9 @@ export class MediaService {
   private async hlsStatus(row: FileRow, media: StoredMedia | null): Promise<HlsStatus> {
     const active = this.active.get(row.id);
     if (await this.rendition(row, media))
-      return { state: 'done', progress: 100, taskId: active?.taskId ?? null };
-    if (active) return { state: active.state, progress: active.progress, taskId: active.taskId };
+      return { state: 'done', progress: 100, taskId: active?.taskId || null };
+    if (active)
+      return { state: active.state, progress: active.progress, taskId: active.taskId || null };
     const failure = this.failed.get(row.id);
     if (failure !== undefined && failure !== CANCELLED)
       return { state: 'failed', progress: 0, taskId: null };
@@ -414,13 +415,9 @@ export class MediaService {
   }
 
   private async enqueueTranscode(owner: Owner, row: FileRow): Promise<string> {
-    const taskId = await this.jobs.enqueue<TranscodePayload>(
-      JOB_TRANSCODE,
-      { fileId: row.id },
-      { userId: owner.id, name: row.name, path: row.path },
-    );
-    this.active.set(row.id, {
-      taskId,
+    // listed before the first await: a second view meanwhile finds it and queues no other
+    const entry: ActiveTranscode = {
+      taskId: '',
       userId: owner.id,
       username: owner.username,
       fileId: row.id,
@@ -428,9 +425,20 @@ export class MediaService {
       path: row.path,
       state: 'queued',
       progress: 0,
-    });
+    };
+    this.active.set(row.id, entry);
+    try {
+      entry.taskId = await this.jobs.enqueue<TranscodePayload>(
+        JOB_TRANSCODE,
+        { fileId: row.id },
+        { userId: owner.id, name: row.name, path: row.path },
+      );
+    } catch (err) {
+      this.active.delete(row.id);
+      throw err;
+    }
     this.announce(owner.id, row.id, 'queued', 0);
-    return taskId;
+    return entry.taskId;
   }
 
   private announce(userId: string, fileId: string, state: HlsStatus['state'], progress: number) {
@@ -478,6 +486,7 @@ export class MediaService {
       progress: 0,
     };
     entry.state = 'running';
+    entry.taskId ||= ctx.jobId;
     this.active.set(fileId, entry);
     this.announce(userId, fileId, 'running', 0);
     const folder = this.blobs.cached('hls', key);
