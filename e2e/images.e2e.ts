@@ -212,6 +212,20 @@ describe('photos in the drive', () => {
     await page.getByTestId('image-viewer').waitFor({ state: 'detached' });
   });
 
+  it('tells a photo\u2019s size and camera in the details drawer', async () => {
+    await item(page, 'a-red.jpg').click();
+    await page.keyboard.press('Space');
+    const facts = page.getByTestId('details-image');
+    await until(
+      async () =>
+        (await facts.count()) === 1 && (await facts.innerText()).includes('Nimbus Field Camera'),
+      'the photo\u2019s details show',
+    );
+    expect(await facts.innerText()).toContain('1600 × 1000');
+    await saveScreenshot(page, 'images-details-drawer');
+    await page.keyboard.press('Escape');
+  });
+
   it('turns the page with a swipe on a phone', async () => {
     const phone = await openPage(browser, server, { viewport: PHONE, hasTouch: true });
     try {

@@ -5,6 +5,7 @@ const images = {
   fit: 'Fit to screen',
   rotateLeft: 'Rotate left',
   rotateRight: 'Rotate right',
+  photo: 'Photo',
   info: 'Details',
   download: 'Download',
   close: 'Close',

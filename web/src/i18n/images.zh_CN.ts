@@ -8,6 +8,7 @@ const images: LocaleTree<typeof images_en> = {
   fit: '适应屏幕',
   rotateLeft: '向左旋转',
   rotateRight: '向右旋转',
+  photo: '照片',
   info: '详细信息',
   download: '下载',
   close: '关闭',

@@ -8,6 +8,7 @@ import type { FileItem } from '../types';
 import { useFileFormat } from '../use-format';
 import { FileIcon } from './FileIcon';
 import { FileTagsSection } from '../../tags/components/FileTagsSection';
+import { ImageDetailsSection } from '../../images/components/ImageDetailsSection';
 
 interface DetailsDrawerProps {
   open: boolean;
@@ -119,6 +120,7 @@ export function DetailsDrawer({ open, items, mobile, onClose, locationLink }: De
                 </div>
               ))}
             </dl>
+            {item.trashDate ? null : <ImageDetailsSection file={item} />}
             {item.trashDate || item.mount ? null : <FileTagsSection file={item} />}
           </>
         ) : (
