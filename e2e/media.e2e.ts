@@ -245,6 +245,18 @@ describe('audio and video', () => {
   });
 });
 
+describe('the Video Transcoding settings', () => {
+  it('shows the settings the server keeps', async () => {
+    await visit('/setting/cloudManager?tab=transcode');
+    const tab = page.getByTestId('transcode-tab');
+    await tab.waitFor({ state: 'visible' });
+    const height = tab.locator('#height, input[id$="height"]').first();
+    await until(async () => (await height.inputValue()) === '240', 'the target height shows');
+    expect(await tab.getByRole('switch').first().getAttribute('aria-checked')).toBe('true');
+    await saveScreenshot(page, 'media-transcode-settings');
+  });
+});
+
 describe('a video that needs no transcode', () => {
   it('streams the file itself with Range', async () => {
     const ranges: number[] = [];
