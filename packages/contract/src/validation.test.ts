@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeIssues, flag, menuBody, listField, queryNumber, textField, wholeNumber } from './index.ts';
+import {
+  describeIssues,
+  flag,
+  menuBody,
+  listField,
+  queryNumber,
+  textField,
+  wholeNumber,
+} from './index.ts';
 
 const messageOf = (schema: z.ZodType, input: unknown) => {
   const result = schema.safeParse(input);
