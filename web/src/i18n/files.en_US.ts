@@ -278,17 +278,6 @@ const files = {
     drawio: 'Diagram',
     other: 'File',
   },
-  preview: {
-    truncated: 'Showing the first {{size}}. Download the file to see all of it.',
-    download: 'Download',
-    close: 'Close',
-    loadFailed: 'Could not load the preview',
-    emptyFile: 'This file is empty',
-    noneTitle: 'No preview for this file',
-    noneBody:
-      '"{{name}}" ({{size}}) cannot be previewed here. Download it to open it on your device.',
-    image: 'Image viewer',
-  },
   picker: {
     title: 'Select file',
     select: 'Select',

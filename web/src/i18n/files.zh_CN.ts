@@ -250,16 +250,6 @@ const files: LocaleTree<typeof files_en> = {
     drawio: '流程图',
     other: '文件',
   },
-  preview: {
-    truncated: '仅显示前 {{size}}，下载文件可查看全部内容。',
-    download: '下载',
-    close: '关闭',
-    loadFailed: '无法加载预览',
-    emptyFile: '此文件为空',
-    noneTitle: '此文件无法预览',
-    noneBody: '“{{name}}”（{{size}}）无法在此预览，下载后可在你的设备上打开。',
-    image: '图片查看器',
-  },
   picker: {
     title: '选择文件',
     select: '选择',

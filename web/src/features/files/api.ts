@@ -529,28 +529,3 @@ export function startDownload(url: string, name = ''): void {
   link.click();
   link.remove();
 }
-
-/** The first `maxBytes` of a file as text (a Range request), and whether there is more. */
-export async function fetchTextHead(
-  item: Pick<FileItem, 'id' | 'name' | 'size'>,
-  maxBytes: number,
-  signal?: AbortSignal,
-): Promise<{ text: string; truncated: boolean }> {
-  const headers = new Headers();
-  const token = useSessionStore.getState().token;
-  if (token) headers.set(TOKEN_HEADER, token);
-  if (item.size > maxBytes) headers.set('Range', `bytes=0-${maxBytes - 1}`);
-  const response = await fetch(
-    `/api/pre-file/${encodeURIComponent(item.id)}/${encodeURIComponent(item.name)}`,
-    { headers, signal, credentials: 'same-origin' },
-  );
-  if (!response.ok && response.status !== 206) {
-    throw new ApiError('transport', `HTTP ${response.status}`, -1000, response.status);
-  }
-  const buffer = await response.arrayBuffer();
-  const bytes = new Uint8Array(buffer.byteLength > maxBytes ? buffer.slice(0, maxBytes) : buffer);
-  const truncated = item.size > maxBytes || buffer.byteLength > maxBytes;
-  // `stream: true` keeps a character cut at the end from turning into a replacement mark
-  const text = new TextDecoder('utf-8').decode(bytes, { stream: truncated });
-  return { text, truncated };
-}
