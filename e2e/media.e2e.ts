@@ -212,6 +212,19 @@ describe('audio and video', () => {
     expect((await audioState()).paused).toBe(true);
   });
 
+  it("shows a song's tags in the details drawer", async () => {
+    await visit('/?path=%2Fmusic');
+    await item('song.mp3').click();
+    await page.keyboard.press('Space');
+    const section = page.getByTestId('details-media');
+    await section.waitFor();
+    const text = await section.innerText();
+    expect(text).toContain('Nimbus Band');
+    expect(text).toContain('Test Album');
+    await saveScreenshot(page, 'media-details');
+    await page.keyboard.press('Escape');
+  });
+
   it('plays a transcoded video through HLS', async () => {
     const [clip] = await api<{ id: string }[]>('GET', '/list?currentDirectory=%2Fmovies');
     // the rendition is made in the background; asking for the info starts it if need be

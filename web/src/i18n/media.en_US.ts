@@ -19,6 +19,26 @@ const media = {
     failed: 'This video cannot be played in the browser',
     download: 'Download',
   },
+  details: {
+    music: 'Music',
+    video: 'Video',
+    songName: 'Song',
+    singer: 'Artist',
+    album: 'Album',
+    duration: 'Duration',
+    resolution: 'Resolution',
+    frameRate: 'Frame rate',
+    bitrate: 'Bitrate',
+    codecs: 'Codecs',
+    stream: 'Streaming',
+    hls: {
+      none: 'Plays as it is',
+      queued: 'Waiting to transcode',
+      running: 'Transcoding',
+      done: 'Transcoded (HLS)',
+      failed: 'Transcoding failed',
+    },
+  },
 };
 
 export default media;

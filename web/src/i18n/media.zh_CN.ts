@@ -22,6 +22,26 @@ const mediaZh: LocaleTree<typeof media> = {
     failed: '此视频无法在浏览器中播放',
     download: '下载',
   },
+  details: {
+    music: '音乐',
+    video: '视频',
+    songName: '歌曲',
+    singer: '歌手',
+    album: '专辑',
+    duration: '时长',
+    resolution: '分辨率',
+    frameRate: '帧率',
+    bitrate: '码率',
+    codecs: '编码',
+    stream: '流媒体',
+    hls: {
+      none: '直接播放',
+      queued: '等待转码',
+      running: '正在转码',
+      done: '已转码（HLS）',
+      failed: '转码失败',
+    },
+  },
 };
 
 export default mediaZh;

@@ -9,6 +9,7 @@ import { useFileFormat } from '../use-format';
 import { FileIcon } from './FileIcon';
 import { FileTagsSection } from '../../tags/components/FileTagsSection';
 import { ImageDetailsSection } from '../../images/components/ImageDetailsSection';
+import { MediaDetailsSection } from '../../media/components/MediaDetailsSection';
 
 interface DetailsDrawerProps {
   open: boolean;
@@ -121,6 +122,7 @@ export function DetailsDrawer({ open, items, mobile, onClose, locationLink }: De
               ))}
             </dl>
             {item.trashDate ? null : <ImageDetailsSection file={item} />}
+            {item.trashDate ? null : <MediaDetailsSection file={item} />}
             {item.trashDate || item.mount ? null : <FileTagsSection file={item} />}
           </>
         ) : (
