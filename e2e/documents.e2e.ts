@@ -1,5 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -269,6 +272,92 @@ describe('documents', () => {
       await saveScreenshot(phone.page, 'documents-pdf-phone');
     } finally {
       await phone.context.close();
+    }
+  });
+
+  it('edits a Word document in OnlyOffice when a document server is configured', async () => {
+    const secret = 'document-server-secret';
+    const edited = fs.readFileSync(
+      makeDocument('edited', '<h1>Edited in OnlyOffice</h1>', 'docx:MS Word 2007 XML'),
+    );
+    // a stand-in document server: its editor script shows the configuration it was given
+    const asked: string[] = [];
+    const docServer = http.createServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      if (req.url === '/web-apps/apps/api/documents/api.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript' });
+        res.end(
+          'window.DocsAPI={DocEditor:function(id,config){var e=document.getElementById(id);' +
+            'e.setAttribute("data-testid","fake-editor");e.textContent=JSON.stringify(config);}};',
+        );
+      } else if (req.url === '/cache/files/edited.docx') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        res.end(edited);
+      } else {
+        res.writeHead(404);
+        res.end();
+      }
+    });
+    await new Promise<void>((resolve) => docServer.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(docServer.address() as AddressInfo).port}`;
+    try {
+      await api('PUT', '/office/config', {
+        documentServer: origin,
+        secret,
+        callbackServer: `${server.baseUrl}/api`,
+      });
+      await page.reload();
+      await item(page, 'report.docx').dblclick();
+      const editor = page
+        .frameLocator('[data-testid="onlyoffice-viewer"]')
+        .getByTestId('fake-editor');
+      await editor.waitFor({ state: 'attached' });
+      const config = JSON.parse((await editor.textContent())!) as {
+        token: string;
+        document: { key: string; url: string; fileType: string; title: string };
+        documentType: string;
+        editorConfig: { callbackUrl: string; user: { name: string } };
+      };
+      expect(config.document).toMatchObject({ fileType: 'docx', title: 'report.docx' });
+      expect(config.documentType).toBe('word');
+      expect(config.editorConfig.user.name).toBe(ADMIN.username);
+      // the server signed exactly this configuration with the secret
+      const [head, body, signature] = config.token.split('.');
+      expect(createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url')).toBe(
+        signature,
+      );
+      const { token: _token, ...unsigned } = config;
+      expect(JSON.parse(Buffer.from(body!, 'base64url').toString('utf8'))).toEqual(unsigned);
+      await saveScreenshot(page, 'documents-onlyoffice');
+
+      // what the document server does next: fetch the document, then call back with the edit
+      const original = await fetch(config.document.url);
+      expect(original.status).toBe(200);
+      const callback = {
+        key: config.document.key,
+        status: 2,
+        url: `${origin}/cache/files/edited.docx`,
+        users: ['u1'],
+        actions: [{ type: 0, userid: 'u1' }],
+      };
+      const signed = `${head}.${Buffer.from(JSON.stringify(callback)).toString('base64url')}`;
+      const answer = await fetch(config.editorConfig.callbackUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          ...callback,
+          token: `${signed}.${createHmac('sha256', secret).update(signed).digest('base64url')}`,
+        }),
+      });
+      expect(await answer.json()).toEqual({ error: 0 });
+      expect(asked).toContain('GET /cache/files/edited.docx');
+      const now = await fetch(`${server.baseUrl}/api/file/${ADMIN.username}/report.docx`, {
+        headers: { 'nimbus-token': token },
+      });
+      expect(Buffer.from(await now.arrayBuffer()).equals(edited)).toBe(true);
+      await closeDialog(page);
+    } finally {
+      await new Promise<void>((resolve) => docServer.close(() => resolve()));
     }
   });
 

@@ -91,6 +91,7 @@ export default defineConfig({
         main: path.join(here, 'index.html'),
         pdf: path.join(here, 'pdf.js/web/viewer.html'),
         epub: path.join(here, 'resource/epubjs/viewer.html'),
+        onlyoffice: path.join(here, 'resource/onlyoffice/editor.html'),
       },
       output: {
         codeSplitting: {

@@ -332,6 +332,17 @@ export const VIEWER_PAGE_CSP = [
   "frame-ancestors 'self'",
 ].join('; ');
 
+/**
+ * The OnlyOffice editor page: the viewer pages' policy, and the configured document server's
+ * script and editor frame (none while no server is configured).
+ */
+export function onlyOfficePageCsp(documentServer: string | null): string {
+  const extra = documentServer ? ` ${documentServer}` : '';
+  return VIEWER_PAGE_CSP.replace("script-src 'self'", `script-src 'self'${extra}`)
+    .replace("frame-src 'self' blob:", `frame-src 'self'${extra}`)
+    .replace("connect-src 'self'", `connect-src 'self'${extra}`);
+}
+
 const isViewerPage = (url: string) =>
   url.startsWith('/pdf.js/web/') || url.startsWith('/resource/epubjs/');
 
@@ -350,6 +361,10 @@ function addSecurityHeaders(app: FastifyInstance): void {
       // the OpenAPI page is a page of its own, with its own scripts
       if (!url.startsWith('/api/docs'))
         reply.header('content-security-policy', "sandbox; default-src 'none'");
+    } else if (url.startsWith('/resource/onlyoffice/')) {
+      reply.header('x-frame-options', 'SAMEORIGIN');
+      const server = await app.services.office.documentServerOrigin();
+      reply.header('content-security-policy', onlyOfficePageCsp(server));
     } else if (isViewerPage(url)) {
       reply.header('x-frame-options', 'SAMEORIGIN');
       reply.header('content-security-policy', VIEWER_PAGE_CSP);

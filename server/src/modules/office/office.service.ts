@@ -207,6 +207,16 @@ export class OfficeService {
     };
   }
 
+  /** The document server's origin (what the editor page may load from), or null. */
+  async documentServerOrigin(): Promise<string | null> {
+    const { documentServer } = await this.settings.get();
+    try {
+      return documentServer ? new URL(documentServer).origin : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** Every user who browses files needs to know where the document server is. */
   async config(actor: Actor): Promise<OfficeConfigView> {
     requireAuthority(actor, 'cloud:file:list');

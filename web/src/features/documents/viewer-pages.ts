@@ -5,6 +5,7 @@ import { isOfficeDocument } from './viewers';
 /** The bundled viewer pages, at the Preview Config's built-in addresses (API-NOTES §1.12). */
 export const PDF_VIEWER_PAGE = '/pdf.js/web/viewer.html';
 export const EPUB_VIEWER_PAGE = '/resource/epubjs/viewer.html';
+export const ONLYOFFICE_PAGE = '/resource/onlyoffice/editor.html';
 
 const absolute = (address: string) => new URL(address, window.location.origin).href;
 
@@ -21,3 +22,7 @@ export function documentPageAddress(item: PreviewItem, source: PreviewSource): s
   if (suffixOf(item) === 'epub') return `${EPUB_VIEWER_PAGE}?url=${encodeURIComponent(bytes)}`;
   return `${PDF_VIEWER_PAGE}?file=${encodeURIComponent(bytes)}`;
 }
+
+/** The OnlyOffice editor page of one of the signed-in user's documents. */
+export const onlyOfficePageAddress = (item: PreviewItem) =>
+  `${ONLYOFFICE_PAGE}?id=${encodeURIComponent(item.id)}&name=${encodeURIComponent(item.name)}`;

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { startDownload } from '../../files/api';
 import { FileIcon } from '../../files/components/FileIcon';
 import type { ViewerProps } from '../../preview/registry';
-import { documentPageAddress } from '../viewer-pages';
+import { editsInOnlyOffice, useOfficeConfig } from '../api';
+import { documentPageAddress, onlyOfficePageAddress } from '../viewer-pages';
 import { isOfficeDocument } from '../viewers';
 import '../documents.css';
 
@@ -13,7 +14,12 @@ export default function DocumentViewer({ item, source, onClose }: ViewerProps) {
   const { t } = useTranslation('documents');
   const { t: tp } = useTranslation('preview');
   const downloadUrl = source.downloadUrl(item);
-  const title = isOfficeDocument(item) ? t('office.title', { name: item.name }) : item.name;
+  const office = isOfficeDocument(item);
+  const config = useOfficeConfig(office && source.kind === 'owner');
+  const waiting = office && source.kind === 'owner' && config.isPending;
+  const editor = editsInOnlyOffice(item, source, config.data);
+  const title = office && !editor ? t('office.title', { name: item.name }) : item.name;
+
   return (
     <Modal
       open
@@ -46,13 +52,15 @@ export default function DocumentViewer({ item, source, onClose }: ViewerProps) {
         </span>
       }
     >
-      <iframe
-        className="nb-document-viewer__frame"
-        data-testid="document-viewer"
-        title={title}
-        src={documentPageAddress(item, source)}
-        allowFullScreen
-      />
+      {waiting ? null : (
+        <iframe
+          className="nb-document-viewer__frame"
+          data-testid={editor ? 'onlyoffice-viewer' : 'document-viewer'}
+          title={title}
+          src={editor ? onlyOfficePageAddress(item) : documentPageAddress(item, source)}
+          allowFullScreen
+        />
+      )}
     </Modal>
   );
 }

@@ -1,0 +1,27 @@
+import type { OfficeConfigView } from '@nimbus/contract';
+import { useQuery } from '@tanstack/react-query';
+import { requestData } from '../../api/client';
+import { suffixOf } from '../files/file-kinds';
+import type { PreviewItem, PreviewSource } from '../preview/registry';
+
+export const documentKeys = { officeConfig: ['documents', 'office-config'] as const };
+
+/** The OnlyOffice settings, for the signed-in user (visitors view documents as PDF). */
+export function useOfficeConfig(enabled: boolean) {
+  return useQuery({
+    queryKey: documentKeys.officeConfig,
+    queryFn: () => requestData<OfficeConfigView>('/office/config'),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+/** Whether a document opens in the OnlyOffice editor rather than as a PDF. */
+export const editsInOnlyOffice = (
+  item: PreviewItem,
+  source: PreviewSource,
+  config: OfficeConfigView | undefined,
+) =>
+  source.kind === 'owner' &&
+  Boolean(config?.documentServer) &&
+  (config?.format ?? []).includes(suffixOf(item));
