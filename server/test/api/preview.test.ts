@@ -217,6 +217,8 @@ describe('shares', () => {
     const stream = await raw(t, `/public/s/preview/text/stream?${q}&id=${inside}`, headers);
     expect(stream.status).toBe(200);
     expect(stream.body).toBe(CHINESE);
+    const whole = await raw(t, `/public/s/preview/text?${q}&id=${inside}`, headers);
+    expect((whole.json?.data as { contentText: string }).contentText).toBe(CHINESE);
     const listing = await raw(t, `/public/s/preview/archive?${q}&id=${archive}`, headers);
     expect((listing.json?.data as ArchiveListing).entries.map((e) => e.path)).toEqual(['x.txt']);
 

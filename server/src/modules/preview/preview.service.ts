@@ -32,7 +32,7 @@ import {
   looksLikeText,
   toUtf8,
   type Charset,
-} from './charset.ts';
+} from '../../lib/charset.ts';
 
 /** A file found for a preview: its row, its bytes, and what the asker may see of it. */
 interface Found {

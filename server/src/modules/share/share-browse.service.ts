@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ErrorCode, type PublicFileView, type ShareFacts, type Sharer } from '@nimbus/contract';
 import type { Actor } from '../../lib/access.ts';
+import { CHARSET_SAMPLE_BYTES, decodeSample, detectCharset } from '../../lib/charset.ts';
 import { AppError } from '../../lib/errors.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { TEXT_PREVIEW_BYTES } from '../files/file-serve.ts';
@@ -149,9 +150,10 @@ export class ShareBrowseService {
     } catch {
       throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file is missing on disk');
     }
-    view.contentText = new TextDecoder('utf-8').decode(head, {
-      stream: row.size > TEXT_PREVIEW_BYTES,
-    });
+    // read in the file's own charset (a GB18030 or Shift_JIS text shows as written)
+    const sample = head.subarray(0, CHARSET_SAMPLE_BYTES);
+    const charset = detectCharset(sample, sample.length < row.size);
+    view.contentText = decodeSample(head, charset, row.size > head.length);
     view.truncated = row.size > TEXT_PREVIEW_BYTES;
     return view;
   }
