@@ -1,8 +1,9 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Modal, Spin, Tag } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { onLiveMessage } from '../../../api/events';
 import { startDownload } from '../../files/api';
 import type { ViewerProps } from '../../preview/registry';
 import { coverUrl, fetchMediaInfo, hlsUrl, mediaKeys } from '../api';
@@ -29,6 +30,18 @@ export default function VideoViewer({ item, source, onClose }: ViewerProps) {
       return state === 'queued' || state === 'running' ? 2000 : false;
     },
   });
+
+  // the owner's transcodes report themselves live: the note follows at once
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      onLiveMessage('transcodeStatus', (message) => {
+        const body = message.body as { fileId?: string } | null;
+        if (body?.fileId === item.id)
+          void queryClient.invalidateQueries({ queryKey: mediaKeys.info(source, item) });
+      }),
+    [queryClient, source, item],
+  );
 
   // the way to play is chosen once, when the info first arrives: a finished transcode never
   // swaps the stream under someone watching
