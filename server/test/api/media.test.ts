@@ -263,6 +263,31 @@ describe.skipIf(skipWithout(canMedia))('video', () => {
     expect(await partHeight()).toBe('180');
   }, 180_000);
 
+  it("drops what was made of a file's earlier bytes when they change", async () => {
+    await enableTranscoding(admin.token);
+    const id = await putFile(t, owner(), '/', 'clip.mp4', video);
+    await transcoded(admin.token, id);
+    const { db } = t.database;
+    const { blobs } = t.app.services;
+    const before = await db.selectFrom('file').selectAll().where('id', '=', id).executeTakeFirst();
+    const old = JSON.parse(before!.media!) as { av: { cover: string; hls: { key: string } } };
+    expect(await blobs.exists(blobs.cached('hls', old.av.hls.key))).toBe(true);
+    // the file is rewritten (as a save or an upload over it would)
+    const bytes = Buffer.concat([video, Buffer.from('trailing bytes')]);
+    await blobs.write(blobs.item(ADMIN.username, '/', 'clip.mp4'), bytes);
+    const { createHash } = await import('node:crypto');
+    await db
+      .updateTable('file')
+      .set({ size: bytes.length, hash: createHash('sha256').update(bytes).digest('hex') })
+      .where('id', '=', id)
+      .execute();
+    const fresh = await info(admin.token, id);
+    expect(fresh.body.data!.video?.height).toBe(360);
+    expect(await blobs.exists(blobs.cached('hls', old.av.hls.key))).toBe(false);
+    expect(await blobs.exists(blobs.cached('cover', old.av.cover))).toBe(false);
+    await transcoded(admin.token, id);
+  }, 180_000);
+
   it('never serves a rendition or info to another user, nor to nobody', async () => {
     await enableTranscoding(admin.token);
     const id = await putFile(t, owner(), '/', 'clip.mp4', video);

@@ -181,7 +181,14 @@ export class MediaService {
     if (row.fileType === 'audio') media = await this.readMusic(owner, row);
     else if (row.fileType === 'video' && hasFfmpeg())
       media = await this.readVideo(owner, row, signal);
+    const earlier = factsOf(row.media)[FACTS_KEY] as StoredMedia | undefined;
     if (media) await this.keep(row, media);
+    // what was made of the file's earlier bytes goes with them
+    if (earlier && earlier.hash !== row.hash) {
+      if (earlier.cover && earlier.cover !== media?.cover)
+        await this.blobs.remove(this.blobs.cached('cover', earlier.cover));
+      if (earlier.hls) await this.blobs.remove(this.blobs.cached('hls', earlier.hls.key));
+    }
     return media;
   }
 
