@@ -1,7 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Alert, Button, Modal, Spin, Tag } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
 import { useAppStore } from '../../../stores/app';
@@ -26,12 +26,17 @@ export default function TextViewer(props: ViewerProps) {
   const mobile = useAppStore((s) => s.device === 'mobile');
   const text = useTextStream(source, item);
   const html = useHighlighted(text.done ? text.lines : null, item.name, item.suffix);
-  const scroller = useRef<HTMLDivElement>(null);
+  // the dialog mounts its body after the first render: kept as state, the element's arrival
+  // renders again and the virtualizer starts observing it (a ref alone left a short text,
+  // fully read before the body existed, with no lines drawn)
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   const rows = useVirtualizer({
     count: text.count,
-    getScrollElement: () => scroller.current,
+    getScrollElement: () => scroller,
     estimateSize: () => LINE_HEIGHT,
     overscan: 20,
+    // until the first measure, a screenful: the first lines show at once
+    initialRect: { width: 1000, height: 600 },
   });
   const downloadUrl = source.downloadUrl(item);
   const download = downloadUrl ? () => startDownload(downloadUrl, item.name) : null;
@@ -103,7 +108,7 @@ export default function TextViewer(props: ViewerProps) {
               <div className="nb-text-preview__empty">{t('text.empty')}</div>
             ) : (
               <div
-                ref={scroller}
+                ref={setScroller}
                 className="nb-code nb-code--lines"
                 role="document"
                 aria-label={item.name}
