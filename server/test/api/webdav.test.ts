@@ -191,6 +191,29 @@ describe('WebDAV', () => {
     expect(carol.username).toBe('carol');
   });
 
+  it("answers a stranger's large upload at once and closes, without reading its body", async () => {
+    const { port } = new URL(base);
+    const answer = await new Promise<{ status: number; connection: string | undefined }>(
+      (resolve, reject) => {
+        const req = http.request({
+          host: '127.0.0.1',
+          port: Number(port),
+          method: 'PUT',
+          path: '/webdav/stranger.bin',
+          headers: { 'content-length': String(50 * 1024 * 1024) },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+        });
+        req.on('error', reject);
+        // only the first kilobyte is ever sent: the answer must not wait for the rest
+        req.write(Buffer.alloc(1024));
+      },
+    );
+    expect(answer).toEqual({ status: 401, connection: 'close' });
+  });
+
   it('opens an account with two factors with an access token, never with its password', async () => {
     const dave = await makeUser(t.app, admin.token, { username: 'dave' });
     const made = await call<string>(t.app, 'PUT', '/user/setting/generateAccessToken', {

@@ -106,7 +106,11 @@ async function handle(
     }
     const actor = await signIn(request, authenticate);
     if (!actor) {
-      drain(req);
+      // a body larger than a request's XML is not read for a stranger: the connection ends
+      const large = Number(header(req, 'content-length') ?? 0) > MAX_XML_BODY;
+      const chunked = header(req, 'transfer-encoding') !== undefined;
+      if (large || chunked) out.setHeader('Connection', 'close');
+      else drain(req);
       out
         .writeHead(401, {
           'WWW-Authenticate': 'Basic realm="Nimbus", charset="UTF-8"',
