@@ -30,6 +30,8 @@ export const ErrorCode = {
   LOCKED: 21,
   TOO_MANY_REQUESTS: 22,
   NOT_FOUND: 23,
+  /** The content changed since the client read it (a save from a stale base). */
+  CHANGED_MEANWHILE: 24,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
@@ -64,6 +66,7 @@ export const httpStatusOf: Record<ErrorCodeValue, number> = {
   [ErrorCode.LOCKED]: 423,
   [ErrorCode.TOO_MANY_REQUESTS]: 429,
   [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.CHANGED_MEANWHILE]: 409,
 };
 
 /** Every API answer has this shape. */

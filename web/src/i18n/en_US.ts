@@ -569,6 +569,7 @@ const en_US = {
     '21': 'The resource is locked',
     '22': 'Too many attempts, please wait and try again',
     '23': 'Not found',
+    '24': 'The file was changed elsewhere since you opened it',
   },
 };
 
