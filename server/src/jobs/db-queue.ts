@@ -94,8 +94,8 @@ export class DbJobQueue implements JobQueue {
     private readonly database: DbHandle,
     private readonly events: EventBus,
     options: Partial<DbJobQueueOptions> = {},
-    /** The users service's cached username lookup; else each is read from the database. */
-    usernameOf?: (userId: string) => Promise<string | undefined>,
+    /** The users service's cached username lookup (the jobs table knows owners by id). */
+    usernameOf: (userId: string) => Promise<string | undefined>,
   ) {
     this.repo = new JobsRepo(database.db);
     this.options = { ...DEFAULT_QUEUE_OPTIONS, ...options };
@@ -106,7 +106,7 @@ export class DbJobQueue implements JobQueue {
       progressIntervalMs: this.options.progressIntervalMs,
       log: () => this.log,
       live: (id) => this.active.get(id),
-      usernameOf: usernameOf ?? ((id) => this.repo.usernameOf(id)),
+      usernameOf,
     });
   }
 
@@ -214,16 +214,16 @@ export class DbJobQueue implements JobQueue {
   }
 
   async cancel(id: string): Promise<boolean> {
-    const row = await this.repo.findWithUser(id);
-    if (!row || isFinished(row.state)) return false;
+    const found = await this.repo.find(id);
+    if (!found || isFinished(found.state)) return false;
     if (!(await this.repo.cancel(id, Date.now()))) return false;
     const live = this.active.get(id);
     if (live) {
       live.interruption = 'cancel';
       live.controller.abort(new Error('Cancelled'));
     }
-    this.reports.task(row, { state: 'cancelled', progress: null });
-    this.reports.count(row.userId);
+    this.reports.task(await this.reports.withOwner(found), { state: 'cancelled', progress: null });
+    this.reports.count(found.userId);
     this.notifyWaiters(id);
     return true;
   }
@@ -316,7 +316,7 @@ export class DbJobQueue implements JobQueue {
         );
         if (!row) continue;
         free--;
-        this.run(row, registration);
+        this.run(await this.reports.withOwner(row), registration);
       }
     }
   }
@@ -487,8 +487,13 @@ export class DbJobQueue implements JobQueue {
             { jobId: row.id, type: row.type, attempts: row.attempts },
             'interrupted job failed',
           );
-          const withUser = await this.repo.findWithUser(row.id);
-          if (withUser) this.reports.task(withUser, { state: 'failed', progress: null, message });
+          const failed = await this.repo.find(row.id);
+          if (failed)
+            this.reports.task(await this.reports.withOwner(failed), {
+              state: 'failed',
+              progress: null,
+              message,
+            });
           this.reports.count(row.userId);
         }
       } else if (

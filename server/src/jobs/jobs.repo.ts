@@ -4,6 +4,7 @@ import type { Database, JobTable } from '../db/schema.ts';
 import { ACTIVE_JOB_STATES, FINISHED_JOB_STATES, type JobState } from './queue.ts';
 
 export type JobRow = Selectable<JobTable>;
+/** A job with its owner's name (the users service knows names; the jobs table knows ids). */
 export type JobWithUser = JobRow & { username: string | null };
 
 /** Job queries only. Every state change is conditional on the state it expects. */
@@ -18,35 +19,14 @@ export class JobsRepo {
     return this.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  findWithUser(id: string): Promise<JobWithUser | undefined> {
+  activeOf(userId: string): Promise<JobRow[]> {
     return this.db
       .selectFrom('job')
-      .leftJoin('user', 'user.id', 'job.userId')
-      .selectAll('job')
-      .select('user.username')
-      .where('job.id', '=', id)
-      .executeTakeFirst();
-  }
-
-  async usernameOf(userId: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('user')
-      .select('username')
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    return row?.username;
-  }
-
-  activeOf(userId: string): Promise<JobWithUser[]> {
-    return this.db
-      .selectFrom('job')
-      .leftJoin('user', 'user.id', 'job.userId')
-      .selectAll('job')
-      .select('user.username')
-      .where('job.userId', '=', userId)
-      .where('job.state', 'in', ACTIVE_JOB_STATES)
-      .orderBy('job.createdAt')
-      .orderBy('job.id')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('state', 'in', ACTIVE_JOB_STATES)
+      .orderBy('createdAt')
+      .orderBy('id')
       .execute();
   }
 
@@ -85,7 +65,7 @@ export class JobsRepo {
     workerId: string,
     now: number,
     leaseUntil: number,
-  ): Promise<JobWithUser | undefined> {
+  ): Promise<JobRow | undefined> {
     const result = await this.db
       .updateTable('job')
       .set((eb) => ({
@@ -100,7 +80,7 @@ export class JobsRepo {
       .where('state', '=', 'queued')
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return undefined;
-    return this.findWithUser(id);
+    return this.find(id);
   }
 
   /** Changes a job this worker runs; false when it is no longer this worker's running job. */

@@ -1,6 +1,6 @@
 import type { EventBus } from '../events/bus.ts';
 import { Gate } from '../lib/gate.ts';
-import type { JobsRepo, JobWithUser } from './jobs.repo.ts';
+import type { JobRow, JobsRepo, JobWithUser } from './jobs.repo.ts';
 import type { QueueLogger, Task } from './queue.ts';
 
 /** A running job's progress: as its handler last reported it, and as last written and told. */
@@ -55,21 +55,32 @@ export class TaskReports {
   /** A user's queued and running tasks, oldest first, with the progress of those running here. */
   async list(userId: string): Promise<Task[]> {
     const rows = await this.deps.repo.activeOf(userId);
+    const username = rows.length ? await this.usernameOf(userId) : null;
     return rows.map((row) => {
       const live = this.deps.live(row.id);
-      return toTask(row, live ? live.progress : row.progress, live?.note ?? row.message);
+      return toTask(
+        { ...row, username },
+        live ? live.progress : row.progress,
+        live?.note ?? row.message,
+      );
     });
   }
 
   /** A job was enqueued: announced before the worker can claim it, so lists see `queued` first. */
-  async queued(row: Omit<JobWithUser, 'username'>): Promise<void> {
+  async queued(row: JobRow): Promise<void> {
     if (!row.userId) return;
+    this.task(await this.withOwner(row));
+    this.count(row.userId);
+  }
+
+  /** A job's row with its owner's name; a name that cannot be read is logged and left out. */
+  async withOwner(row: JobRow): Promise<JobWithUser> {
+    if (!row.userId) return { ...row, username: null };
     const username = await this.usernameOf(row.userId).catch((err: unknown) => {
-      this.deps.log().warn({ err, userId: row.userId }, 'task announced without its owner name');
+      this.deps.log().warn({ err, userId: row.userId }, 'task told without its owner name');
       return null;
     });
-    this.task({ ...row, username });
-    this.count(row.userId);
+    return { ...row, username };
   }
 
   /** A handler reported progress: written and told now, or within the progress interval. */

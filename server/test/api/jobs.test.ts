@@ -235,7 +235,9 @@ describe('job queue', () => {
   it('never runs a job twice when two workers share the database', async () => {
     const { DbJobQueue } = await import('../../src/jobs/db-queue.ts');
     const first = queueOf(t);
-    const second = new DbJobQueue(t.database, t.app.services.events, { pollMs: 20 });
+    const second = new DbJobQueue(t.database, t.app.services.events, { pollMs: 20 }, (id) =>
+      t.app.services.users.usernameOf(id),
+    );
     const runs = new Map<string, number>();
     const byWorker = [0, 0];
     const handlerOf = (worker: number) => async (ctx: JobContext) => {
