@@ -140,6 +140,42 @@ export default defineConfig(
     },
   },
 
+  // A module reaches another only through that module's service (ARCHITECTURE "A request"):
+  // never its repo, whether imported or reached through the service's own field. Types of
+  // another module's rows may be imported.
+  {
+    files: ['server/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*/*.repo.ts', '../*/*.repo'],
+              allowTypeImports: true,
+              message: "Call the other module's service; its repo is its own.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts', 'server/src/modules/files/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[property.name='repo'][object.type='MemberExpression'][object.property.name=/^(files|fileOps|trash|uploads|users|auth|settings|tags|search|images|media|office|menus|history)$/]",
+          message: "Call the files (or other module's) service; its repo is its own.",
+        },
+      ],
+    },
+  },
+
   // Tests may use non-null assertions and loosely typed fixtures freely.
   {
     files: ['**/*.test.ts', '**/*.e2e.ts', 'server/test/**/*.ts', 'e2e/**/*.ts'],

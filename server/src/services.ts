@@ -117,7 +117,7 @@ export function createServices(database: DbHandle, config: Config) {
   );
   registerMediaJobs({ jobs, media });
   const tags = new TagsService(db, files);
-  const images = new ImagesService(db, files, shareAccess, shareVisitors, users, settings, {
+  const images = new ImagesService(files, shareAccess, shareVisitors, users, settings, {
     parallel: config.imageWorkers,
   });
   // grid tiles of videos and music show their covers

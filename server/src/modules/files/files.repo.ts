@@ -419,6 +419,30 @@ export class FilesRepo {
       .execute();
   }
 
+  /**
+   * Set some keys of a row's `media` facts (one key per module: image, music, video…), keeping
+   * the others; answers the facts as stored, or undefined when the row is gone.
+   */
+  async setMediaKeys(
+    userId: string,
+    id: string,
+    values: Record<string, unknown>,
+  ): Promise<string | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('file')
+        .select('media')
+        .where('id', '=', id)
+        .where('userId', '=', userId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const media = { ...parseMedia(row.media), ...values };
+      const text = JSON.stringify(media);
+      await trx.updateTable('file').set({ media: text }).where('id', '=', id).execute();
+      return text;
+    });
+  }
+
   /** Change some fields of one row. */
   async update(id: string, changes: Updateable<FileTable>, trx: Db = this.db): Promise<void> {
     await trx.updateTable('file').set(changes).where('id', '=', id).execute();
@@ -606,5 +630,18 @@ export class FilesRepo {
 
   likeName(text: string) {
     return `%${escapeLike(text)}%`;
+  }
+}
+
+/** A row's `media` facts as an object; damaged or missing facts read as none. */
+export function parseMedia(media: string | null): Record<string, unknown> {
+  if (!media) return {};
+  try {
+    const parsed: unknown = JSON.parse(media);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
   }
 }

@@ -17,6 +17,7 @@ import { newFileRow } from './file-row.ts';
 import { musicOf } from '../media/media-facts.ts';
 import {
   FilesRepo,
+  parseMedia,
   prefixOf,
   ROOT_ID,
   underPrefix,
@@ -556,6 +557,48 @@ export class FilesService {
   /** A page of a folder's rows, folders first, without the mounts placed in it. */
   listRows(q: ListQuery): Promise<{ rows: FileRow[]; total: number }> {
     return this.repo.list(q);
+  }
+
+  /**
+   * A file's stored bytes were rewritten in place (a conversion, say to WebP): its row takes the
+   * new facts, the owner's used bytes the difference, and the change is told, all in the
+   * caller's transaction. Answers the row as it now is.
+   */
+  async rewritten(
+    owner: Owner,
+    row: FileRow,
+    facts: Pick<FileRow, 'size' | 'hash'> &
+      Partial<Pick<FileRow, 'name' | 'suffix' | 'contentType' | 'fileType'>>,
+    trx: Db,
+  ): Promise<FileRow> {
+    const updateDate = Date.now();
+    await this.repo.update(row.id, { ...facts, updateDate }, trx);
+    await this.repo.adjustUsed(owner.id, facts.size - row.size, trx);
+    const changed = { ...row, ...facts, updateDate };
+    await this.changed({ kind: 'updated', userId: owner.id, rows: [changed] }, trx);
+    return changed;
+  }
+
+  /** Every live row below a folder's prefix (`/a/b/`), at any depth. */
+  descendants(userId: string, prefix: string): Promise<FileRow[]> {
+    return this.repo.descendants(userId, prefix);
+  }
+
+  /** A row's media facts, one key per module; none when the row or its facts are missing. */
+  async mediaFacts(userId: string, id: string): Promise<Record<string, unknown>> {
+    return parseMedia((await this.repo.byId(userId, id))?.media ?? null);
+  }
+
+  /**
+   * Record some keys of a row's media facts (`image`, `music`…), keeping the other modules'
+   * keys; answers the facts as stored, or undefined when the row is gone.
+   */
+  setMediaKeys(
+    userId: string,
+    id: string,
+    values: Record<string, unknown>,
+  ): Promise<string | undefined> {
+    return this.repo.setMediaKeys(userId, id, values);
   }
 }
 

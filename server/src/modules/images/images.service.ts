@@ -7,7 +7,6 @@ import {
   imageFacts,
   type ImageFacts,
 } from '@nimbus/contract';
-import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import { Gate } from '../../lib/gate.ts';
@@ -23,7 +22,6 @@ import type { SettingsService } from '../settings/settings.service.ts';
 import type { ShareAccess, ShareCredentials, ShareTarget } from '../share/share-access.ts';
 import type { ShareVisitorService } from '../share/share-visitor.service.ts';
 import type { UsersService } from '../users/users.service.ts';
-import { ImagesRepo } from './images.repo.ts';
 import { canDrawPdf, firstPageOf } from './programs/pdf-page.ts';
 import {
   avatarOf,
@@ -85,7 +83,6 @@ const AVATAR_COLOURS = ['#409eff', '#67c23a', '#e6a23c', '#f56c6c', '#8e6bd8', '
  * visitor of such a share.
  */
 export class ImagesService {
-  readonly repo: ImagesRepo;
   private readonly gate: Gate;
   /** Derived images being made, by cache key: a second request waits for the first. */
   private readonly making = new Map<string, Promise<void>>();
@@ -93,7 +90,6 @@ export class ImagesService {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
-    db: Db,
     private readonly files: FilesService,
     private readonly shareAccess: ShareAccess,
     private readonly visitors: ShareVisitorService,
@@ -101,7 +97,6 @@ export class ImagesService {
     private readonly settings: SettingsService,
     options: { parallel: number },
   ) {
-    this.repo = new ImagesRepo(db);
     // spec: image work never takes more than the configured parallel tasks
     this.gate = new Gate(Math.max(1, options.parallel));
     files.onChange((change) => this.follow(change));
@@ -350,7 +345,7 @@ export class ImagesService {
   ): Promise<void> {
     if (this.recorded(row) !== undefined) return;
     const facts = await factsOf(image, workDir, signal);
-    await this.repo.setMediaKeys(row.id, { image: facts, imageOf: versionOf(row) });
+    await this.files.setMediaKeys(row.userId, row.id, { image: facts, imageOf: versionOf(row) });
   }
 
   /** New and rewritten images get their facts read in the background, after the commit. */
@@ -443,8 +438,9 @@ export class ImagesService {
           to,
           () => this.blobs.move(staged, to),
           async (trx) => {
-            await this.files.repo.update(
-              row.id,
+            await this.files.rewritten(
+              owner,
+              row,
               {
                 name,
                 suffix: 'webp',
@@ -452,13 +448,9 @@ export class ImagesService {
                 fileType: 'image',
                 size: stat.size,
                 hash: digest,
-                updateDate: Date.now(),
               },
               trx,
             );
-            await this.files.repo.adjustUsed(owner.id, stat.size - row.size, trx);
-            const changed = { ...row, name, suffix: 'webp', size: stat.size, hash: digest };
-            await this.files.changed({ kind: 'updated', userId: owner.id, rows: [changed] }, trx);
           },
         );
         // the photo as it came goes once the WebP stands in its place

@@ -159,13 +159,8 @@ export class MediaService {
 
   /** Record the facts under this module's key, keeping the other modules' keys. */
   private async keep(row: FileRow, media: StoredMedia): Promise<void> {
-    await this.files.transaction(async (trx) => {
-      const current = await this.files.repo.byId(row.userId, row.id, trx);
-      if (!current) return;
-      const facts = { ...factsOf(current.media), [FACTS_KEY]: media };
-      row.media = JSON.stringify(facts);
-      await this.files.repo.update(row.id, { media: row.media }, trx);
-    });
+    const stored = await this.files.setMediaKeys(row.userId, row.id, { [FACTS_KEY]: media });
+    if (stored !== undefined) row.media = stored;
   }
 
   private coverKey(row: FileRow, ext: string): string {

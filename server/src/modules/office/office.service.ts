@@ -363,14 +363,10 @@ export class OfficeService {
       await this.files.withLock(owner.id, async () => {
         const current = await this.files.liveRow(owner.id, row.id);
         if (!current) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file does not exist');
-        const updateDate = Date.now();
         await this.blobs.move(staged, this.files.placeOf(owner, current));
-        const updated = { ...current, size, hash: digest, updateDate };
-        await this.files.transaction(async (trx) => {
-          await this.files.repo.update(current.id, { size, hash: digest, updateDate }, trx);
-          await this.files.repo.adjustUsed(owner.id, size - current.size, trx);
-          await this.files.changed({ kind: 'updated', userId: owner.id, rows: [updated] }, trx);
-        });
+        const updated = await this.files.transaction((trx) =>
+          this.files.rewritten(owner, current, { size, hash: digest }, trx),
+        );
         this.files.notify(owner.id, 'updateFile', toView(updated));
       });
     } finally {

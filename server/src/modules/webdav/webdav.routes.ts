@@ -106,11 +106,8 @@ async function handle(
     }
     const actor = await signIn(request, authenticate);
     if (!actor) {
-      // a body larger than a request's XML is not read for a stranger: the connection ends
-      const large = Number(header(req, 'content-length') ?? 0) > MAX_XML_BODY;
-      const chunked = header(req, 'transfer-encoding') !== undefined;
-      if (large || chunked) out.setHeader('Connection', 'close');
-      else drain(req);
+      // a stranger's upload is not read: the connection ends after the answer
+      leaveBody(req, out);
       out
         .writeHead(401, {
           'WWW-Authenticate': 'Basic realm="Nimbus", charset="UTF-8"',
@@ -133,7 +130,7 @@ async function handle(
     };
     await dispatch(ctx, method, dav);
   } catch (err) {
-    drain(req);
+    leaveBody(req, out);
     sendError(out, err, request);
   }
 }
@@ -595,6 +592,31 @@ const hrefFor = (path: string, item: DavItem) =>
 /** Throw away a body nobody reads, so the connection stays usable. */
 function drain(req: IncomingMessage): void {
   if (!req.readableEnded) req.resume();
+}
+
+/** How long a connection closed under an unread body still takes in what was already sent. */
+const LINGER_MS = 2000;
+
+/**
+ * An answer given before the request's body was read. A short body is read and dropped, and
+ * the connection serves the next request; a long or unbounded one (an upload refused part way,
+ * or sent by a stranger) is not read to its end: the answer says `Connection: close`, the
+ * connection is half-closed once it is sent, and what still arrives is dropped for a moment
+ * before it ends, so the client reads the answer instead of a reset.
+ */
+function leaveBody(req: IncomingMessage, out: ServerResponse): void {
+  if (req.readableEnded) return;
+  const length = header(req, 'content-length');
+  const bounded = length !== undefined && header(req, 'transfer-encoding') === undefined;
+  if (bounded && Number(length) <= MAX_XML_BODY) return drain(req);
+  if (out.headersSent) return;
+  out.setHeader('Connection', 'close');
+  out.once('finish', () => {
+    const socket = req.socket;
+    socket.end();
+    req.resume();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  });
 }
 
 /** A request's XML body, or null when it has none. */
