@@ -3,7 +3,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { badParameter, exists } from '../../lib/errors.ts';
 import { newId, sha256Bytes } from '../../lib/ids.ts';
-import { contentTypeOf, fileTypeOf } from './file-types.ts';
+import { typeFactsOf } from './file-types.ts';
 import { newFileRow } from './file-row.ts';
 import type { FileRow } from './files.repo.ts';
 import {
@@ -61,7 +61,7 @@ export class FileOperations {
       await this.files.assertNoMount(actor.id, row.parentId, name);
       const from = this.files.placeOf(actor, row);
       const to = this.blobs.item(actor.username, row.path, name);
-      const suffix = row.isFolder ? '' : suffixOf(name);
+      const typeFacts = typeFactsOf(name, row.isFolder === 1);
       const moveDisk = async () => {
         // a change of case only needs a step aside on case-insensitive disks
         if (row.name.toLowerCase() === name.toLowerCase()) {
@@ -71,24 +71,10 @@ export class FileOperations {
         } else await this.blobs.move(from, to);
       };
       await this.files.journaled(actor.id, 'move', from, to, moveDisk, async (trx) => {
-        await this.repo.update(
-          row.id,
-          {
-            name,
-            updateDate: Date.now(),
-            ...(row.isFolder
-              ? {}
-              : {
-                  suffix,
-                  contentType: contentTypeOf(suffix, false),
-                  fileType: fileTypeOf(suffix, false),
-                }),
-          },
-          trx,
-        );
+        await this.repo.update(row.id, { name, updateDate: Date.now(), ...typeFacts }, trx);
         if (row.isFolder)
           await this.repo.rewritePrefix(actor.id, prefixOf(row), `${row.path}${name}/`, trx);
-        const renamed = { ...row, name, suffix, fileType: fileTypeOf(suffix, row.isFolder === 1) };
+        const renamed = { ...row, name, ...typeFacts };
         await this.files.changed({ kind: 'updated', userId: actor.id, rows: [renamed] }, trx);
       });
       const updated = toView(await this.files.mustFind(actor.id, id));
@@ -235,7 +221,7 @@ export class FileOperations {
       await this.files.assertNoMount(actor.id, target.id, name);
       const from = this.files.placeOf(actor, row);
       const to = this.blobs.item(actor.username, target.prefix, name);
-      const suffix = row.isFolder ? '' : suffixOf(name);
+      const typeFacts = typeFactsOf(name, row.isFolder === 1);
       await this.files.journaled(
         actor.id,
         'move',
@@ -245,30 +231,14 @@ export class FileOperations {
         async (trx) => {
           await this.repo.update(
             row.id,
-            {
-              parentId: target.id,
-              path: target.prefix,
-              name,
-              ...(row.isFolder
-                ? {}
-                : {
-                    suffix,
-                    contentType: contentTypeOf(suffix, false),
-                    fileType: fileTypeOf(suffix, false),
-                  }),
-            },
+            { parentId: target.id, path: target.prefix, name, ...typeFacts },
             trx,
           );
           if (row.isFolder)
             await this.repo.rewritePrefix(actor.id, prefixOf(row), `${target.prefix}${name}/`, trx);
           await this.repo.adjustChildren(row.parentId, -1, trx);
           await this.repo.adjustChildren(target.id, 1, trx);
-          const renamed = {
-            ...row,
-            name,
-            suffix,
-            fileType: fileTypeOf(suffix, row.isFolder === 1),
-          };
+          const renamed = { ...row, name, ...typeFacts };
           await this.files.changed({ kind: 'updated', userId: actor.id, rows: [renamed] }, trx);
         },
       );

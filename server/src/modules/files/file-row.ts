@@ -1,7 +1,6 @@
 import { newId } from '../../lib/ids.ts';
-import { contentTypeOf, fileTypeOf } from './file-types.ts';
+import { typeFactsOf } from './file-types.ts';
 import type { FileRow } from './files.repo.ts';
-import { suffixOf } from './names.ts';
 
 /** What a new row takes from where it comes from; the rest follows from its name and place. */
 export interface NewRowFields {
@@ -28,7 +27,6 @@ export function newFileRow(
   name: string,
   fields: NewRowFields,
 ): FileRow {
-  const suffix = fields.isFolder ? '' : suffixOf(name);
   const now = Date.now();
   return {
     id: fields.id ?? newId(),
@@ -38,9 +36,7 @@ export function newFileRow(
     path: parent.prefix,
     isFolder: fields.isFolder ? 1 : 0,
     size: fields.size ?? 0,
-    contentType: contentTypeOf(suffix, fields.isFolder),
-    suffix,
-    fileType: fileTypeOf(suffix, fields.isFolder),
+    ...typeFactsOf(name, fields.isFolder),
     hash: fields.hash ?? null,
     uploadDate: now,
     updateDate: fields.updateDate ?? now,

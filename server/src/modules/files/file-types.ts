@@ -1,3 +1,4 @@
+import { suffixOf } from './names.ts';
 /** The views of spec §2 by type, from the suffix. */
 export type FileType =
   'folder' | 'image' | 'video' | 'audio' | 'document' | 'text' | 'archive' | 'other';
@@ -156,6 +157,19 @@ const contentTypes: Record<string, string> = {
 export function contentTypeOf(suffix: string, isFolder: boolean): string {
   if (isFolder) return 'folder';
   return contentTypes[suffix] ?? 'application/octet-stream';
+}
+
+/** What a row knows of its type from the name: suffix, content type and kind. */
+export function typeFactsOf(
+  name: string,
+  isFolder: boolean,
+): { suffix: string; contentType: string; fileType: FileType } {
+  const suffix = isFolder ? '' : suffixOf(name);
+  return {
+    suffix,
+    contentType: contentTypeOf(suffix, isFolder),
+    fileType: fileTypeOf(suffix, isFolder),
+  };
 }
 
 const DEFLATABLE = new Set([

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -32,8 +31,7 @@ import {
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
-import { zipStream } from '../../lib/zip.ts';
-import { contentDisposition, markUserBytes, sendFileBytes } from '../files/file-serve.ts';
+import { sendFileBytes, sendZip } from '../files/file-serve.ts';
 import { receiveChunk } from '../upload/chunk-request.ts';
 import type { ShareCredentials, ShareTarget } from './share-access.ts';
 import type { SharedBytes } from './share-visitor.service.ts';
@@ -194,14 +192,7 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
     '/public/s/packageDownload',
     { ...open, schema: { querystring: publicFileIdsQuery } },
     async (request, reply) => {
-      const zip = await visitors.zip(credentialsOf(request), request.query.fileIds);
-      markUserBytes(reply);
-      reply.header('content-type', 'application/zip');
-      reply.header('content-disposition', contentDisposition('attachment', zip.name));
-      reply.header('cache-control', 'no-store');
-      return reply.send(
-        Readable.from(zipStream(zip.entries), { objectMode: false, highWaterMark: 1024 * 1024 }),
-      );
+      return sendZip(reply, await visitors.zip(credentialsOf(request), request.query.fileIds));
     },
   );
 
