@@ -4,7 +4,7 @@ import type { ActionContext } from '../actions';
 import { useRenameItem } from '../api';
 import type { CollectionApi, CollectionHandlers } from '../components/collection-types';
 import { EMPTY_SELECTION, clickSelection, stepSelection } from '../selection';
-import { isTypingTarget } from '../shortcuts';
+import { isTypingTarget } from '../../../actions/shortcuts';
 import type { SortProp } from '../view-kinds';
 import type { FileDialogs } from './use-file-dialogs';
 import type { useFileDrag } from './use-file-drag';

@@ -3,7 +3,7 @@ import { FILE_AUTHORITY } from '../../../actions/authorities';
 import { isEnabled } from '../../../actions/registry';
 import { ACTIONS, SHORTCUT_ACTIONS } from '../../../app/action-registry';
 import type { ActionContext, FileAction } from '../actions';
-import { isTypingTarget, matchShortcut } from '../shortcuts';
+import { isTypingTarget, matchShortcut } from '../../../actions/shortcuts';
 
 interface ShortcutsInput {
   ctx: ActionContext;

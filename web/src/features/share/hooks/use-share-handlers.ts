@@ -5,7 +5,7 @@ import type { MenuEntry } from '../../../actions/types';
 import { SHARE_MENUS, visibleShareActions, type ShareActionId } from '../../../app/action-registry';
 import type { CollectionApi, CollectionHandlers } from '../../files/components/collection-types';
 import { EMPTY_SELECTION, clickSelection, stepSelection } from '../../files/selection';
-import { isTypingTarget, matchShortcut } from '../../files/shortcuts';
+import { isTypingTarget, matchShortcut } from '../../../actions/shortcuts';
 import type { ShareBrowserContext } from '../browser-actions';
 import type { ShareListing } from './use-share-listing';
 import type { ShareSelection } from './use-share-selection';

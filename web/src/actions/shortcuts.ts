@@ -1,4 +1,4 @@
-import type { Shortcut } from '../../actions/types';
+import type { Shortcut } from './types';
 
 export type { Shortcut };
 
