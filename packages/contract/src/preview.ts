@@ -85,7 +85,7 @@ export const archiveEntry = z.object({
 export type ArchiveEntry = z.infer<typeof archiveEntry>;
 
 export const archiveListing = z.object({
-  kind: z.enum(['zip', 'tar', 'tgz']),
+  kind: z.enum(['zip', 'tar', 'tgz', '7z', 'rar']),
   entries: z.array(archiveEntry),
   /** More entries than ARCHIVE_LISTING_MAX_ENTRIES: the rest are not listed. */
   truncated: z.boolean(),

@@ -9,6 +9,7 @@ import tar from 'tar-stream';
 import { ErrorCode } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
 import { checkName } from './names.ts';
+import { repackAsTar } from './programs/repack.ts';
 
 export interface ExtractLimits {
   /** Most bytes the archive may expand to. */
@@ -47,14 +48,29 @@ export function entrySegments(raw: string): string[] {
   }
 }
 
-export type ArchiveKind = 'zip' | 'tar' | 'tgz';
+export type ArchiveKind = 'zip' | 'tar' | 'tgz' | '7z' | 'rar';
 
 export function archiveKind(name: string): ArchiveKind | null {
   const lower = name.toLowerCase();
   if (lower.endsWith('.zip') || lower.endsWith('.jar')) return 'zip';
   if (lower.endsWith('.tar.gz') || lower.endsWith('.tgz')) return 'tgz';
   if (lower.endsWith('.tar')) return 'tar';
+  if (lower.endsWith('.7z')) return '7z';
+  if (lower.endsWith('.rar')) return 'rar';
   return null;
+}
+
+/** The archive's entries as a tar stream to read: the file itself, un-gzipped, or re-packed. */
+export function tarSourceOf(file: string, kind: Exclude<ArchiveKind, 'zip'>): Readable {
+  if (kind === 'tar') return fs.createReadStream(file);
+  if (kind === 'tgz') {
+    const raw = fs.createReadStream(file);
+    const gunzip = createGunzip();
+    raw.once('error', (err) => gunzip.destroy(err));
+    gunzip.once('close', () => raw.destroy());
+    return raw.pipe(gunzip);
+  }
+  return repackAsTar(file);
 }
 
 /** Counts bytes as they pass and stops at the budget, whatever the archive claimed. */
@@ -210,12 +226,7 @@ async function extractZip(
   }
 }
 
-async function extractTar(
-  file: string,
-  dest: string,
-  budget: Budget,
-  gzip: boolean,
-): Promise<void> {
+async function extractTar(source: Readable, dest: string, budget: Budget): Promise<void> {
   const extract = tar.extract();
   const placed = new Placements();
   const consume = async () => {
@@ -241,12 +252,7 @@ async function extractTar(
   };
   // Both sides settle before either error is reported: a refused entry ends the reading side
   // early ("premature close"), and the entry's own reason is the one worth telling.
-  const [consumed, piped] = await Promise.allSettled([
-    consume(),
-    gzip
-      ? pipeline(fs.createReadStream(file), createGunzip(), extract)
-      : pipeline(fs.createReadStream(file), extract),
-  ]);
+  const [consumed, piped] = await Promise.allSettled([consume(), pipeline(source, extract)]);
   for (const outcome of [consumed, piped]) {
     if (outcome.status === 'rejected' && outcome.reason instanceof AppError) throw outcome.reason;
   }
@@ -268,7 +274,7 @@ export async function extractArchive(
   await fsp.mkdir(dest, { recursive: true });
   try {
     if (kind === 'zip') await extractZip(file, dest, budget, limits);
-    else await extractTar(file, dest, budget, kind === 'tgz');
+    else await extractTar(tarSourceOf(file, kind), dest, budget);
   } catch (err) {
     // damaged content (bad deflate data, sizes that disagree) is the archive's fault; a failing
     // disk (a system call's error) is not

@@ -7,7 +7,7 @@ import { newFileRow } from './file-row.ts';
 import { toView, type FilesService, type FileView } from './files.service.ts';
 import type { TreeIndexer } from './tree-index.ts';
 
-/** Extraction of zip, tar and tar.gz archives into the tree. */
+/** Extraction of zip, tar, tar.gz, 7z and rar archives into the tree. */
 export class ExtractService {
   constructor(
     private readonly files: FilesService,
@@ -15,7 +15,7 @@ export class ExtractService {
   ) {}
 
   /**
-   * Extract a zip, tar or tar.gz into a new folder named after it, inside `destFolderId` (or
+   * Extract a zip, tar, tar.gz, 7z or rar into a new folder named after it, inside `destFolderId` (or
    * beside the archive). Entries escaping the folder, links, and archives expanding past the
    * limits or the quota are refused, and nothing of the archive stays behind.
    */
@@ -28,7 +28,7 @@ export class ExtractService {
     if (row.isFolder || !kind)
       throw new AppError(
         ErrorCode.UNRECOGNIZED_FILE,
-        'Only zip, tar and tar.gz archives can be extracted',
+        'Only zip, tar, tar.gz, 7z and rar archives can be extracted',
       );
     const scratch = await blobs.scratch();
     const staging = scratch.place;
@@ -56,7 +56,8 @@ export class ExtractService {
         const target = destFolderId
           ? await files.folderById(actor.id, destFolderId)
           : { id: row.parentId, prefix: row.path };
-        const base = row.name.replace(/(\.tar\.gz|\.tgz|\.tar|\.zip|\.jar)$/i, '') || row.name;
+        const base =
+          row.name.replace(/(\.tar\.gz|\.tgz|\.tar|\.zip|\.jar|\.7z|\.rar)$/i, '') || row.name;
         const name = await files.freeName(actor.id, target.id, base, true);
         const folderId = newId();
         const to = blobs.item(actor.username, target.prefix, name);

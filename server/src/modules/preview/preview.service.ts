@@ -14,6 +14,7 @@ import { AppError, badParameter, forbidden } from '../../lib/errors.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { Place } from '../../storage/blob-store.ts';
 import { archiveKind } from '../files/archive.ts';
+import { repackAsTar } from '../files/programs/repack.ts';
 import { isTextSuffix } from '../files/file-types.ts';
 import type { FileRow, FilesService } from '../files/files.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
@@ -166,21 +167,27 @@ export class PreviewService {
 
   // ---- archives -----------------------------------------------------------------------------
 
-  /** What a zip, jar, tar or tar.gz holds, read from its directory or headers, never extracted. */
+  /**
+   * What a zip, jar, tar, tar.gz, 7z or rar holds, read from its directory or headers (7z and
+   * rar through bsdtar's re-packing), never extracted.
+   */
   async archive(found: Found): Promise<ArchiveListing> {
     const kind = archiveKind(found.row.name);
     if (!kind)
       throw new AppError(
         ErrorCode.UNRECOGNIZED_FILE,
-        'Only zip, tar and tar.gz archives can be listed',
+        'Only zip, tar, tar.gz, 7z and rar archives can be listed',
       );
     const max = ARCHIVE_LISTING_MAX_ENTRIES;
-    if (kind === 'zip') {
+    if (kind === 'zip' || kind === '7z' || kind === 'rar') {
       const local = await this.files.blobs.local(found.place).catch(() => {
         throw missing();
       });
       try {
-        const { raw, truncated } = await zipEntries(local.path, max);
+        const { raw, truncated } =
+          kind === 'zip'
+            ? await zipEntries(local.path, max)
+            : await tarEntries(repackAsTar(local.path), false, max);
         return listingOf(kind, raw, truncated);
       } finally {
         await local.release();

@@ -40,7 +40,9 @@ describe('file kinds', () => {
     expect(isExtractable(file('a.zip'))).toBe(true);
     expect(isExtractable(file('a.tar.gz'))).toBe(true);
     expect(isExtractable(file('a.tgz'))).toBe(true);
-    expect(isExtractable(file('a.7z'))).toBe(false);
+    expect(isExtractable(file('a.7z'))).toBe(true);
+    expect(isExtractable(file('a.RAR'))).toBe(true);
+    expect(isExtractable(file('a.tar.xz'))).toBe(false);
     expect(isExtractable(file('a.zip', true))).toBe(false);
   });
 

@@ -83,11 +83,13 @@ export function isViewableImage(item: Pick<FileItem, 'name' | 'suffix' | 'isFold
   return !item.isFolder && VIEWABLE_IMAGES.has(suffixOf(item));
 }
 
-/** Archives the server extracts (zip, jar, tar, tar.gz, tgz). */
+/** Archives the server lists and extracts (zip, jar, tar, tar.gz, tgz, 7z, rar). */
 export function isExtractable(item: Pick<FileItem, 'name' | 'isFolder'>): boolean {
   if (item.isFolder) return false;
   const lower = item.name.toLowerCase();
-  return ['.zip', '.jar', '.tar', '.tar.gz', '.tgz'].some((ext) => lower.endsWith(ext));
+  return ['.zip', '.jar', '.tar', '.tar.gz', '.tgz', '.7z', '.rar'].some((ext) =>
+    lower.endsWith(ext),
+  );
 }
 
 export function openKindOf(item: Pick<FileItem, 'name' | 'suffix' | 'isFolder'>): OpenKind {

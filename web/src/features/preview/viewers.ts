@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { isTextLike, suffixOf } from '../files/file-kinds';
+import { isExtractable, isTextLike, suffixOf } from '../files/file-kinds';
 import { iframeRuleFor } from './iframe-rules';
 import type { Viewer } from './registry';
 import { previewSuffix } from './use-preview';
@@ -36,11 +36,11 @@ export const iframeViewer: Viewer = {
   view: lazy(() => import('./components/IframeViewer')),
 };
 
-/** zip, jar, tar and tar.gz: a browser inside the archive, with extraction for its owner. */
+/** zip, jar, tar, tar.gz, 7z and rar: a browser inside the archive, with extraction for its owner. */
 export const archiveViewer: Viewer = {
   id: 'archive',
   stage: 'archive',
-  accepts: (item) => /\.(zip|jar|tar|tgz|tar\.gz)$/i.test(item.name),
+  accepts: (item) => isExtractable(item),
   view: lazy(() => import('./components/ArchiveViewer')),
 };
 

@@ -31,7 +31,7 @@ function childrenOf(entries: readonly ArchiveEntry[], folder: string): ArchiveEn
 }
 
 /**
- * A browser inside a zip, jar, tar or tar.gz, read without extracting it (API-NOTES §3 step 6);
+ * A browser inside a zip, jar, tar, tar.gz, 7z or rar, read without extracting it (API-NOTES §3 step 6);
  * its owner extracts it beside the archive from here.
  */
 export default function ArchiveViewer({ item, source, onClose }: ViewerProps) {
