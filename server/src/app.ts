@@ -42,6 +42,8 @@ import { imagesRoutes } from './modules/images/images.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { previewRoutes } from './modules/preview/preview.routes.ts';
 import { officeRoutes } from './modules/office/office.routes.ts';
+import { historyRoutes } from './modules/history/history.routes.ts';
+import { markdownRoutes } from './modules/markdown/markdown.routes.ts';
 import { JOB_UPLOAD_CLEANUP } from './modules/upload/upload.jobs.ts';
 import { registerWebdav } from './modules/webdav/webdav.plugin.ts';
 
@@ -282,6 +284,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(mediaRoutes);
       await api.register(previewRoutes);
       await api.register(officeRoutes);
+      await api.register(historyRoutes);
+      await api.register(markdownRoutes);
     },
     { prefix: '/api' },
   );

@@ -39,6 +39,8 @@ export interface Config {
   backgroundMergeBytes: number;
   /** How long a merge request waits for a background merge before answering "still merging". */
   mergeWaitMs: number;
+  /** Saves by one person within this long of a file's last version record no new one. */
+  versionCoalesceMs: number;
   /** At most this many thumbnails and image conversions are made at once. */
   imageWorkers: number;
   /** Hold every JSON answer against its route's response schema (tests). */
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.NIMBUS_SECRET_KEY || undefined,
     backgroundMergeBytes: 64 * 1024 * 1024,
     mergeWaitMs: 10_000,
+    versionCoalesceMs: 5 * 60 * 1000,
     imageWorkers: e.NIMBUS_IMAGE_WORKERS,
     checkResponses: false,
   };

@@ -1,3 +1,5 @@
+import { HistoryService } from './modules/history/history.service.ts';
+import { MarkdownService } from './modules/markdown/markdown.service.ts';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { DbHandle } from './db/index.ts';
@@ -76,10 +78,14 @@ export function createServices(database: DbHandle, config: Config) {
   );
   const trash = new TrashService(files);
   const fileOps = new FileOperations(files, trash, jobs);
+  const history = new HistoryService(db, files, settings, {
+    coalesceMs: config.versionCoalesceMs,
+  });
+  const markdown = new MarkdownService(files, fileOps, history);
   const indexer = new TreeIndexer(files);
   const extract = new ExtractService(files, indexer);
   const fileSync = new SyncService(files, jobs, () => users.owners());
-  const uploads = new UploadService(db, files, trash, {
+  const uploads = new UploadService(db, files, trash, history, {
     jobs,
     backgroundMergeBytes: config.backgroundMergeBytes,
     mergeWaitMs: config.mergeWaitMs,
@@ -131,6 +137,7 @@ export function createServices(database: DbHandle, config: Config) {
     shareAccess,
     new OfficeSettings(settings, secrets),
     (token) => auth.authenticate(token),
+    history,
     { parallel: 2, timeoutMs: OFFICE_CONVERT_TIMEOUT_MS },
   );
   const search = new SearchService(
@@ -149,6 +156,7 @@ export function createServices(database: DbHandle, config: Config) {
     deleted: async (user) => {
       await blobs.remove(blobs.folder(user.username, '/'));
       await blobs.remove(blobs.trashRoot(user.username));
+      await blobs.remove(blobs.versionsRoot(user.id));
     },
   });
   return {
@@ -190,6 +198,8 @@ export function createServices(database: DbHandle, config: Config) {
     images,
     preview,
     office,
+    history,
+    markdown,
   };
 }
 

@@ -301,6 +301,20 @@ export interface DavPropertyTable {
   value: string;
 }
 
+export interface FileVersionTable {
+  id: string;
+  fileId: string;
+  userId: string;
+  filename: string;
+  path: string;
+  size: number;
+  storedSize: number;
+  hash: string | null;
+  compression: string;
+  operator: string;
+  createdAt: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -327,4 +341,5 @@ export interface Database {
   searchContent: SearchContentTable;
   davLock: DavLockTable;
   davProperty: DavPropertyTable;
+  fileVersion: FileVersionTable;
 }

@@ -75,6 +75,12 @@ export interface BlobStore {
   uploadsRoot(): Place;
   /** A fresh place nothing else uses, for bytes being prepared before they move into a tree. */
   staging(): Place;
+  /** The earlier contents kept of one file (history), by its owner's and the file's ids. */
+  versionsOf(ownerId: string, fileId: string): Place;
+  /** One earlier content of a file. */
+  version(ownerId: string, fileId: string, versionId: string): Place;
+  /** Every file's versions of one owner (list it to find versions of files gone). */
+  versionsRoot(ownerId: string): Place;
   /** One entry of a cache: a file, or a folder of files (an HLS rendition). */
   cached(kind: CacheKind, key: string): Place;
   /** Every entry of one cache. */

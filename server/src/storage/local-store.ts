@@ -30,6 +30,7 @@ export class LocalStore implements BlobStore {
   private readonly tmpDir: string;
   private readonly uploadsDir: string;
   private readonly cacheDir: string;
+  private readonly versionsDir: string;
 
   constructor(readonly dataDir: string) {
     this.filesDir = path.join(dataDir, 'files');
@@ -37,12 +38,20 @@ export class LocalStore implements BlobStore {
     this.tmpDir = path.join(dataDir, 'tmp');
     this.uploadsDir = path.join(dataDir, 'uploads');
     this.cacheDir = path.join(dataDir, 'cache');
+    this.versionsDir = path.join(dataDir, 'versions');
   }
 
   /** Make the areas; scratch left by a crash goes. */
   async init(): Promise<void> {
     await fsp.rm(this.tmpDir, { recursive: true, force: true });
-    for (const dir of [this.filesDir, this.trashDir, this.tmpDir, this.uploadsDir, this.cacheDir])
+    for (const dir of [
+      this.filesDir,
+      this.trashDir,
+      this.tmpDir,
+      this.uploadsDir,
+      this.cacheDir,
+      this.versionsDir,
+    ])
       await fsp.mkdir(dir, { recursive: true });
   }
 
@@ -74,6 +83,18 @@ export class LocalStore implements BlobStore {
 
   staging(): Place {
     return path.join(this.tmpDir, newId()) as Place;
+  }
+
+  versionsRoot(ownerId: string): Place {
+    return inside(this.versionsDir, segment(ownerId));
+  }
+
+  versionsOf(ownerId: string, fileId: string): Place {
+    return inside(this.versionsRoot(ownerId), segment(fileId));
+  }
+
+  version(ownerId: string, fileId: string, versionId: string): Place {
+    return inside(this.versionsOf(ownerId, fileId), segment(versionId));
   }
 
   cached(kind: CacheKind, key: string): Place {

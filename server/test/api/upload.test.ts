@@ -229,22 +229,56 @@ describe('chunked upload', () => {
   });
 
   it('overwrite after confirmation keeps the old file in the trash', async () => {
-    await uploadFile(t.app, admin.token, { name: 'doc.txt', content: Buffer.from('old version') });
+    await uploadFile(t.app, admin.token, { name: 'doc.bin', content: Buffer.from('old version') });
     const check = await call<{ exist: boolean }>(t.app, 'POST', '/checkExist', {
       token: admin.token,
-      body: { filenames: ['doc.txt'], currentDirectory: '/' },
+      body: { filenames: ['doc.bin'], currentDirectory: '/' },
     });
     expect(check.body.data!.exist).toBe(true);
-    await uploadFile(t.app, admin.token, { name: 'doc.txt', content: Buffer.from('new version') });
-    expect(fs.readFileSync(disk('doc.txt'), 'utf8')).toBe('new version');
+    await uploadFile(t.app, admin.token, { name: 'doc.bin', content: Buffer.from('new version') });
+    expect(fs.readFileSync(disk('doc.bin'), 'utf8')).toBe('new version');
     const trash = await call<Array<{ name: string; id: string }>>(t.app, 'GET', '/list', {
       token: admin.token,
       query: { queryFileType: 'trash' },
     });
-    expect(trash.body.data!.map((i) => i.name)).toEqual(['doc.txt']);
+    expect(trash.body.data!.map((i) => i.name)).toEqual(['doc.bin']);
     expect(
       fs.readFileSync(path.join(t.dataDir, 'trash', 'admin', trash.body.data![0]!.id), 'utf8'),
     ).toBe('old version');
+  });
+
+  it('overwrite of a text keeps its id, and the old text as a version', async () => {
+    await uploadFile(t.app, admin.token, { name: 'doc.txt', content: Buffer.from('old version') });
+    const list = async () =>
+      (
+        await call<Array<{ name: string; id: string }>>(t.app, 'GET', '/list', {
+          token: admin.token,
+          query: { currentDirectory: '/' },
+        })
+      ).body.data!.find((i) => i.name === 'doc.txt')!;
+    const before = await list();
+    const res = await uploadFile(t.app, admin.token, {
+      name: 'doc.txt',
+      content: Buffer.from('new version'),
+    });
+    expect(res.merged!.body.code, res.merged!.body.message).toBe(0);
+    expect(fs.readFileSync(disk('doc.txt'), 'utf8')).toBe('new version');
+    expect((await list()).id).toBe(before.id);
+    const versions = await call<Array<{ id: string }>>(t.app, 'GET', '/history/list', {
+      token: admin.token,
+      query: { fileId: before.id },
+    });
+    expect(versions.body.count).toBe(1);
+    const text = await call<{ contentText: string }>(t.app, 'GET', '/history/preview/text', {
+      token: admin.token,
+      query: { id: versions.body.data![0]!.id },
+    });
+    expect(text.body.data!.contentText).toBe('old version');
+    const trash = await call<unknown[]>(t.app, 'GET', '/list', {
+      token: admin.token,
+      query: { queryFileType: 'trash' },
+    });
+    expect(trash.body.data).toEqual([]);
   });
 
   it('uploads a 3-level folder with Chinese and emoji names', async () => {

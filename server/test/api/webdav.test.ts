@@ -244,7 +244,7 @@ describe('WebDAV', () => {
     expect(other.status).toBe(401);
   });
 
-  it('tells an open browser about a PUT at once, and puts overwritten files in the trash', async () => {
+  it('tells an open browser about a PUT at once, keeps an overwritten text as a version and puts other overwritten files in the trash', async () => {
     const events: Array<{ url: string; body: unknown }> = [];
     const stop = t.app.services.events.subscribe(admin.userId, (m) => {
       events.push(m);
@@ -263,11 +263,31 @@ describe('WebDAV', () => {
       );
       expect((await dav('PUT', '/live.txt', { body: 'two' })).status).toBe(204);
       expect(await (await dav('GET', '/live.txt')).text()).toBe('two');
+      const home = await call<Array<{ id: string; name: string }>>(t.app, 'GET', '/list', {
+        token: admin.token,
+        query: { currentDirectory: '/' },
+      });
+      const live = home.body.data!.find((f) => f.name === 'live.txt')!;
+      const kept = await call<Array<{ id: string }>>(t.app, 'GET', '/history/list', {
+        token: admin.token,
+        query: { fileId: live.id },
+      });
+      expect(kept.body.count).toBe(1);
+      const was = await call<{ contentText: string }>(t.app, 'GET', '/history/preview/text', {
+        token: admin.token,
+        query: { id: kept.body.data![0]!.id },
+      });
+      expect(was.body.data!.contentText).toBe('one');
+
+      expect((await dav('PUT', '/blob.bin', { body: 'one' })).status).toBe(201);
+      expect((await dav('PUT', '/blob.bin', { body: 'two' })).status).toBe(204);
       const trash = await call<Array<{ name: string }>>(t.app, 'GET', '/list', {
         token: admin.token,
         query: { queryFileType: 'trash' },
       });
-      expect(trash.body.data!.map((f) => f.name)).toContain('live.txt');
+      const trashed = trash.body.data!.map((f) => f.name);
+      expect(trashed).toContain('blob.bin');
+      expect(trashed).not.toContain('live.txt');
     } finally {
       stop();
     }

@@ -12,6 +12,7 @@ import * as m010 from './010-share-hardening.ts';
 import * as m011 from './011-access-tokens-mfa.ts';
 import * as m012 from './012-webdav.ts';
 import * as m013 from './013-ldap-accounts.ts';
+import * as m014 from './014-history.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '011-access-tokens-mfa': m011,
   '012-webdav': m012,
   '013-ldap-accounts': m013,
+  '014-history': m014,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -53,7 +53,9 @@ export type ChangedRow = Pick<FileRow, 'id' | 'name' | 'isFolder'> &
 export type FileChange =
   | { kind: 'created' | 'updated'; userId: string; rows: ChangedRow[] }
   | { kind: 'trashed'; userId: string; trashId: string }
-  | { kind: 'restored'; userId: string };
+  | { kind: 'restored'; userId: string }
+  /** The items of a trash entry are about to be deleted for good (their rows still there). */
+  | { kind: 'purged'; userId: string; trashId: string };
 
 export type FileChangeListener = (change: FileChange, trx: Db) => Promise<void>;
 
@@ -159,6 +161,7 @@ export class FilesService {
   private readonly journal: Journal;
   private readonly locks = new Gate();
   private readonly listeners: FileChangeListener[] = [];
+  private readonly purgeListeners: Array<(userId: string) => Promise<void>> = [];
 
   constructor(
     private readonly db: Db,
@@ -456,6 +459,24 @@ export class FilesService {
     return row;
   }
 
+  /**
+   * Bytes kept for the user outside their tree's rows (earlier versions of files) were added
+   * (or, negative, freed): counted in their used space, in the caller's transaction.
+   */
+  adjustSpace(userId: string, delta: number, trx: Db): Promise<void> {
+    return this.repo.adjustUsed(userId, delta, trx);
+  }
+
+  /** Run `listener` after items were deleted for good and their bytes removed. */
+  onPurged(listener: (userId: string) => Promise<void>): void {
+    this.purgeListeners.push(listener);
+  }
+
+  /** Items were deleted for good: what kept things about them tidies up (errors are logged). */
+  async purged(userId: string): Promise<void> {
+    for (const listener of this.purgeListeners) await listener(userId);
+  }
+
   /** Bytes the user may still add (quota.ts: files, uploads under way, operations in flight). */
   spaceLeft(userId: string, options: SpaceOptions = {}): Promise<number> {
     return spaceLeft(this.repo, userId, options);
@@ -520,6 +541,35 @@ export class FilesService {
     space?: { bytes: number; exceptSession?: string },
   ): Promise<T> {
     return this.journal.run(userId, kind, from, to, disk, commit, space);
+  }
+
+  /**
+   * Put bytes staged at `staged` into `folder` as a new file named `wanted` (or `wanted (1)`
+   * and so on when taken), with the quota check binding, under the owner's lock; told to open
+   * browsers. Answers the new row.
+   */
+  addStaged(
+    owner: Owner,
+    folder: FolderRef,
+    wanted: string,
+    staged: Place,
+    facts: { size: number; hash: string },
+  ): Promise<FileRow> {
+    return this.withLock(owner.id, async () => {
+      const name = await this.freeName(owner.id, folder.id, wanted, false);
+      const target = this.blobs.item(owner.username, folder.prefix, name);
+      const row = await this.journaled(
+        owner.id,
+        'move',
+        staged,
+        target,
+        () => this.blobs.move(staged, target),
+        (trx) => this.insertFile(owner, folder, name, facts, trx),
+        { bytes: facts.size },
+      );
+      this.notify(owner.id, 'createFile', toView(row));
+      return row;
+    });
   }
 
   /** Start: undo disk changes whose database commit never happened. */

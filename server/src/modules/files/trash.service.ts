@@ -99,11 +99,13 @@ export class TrashService {
             await this.repo.markTrashed(actor.id, row, Date.now(), trx);
             await this.repo.adjustChildren(row.parentId, -1, trx);
             await this.files.changed({ kind: 'trashed', userId: actor.id, trashId: row.id }, trx);
+            await this.files.changed({ kind: 'purged', userId: actor.id, trashId: row.id }, trx);
             const bytes = await this.repo.deleteTrashed(actor.id, row.id, trx);
             await this.repo.adjustUsed(actor.id, -bytes, trx);
           },
         );
         await this.blobs.remove(aside);
+        await this.files.purged(actor.id);
         this.files.notify(actor.id, 'deleteFile', { id: row.id, path: fullPathOf(row) });
       }
       this.files.notify(actor.id, 'operationTips', { operation: 'delete', success: true, msg: '' });
@@ -192,9 +194,11 @@ export class TrashService {
   private async sweepRow(owner: Owner, row: FileRow): Promise<void> {
     // database first: a crash leaves only unreferenced bytes in the trash folder, removed on boot
     await this.files.transaction(async (trx) => {
+      await this.files.changed({ kind: 'purged', userId: owner.id, trashId: row.id }, trx);
       const bytes = await this.repo.deleteTrashed(owner.id, row.id, trx);
       await this.repo.adjustUsed(owner.id, -bytes, trx);
     });
     await this.blobs.remove(this.blobs.trashed(owner.username, row.id));
+    await this.files.purged(owner.id);
   }
 }

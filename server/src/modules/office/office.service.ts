@@ -18,7 +18,7 @@ import { Gate } from '../../lib/gate.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { Place } from '../../storage/blob-store.ts';
 import type { FileRow } from '../files/files.repo.ts';
-import { toView, type FilesService, type Owner } from '../files/files.service.ts';
+import { type FilesService, type Owner } from '../files/files.service.ts';
 import {
   shareErrors,
   type OpenShare,
@@ -27,6 +27,7 @@ import {
   type ShareTarget,
 } from '../share/share-access.ts';
 import { verifyJwt, signJwt } from './office-jwt.ts';
+import type { HistoryService } from '../history/history.service.ts';
 import type { OfficeSettings } from './office-settings.ts';
 import { convertToPdf, hasSoffice } from './programs/soffice.ts';
 
@@ -89,6 +90,7 @@ export class OfficeService {
     private readonly shareAccess: ShareAccess,
     readonly settings: OfficeSettings,
     private readonly authenticate: Authenticate,
+    private readonly versions: HistoryService,
     private readonly options: OfficeOptions,
   ) {
     this.gate = new Gate(Math.max(1, options.parallel));
@@ -309,7 +311,7 @@ export class OfficeService {
     if (open) this.requireEdit(open);
     if (row.isFolder === 1) throw notOffice();
     const url = typeof body.url === 'string' ? body.url : '';
-    await this.save(owner, row, this.checkedSource(url, config.documentServer));
+    await this.save(owner, actor.username, row, this.checkedSource(url, config.documentServer));
     return { error: 0 };
   }
 
@@ -332,8 +334,11 @@ export class OfficeService {
     return source;
   }
 
-  /** Download the edited document and put it over the file, keeping its id. */
-  private async save(owner: Owner, row: FileRow, source: URL): Promise<void> {
+  /**
+   * Download the edited document and put it over the file, keeping its id; what it held
+   * becomes a version. `operator`: who edited.
+   */
+  private async save(owner: Owner, operator: string, row: FileRow, source: URL): Promise<void> {
     const response = await fetch(source, {
       redirect: 'error',
       signal: AbortSignal.timeout(this.options.timeoutMs),
@@ -360,15 +365,7 @@ export class OfficeService {
     try {
       await this.blobs.write(staged, body.pipe(counter));
       const digest = hash.digest('hex');
-      await this.files.withLock(owner.id, async () => {
-        const current = await this.files.liveRow(owner.id, row.id);
-        if (!current) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file does not exist');
-        await this.blobs.move(staged, this.files.placeOf(owner, current));
-        const updated = await this.files.transaction((trx) =>
-          this.files.rewritten(owner, current, { size, hash: digest }, trx),
-        );
-        this.files.notify(owner.id, 'updateFile', toView(updated));
-      });
+      await this.versions.replace(owner, operator, row, staged, { size, hash: digest });
     } finally {
       await this.blobs.remove(staged).catch(() => undefined);
     }
@@ -377,22 +374,25 @@ export class OfficeService {
   // ---- history ------------------------------------------------------------------------------
 
   /**
-   * The document's versions in OnlyOffice's history shape. The current bytes are the one
-   * version kept here; its key is the document key an editor opens the file with.
+   * The document's versions in OnlyOffice's history shape, oldest first: each kept version by
+   * its id, then the current bytes under the document key an editor opens the file with.
    */
   async history(actor: Actor, fileId: string): Promise<OfficeHistory> {
     const { owner, row } = await this.shareAccess.fileForActor(actor, fileId);
     if (row.isFolder === 1) throw notOffice();
-    return {
-      currentVersion: 1,
-      history: [
-        {
-          key: documentKey(row),
-          version: 1,
-          created: formatDateTime(row.updateDate),
-          user: { id: owner.id, name: owner.username },
-        },
-      ],
-    };
+    const kept = (await this.versions.all(row)).reverse();
+    const entries = kept.map((v, i) => ({
+      key: v.id,
+      version: i + 1,
+      created: v.uploadDate,
+      user: { id: v.metadata.operator, name: v.metadata.operator },
+    }));
+    entries.push({
+      key: documentKey(row),
+      version: kept.length + 1,
+      created: formatDateTime(row.updateDate),
+      user: { id: owner.id, name: owner.username },
+    });
+    return { currentVersion: kept.length + 1, history: entries };
   }
 }

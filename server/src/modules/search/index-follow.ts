@@ -56,6 +56,9 @@ export class TreeFollower {
         if ((await this.repo.markRestored(trx, change.userId)) > 0)
           this.lanes.kick(change.userId, 'text');
         return;
+      case 'purged':
+        // the index rows go with the file rows (foreign keys)
+        return;
     }
   }
 

@@ -1,4 +1,9 @@
-import { DEFAULT_DRIVE_NAME, PRODUCT_VERSION, type LdapConfig } from '@nimbus/contract';
+import {
+  DEFAULT_DRIVE_NAME,
+  DEFAULT_VERSIONS_PER_FILE,
+  PRODUCT_VERSION,
+  type LdapConfig,
+} from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { logoDataUrl } from './logo.ts';
@@ -17,6 +22,8 @@ export interface DriveSettings {
   webpStorage: boolean;
   /** LDAP sign-in; its password sealed (auth/ldap.service.ts). */
   ldap: LdapConfig;
+  /** Earlier versions kept of each file; the oldest go beyond it (history). */
+  versionsPerFile: number;
 }
 
 const DEFAULT_IFRAME = JSON.stringify({
@@ -40,6 +47,7 @@ const DEFAULTS: DriveSettings = {
     loginName: 'uid',
     defaultRoleList: [],
   },
+  versionsPerFile: DEFAULT_VERSIONS_PER_FILE,
 };
 
 export class SettingsService {

@@ -11,6 +11,7 @@ import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
 import type { TrashService } from '../files/trash.service.ts';
+import { isVersioned, type HistoryService } from '../history/history.service.ts';
 import {
   toView,
   type FilesService,
@@ -100,6 +101,7 @@ export class UploadService {
     db: Db,
     private readonly files: FilesService,
     private readonly trash: TrashService,
+    private readonly history: HistoryService,
     options: UploadOptions = {},
   ) {
     this.repo = new UploadRepo(db);
@@ -507,6 +509,20 @@ export class UploadService {
           throw new AppError(ErrorCode.EXISTS, `A folder named "${filename}" is already here`);
         if (!policy.replace)
           throw new AppError(ErrorCode.EXISTS, `"${filename}" already exists here`);
+        if (isVersioned(clash)) {
+          // a document keeps its id, shares and tags; what it held becomes a version
+          const row = await this.history.replaceLocked(
+            owner,
+            owner.username,
+            clash,
+            staged,
+            { size: meta.size, hash: meta.hash },
+            { exceptSession: sessionId },
+          );
+          if (sessionId)
+            await this.files.transaction((trx) => this.repo.setDone(trx, sessionId, row.id));
+          return toView(row);
+        }
         await this.files.assertSpace(owner.id, meta.size, { exceptSession: sessionId });
         // the user confirmed the overwrite: the previous file goes to the trash, nothing is lost
         await this.trash.trashRow(owner, clash);

@@ -14,6 +14,7 @@ import {
 import { checkName } from '../files/names.ts';
 import { spaceFull } from '../files/quota.ts';
 import type { TrashService } from '../files/trash.service.ts';
+import { isVersioned, type HistoryService } from '../history/history.service.ts';
 import { conflict, DavError, notFound } from './webdav-errors.ts';
 import { splitPath } from './webdav-headers.ts';
 import { DavLocks } from './webdav-locks.ts';
@@ -48,6 +49,7 @@ export class WebdavService {
     private readonly files: FilesService,
     private readonly fileOps: FileOperations,
     private readonly trash: TrashService,
+    private readonly history: HistoryService,
   ) {
     this.repo = new WebdavRepo(db);
     this.locks = new DavLocks(this.repo);
@@ -128,9 +130,9 @@ export class WebdavService {
   /**
    * Write a file from a request body: streamed into a staging place while hashed and counted
    * (more than the space left stops it), then put in place as an upload would be, the binding
-   * quota check made when it lands. A file it replaces goes to the trash, like the web's
-   * "overwrite". Answers the new row and whether
-   * the name was free.
+   * quota check made when it lands. A text, document or office file it replaces keeps its id
+   * and what it held becomes a version; any other file it replaces goes to the trash, like the
+   * web's "overwrite". Answers the row and whether the name was free.
    */
   async writeFile(
     actor: Actor,
@@ -177,11 +179,17 @@ export class WebdavService {
       if (options.expectedBytes !== undefined && size !== options.expectedBytes)
         throw new DavError(400, 'The body is shorter than announced');
       room = 0;
+      const digest = hash.digest('hex');
       return await this.files.withLock(actor.id, async () => {
         const folder = await this.parentOf(actor.id, path);
         await this.files.assertNoMount(actor.id, folder.id, name);
         const clash = await this.files.childNamed(actor.id, folder.id, name);
         if (clash?.isFolder) throw new DavError(405, 'A folder has this name');
+        if (clash && isVersioned(clash)) {
+          const facts = { size, hash: digest };
+          const row = await this.history.replaceLocked(actor, actor.username, clash, staged, facts);
+          return { created: false, row };
+        }
         if (clash) await this.trash.trashRow(actor, clash);
         const target = this.blobs.item(actor.username, folder.prefix, name);
         const row = await this.files.journaled(
@@ -191,13 +199,7 @@ export class WebdavService {
           target,
           () => this.blobs.move(staged, target),
           (trx) =>
-            this.files.insertFile(
-              actor,
-              folder,
-              name,
-              { size, hash: hash.digest('hex'), updateDate },
-              trx,
-            ),
+            this.files.insertFile(actor, folder, name, { size, hash: digest, updateDate }, trx),
           { bytes: size },
         );
         this.files.notify(actor.id, 'createFile', toView(row));

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { HISTORY_PAGE_SIZE } from './constants.ts';
+import { queryNumber } from './validation.ts';
+
+// Versions of a file (API-NOTES §1.8, spec §3 History version, §4 History list): every save of
+// a text, markdown, mind-map or office file through Nimbus keeps what it replaced.
+
+const id = z.string().max(64);
+const treePath = z.string().max(4096);
+
+/** Versions kept per file unless the administrator says otherwise. */
+export const DEFAULT_VERSIONS_PER_FILE = 50;
+/** Saves by one person within this long of the last version record no new one. */
+export const VERSION_COALESCE_MS = 5 * 60 * 1000;
+
+const paging = {
+  pageIndex: queryNumber(z.number().int().min(1)).default(1),
+  pageSize: queryNumber(z.number().int().min(1).max(100)).default(HISTORY_PAGE_SIZE),
+};
+
+export const historyListQuery = z.object({ fileId: id, ...paging });
+export const historyPathListQuery = z.object({ path: treePath, ...paging });
+export const historyVersionQuery = z.object({ id, fileId: id.optional() });
+
+/** One version: what the file was before a save replaced it. */
+export const historyVersion = z.object({
+  id: z.string(),
+  fileId: z.string(),
+  filename: z.string(),
+  /** Bytes of the content as it was. */
+  length: z.number(),
+  /** When the content was replaced, `yyyy-MM-dd HH:mm:ss`. */
+  uploadDate: z.string(),
+  metadata: z.object({
+    filepath: z.string(),
+    filename: z.string(),
+    /** Epoch milliseconds of `uploadDate`. */
+    time: z.number(),
+    operator: z.string(),
+    size: z.number(),
+    compression: z.string(),
+  }),
+});
+export type HistoryVersion = z.infer<typeof historyVersion>;
+
+/** A version's text (`/history/preview/text`). */
+export const historyText = z.object({
+  id: z.string(),
+  filename: z.string(),
+  contentText: z.string(),
+  hash: z.string(),
+});
+export type HistoryText = z.infer<typeof historyText>;
+
+/** What a file's content is after a save or a recovery: the editor's new baseline. */
+export const savedContent = z.object({
+  id: z.string(),
+  hash: z.string(),
+  size: z.number(),
+  updateDate: z.string(),
+});
+export type SavedContent = z.infer<typeof savedContent>;
+
+/** The current content a stale save met (data of a CHANGED_MEANWHILE answer). */
+export const changedMeanwhile = z.object({
+  hash: z.string().nullable(),
+  updateDate: z.string(),
+  size: z.number(),
+});
+export type ChangedMeanwhile = z.infer<typeof changedMeanwhile>;

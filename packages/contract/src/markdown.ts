@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+// The document editors' API (API-NOTES §1.6, §1.9; spec §7 Markdown): reading a document with
+// the version it is at, and saving it from that version.
+
+const id = z.string().max(64);
+const treePath = z.string().max(4096);
+
+/** The most text one save carries. */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+/** A text document as an editor opens it: its text and the version (`hash`) it is at. */
+export const documentView = z.object({
+  id: z.string(),
+  name: z.string(),
+  path: z.string(),
+  contentText: z.string(),
+  hash: z.string().nullable(),
+  size: z.number(),
+  updateDate: z.string(),
+});
+export type DocumentView = z.infer<typeof documentView>;
+
+export const documentQuery = z.object({ fileId: id });
+
+const contentText = z
+  .string()
+  .max(MAX_DOCUMENT_BYTES, `the document is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB`);
+const saveRules = {
+  contentText,
+  /** The version the editor started from; a save over any other version is refused. */
+  baseHash: z.string().max(128).nullable().optional(),
+  /** Save over whatever is there; what is there is kept as a version. */
+  force: z.boolean().optional(),
+};
+
+/** `POST /markdown/edit`: save a file by id, or (without `fileId`) make a new one. */
+export const documentSaveBody = z.object({
+  fileId: id.optional(),
+  filename: z.string().max(1024).optional(),
+  currentDirectory: treePath.optional(),
+  userId: z.string().max(64).optional(),
+  username: z.string().max(255).optional(),
+  ...saveRules,
+});
+export type DocumentSaveBody = z.infer<typeof documentSaveBody>;
+
+/** `POST /markdown/edit1`: save a file by its path. */
+export const documentSaveByPathBody = z.object({
+  relativePath: treePath,
+  userId: z.string().max(64).optional(),
+  username: z.string().max(255).optional(),
+  mountFileId: z.string().max(64).optional(),
+  ...saveRules,
+});
+export type DocumentSaveByPathBody = z.infer<typeof documentSaveByPathBody>;
+
+/** One image stored beside a markdown document. */
+export const markdownImage = z.object({
+  url: z.string(),
+  originalURL: z.string().optional(),
+  fileId: z.string(),
+  filename: z.string(),
+  filepath: z.string(),
+});
+export type MarkdownImage = z.infer<typeof markdownImage>;
+
+export const markdownLinkImageBody = z.object({
+  url: z.string().max(4096),
+  fileId: id.optional(),
+  currentDirectory: treePath.optional(),
+});
+
+/** Where an uploaded image goes: beside the document (`fileId`), or in `currentDirectory`. */
+export const markdownImageTarget = z.object({
+  fileId: id.optional(),
+  currentDirectory: treePath.optional(),
+});
+export type MarkdownImageTarget = z.infer<typeof markdownImageTarget>;
+
+/** The folder beside a document that holds its images. */
+export const MARKDOWN_ASSETS = 'assets';
+/** Largest image stored for a document, uploaded or fetched. */
+export const MAX_MARKDOWN_IMAGE_BYTES = 20 * 1024 * 1024;
+/** Images one upload may carry. */
+export const MAX_MARKDOWN_IMAGES = 20;

@@ -1,0 +1,109 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import type { FileVersionTable } from '../../db/schema.ts';
+
+export type VersionRow = Selectable<FileVersionTable>;
+
+/** The queries of files' earlier versions. */
+export class HistoryRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: Insertable<FileVersionTable>, trx: Db = this.db): Promise<void> {
+    await trx.insertInto('fileVersion').values(row).execute();
+  }
+
+  byId(userId: string, id: string): Promise<VersionRow | undefined> {
+    return this.db
+      .selectFrom('fileVersion')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** The newest version of a file. */
+  latest(fileId: string, trx: Db = this.db): Promise<VersionRow | undefined> {
+    return trx
+      .selectFrom('fileVersion')
+      .selectAll()
+      .where('fileId', '=', fileId)
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** A page of a file's versions, newest first, and how many it has. */
+  async page(
+    fileId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: VersionRow[]; total: number }> {
+    const total = await this.db
+      .selectFrom('fileVersion')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('fileId', '=', fileId)
+      .executeTakeFirstOrThrow();
+    const rows = await this.db
+      .selectFrom('fileVersion')
+      .selectAll()
+      .where('fileId', '=', fileId)
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    return { rows, total: Number(total.n) };
+  }
+
+  /** A file's versions beyond its newest `keep`. */
+  beyond(fileId: string, keep: number, trx: Db = this.db): Promise<VersionRow[]> {
+    return trx
+      .selectFrom('fileVersion')
+      .selectAll()
+      .where('fileId', '=', fileId)
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc')
+      .offset(keep)
+      .limit(100_000)
+      .execute();
+  }
+
+  async remove(ids: string[], trx: Db = this.db): Promise<void> {
+    for (let i = 0; i < ids.length; i += 500)
+      await trx
+        .deleteFrom('fileVersion')
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
+  }
+
+  /**
+   * The bytes kept for the versions of the items of one trash entry (about to be purged; their
+   * rows go with the files' rows).
+   */
+  async storedInTrash(userId: string, trashId: string, trx: Db): Promise<number> {
+    const row = await trx
+      .selectFrom('fileVersion')
+      .innerJoin('file', 'file.id', 'fileVersion.fileId')
+      .select((eb) => eb.fn.sum<number>('fileVersion.storedSize').as('bytes'))
+      .where('file.userId', '=', userId)
+      .where('file.trashId', '=', trashId)
+      .executeTakeFirst();
+    return Number(row?.bytes ?? 0);
+  }
+
+  /** Which of these files have versions. */
+  async filesWithVersions(fileIds: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < fileIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('fileVersion')
+        .select('fileId')
+        .distinct()
+        .where('fileId', 'in', fileIds.slice(i, i + 500))
+        .execute();
+      for (const r of rows) found.add(r.fileId);
+    }
+    return found;
+  }
+}

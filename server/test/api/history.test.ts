@@ -1,0 +1,290 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ErrorCode,
+  type DocumentView,
+  type HistoryText,
+  type HistoryVersion,
+  type SavedContent,
+} from '@nimbus/contract';
+import {
+  ADMIN,
+  call,
+  makeTestApp,
+  makeUser,
+  putFile,
+  setupAdmin,
+  type TestApp,
+} from '../harness.ts';
+
+// Versions of files and saving from a version (issue 12): every save keeps what it replaced,
+// a save from a stale base is refused and loses nothing, a version comes back byte for byte.
+
+let t: TestApp;
+let admin: { token: string; userId: string };
+const owner = () => ({ userId: admin.userId, username: ADMIN.username });
+const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+const disk = (...names: string[]) => path.join(t.dataDir, 'files', ADMIN.username, ...names);
+
+beforeEach(async () => {
+  t = await makeTestApp({ versionCoalesceMs: 0 });
+  admin = await setupAdmin(t.app);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const open = (fileId: string, token = admin.token) =>
+  call<DocumentView>(t.app, 'GET', '/markdown/p', { token, query: { fileId } });
+
+const save = (body: Record<string, unknown>, token = admin.token) =>
+  call<SavedContent>(t.app, 'POST', '/markdown/edit', { token, body });
+
+const versions = (fileId: string, pageIndex = 1, pageSize = 20) =>
+  call<HistoryVersion[]>(t.app, 'GET', '/history/list', {
+    token: admin.token,
+    query: { fileId, pageIndex, pageSize },
+  });
+
+const used = async () =>
+  (await call<{ takeUpSpace: number }>(t.app, 'GET', '/user/info', { token: admin.token })).body
+    .data!.takeUpSpace;
+
+describe('saving documents', () => {
+  it('keeps what each save replaced, newest first, and shows it', async () => {
+    const id = await putFile(t, owner(), '/', 'notes.md', '# one');
+    const opened = await open(id);
+    expect(opened.body.data).toMatchObject({ contentText: '# one', hash: sha('# one') });
+
+    const first = await save({ fileId: id, contentText: '# two', baseHash: sha('# one') });
+    expect(first.body.code, first.body.message).toBe(0);
+    expect(first.body.data).toMatchObject({ id, hash: sha('# two'), size: 5 });
+    const second = await save({ fileId: id, contentText: '# three', baseHash: sha('# two') });
+    expect(second.body.code).toBe(0);
+
+    expect(fs.readFileSync(disk('notes.md'), 'utf8')).toBe('# three');
+    const list = await versions(id);
+    expect(list.body.count).toBe(2);
+    expect(list.body.data!.map((v) => v.metadata.operator)).toEqual([
+      ADMIN.username,
+      ADMIN.username,
+    ]);
+    const texts = await Promise.all(
+      list.body.data!.map(
+        async (v) =>
+          (
+            await call<HistoryText>(t.app, 'GET', '/history/preview/text', {
+              token: admin.token,
+              query: { id: v.id, fileId: id },
+            })
+          ).body.data!.contentText,
+      ),
+    );
+    expect(texts).toEqual(['# two', '# one']);
+  });
+
+  it('refuses the second of two saves from the same base, and loses neither', async () => {
+    const id = await putFile(t, owner(), '/', 'plan.md', 'base');
+    const base = sha('base');
+    const mine = await save({ fileId: id, contentText: 'tab one', baseHash: base });
+    expect(mine.body.code).toBe(0);
+    const theirs = await save({ fileId: id, contentText: 'tab two', baseHash: base });
+    expect(theirs.status).toBe(409);
+    expect(theirs.body.code).toBe(ErrorCode.CHANGED_MEANWHILE);
+    expect(theirs.body.data).toMatchObject({ hash: sha('tab one') });
+    expect(fs.readFileSync(disk('plan.md'), 'utf8')).toBe('tab one');
+
+    // "keep mine": the other tab's content is kept as a version, nothing is lost
+    const forced = await save({ fileId: id, contentText: 'tab two', baseHash: base, force: true });
+    expect(forced.body.code).toBe(0);
+    expect(fs.readFileSync(disk('plan.md'), 'utf8')).toBe('tab two');
+    const kept = await versions(id);
+    const hashes = await Promise.all(
+      kept.body.data!.map(async (v) =>
+        sha(
+          (
+            await call<HistoryText>(t.app, 'GET', '/history/preview/text', {
+              token: admin.token,
+              query: { id: v.id },
+            })
+          ).body.data!.contentText,
+        ),
+      ),
+    );
+    expect(hashes).toEqual([sha('tab one'), base]);
+  });
+
+  it('saves as a new document when no file is named, and refuses what is too large', async () => {
+    const made = await save({ filename: 'copy.md', currentDirectory: '/', contentText: 'copied' });
+    expect(made.body.code, made.body.message).toBe(0);
+    expect(fs.readFileSync(disk('copy.md'), 'utf8')).toBe('copied');
+    const again = await save({ filename: 'copy.md', currentDirectory: '/', contentText: 'x' });
+    expect(again.body.code).toBe(ErrorCode.EXISTS);
+    const huge = await save({
+      fileId: made.body.data!.id,
+      contentText: 'x'.repeat(17 * 1024 * 1024),
+    });
+    expect(huge.status).toBe(422);
+    expect(fs.readFileSync(disk('copy.md'), 'utf8')).toBe('copied');
+  });
+
+  it('keeps one version per few minutes of one person editing', async () => {
+    await t.close();
+    t = await makeTestApp({ versionCoalesceMs: 60_000 });
+    admin = await setupAdmin(t.app);
+    const id = await putFile(t, owner(), '/', 'draft.md', 'v0');
+    for (const [n, text] of ['v1', 'v2', 'v3'].entries())
+      expect((await save({ fileId: id, contentText: text })).body.code, `save ${n}`).toBe(0);
+    const list = await versions(id);
+    expect(list.body.count).toBe(1);
+    expect(list.body.data![0]!.length).toBe(2);
+  });
+
+  it('round-trips a KityMinder .km file unchanged', async () => {
+    const km = JSON.stringify(
+      {
+        root: {
+          data: { id: 'c8x', created: 1700000000000, text: '中心主题', expandState: 'expand' },
+          children: [{ data: { id: 'c8y', text: 'branch', priority: 1 }, children: [] }],
+        },
+        template: 'default',
+        theme: 'fresh-blue',
+        version: '1.4.43',
+      },
+      null,
+      '\t',
+    );
+    const id = await putFile(t, owner(), '/', 'map.km', km);
+    const opened = await open(id);
+    expect(opened.body.data!.contentText).toBe(km);
+    const saved = await save({
+      fileId: id,
+      contentText: opened.body.data!.contentText,
+      baseHash: opened.body.data!.hash,
+    });
+    expect(saved.body.data!.hash).toBe(sha(km));
+    expect(fs.readFileSync(disk('map.km'), 'utf8')).toBe(km);
+    // the same bytes saved again are no new version
+    expect((await versions(id)).body.count).toBe(0);
+  });
+});
+
+describe('versions', () => {
+  it('brings a version back byte for byte, keeping the current content as a version', async () => {
+    const original = '第一版\r\nline two\u0000 with a NUL';
+    const id = await putFile(t, owner(), '/', 'a.txt', original);
+    await save({ fileId: id, contentText: 'second' });
+    const [v] = (await versions(id)).body.data!;
+    const back = await call<SavedContent>(t.app, 'PUT', '/history/recovery', {
+      token: admin.token,
+      query: { id: v!.id, fileId: id },
+    });
+    expect(back.body.code, back.body.message).toBe(0);
+    expect(back.body.data!.hash).toBe(sha(original));
+    expect(fs.readFileSync(disk('a.txt'))).toEqual(Buffer.from(original));
+    const after = await versions(id);
+    expect(after.body.count).toBe(2);
+    // the raw bytes of a version are a download, never shown inline
+    const raw = await t.app.inject({
+      method: 'GET',
+      url: `/api/history/preview/file?id=${v!.id}&fileId=${id}`,
+      headers: { 'nimbus-token': admin.token },
+    });
+    expect(raw.rawPayload).toEqual(Buffer.from(original));
+    expect(raw.headers['content-disposition']).toMatch(/^attachment/);
+  });
+
+  it('follow the file through a rename and a move', async () => {
+    const id = await putFile(t, owner(), '/', 'old.md', 'one');
+    await save({ fileId: id, contentText: 'two' });
+    await call(t.app, 'GET', '/rename', {
+      token: admin.token,
+      query: { id, newFileName: 'new.md' },
+    });
+    const folder = await call<{ id: string }>(t.app, 'POST', '/new_folder', {
+      token: admin.token,
+      query: { currentDirectory: '/', filename: 'sub' },
+    });
+    await call(t.app, 'GET', '/move', {
+      token: admin.token,
+      query: { froms: [id], to: folder.body.data!.id },
+    });
+    const byPath = await call<HistoryVersion[]>(t.app, 'GET', '/history/path/list', {
+      token: admin.token,
+      query: { path: '/sub/new.md' },
+    });
+    expect(byPath.body.count).toBe(1);
+    expect(byPath.body.data![0]!.filename).toBe('old.md');
+  });
+
+  it('pages 45 versions 20 at a time', async () => {
+    const id = await putFile(t, owner(), '/', 'many.md', 'v0');
+    await t.app.services.settings.set('versionsPerFile', 100);
+    for (let i = 1; i <= 45; i++) await save({ fileId: id, contentText: `v${i}` });
+    const pages = [await versions(id, 1), await versions(id, 2), await versions(id, 3)];
+    expect(pages.map((p) => p.body.data!.length)).toEqual([20, 20, 5]);
+    expect(pages.map((p) => p.body.count)).toEqual([45, 45, 45]);
+    const ids = pages.flatMap((p) => p.body.data!.map((v) => v.id));
+    expect(new Set(ids).size).toBe(45);
+  });
+
+  it('keep at most the configured number per file, oldest going first', async () => {
+    await t.app.services.settings.set('versionsPerFile', 3);
+    const id = await putFile(t, owner(), '/', 'few.md', 'v0');
+    for (let i = 1; i <= 5; i++) await save({ fileId: id, contentText: `v${i}` });
+    const list = await versions(id);
+    expect(list.body.count).toBe(3);
+    const folder = path.join(t.dataDir, 'versions', admin.userId, id);
+    expect(fs.readdirSync(folder)).toHaveLength(3);
+  });
+
+  it('count in the space used, and go with the file when it is deleted for good', async () => {
+    const id = await putFile(t, owner(), '/', 'big.txt', 'a'.repeat(100_000));
+    const before = await used();
+    await save({ fileId: id, contentText: 'b'.repeat(100_000) });
+    const withVersion = await used();
+    expect(withVersion).toBeGreaterThan(before);
+    expect(withVersion - before).toBeLessThan(5_000);
+    await call(t.app, 'DELETE', '/delete', { token: admin.token, query: { fileIds: [id] } });
+    const swept = await call(t.app, 'DELETE', '/sweep', {
+      token: admin.token,
+      query: { fileIds: [id] },
+    });
+    expect(swept.body.code, swept.body.message).toBe(0);
+    expect(await used()).toBe(0);
+    expect(fs.existsSync(path.join(t.dataDir, 'versions', admin.userId, id))).toBe(false);
+
+    // deleted for good at once, without passing through the trash
+    const other = await putFile(t, owner(), '/', 'other.md', 'x'.repeat(50_000));
+    await save({ fileId: other, contentText: 'y'.repeat(50_000) });
+    const gone = await call(t.app, 'DELETE', '/delete', {
+      token: admin.token,
+      query: { fileIds: [other], sweep: 'true' },
+    });
+    expect(gone.body.code, gone.body.message).toBe(0);
+    expect(await used()).toBe(0);
+    expect(fs.existsSync(path.join(t.dataDir, 'versions', admin.userId, other))).toBe(false);
+  });
+
+  it("are the owner's alone", async () => {
+    const id = await putFile(t, owner(), '/', 'mine.md', 'secret');
+    await save({ fileId: id, contentText: 'secret 2' });
+    const [v] = (await versions(id)).body.data!;
+    const bob = await makeUser(t.app, admin.token, { username: 'bob' });
+    expect((await open(id, bob.token)).status).toBe(404);
+    expect((await save({ fileId: id, contentText: 'x' }, bob.token)).status).toBe(404);
+    const peek = await call(t.app, 'GET', '/history/preview/text', {
+      token: bob.token,
+      query: { id: v!.id },
+    });
+    expect(peek.status).toBe(404);
+    const list = await call(t.app, 'GET', '/history/list', {
+      token: bob.token,
+      query: { fileId: id },
+    });
+    expect(list.status).toBe(404);
+    expect(fs.readFileSync(disk('mine.md'), 'utf8')).toBe('secret 2');
+  });
+});
