@@ -24,6 +24,34 @@ function pdfjsAssets(): Plugin {
   };
 }
 
+/**
+ * Vditor's scripts (the lute renderer, its languages, highlighting, content themes), served by
+ * Nimbus at `/vditor/dist/…` in place of a CDN: the markdown editor works offline.
+ */
+function vditorAssets(): Plugin {
+  const dist = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('vditor/package.json')),
+    'dist',
+  );
+  return {
+    name: 'nimbus-vditor-assets',
+    configureServer(server) {
+      server.middlewares.use('/vditor/dist', (req, res, next) => {
+        const file = path.join(dist, decodeURIComponent((req.url ?? '/').split('?')[0]!));
+        if (!file.startsWith(dist + path.sep) || !fs.existsSync(file)) return next();
+        fs.createReadStream(file).pipe(res);
+      });
+    },
+    writeBundle(options) {
+      const out = options.dir ?? path.join(here, 'dist');
+      fs.cpSync(dist, path.join(out, 'vditor', 'dist'), {
+        recursive: true,
+        filter: (from) => !from.endsWith('.d.ts') && !from.endsWith('.map'),
+      });
+    },
+  };
+}
+
 const apiTarget = process.env.NIMBUS_API_URL ?? 'http://localhost:8088';
 
 /** A package and everything it depends on, by name, as installed (web's own modules first). */
@@ -42,8 +70,15 @@ function withDependencies(name: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
-/** What only the viewer pages load (pdf.js, epub.js): kept out of the app's vendor chunk. */
-const viewerOnly = new Set([...withDependencies('pdfjs-dist'), ...withDependencies('epubjs')]);
+/**
+ * What only the viewer pages (pdf.js, epub.js) and the editors (Vditor, simple-mind-map) load:
+ * kept out of the app's vendor chunk, which every first visit loads.
+ */
+const viewerOnly = new Set(
+  ['pdfjs-dist', 'epubjs', 'vditor', 'simple-mind-map'].flatMap((name) => [
+    ...withDependencies(name),
+  ]),
+);
 
 /** The package a module belongs to: the innermost `node_modules/<name>` of its path. */
 const packageOf = (id: string) =>
@@ -67,7 +102,7 @@ const vendorGroups = [
 ];
 
 export default defineConfig({
-  plugins: [react(), pdfjsAssets()],
+  plugins: [react(), pdfjsAssets(), vditorAssets()],
   server: {
     port: 5173,
     proxy: {

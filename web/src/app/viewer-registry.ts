@@ -1,4 +1,5 @@
 import { DOCUMENT_VIEWERS } from '../features/documents/viewers';
+import { EDITOR_VIEWERS } from '../features/editors/viewers';
 import { MEDIA_VIEWERS } from '../features/media/viewers';
 import type { Viewer } from '../features/preview/registry';
 import { usePreview, type Preview } from '../features/preview/use-preview';
@@ -11,6 +12,7 @@ import { IMAGE_VIEWERS } from '../features/images/viewers';
  * (PREVIEW_STAGES), and within a stage the order of this list.
  */
 export const VIEWERS: readonly Viewer[] = [
+  ...EDITOR_VIEWERS,
   ...PREVIEW_VIEWERS,
   ...IMAGE_VIEWERS,
   ...MEDIA_VIEWERS,

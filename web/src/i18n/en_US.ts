@@ -4,6 +4,7 @@ import preview from './preview.en_US';
 import images from './images.en_US';
 import media from './media.en_US';
 import documents from './documents.en_US';
+import editors from './editors.en_US';
 import security from './security.en_US';
 import search from './search.en_US';
 import tags from './tags.en_US';
@@ -207,6 +208,7 @@ const en_US = {
   images,
   media,
   documents,
+  editors,
   security,
   settings: {
     actions: {

@@ -5,6 +5,7 @@ import preview from './preview.zh_CN';
 import images from './images.zh_CN';
 import media from './media.zh_CN';
 import documents from './documents.zh_CN';
+import editors from './editors.zh_CN';
 import security from './security.zh_CN';
 import search from './search.zh_CN';
 import tags from './tags.zh_CN';
@@ -209,6 +210,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
   images,
   media,
   documents,
+  editors,
   security,
   settings: {
     actions: {

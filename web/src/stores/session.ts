@@ -1,7 +1,7 @@
-import { THEMES, type Theme } from '@nimbus/contract';
+import { THEMES, TOKEN_HEADER, type Theme } from '@nimbus/contract';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import { createSafeStorage } from './storage';
+import { createSafeStorage, setApiCookie } from './storage';
 
 /** A file the user copied or cut inside the app (the FileClipboard tray). */
 export interface ClipboardItem {
@@ -106,3 +106,9 @@ export const useSessionStore = create<SessionState>()(
 );
 
 export const getToken = (): string => useSessionStore.getState().token;
+
+// the byte routes' cookie follows the token: signed in, refreshed, signed out
+setApiCookie(TOKEN_HEADER, useSessionStore.getState().token);
+useSessionStore.subscribe((state, before) => {
+  if (state.token !== before.token) setApiCookie(TOKEN_HEADER, state.token);
+});

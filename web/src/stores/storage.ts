@@ -103,3 +103,15 @@ export function getCookie(name: string): string | null {
   }
   return null;
 }
+
+/**
+ * The session's token as a cookie for the API's byte routes only (`path=/api`, same site only):
+ * what `<img>` in a rendered document needs, where no header or query can be added. The server
+ * honours it on GET routes that serve bytes, nowhere else.
+ */
+export function setApiCookie(name: string, value: string): void {
+  if (typeof document === 'undefined') return;
+  document.cookie = value
+    ? `${name}=${encodeURIComponent(value)}; path=/api; SameSite=Strict`
+    : `${name}=; path=/api; SameSite=Strict; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+}

@@ -39,7 +39,9 @@ describe('archive entries', () => {
     expect(archiveKind('a.tar.gz')).toBe('tgz');
     expect(archiveKind('a.tgz')).toBe('tgz');
     expect(archiveKind('a.tar')).toBe('tar');
+    expect(archiveKind('a.7z')).toBe('7z');
+    expect(archiveKind('a.RAR')).toBe('rar');
     expect(archiveKind('a.gz')).toBeNull();
-    expect(archiveKind('a.rar')).toBeNull();
+    expect(archiveKind('a.xz')).toBeNull();
   });
 });

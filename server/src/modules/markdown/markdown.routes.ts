@@ -92,9 +92,17 @@ export async function markdownRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     '/upload-markdown-link-image',
-    { schema: { body: markdownLinkImageBody, response: answers(markdownImage) } },
+    {
+      schema: {
+        // the editor names the document in the address; the body carries the image's address
+        querystring: markdownImageTarget,
+        body: markdownLinkImageBody,
+        response: answers(markdownImage),
+      },
+    },
     async (request) => {
-      const { url, ...target } = request.body;
+      const { url, ...fromBody } = request.body;
+      const target = { ...request.query, ...fromBody };
       return ok(await markdown.importImage(actorOf(request), target, url), {
         message: 'Uploaded',
       });

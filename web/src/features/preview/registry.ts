@@ -54,6 +54,8 @@ export type PreviewSource = SourceAddresses &
  * with a viewer that accepts the file opens it; within a stage, the first registered wins.
  */
 export const PREVIEW_STAGES = [
+  /** the document editors (markdown, mind maps), for the owner */
+  'editor',
   /** the admin's iframe viewers by suffix (Preview Config; built-ins pdf and epub) */
   'iframe',
   'image',

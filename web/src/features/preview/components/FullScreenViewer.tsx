@@ -17,14 +17,20 @@ export function FullScreenViewer({
   downloadUrl,
   className,
   closeTestId,
+  actions,
+  escapeCloses = true,
   onClose,
   children,
 }: {
   item: PreviewItem;
-  title?: string;
+  title?: ReactNode;
   downloadUrl?: string | null;
   className?: string;
   closeTestId: string;
+  /** More buttons of the bar, before download and close. */
+  actions?: ReactNode;
+  /** Whether Escape closes it (an editor keeps Escape for itself: leaving a field). */
+  escapeCloses?: boolean;
   onClose: () => void;
   children: ReactNode;
 }) {
@@ -33,6 +39,7 @@ export function FullScreenViewer({
     <Modal
       open
       onCancel={onClose}
+      keyboard={escapeCloses}
       width="100%"
       className={className ? `nb-iframe-viewer ${className}` : 'nb-iframe-viewer'}
       closable={false}
@@ -43,6 +50,7 @@ export function FullScreenViewer({
         <span className="nb-iframe-viewer__bar">
           <FileIcon item={item} size={22} />
           <span className="nb-iframe-viewer__name">{title}</span>
+          {actions}
           {downloadUrl ? (
             <Button
               type="text"

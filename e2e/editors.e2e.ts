@@ -1,0 +1,251 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  signInPage,
+  startServer,
+  until,
+  type NimbusServer,
+} from './harness.ts';
+
+// The document editors as people use them: markdown written with a pasted image that still
+// shows after a reload, a save over a change made elsewhere, and a mind map edited, switched
+// between layouts and themes, a version viewed read-only and restored. The steps share one
+// page and run in order.
+
+const ADMIN = { username: 'admin', password: 'admin-secret-1' };
+const KM = JSON.stringify({
+  root: {
+    data: { id: 'r1', created: 1700000000000, text: 'Plan' },
+    children: [{ data: { id: 'c1', created: 1700000000001, text: 'Travel' }, children: [] }],
+  },
+  template: 'default',
+  theme: 'fresh-blue',
+  version: '1.4.43',
+});
+
+let server: NimbusServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token = '';
+let userId = '';
+
+const home = () => path.join(server.dataDir, 'files', ADMIN.username);
+const onDisk = (name: string) => fs.readFileSync(path.join(home(), name), 'utf8');
+
+async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.baseUrl}/api${url}`, {
+    method,
+    headers: {
+      'nimbus-token': token,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await res.json()) as { code: number; message: string; data: T };
+  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
+  return envelope.data;
+}
+
+const item = (name: string) => page.locator(`[data-testid="file-item"][data-name="${name}"]`);
+const title = () => page.getByTestId('editor-title');
+
+async function closeEditor(): Promise<void> {
+  await page.getByTestId('editor-close').click();
+  await until(
+    async () => (await page.locator('.ant-modal-wrap:visible').count()) === 0,
+    'the editor closes',
+  );
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  const init = await fetch(`${server.baseUrl}/api/public/initialization`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  expect(((await init.json()) as { code: number }).code).toBe(0);
+  const login = await fetch(`${server.baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...ADMIN, rememberMe: true }),
+  });
+  const session = ((await login.json()) as { data: Record<string, string> }).data;
+  token = session['nimbus-token']!;
+  userId = session.userId!;
+  fs.mkdirSync(home(), { recursive: true });
+  fs.writeFileSync(path.join(home(), 'trip.md'), '# Trip\n');
+  fs.writeFileSync(path.join(home(), 'plan.km'), KM);
+  await api('GET', '/user/setting/sync?path=%2F');
+  await until(
+    async () =>
+      (await api<{ name: string }[]>('GET', '/list?currentDirectory=%2F').catch(() => [])).length >=
+      2,
+    'the files are indexed',
+    30_000,
+  );
+  browser = await launchBrowser();
+  ({ context, page } = await openPage(browser, server));
+  await signInPage(page, { token, userId, username: ADMIN.username });
+  await item('trip.md').waitFor({ state: 'visible' });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('the markdown editor', () => {
+  const surface = () => page.locator('[data-testid="markdown-editor"] .vditor-ir .vditor-reset');
+
+  it('writes, marks the title unsaved, and saves', async () => {
+    await item('trip.md').dblclick();
+    await surface().waitFor({ state: 'visible' });
+    expect(await title().textContent()).toBe('trip.md');
+    await surface().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Day one: the coast.');
+    await until(async () => (await title().textContent()) === '*trip.md', 'the title shows *');
+    await page.getByTestId('editor-save').click();
+    await until(async () => (await title().textContent()) === 'trip.md', 'the * goes');
+    expect(onDisk('trip.md')).toContain('Day one: the coast.');
+  });
+
+  it('uploads a pasted image beside the document and shows it after a reload', async () => {
+    const png = await sharp({
+      create: { width: 40, height: 30, channels: 3, background: { r: 30, g: 120, b: 200 } },
+    })
+      .png()
+      .toBuffer();
+    await surface().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await surface().evaluate(
+      (element, bytes) => {
+        const file = new File([new Uint8Array(bytes)], 'beach.png', { type: 'image/png' });
+        const data = new DataTransfer();
+        data.items.add(file);
+        element.dispatchEvent(
+          new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+        );
+      },
+      [...png],
+    );
+    await until(
+      async () => (await surface().locator('img[src*="assets/beach"]').count()) > 0,
+      'the image shows in the editor',
+      15_000,
+    );
+    expect(fs.readFileSync(path.join(home(), 'assets', 'beach.png'))).toEqual(png);
+    await page.getByTestId('editor-save').click();
+    await until(async () => (await title().textContent()) === 'trip.md', 'saved');
+    expect(onDisk('trip.md')).toMatch(/!\[[^\]]*\]\(assets\/beach\.png\)/);
+    await closeEditor();
+
+    await page.reload();
+    await item('trip.md').dblclick();
+    const image = surface().locator('img[src*="assets/beach"]');
+    await image.waitFor({ state: 'visible' });
+    await until(
+      async () => (await image.evaluate((img: HTMLImageElement) => img.naturalWidth)) === 40,
+      'the image loads from the drive',
+    );
+    await saveScreenshot(page, 'editor-markdown');
+  });
+
+  it('asks what to do when the document changed elsewhere, and keeps both', async () => {
+    const before = onDisk('trip.md');
+    await surface().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' Mine.');
+    const file = (
+      await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F')
+    ).find((f) => f.name === 'trip.md')!;
+    await api('POST', '/markdown/edit', {
+      fileId: file.id,
+      contentText: `${before}Theirs.`,
+      force: true,
+    });
+    await page.getByTestId('editor-save').click();
+    await page.getByTestId('conflict-keep').waitFor({ state: 'visible' });
+    await saveScreenshot(page, 'editor-conflict');
+    await page.getByTestId('conflict-keep').click();
+    await until(async () => (await title().textContent()) === 'trip.md', 'saved over theirs');
+    expect(onDisk('trip.md')).toContain('Mine.');
+    // theirs is a version
+    const versions = await api<{ id: string }[]>(
+      'GET',
+      `/history/list?fileId=${file.id}&pageIndex=1&pageSize=20`,
+    );
+    const texts = await Promise.all(
+      versions.map(
+        async (v) =>
+          (await api<{ contentText: string }>('GET', `/history/preview/text?id=${v.id}`))
+            .contentText,
+      ),
+    );
+    expect(texts.some((text) => text.includes('Theirs.'))).toBe(true);
+    await closeEditor();
+  });
+});
+
+describe('the mind-map editor', () => {
+  const canvas = () => page.getByTestId('mind-map');
+  const saved = () => JSON.parse(onDisk('plan.km')) as Record<string, unknown>;
+
+  it('adds a topic from the keyboard, shows *, and saves in the .km shape', async () => {
+    await item('plan.km').dblclick();
+    await canvas().locator('svg').first().waitFor({ state: 'visible' });
+    await until(async () => (await title().textContent()) === 'plan.km', 'the map opens');
+    await canvas().getByText('Plan', { exact: true }).click();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Escape');
+    await until(async () => (await title().textContent()) === '*plan.km', 'the title shows *');
+    await page.getByTestId('editor-save').click();
+    await until(async () => (await title().textContent()) === 'plan.km', 'the * goes');
+    const doc = saved() as { root: { children: unknown[] }; version: string };
+    expect(doc.root.children).toHaveLength(2);
+    expect(doc.version).toBe('1.4.43');
+  });
+
+  it('switches layouts and themes', async () => {
+    await page.getByTestId('mind-layout').click();
+    await page.locator('.ant-select-item-option[title="Organisation chart"]').click();
+    await page.getByTestId('mind-theme').click();
+    await page.locator('.ant-select-item-option[title="Wire"]').click();
+    await until(async () => (await title().textContent()) === '*plan.km', 'unsaved');
+    await saveScreenshot(page, 'editor-mind-map');
+    await page.getByTestId('editor-save').click();
+    await until(async () => (await title().textContent()) === 'plan.km', 'saved');
+    expect(saved()).toMatchObject({ template: 'structure', theme: 'wire' });
+  });
+
+  it('shows an old version read-only, then restores it', async () => {
+    await page.getByTestId('history-button').click();
+    const entries = page.getByTestId('history-item');
+    await until(async () => (await entries.count()) >= 1, 'the versions are listed');
+    // the oldest: the file as it came
+    await entries.last().getByRole('button', { name: 'View' }).click();
+    await page.getByTestId('version-bar').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('mind-layout').getAttribute('class')).toContain('disabled');
+    await saveScreenshot(page, 'editor-mind-map-version');
+    await page.getByTestId('version-bar').getByRole('button', { name: 'Restore' }).click();
+
+    await until(
+      async () => (await page.getByTestId('version-bar').count()) === 0,
+      'back to editing',
+    );
+    expect(onDisk('plan.km')).toBe(KM);
+    expect(await title().textContent()).toBe('plan.km');
+    await closeEditor();
+  });
+});

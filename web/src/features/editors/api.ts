@@ -1,0 +1,88 @@
+import {
+  ErrorCode,
+  HISTORY_PAGE_SIZE,
+  type ChangedMeanwhile,
+  type DocumentView,
+  type HistoryText,
+  type HistoryVersion,
+  type SavedContent,
+} from '@nimbus/contract';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { ApiError, api, request, requestData, requestPage } from '../../api/client';
+
+export const editorKeys = {
+  document: (fileId: string) => ['editors', 'document', fileId] as const,
+  versions: (fileId: string) => ['editors', 'versions', fileId] as const,
+};
+
+/** A document's text and the version it is at; read once per opening (no refetch on focus). */
+export function useDocument(fileId: string) {
+  return useQuery({
+    queryKey: editorKeys.document(fileId),
+    queryFn: () => api.get<DocumentView>('/markdown/p', { fileId }),
+    staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** What a save met: saved (the new baseline), or someone else's version in the way. */
+export type SaveOutcome =
+  { kind: 'saved'; saved: SavedContent } | { kind: 'changed'; current: ChangedMeanwhile };
+
+/** Save `contentText` over the file, from the version `baseHash`; `force` saves over anything. */
+export async function saveDocument(input: {
+  fileId: string;
+  contentText: string;
+  baseHash: string | null;
+  force?: boolean;
+}): Promise<SaveOutcome> {
+  try {
+    const envelope = await request<SavedContent>('/markdown/edit', {
+      method: 'POST',
+      body: input,
+      silent: true,
+      timeoutMs: 120_000,
+    });
+    return { kind: 'saved', saved: envelope.data! };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === ErrorCode.CHANGED_MEANWHILE)
+      return { kind: 'changed', current: error.envelope?.data as ChangedMeanwhile };
+    throw error;
+  }
+}
+
+/** A new document beside the one open, holding `contentText` ("save as a copy"). */
+export function saveCopy(input: {
+  filename: string;
+  currentDirectory: string;
+  contentText: string;
+}): Promise<SavedContent> {
+  return api.post<SavedContent>('/markdown/edit', input, { successToast: false });
+}
+
+/** A file's versions, newest first, a page of 20 at a time. */
+export function useVersions(fileId: string, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: editorKeys.versions(fileId),
+    enabled,
+    initialPageParam: 1,
+    queryFn: ({ pageParam }) =>
+      requestPage<HistoryVersion>(
+        '/history/list',
+        { fileId, pageIndex: pageParam, pageSize: HISTORY_PAGE_SIZE },
+        { silent: true },
+      ),
+    // a page that failed is asked for again next time: the page index does not move on
+    getNextPageParam: (last, pages) =>
+      pages.reduce((n, p) => n + p.items.length, 0) < last.total ? pages.length + 1 : undefined,
+    staleTime: 0,
+  });
+}
+
+export const versionText = (id: string, fileId: string) =>
+  api.get<HistoryText>('/history/preview/text', { id, fileId });
+
+/** Bring a version back; the current content becomes a version first. */
+export const recoverVersion = (id: string, fileId: string) =>
+  requestData<SavedContent>('/history/recovery', { method: 'PUT', params: { id, fileId } });

@@ -1,0 +1,276 @@
+import {
+  AimOutlined,
+  DragOutlined,
+  NodeExpandOutlined,
+  PlusSquareOutlined,
+  SelectOutlined,
+  SisternodeOutlined,
+  DeleteOutlined,
+} from '@ant-design/icons';
+import { Button, Dropdown, Select, Slider, Spin, Tooltip } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import MindMap from 'simple-mind-map';
+import type { ViewerProps } from '../../preview/registry';
+import {
+  drawnTree,
+  KM_TEMPLATES,
+  KM_THEMES,
+  kmOf,
+  kmText,
+  LAYOUT_OF,
+  parseKm,
+  templateOf,
+  themeOf,
+  type DrawnNode,
+  type KmDocument,
+  type KmTemplate,
+  type KmTheme,
+} from '../km';
+import { themeConfigOf } from '../mind-themes';
+import { useDocumentEditor } from '../use-document-editor';
+import { EditorFrame } from './EditorFrame';
+
+/** Zoom in percent: the slider's range and default (spec §9). */
+const ZOOM = { min: 10, max: 300, initial: 100 };
+/** "Expand to level": 1–5, or everything. */
+const ALL_LEVELS = 99;
+
+interface Shown {
+  doc: KmDocument;
+  text: string;
+}
+
+/**
+ * A mind map in the KityMinder `.km` shape: topics edited on the canvas (Tab a child, Enter a
+ * sibling, Delete, F2 to rename), with a quick bar for zoom, the six layouts, the nine
+ * themes, expanding to a level, centring, and dragging the canvas by hand.
+ */
+export default function MindMapEditor(props: ViewerProps) {
+  const { item } = props;
+  const { t } = useTranslation('editors');
+  const editor = useDocumentEditor(item);
+  const host = useRef<HTMLDivElement>(null);
+  const map = useRef<MindMap | null>(null);
+  /** The document as it is in the widget's terms: the parsed file, template and theme. */
+  const current = useRef<Shown | null>(null);
+  const [template, setTemplate] = useState<KmTemplate>('default');
+  const [theme, setTheme] = useState<KmTheme>('fresh-blue');
+  const [zoom, setZoom] = useState(ZOOM.initial);
+  const [hand, setHand] = useState(true);
+  const text = editor.document.data?.contentText;
+  const loaded = text !== undefined;
+  const title = item.name.replace(/\.[^.]*$/, '');
+  // the template and theme are read by the widget's callbacks: kept in refs too
+  const templateRef = useRef<KmTemplate>('default');
+  const themeRef = useRef<KmTheme>('fresh-blue');
+  const reportRef = useRef<() => void>(() => undefined);
+  templateRef.current = template;
+  themeRef.current = theme;
+
+  useEffect(() => {
+    if (!loaded || !host.current) return;
+    const opened = parseKm(text, title);
+    current.current = { doc: opened, text };
+    const chosen = { template: templateOf(opened.template), theme: themeOf(opened.theme) };
+    setTemplate(chosen.template);
+    setTheme(chosen.theme);
+    const mindMap = new MindMap({
+      el: host.current,
+      data: drawnTree(opened),
+      layout: LAYOUT_OF[chosen.template],
+      themeConfig: themeConfigOf(chosen.theme),
+      fit: false,
+      minZoomRatio: ZOOM.min,
+      maxZoomRatio: ZOOM.max,
+      mousewheelAction: 'zoom',
+      useLeftKeySelectionRightKeyDrag: false,
+      createNewNodeBehavior: 'default',
+      defaultInsertSecondLevelNodeText: t('mind.newTopic'),
+      defaultInsertBelowSecondLevelNodeText: t('mind.newTopic'),
+      // the keys work anywhere in the editor's window but in its fields (the dialog has the
+      // focus, not the page's body, which is all the widget listens to by itself)
+      customCheckEnableShortcut: (event: KeyboardEvent) => {
+        const target = event.target as HTMLElement;
+        const editing = (mindMap.editNodeClassList as string[]).some((c) =>
+          target.classList.contains(c),
+        );
+        if (editing) return true;
+        if (target.closest('input, textarea, select, [contenteditable="true"]')) return false;
+        return target === document.body || target.closest('.nb-editor') !== null;
+      },
+    } as ConstructorParameters<typeof MindMap>[0]);
+    map.current = mindMap;
+    const textOf = (kmTemplate: KmTemplate, kmTheme: KmTheme) => {
+      const shown = current.current!;
+      const drawn = mindMap.getData(false) as DrawnNode;
+      return kmText(kmOf(shown.doc, drawn, kmTemplate, kmTheme), shown.text, shown.doc);
+    };
+    const report = () => editor.changed(textOf(templateRef.current, themeRef.current));
+    mindMap.on('data_change', report);
+    mindMap.on('scale', (scale: number) => setZoom(Math.round(scale * 100)));
+    mindMap.keyCommand.addShortcut('F2', () => {
+      const node = (mindMap.renderer.activeNodeList as unknown[])[0];
+      if (node) void (mindMap.renderer.textEdit.show({ node }) as Promise<void> | undefined);
+    });
+    reportRef.current = report;
+    editor.surface.current = {
+      getValue: () => textOf(templateRef.current, themeRef.current),
+      setValue: (next) => {
+        const doc = parseKm(next, title);
+        current.current = { doc, text: next };
+        const kmTemplate = templateOf(doc.template);
+        const kmTheme = themeOf(doc.theme);
+        templateRef.current = kmTemplate;
+        themeRef.current = kmTheme;
+        setTemplate(kmTemplate);
+        setTheme(kmTheme);
+        mindMap.setLayout(LAYOUT_OF[kmTemplate], true);
+        mindMap.setThemeConfig(themeConfigOf(kmTheme), true);
+        mindMap.setData(drawnTree(doc));
+        editor.changed(next);
+      },
+      setReadOnly: (readOnly) => mindMap.setMode(readOnly ? 'readonly' : 'edit'),
+    };
+    return () => {
+      editor.surface.current = null;
+      map.current = null;
+      mindMap.destroy();
+    };
+    // one widget per opened document
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loaded, item.id]);
+
+  const readOnly = editor.shown !== null;
+
+  const chooseTemplate = (value: KmTemplate) => {
+    templateRef.current = value;
+    setTemplate(value);
+    map.current?.setLayout(LAYOUT_OF[value]);
+    reportRef.current();
+  };
+  const chooseTheme = (value: KmTheme) => {
+    themeRef.current = value;
+    setTheme(value);
+    map.current?.setThemeConfig(themeConfigOf(value));
+    reportRef.current();
+  };
+  const chooseZoom = (percent: number) => {
+    setZoom(percent);
+    const mindMap = map.current;
+    // zoomed about the middle of the canvas
+    mindMap?.view.setScale(percent / 100, mindMap.width / 2, mindMap.height / 2);
+  };
+  const toggleHand = () => {
+    setHand(!hand);
+    // by hand: the left button drags the canvas; otherwise it draws a selection box
+    map.current?.updateConfig({ useLeftKeySelectionRightKeyDrag: hand });
+  };
+  const run = (command: string, ...args: unknown[]) => map.current?.execCommand(command, ...args);
+
+  const tools = (
+    <>
+      <Tooltip title={t('mind.addChild')}>
+        <Button
+          size="small"
+          icon={<PlusSquareOutlined />}
+          disabled={readOnly}
+          aria-label={t('mind.addChild')}
+          onClick={() => run('INSERT_CHILD_NODE')}
+        />
+      </Tooltip>
+      <Tooltip title={t('mind.addSibling')}>
+        <Button
+          size="small"
+          icon={<SisternodeOutlined />}
+          disabled={readOnly}
+          aria-label={t('mind.addSibling')}
+          onClick={() => run('INSERT_NODE')}
+        />
+      </Tooltip>
+      <Tooltip title={t('mind.remove')}>
+        <Button
+          size="small"
+          icon={<DeleteOutlined />}
+          disabled={readOnly}
+          aria-label={t('mind.remove')}
+          onClick={() => run('REMOVE_NODE')}
+        />
+      </Tooltip>
+      <Select
+        size="small"
+        aria-label={t('mind.layout')}
+        data-testid="mind-layout"
+        value={template}
+        disabled={readOnly}
+        style={{ width: 170 }}
+        onChange={chooseTemplate}
+        options={KM_TEMPLATES.map((value) => ({ value, label: t(`mind.layouts.${value}`) }))}
+      />
+      <Select
+        size="small"
+        aria-label={t('mind.theme')}
+        data-testid="mind-theme"
+        value={theme}
+        disabled={readOnly}
+        style={{ width: 150 }}
+        onChange={chooseTheme}
+        options={KM_THEMES.map((value) => ({ value, label: t(`mind.themes.${value}`) }))}
+      />
+      <Dropdown
+        menu={{
+          items: [1, 2, 3, 4, 5, ALL_LEVELS].map((level) => ({
+            key: String(level),
+            label: level === ALL_LEVELS ? t('mind.expandAll') : t('mind.level', { level }),
+          })),
+          onClick: ({ key }) =>
+            Number(key) === ALL_LEVELS ? run('EXPAND_ALL') : run('UNEXPAND_TO_LEVEL', Number(key)),
+        }}
+      >
+        <Button size="small" icon={<NodeExpandOutlined />}>
+          {t('mind.expand')}
+        </Button>
+      </Dropdown>
+      <Tooltip title={t('mind.centre')}>
+        <Button
+          size="small"
+          icon={<AimOutlined />}
+          aria-label={t('mind.centre')}
+          onClick={() => map.current?.renderer.setRootNodeCenter()}
+        />
+      </Tooltip>
+      <Tooltip title={hand ? t('mind.select') : t('mind.hand')}>
+        <Button
+          size="small"
+          type={hand ? 'primary' : 'default'}
+          icon={hand ? <DragOutlined /> : <SelectOutlined />}
+          aria-label={hand ? t('mind.select') : t('mind.hand')}
+          aria-pressed={hand}
+          onClick={toggleHand}
+        />
+      </Tooltip>
+      <span className="nb-mind-zoom">
+        <span>{t('mind.zoom')}</span>
+        <Slider
+          min={ZOOM.min}
+          max={ZOOM.max}
+          value={zoom}
+          onChange={chooseZoom}
+          style={{ width: 120 }}
+          tooltip={{ formatter: (value) => `${value}%` }}
+        />
+        <span data-testid="mind-zoom">{zoom}%</span>
+      </span>
+    </>
+  );
+
+  return (
+    <EditorFrame props={props} editor={editor} tools={tools}>
+      {loaded ? (
+        <div ref={host} className="nb-mind-map" data-testid="mind-map" />
+      ) : (
+        <Spin className="nb-editor__loading" />
+      )}
+    </EditorFrame>
+  );
+}
