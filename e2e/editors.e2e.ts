@@ -1,9 +1,12 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  PHONE,
   launchBrowser,
   openPage,
   saveScreenshot,
@@ -198,6 +201,93 @@ describe('the markdown editor', () => {
   });
 });
 
+describe('the image input', () => {
+  let pictures: http.Server;
+  let pictureUrl = '';
+
+  beforeAll(async () => {
+    const png = await sharp({
+      create: { width: 12, height: 12, channels: 3, background: { r: 240, g: 160, b: 20 } },
+    })
+      .png()
+      .toBuffer();
+    pictures = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'image/png');
+      res.end(png);
+    });
+    await new Promise<void>((resolve) => pictures.listen(0, '127.0.0.1', resolve));
+    pictureUrl = `http://127.0.0.1:${(pictures.address() as AddressInfo).port}/sun.png`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => pictures.close(resolve));
+  });
+
+  it('adds a picked image, and links an address the server will not fetch', async () => {
+    await item('trip.md').dblclick();
+    const surface = page.locator('[data-testid="markdown-editor"] .vditor-ir .vditor-reset');
+    await surface.waitFor({ state: 'visible' });
+    await surface.click();
+    await page.keyboard.press('Control+End');
+    await page.locator('[data-type="nimbus-image"]').click();
+    const input = page.getByTestId('image-input');
+    await input.waitFor({ state: 'visible' });
+    await input.locator('input[type="file"]').setInputFiles({
+      name: 'map.png',
+      mimeType: 'image/png',
+      buffer: await sharp({
+        create: { width: 9, height: 9, channels: 3, background: { r: 0, g: 200, b: 90 } },
+      })
+        .png()
+        .toBuffer(),
+    });
+    await until(
+      async () => (await surface.locator('img[src*="assets/map"]').count()) > 0,
+      'the picked image is in the document',
+    );
+    expect(fs.existsSync(path.join(home(), 'assets', 'map.png'))).toBe(true);
+
+    // an address on this very machine: the server refuses to fetch it, the link can still go in
+    await page.locator('[data-type="nimbus-image"]').click();
+    await page.getByTestId('image-input-address').fill(pictureUrl);
+    await page.getByTestId('image-input-problem').waitFor({ state: 'visible' });
+    await saveScreenshot(page, 'editor-image-input-refused');
+    await page.getByRole('button', { name: 'Link to it instead' }).click();
+    await until(
+      async () => (await surface.locator(`img[src="${pictureUrl}"]`).count()) > 0,
+      'the linked image is in the document',
+    );
+    await page.getByTestId('editor-save').click();
+    await until(async () => (await title().textContent()) === 'trip.md', 'saved');
+    expect(onDisk('trip.md')).toContain(`](${pictureUrl})`);
+    expect(onDisk('trip.md')).toMatch(/\]\(assets\/map\.png\)/);
+    await closeEditor();
+  });
+});
+
+describe('drafts', () => {
+  it('offers the edits a closed tab never saved', async () => {
+    const file = (
+      await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F')
+    ).find((f) => f.name === 'trip.md')!;
+    await api('POST', '/markdown/edit', {
+      fileId: file.id,
+      contentText: `${onDisk('trip.md')}\nUnsaved thought.`,
+      draft: true,
+    });
+    await item('trip.md').dblclick();
+    await page.getByTestId('draft-bar').waitFor({ state: 'visible' });
+    await page.getByTestId('draft-bar').getByRole('button', { name: 'Bring them back' }).click();
+    await until(async () => (await title().textContent()) === '*trip.md', 'the draft is back');
+    expect(
+      await page.locator('[data-testid="markdown-editor"] .vditor-reset').first().textContent(),
+    ).toContain('Unsaved thought.');
+    await page.getByTestId('editor-save').click();
+    await until(async () => (await title().textContent()) === 'trip.md', 'saved');
+    expect(onDisk('trip.md')).toContain('Unsaved thought.');
+    await closeEditor();
+  });
+});
+
 describe('the mind-map editor', () => {
   const canvas = () => page.getByTestId('mind-map');
   const saved = () => JSON.parse(onDisk('plan.km')) as Record<string, unknown>;
@@ -246,6 +336,45 @@ describe('the mind-map editor', () => {
     );
     expect(onDisk('plan.km')).toBe(KM);
     expect(await title().textContent()).toBe('plan.km');
+    await closeEditor();
+  });
+});
+
+describe('on a phone, in the dark, in Chinese', () => {
+  it('fits both editors in 375 px', async () => {
+    await page.setViewportSize(PHONE);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.evaluate(() => {
+      const saved = JSON.parse(localStorage.getItem('app') ?? '{}') as {
+        state?: Record<string, unknown>;
+      };
+      localStorage.setItem(
+        'app',
+        JSON.stringify({ ...saved, state: { ...saved.state, lang: 'zh_CN' } }),
+      );
+    });
+    await page.reload();
+    await item('trip.md').dblclick();
+    await page
+      .locator('[data-testid="markdown-editor"] .vditor-ir .vditor-reset')
+      .waitFor({ state: 'visible' });
+    // the toolbar's icons come from the drive itself
+    expect(await page.locator('#vditorIconScript').count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      PHONE.width,
+    );
+    await saveScreenshot(page, 'editor-markdown-phone-dark-zh');
+    await closeEditor();
+    await item('plan.km').dblclick();
+    await page.getByTestId('mind-map').locator('svg').first().waitFor({ state: 'visible' });
+    await page.getByTestId('history-button').click();
+    await page.getByTestId('history-item').first().waitFor({ state: 'visible' });
+    expect(await page.getByTestId('history-list').textContent()).toContain('恢复');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      PHONE.width,
+    );
+    await saveScreenshot(page, 'editor-mind-map-phone-dark-zh');
+    await page.keyboard.press('Escape');
     await closeEditor();
   });
 });

@@ -81,7 +81,7 @@ export function createServices(database: DbHandle, config: Config) {
   const history = new HistoryService(db, files, settings, {
     coalesceMs: config.versionCoalesceMs,
   });
-  const markdown = new MarkdownService(files, fileOps, history);
+  const markdown = new MarkdownService(db, files, fileOps, history);
   const indexer = new TreeIndexer(files);
   const extract = new ExtractService(files, indexer);
   const fileSync = new SyncService(files, jobs, () => users.owners());

@@ -15,6 +15,12 @@ const id = z.string().max(64);
 /** `GET /view/thumbnail?id&showCover`, `/view/cover?id`, `/view/image?id`. */
 export const imageQuery = z.object({ id, showCover: flag().optional() }).passthrough();
 export const avatarParams = z.object({ username: z.string().max(255) });
+/** `PUT /user/avatar`: one of one's own images as the avatar; without `fileId`, the initial. */
+export const avatarChoiceQuery = z.object({ fileId: id.optional() });
+/** The largest picture taken as an avatar. */
+export const MAX_AVATAR_BYTES = 10 * 1024 * 1024;
+/** The folder an uploaded avatar is kept in, in one's own drive. */
+export const AVATAR_FOLDER = 'Avatars';
 
 /** The visitors' twins: the share's own names and the file in it. */
 export const publicImageQuery = publicShareQuery.extend({

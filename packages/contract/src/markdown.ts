@@ -9,6 +9,18 @@ const treePath = z.string().max(4096);
 /** The most text one save carries. */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
+/** The most text a draft keeps: drafts live in the database, documents in the store. */
+export const MAX_DRAFT_BYTES = 2 * 1024 * 1024;
+
+/** An editor's text that was never saved (kept while editing), by the person opening it. */
+export const documentDraft = z.object({
+  contentText: z.string(),
+  /** The version of the file the draft was written from. */
+  baseHash: z.string().nullable(),
+  updateDate: z.string(),
+});
+export type DocumentDraft = z.infer<typeof documentDraft>;
+
 /** A text document as an editor opens it: its text and the version (`hash`) it is at. */
 export const documentView = z.object({
   id: z.string(),
@@ -18,10 +30,13 @@ export const documentView = z.object({
   hash: z.string().nullable(),
   size: z.number(),
   updateDate: z.string(),
+  /** This person's unsaved draft of it, if one was kept. */
+  draft: documentDraft.nullable(),
 });
 export type DocumentView = z.infer<typeof documentView>;
 
 export const documentQuery = z.object({ fileId: id });
+export const draftQuery = z.object({ fileId: id, username: z.string().max(255).optional() });
 
 const contentText = z
   .string()
@@ -32,6 +47,8 @@ const saveRules = {
   baseHash: z.string().max(128).nullable().optional(),
   /** Save over whatever is there; what is there is kept as a version. */
   force: z.boolean().optional(),
+  /** Keep the text as this person's draft of the file; the file is left as it is. */
+  draft: z.boolean().optional(),
 };
 
 /** `POST /markdown/edit`: save a file by id, or (without `fileId`) make a new one. */

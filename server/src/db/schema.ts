@@ -315,6 +315,14 @@ export interface FileVersionTable {
   createdAt: number;
 }
 
+export interface DocumentDraftTable {
+  fileId: string;
+  userId: string;
+  contentText: string;
+  baseHash: string | null;
+  updatedAt: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -342,4 +350,5 @@ export interface Database {
   davLock: DavLockTable;
   davProperty: DavPropertyTable;
   fileVersion: FileVersionTable;
+  documentDraft: DocumentDraftTable;
 }

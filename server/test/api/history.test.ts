@@ -171,6 +171,39 @@ describe('saving documents', () => {
   });
 });
 
+describe('drafts', () => {
+  it('keeps unsaved text per person without touching the file, until a save', async () => {
+    const id = await putFile(t, owner(), '/', 'draft.md', '# saved');
+    const kept = await save({ fileId: id, contentText: '# typing…', draft: true });
+    expect(kept.body.code, kept.body.message).toBe(0);
+    expect(fs.readFileSync(disk('draft.md'), 'utf8')).toBe('# saved');
+    expect((await versions(id)).body.count).toBe(0);
+    const opened = await open(id);
+    expect(opened.body.data!.draft).toMatchObject({
+      contentText: '# typing…',
+      baseHash: sha('# saved'),
+    });
+
+    // a save ends the draft
+    await save({ fileId: id, contentText: '# typed', baseHash: sha('# saved') });
+    expect((await open(id)).body.data!.draft).toBeNull();
+
+    // discarded by hand
+    await save({ fileId: id, contentText: '# again', draft: true });
+    const dropped = await call(t.app, 'DELETE', '/markdown/deleteDraft', {
+      token: admin.token,
+      query: { fileId: id },
+    });
+    expect(dropped.body.code).toBe(0);
+    expect((await open(id)).body.data!.draft).toBeNull();
+
+    // a draft has a limit of its own
+    const huge = await save({ fileId: id, contentText: 'x'.repeat(3 * 1024 * 1024), draft: true });
+    expect(huge.body.code).toBe(ErrorCode.BAD_PARAMETER);
+    expect((await open(id)).body.data!.draft).toBeNull();
+  });
+});
+
 describe('versions', () => {
   it('brings a version back byte for byte, keeping the current content as a version', async () => {
     const original = '第一版\r\nline two\u0000 with a NUL';

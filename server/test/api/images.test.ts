@@ -15,6 +15,7 @@ import {
   type TestApp,
 } from '../harness.ts';
 import { makeFolder, makeShare, unlock, visitor } from '../share-fixtures.ts';
+import { multipartBody } from '../upload-client.ts';
 
 let t: TestApp;
 let admin: { token: string; userId: string };
@@ -344,17 +345,50 @@ describe('avatars', () => {
     expect([meta.width, meta.height]).toEqual([128, 128]);
 
     const id = await putFile(t, owner(), '/', 'me.jpg', await photo());
-    await t.database.db
-      .updateTable('user')
-      .set({ avatar: id })
-      .where('id', '=', admin.userId)
-      .execute();
+    const chose = await call(t.app, 'PUT', '/user/avatar', {
+      token: admin.token,
+      query: { fileId: id },
+    });
+    expect(chose.body.code, chose.body.message).toBe(0);
     const chosen = await bytes(`/view/thumbnail/user/${ADMIN.username}`);
     expect(chosen.status).toBe(200);
     expect(chosen.body.equals(drawn.body)).toBe(false);
     expect((await sharp(chosen.body).metadata()).width).toBe(128);
 
-    const nobody = await call(t.app, 'GET', '/view/thumbnail/user/nobody');
-    expect(nobody.status).toBe(404);
+    // not a picture, or not one's own: refused, the avatar stays
+    const text = await putFile(t, owner(), '/', 'notes.txt', 'hello');
+    const refused = await call(t.app, 'PUT', '/user/avatar', {
+      token: admin.token,
+      query: { fileId: text },
+    });
+    expect(refused.body.code).toBe(ErrorCode.BAD_PARAMETER);
+    const bob = await makeUser(t.app, admin.token, { username: 'bob' });
+    const theirs = await call(t.app, 'PUT', '/user/avatar', {
+      token: bob.token,
+      query: { fileId: id },
+    });
+    expect(theirs.status).toBe(404);
+
+    // uploaded: kept in the Avatars folder of one's drive
+    const { payload, contentType } = multipartBody({}, await photo(), 'face.jpg');
+    const uploaded = await call<string>(t.app, 'POST', '/user/avatar/upload', {
+      token: bob.token,
+      body: payload,
+      headers: { 'content-type': contentType },
+    });
+    expect(uploaded.body.code, uploaded.body.message).toBe(0);
+    const list = await call<Array<{ id: string; name: string }>>(t.app, 'GET', '/list', {
+      token: bob.token,
+      query: { currentDirectory: '/Avatars' },
+    });
+    expect(list.body.data!.map((f) => f.id)).toEqual([uploaded.body.data]);
+    const bobs = await bytes('/view/thumbnail/user/bob');
+    expect(bobs.status).toBe(200);
+
+    // a name nobody has: an initial like anyone's, so the answer tells no one who exists
+    const nobody = await bytes('/view/thumbnail/user/nobody');
+    expect(nobody.status).toBe(200);
+    expect(nobody.headers['content-type']).toBe('image/webp');
+    expect((await sharp(nobody.body).metadata()).width).toBe(128);
   });
 });

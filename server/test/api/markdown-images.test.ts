@@ -131,10 +131,16 @@ describe('importing an image from a web address', () => {
   // fetch happens without leaving the machine.
   const publicOnly = (allowed: string) => (address: string) => address === allowed;
   const importer = (allowed: string) =>
-    new MarkdownService(t.app.services.files, t.app.services.fileOps, t.app.services.history, {
-      allowAddress: publicOnly(allowed),
-      fetchTimeoutMs: 5_000,
-    });
+    new MarkdownService(
+      t.app.services.db,
+      t.app.services.files,
+      t.app.services.fileOps,
+      t.app.services.history,
+      {
+        allowAddress: publicOnly(allowed),
+        fetchTimeoutMs: 5_000,
+      },
+    );
   const actor = async () => (await t.app.services.auth.authenticate(admin.token))!.actor;
 
   it('fetches an image from an allowed address and stores it', async () => {

@@ -148,12 +148,17 @@ describe('visitor permissions', () => {
     });
     expect(replaced.failed).toBeNull();
     expect(fs.readFileSync(disk('drop', 'keep.txt'), 'utf8')).toBe('over');
-    // the replaced file went to the owner's trash, nothing lost
-    const trash = await call<{ name: string }[]>(t.app, 'GET', '/list', {
+    // the replaced text is kept as a version of the same file, nothing lost
+    const versions = await call<{ id: string }[]>(t.app, 'GET', '/history/list', {
       token: admin.token,
-      query: { queryFileType: 'trash' },
+      query: { fileId: edit.keep },
     });
-    expect(trash.body.data!.map((f) => f.name)).toEqual(['keep.txt']);
+    expect(versions.body.count).toBe(1);
+    const was = await call<{ contentText: string }>(t.app, 'GET', '/history/preview/text', {
+      token: admin.token,
+      query: { id: versions.body.data![0]!.id },
+    });
+    expect(was.body.data!.contentText).toBe('keep me');
   });
 
   it('deletes only with the delete permission, never the shared folder itself', async () => {

@@ -69,6 +69,9 @@ function isEnvelope(value: unknown): value is Envelope {
   );
 }
 
+/** The headers every API request carries (session, language, share), for requests made by hand. */
+export const apiHeaders = (): Headers => requestHeaders(false);
+
 function requestHeaders(isJsonBody: boolean): Headers {
   const { token, username, shareToken, shareId } = useSessionStore.getState();
   const headers = new Headers({ Accept: 'application/json', lang: useAppStore.getState().lang });

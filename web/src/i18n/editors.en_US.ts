@@ -21,6 +21,11 @@ const editors = {
     keepMine: 'Save mine as the newest version (theirs is kept in the history)',
     copy: 'Save mine as a copy beside it',
   },
+  draft: {
+    found: 'Changes from {{date}} were never saved. Bring them back?',
+    restore: 'Bring them back',
+    discard: 'Discard',
+  },
   history: {
     title: 'History versions',
     empty: 'No history versions',
@@ -35,6 +40,7 @@ const editors = {
     back: 'Cancel preview',
   },
   markdown: {
+    image: 'Image from a file or a web address',
     placeholder: 'Write here. Paste or drop images to add them.',
   },
   mind: {

@@ -24,6 +24,11 @@ const editors: LocaleTree<typeof en> = {
     keepMine: '把我的保存为最新版本（对方的保留在历史版本中）',
     copy: '把我的另存为旁边的副本',
   },
+  draft: {
+    found: '{{date}} 的修改尚未保存。要恢复吗？',
+    restore: '恢复修改',
+    discard: '丢弃',
+  },
   history: {
     title: '历史版本',
     empty: '暂无历史版本',
@@ -38,6 +43,7 @@ const editors: LocaleTree<typeof en> = {
     back: '取消预览',
   },
   markdown: {
+    image: '从文件或网址插入图片',
     placeholder: '在这里写作。粘贴或拖入图片即可添加。',
   },
   mind: {

@@ -16,6 +16,15 @@ const en_US = {
     loading: 'Loading…',
     language: 'Language',
     copied: 'Copied',
+    imageInput: {
+      pick: 'Click or drop an image here',
+      address: 'Or paste the address of an image',
+      loading: 'Loading the image…',
+      uploaded: 'Added',
+      notAnImage: 'There is no image at this address.',
+      cannot: 'This image cannot be uploaded automatically.',
+      linkOnly: 'Link to it instead',
+    },
     copyUnsupported: 'This browser does not support automatic copy',
     theme: {
       label: 'Theme',

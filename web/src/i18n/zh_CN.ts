@@ -18,6 +18,15 @@ const zh_CN: LocaleTree<typeof en_US> = {
     loading: '加载中…',
     language: '语言',
     copied: '已复制',
+    imageInput: {
+      pick: '点击或拖入一张图片',
+      address: '或粘贴图片的网址',
+      loading: '正在加载图片…',
+      uploaded: '已添加',
+      notAnImage: '这个网址上没有图片。',
+      cannot: '这张图片无法自动上传。',
+      linkOnly: '改为插入链接',
+    },
     copyUnsupported: '该浏览器不支持自动复制',
     theme: {
       label: '主题',

@@ -13,6 +13,7 @@ import * as m011 from './011-access-tokens-mfa.ts';
 import * as m012 from './012-webdav.ts';
 import * as m013 from './013-ldap-accounts.ts';
 import * as m014 from './014-history.ts';
+import * as m015 from './015-document-draft.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '012-webdav': m012,
   '013-ldap-accounts': m013,
   '014-history': m014,
+  '015-document-draft': m015,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
 import {
   DEFAULT_CHUNK_SIZE,
   ErrorCode,
@@ -541,6 +543,44 @@ export class FilesService {
     space?: { bytes: number; exceptSession?: string },
   ): Promise<T> {
     return this.journal.run(userId, kind, from, to, disk, commit, space);
+  }
+
+  /**
+   * Bytes from a writer (an editor's text, a version being restored, an uploaded picture)
+   * staged and hashed, ready to be put in place; at most `max` bytes.
+   */
+  async stage(
+    content: Buffer | Readable,
+    max = Number.MAX_SAFE_INTEGER,
+  ): Promise<{ staged: Place; size: number; hash: string }> {
+    const staged = this.blobs.staging();
+    const hash = createHash('sha256');
+    let size = 0;
+    if (Buffer.isBuffer(content)) {
+      if (content.length > max)
+        throw new AppError(ErrorCode.BAD_PARAMETER, 'The content is too large');
+      hash.update(content);
+      size = content.length;
+      await this.blobs.write(staged, content);
+    } else {
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          size += chunk.length;
+          if (size > max)
+            return done(new AppError(ErrorCode.BAD_PARAMETER, 'The content is too large'));
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      content.once('error', (err) => counter.destroy(err));
+      try {
+        await this.blobs.write(staged, content.pipe(counter));
+      } catch (err) {
+        await this.blobs.remove(staged);
+        throw err;
+      }
+    }
+    return { staged, size, hash: hash.digest('hex') };
   }
 
   /**

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { createGunzip, createGzip } from 'node:zlib';
 import {
@@ -203,44 +202,6 @@ export class HistoryService {
     };
   }
 
-  /**
-   * Bytes from a writer (an editor's text, a version being restored) staged and hashed, ready
-   * for `replace`; at most `max` bytes.
-   */
-  async stage(
-    content: Buffer | Readable,
-    max = Number.MAX_SAFE_INTEGER,
-  ): Promise<{ staged: Place; size: number; hash: string }> {
-    const staged = this.blobs.staging();
-    const hash = createHash('sha256');
-    let size = 0;
-    if (Buffer.isBuffer(content)) {
-      if (content.length > max)
-        throw new AppError(ErrorCode.BAD_PARAMETER, 'The content is too large');
-      hash.update(content);
-      size = content.length;
-      await this.blobs.write(staged, content);
-    } else {
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length;
-          if (size > max)
-            return done(new AppError(ErrorCode.BAD_PARAMETER, 'The content is too large'));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
-      content.once('error', (err) => counter.destroy(err));
-      try {
-        await this.blobs.write(staged, content.pipe(counter));
-      } catch (err) {
-        await this.blobs.remove(staged);
-        throw err;
-      }
-    }
-    return { staged, size, hash: hash.digest('hex') };
-  }
-
   // ---- reading -----------------------------------------------------------------------------
 
   /** A page of a file's versions, newest first (the owner's). */
@@ -327,7 +288,7 @@ export class HistoryService {
     requireAuthority(actor, 'cloud:file:upload');
     const version = await this.version(actor, id, fileId);
     const row = await this.files.mustFindLive(actor.id, version.fileId);
-    const { staged, size, hash } = await this.stage(this.open(version));
+    const { staged, size, hash } = await this.files.stage(this.open(version));
     try {
       const updated = await this.replace(
         actor,

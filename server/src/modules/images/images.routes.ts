@@ -1,8 +1,11 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   answers,
+  avatarChoiceQuery,
   avatarParams,
+  MAX_AVATAR_BYTES,
   confirms,
   imageInfoAnswer,
   imageQuery,
@@ -10,6 +13,8 @@ import {
   webpSetting,
   webpSettingBody,
 } from '@nimbus/contract';
+import { z } from 'zod';
+import { badParameter } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 import { sendFileBytes } from '../files/file-serve.ts';
@@ -27,6 +32,10 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { images } = app.services;
   const open = { config: { public: true } } as const;
+  // the avatar upload is this module's one form: a single picture
+  await app.register(multipart, {
+    limits: { fileSize: MAX_AVATAR_BYTES + 1, files: 1, fields: 2, fieldSize: 256 },
+  });
 
   // an address that names the content's version (`v`, as thumbnailUrl builds it) never shows
   // other bytes: the browser keeps the picture instead of asking again for every grid page
@@ -99,5 +108,28 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
     '/public/s/view/image/info',
     { ...open, schema: { querystring: publicImageQuery, response: answers(imageInfoAnswer) } },
     async (request) => ok(await images.sharedInfo(credentialsOf(request), targetOf(request.query))),
+  );
+
+  api.put(
+    '/user/avatar',
+    { schema: { querystring: avatarChoiceQuery, response: answers(z.string().nullable()) } },
+    async (request) =>
+      ok(await images.chooseAvatar(actorOf(request), request.query.fileId), {
+        message: 'Saved',
+      }),
+  );
+
+  api.post(
+    '/user/avatar/upload',
+    { schema: { response: answers(z.string()) } },
+    async (request) => {
+      const actor = actorOf(request);
+      if (!request.isMultipart()) throw badParameter('Send the picture as multipart/form-data');
+      const part = await request.file();
+      if (!part || part.fieldname !== 'file') throw badParameter('file: required, a picture');
+      return ok(await images.uploadAvatar(actor, part.filename, part.file), {
+        message: 'Saved',
+      });
+    },
   );
 }

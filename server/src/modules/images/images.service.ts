@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import {
+  AVATAR_FOLDER,
   AVATAR_SIZE,
   ErrorCode,
+  MAX_AVATAR_BYTES,
   THUMBNAIL_SIZE,
   imageFacts,
   type ImageFacts,
 } from '@nimbus/contract';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, badParameter } from '../../lib/errors.ts';
 import { Gate } from '../../lib/gate.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
 import {
@@ -471,12 +474,17 @@ export class ImagesService {
    * picture (an image of their own drive), else their initial on a colour of their own.
    */
   async avatar(username: string): Promise<ImageBytes> {
-    const account = await this.users.accountByUsername(username);
-    if (!account) throw new AppError(ErrorCode.USER_NOT_FOUND, 'No such user');
+    const found = await this.users.accountByUsername(username);
+    // a name nobody has gets an initial like anyone's: the answer tells no one who has an account
+    const account = found ?? {
+      id: `nobody:${username}`,
+      username,
+      showName: '',
+      avatar: null,
+    };
     const owner = { id: account.id, username: account.username };
-    const chosen = account.avatar
-      ? await this.files.liveRow(account.id, account.avatar)
-      : undefined;
+    const chosen =
+      found && account.avatar ? await this.files.liveRow(account.id, account.avatar) : undefined;
     if (chosen && chosen.fileType === 'image' && isReadableImage(chosen.suffix)) {
       const key = `avatar-${chosen.id}-${versionOf(chosen)}-${AVATAR_SIZE}.webp`;
       const place = this.blobs.cached('thumbnail', key);
@@ -502,6 +510,47 @@ export class ImagesService {
       await this.blobs.write(place, await rasterise(initialSvg(initial, colour)));
     });
     return this.webpBytes(place, `${account.username}.webp`, key);
+  }
+
+  /** `PUT /user/avatar`: one of the actor's own pictures becomes their avatar (none: the initial). */
+  async chooseAvatar(actor: Actor, fileId: string | undefined): Promise<string | null> {
+    if (fileId) {
+      const row = await this.files.mustFindLive(actor.id, fileId);
+      if (row.isFolder || row.fileType !== 'image' || !isReadableImage(row.suffix))
+        throw badParameter('fileId: choose a picture (JPEG, PNG, WebP, GIF, HEIC…)');
+    }
+    await this.users.setAvatar(actor.id, fileId ?? null);
+    return fileId ?? null;
+  }
+
+  /**
+   * `POST /user/avatar/upload`: a picture uploaded into the actor's Avatars folder (a free name,
+   * counted in their space) becomes their avatar.
+   */
+  async uploadAvatar(actor: Actor, filename: string, content: Readable): Promise<string> {
+    requireAuthority(actor, 'cloud:file:upload');
+    const suffix = (/\.([^.]+)$/.exec(filename)?.[1] ?? '').toLowerCase();
+    if (!isReadableImage(suffix))
+      throw badParameter('file: choose a picture (JPEG, PNG, WebP, GIF, HEIC…)');
+    const { staged, size, hash } = await this.files
+      .stage(content, MAX_AVATAR_BYTES)
+      .catch((err: unknown) => {
+        if (err instanceof AppError) throw badParameter('file: a picture of 10 MB at most');
+        throw err;
+      });
+    try {
+      const folder = await this.files.withLock(actor.id, () =>
+        this.files.ensureFolders(actor, [AVATAR_FOLDER]),
+      );
+      const row = await this.files.addStaged(actor, folder, `avatar.${suffix}`, staged, {
+        size,
+        hash,
+      });
+      await this.users.setAvatar(actor.id, row.id);
+      return row.id;
+    } finally {
+      await this.blobs.remove(staged);
+    }
   }
 
   // ---- making derived images --------------------------------------------------------------------

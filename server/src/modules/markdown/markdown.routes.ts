@@ -7,6 +7,8 @@ import {
   documentSaveBody,
   documentSaveByPathBody,
   documentView,
+  draftQuery,
+  confirms,
   markdownImage,
   markdownImageTarget,
   markdownLinkImageBody,
@@ -57,6 +59,15 @@ export async function markdownRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) =>
       ok(await markdown.saveAt(actorOf(request), request.body), { message: 'Saved' }),
+  );
+
+  api.delete(
+    '/markdown/deleteDraft',
+    { schema: { querystring: draftQuery, response: confirms } },
+    async (request) => {
+      await markdown.dropDraft(actorOf(request), request.query.fileId);
+      return ok(undefined, { message: 'Draft discarded' });
+    },
   );
 
   // the form's fields (fileId or currentDirectory) come before its files

@@ -4,6 +4,7 @@ import {
   ErrorCode,
   MARKDOWN_ASSETS,
   MAX_DOCUMENT_BYTES,
+  MAX_DRAFT_BYTES,
   MAX_MARKDOWN_IMAGE_BYTES,
   type MarkdownImage,
   type MarkdownImageTarget,
@@ -14,6 +15,7 @@ import {
 } from '@nimbus/contract';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { decodeSample, detectCharset } from '../../lib/charset.ts';
+import type { Db } from '../../db/index.ts';
 import { AppError, badParameter } from '../../lib/errors.ts';
 import { fetchPublic, type AddressPolicy } from '../../lib/net-guard.ts';
 import { formatDateTime } from '../../lib/time.ts';
@@ -22,6 +24,7 @@ import type { FileOperations } from '../files/file-ops.service.ts';
 import { ROOT, type FilesService, type FolderRef } from '../files/files.service.ts';
 import { checkName } from '../files/names.ts';
 import { savedOf, type HistoryService } from '../history/history.service.ts';
+import { MarkdownRepo } from './markdown.repo.ts';
 
 const tooLarge = () =>
   new AppError(
@@ -69,12 +72,17 @@ export interface MarkdownOptions {
 }
 
 export class MarkdownService {
+  private readonly repo: MarkdownRepo;
+
   constructor(
+    db: Db,
     private readonly files: FilesService,
     private readonly fileOps: FileOperations,
     private readonly history: HistoryService,
     private readonly options: MarkdownOptions = {},
-  ) {}
+  ) {
+    this.repo = new MarkdownRepo(db);
+  }
 
   /** A document's text and the version it is at. */
   async document(actor: Actor, fileId: string): Promise<DocumentView> {
@@ -89,6 +97,7 @@ export class MarkdownService {
       throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file is missing on disk');
     });
     const charset = detectCharset(bytes, false);
+    const draft = await this.repo.draft(row.id, actor.id);
     return {
       id: row.id,
       name: row.name,
@@ -97,7 +106,34 @@ export class MarkdownService {
       hash: row.hash,
       size: row.size,
       updateDate: formatDateTime(row.updateDate),
+      draft: draft
+        ? {
+            contentText: draft.contentText,
+            baseHash: draft.baseHash,
+            updateDate: formatDateTime(draft.updatedAt),
+          }
+        : null,
     };
+  }
+
+  /** Keep `contentText` as the actor's draft of a file of theirs; the file is untouched. */
+  private async keepDraft(actor: Actor, row: FileRow, body: DocumentSaveBody) {
+    if (Buffer.byteLength(body.contentText, 'utf8') > MAX_DRAFT_BYTES)
+      throw badParameter('contentText: a draft keeps at most 2 MB; save the document instead');
+    await this.repo.keepDraft({
+      fileId: row.id,
+      userId: actor.id,
+      contentText: body.contentText,
+      baseHash: body.baseHash ?? row.hash,
+      updatedAt: Date.now(),
+    });
+    return savedOf(row);
+  }
+
+  /** `DELETE /markdown/deleteDraft`: forget the actor's draft of a file. */
+  async dropDraft(actor: Actor, fileId: string): Promise<void> {
+    const row = await this.files.mustFindLive(actor.id, fileId);
+    await this.repo.dropDraft(row.id, actor.id);
   }
 
   /** `/markdown/edit`: save a document by id from the version it was opened at, or make one. */
@@ -112,6 +148,7 @@ export class MarkdownService {
       return this.write(actor, row, content, { baseHash: row.hash });
     }
     const row = await this.files.mustFindLive(actor.id, body.fileId);
+    if (body.draft) return this.keepDraft(actor, row, body);
     return this.write(actor, row, content, body);
   }
 
@@ -131,7 +168,7 @@ export class MarkdownService {
     rules: { baseHash?: string | null; force?: boolean },
   ): Promise<SavedContent> {
     if (row.isFolder) throw badParameter('A folder is not a document');
-    const { staged, size, hash } = await this.history.stage(content, MAX_DOCUMENT_BYTES);
+    const { staged, size, hash } = await this.files.stage(content, MAX_DOCUMENT_BYTES);
     try {
       const saved = await this.history.replace(
         actor,
@@ -144,6 +181,8 @@ export class MarkdownService {
         },
         { baseHash: rules.baseHash, force: rules.force },
       );
+      // saved: the draft has served
+      await this.repo.dropDraft(row.id, actor.id);
       return savedOf(saved);
     } finally {
       await this.files.blobs.remove(staged);
@@ -178,7 +217,7 @@ export class MarkdownService {
     originalURL?: string,
   ): Promise<MarkdownImage> {
     requireAuthority(actor, 'cloud:file:upload');
-    const { staged, size, hash } = await this.history
+    const { staged, size, hash } = await this.files
       .stage(content, MAX_MARKDOWN_IMAGE_BYTES)
       .catch((err: unknown) => {
         if (err instanceof AppError)

@@ -357,6 +357,11 @@ export class UsersService {
     });
   }
 
+  /** The file (an image of the person's own drive) their avatar is drawn from; null: none. */
+  async setAvatar(userId: string, fileId: string | null): Promise<void> {
+    await this.repo.setFields(userId, { avatar: fileId, updatedAt: Date.now() });
+  }
+
   async setTheme(actor: Actor, theme: Theme): Promise<void> {
     await this.repo.setFields(actor.id, { theme, updatedAt: Date.now() });
   }

@@ -3,12 +3,22 @@ import {
   HISTORY_PAGE_SIZE,
   type ChangedMeanwhile,
   type DocumentView,
+  type Envelope,
   type HistoryText,
+  type MarkdownImage,
   type HistoryVersion,
   type SavedContent,
 } from '@nimbus/contract';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { ApiError, api, request, requestData, requestPage } from '../../api/client';
+import {
+  API_BASE,
+  ApiError,
+  api,
+  apiHeaders,
+  request,
+  requestData,
+  requestPage,
+} from '../../api/client';
 
 export const editorKeys = {
   document: (fileId: string) => ['editors', 'document', fileId] as const,
@@ -52,6 +62,22 @@ export async function saveDocument(input: {
   }
 }
 
+/** Keep the editor's text as this person's draft of the file (nothing shown on failure). */
+export async function saveDraft(input: {
+  fileId: string;
+  contentText: string;
+  baseHash: string | null;
+}): Promise<void> {
+  await request('/markdown/edit', {
+    method: 'POST',
+    body: { ...input, draft: true },
+    silent: true,
+  });
+}
+
+export const discardDraft = (fileId: string) =>
+  request('/markdown/deleteDraft', { method: 'DELETE', params: { fileId }, silent: true });
+
 /** A new document beside the one open, holding `contentText` ("save as a copy"). */
 export function saveCopy(input: {
   filename: string;
@@ -86,3 +112,44 @@ export const versionText = (id: string, fileId: string) =>
 /** Bring a version back; the current content becomes a version first. */
 export const recoverVersion = (id: string, fileId: string) =>
   requestData<SavedContent>('/history/recovery', { method: 'PUT', params: { id, fileId } });
+
+/** An image of the document `fileId` uploaded beside it; `onProgress` in percent. */
+export function uploadImage(
+  fileId: string,
+  file: File,
+  onProgress: (percent: number) => void,
+): Promise<MarkdownImage> {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    form.append('fileId', fileId);
+    form.append('files', file, file.name);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${API_BASE}/upload-markdown-image`);
+    apiHeaders().forEach((value, key) => xhr.setRequestHeader(key, value));
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0)
+        onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onerror = () => reject(new Error('network error'));
+    xhr.onload = () => {
+      try {
+        const envelope = JSON.parse(xhr.responseText) as Envelope<MarkdownImage[]>;
+        if (envelope.code === 0 && envelope.data?.[0]) resolve(envelope.data[0]);
+        else reject(new Error(envelope.message || `HTTP ${xhr.status}`));
+      } catch {
+        reject(new Error(`HTTP ${xhr.status}`));
+      }
+    };
+    xhr.send(form);
+  });
+}
+
+/** An image from a web address, fetched by the server into the document's assets folder. */
+export const importImage = (fileId: string, url: string) =>
+  requestData<MarkdownImage>('/upload-markdown-link-image', {
+    method: 'POST',
+    params: { fileId },
+    body: { url },
+    silent: true,
+    timeoutMs: 60_000,
+  });

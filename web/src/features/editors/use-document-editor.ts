@@ -1,4 +1,9 @@
-import type { ChangedMeanwhile, HistoryVersion } from '@nimbus/contract';
+import {
+  MAX_DRAFT_BYTES,
+  type ChangedMeanwhile,
+  type DocumentDraft,
+  type HistoryVersion,
+} from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,10 +11,12 @@ import { feedback } from '../../app/feedback';
 import { onLiveMessage } from '../../api/events';
 import type { PreviewItem } from '../preview/registry';
 import {
+  discardDraft,
   editorKeys,
   recoverVersion,
   saveCopy,
   saveDocument,
+  saveDraft,
   useDocument,
   versionText,
 } from './api';
@@ -26,6 +33,9 @@ export interface ShownVersion {
   version: HistoryVersion;
   text: string;
 }
+
+/** How often unsaved edits are kept as a draft. */
+const DRAFT_EVERY_MS = 10_000;
 
 /** A name for "save as a copy": `notes.md` → `notes (copy).md`. */
 export function copyName(name: string, copyWord: string): string {
@@ -55,10 +65,46 @@ export function useDocumentEditor(item: PreviewItem) {
   /** While a version is shown, the widget's content is not an edit. */
   const showing = useRef(false);
 
+  const [draft, setDraft] = useState<DocumentDraft | null>(null);
+  const lastDraft = useRef<string | null>(null);
+
   useEffect(() => {
-    if (document.data && !baseline.current)
-      baseline.current = { text: document.data.contentText, hash: document.data.hash };
+    if (!document.data || baseline.current) return;
+    baseline.current = { text: document.data.contentText, hash: document.data.hash };
+    const kept = document.data.draft;
+    if (kept && kept.contentText !== document.data.contentText) setDraft(kept);
   }, [document.data]);
+
+  // unsaved edits are kept as a draft now and then: a closed tab or a crash loses little
+  useEffect(() => {
+    if (!dirty || shown) return;
+    const timer = window.setInterval(() => {
+      const text = surface.current?.getValue();
+      if (text === undefined || text === lastDraft.current || !baseline.current) return;
+      if (new Blob([text]).size > MAX_DRAFT_BYTES) return;
+      lastDraft.current = text;
+      void saveDraft({ fileId: item.id, contentText: text, baseHash: baseline.current.hash }).catch(
+        () => {
+          lastDraft.current = null;
+        },
+      );
+    }, DRAFT_EVERY_MS);
+    return () => window.clearInterval(timer);
+  }, [dirty, shown, item.id]);
+
+  /** Take the draft found on opening into the editor (unsaved, as it was). */
+  const restoreDraft = () => {
+    if (!draft) return;
+    surface.current?.setValue(draft.contentText);
+    setDraft(null);
+  };
+
+  /** Forget the draft found on opening, or the one kept of edits being thrown away. */
+  const dropDraft = () => {
+    setDraft(null);
+    lastDraft.current = null;
+    void discardDraft(item.id).catch(() => undefined);
+  };
 
   /** The widget reports a change: dirty unless the content is the saved one again. */
   const changed = useCallback((text: string) => {
@@ -184,6 +230,9 @@ export function useDocumentEditor(item: PreviewItem) {
     showVersion,
     closeVersion,
     restore,
+    draft,
+    restoreDraft,
+    dropDraft,
   };
 }
 

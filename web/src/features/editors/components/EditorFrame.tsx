@@ -56,7 +56,10 @@ export function EditorFrame({
       okText: t('leave.discard'),
       okButtonProps: { danger: true },
       cancelText: t('leave.stay'),
-      onOk: onClose,
+      onOk: () => {
+        editor.dropDraft();
+        onClose();
+      },
     });
   };
 
@@ -121,6 +124,25 @@ export function EditorFrame({
                   onClick={editor.closeVersion}
                 >
                   {t('version.back')}
+                </Button>
+              </Space>
+            }
+          />
+        ) : null}
+        {editor.draft ? (
+          <Alert
+            className="nb-editor__notice"
+            type="warning"
+            showIcon
+            data-testid="draft-bar"
+            message={t('draft.found', { date: editor.draft.updateDate })}
+            action={
+              <Space>
+                <Button size="small" type="primary" onClick={editor.restoreDraft}>
+                  {t('draft.restore')}
+                </Button>
+                <Button size="small" onClick={editor.dropDraft}>
+                  {t('draft.discard')}
                 </Button>
               </Space>
             }

@@ -96,6 +96,7 @@ export function HistoryPopover({
     <Popover
       trigger="click"
       placement="bottomRight"
+      autoAdjustOverflow
       open={open}
       onOpenChange={setOpen}
       title={t('history.title')}

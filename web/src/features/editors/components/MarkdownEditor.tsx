@@ -1,6 +1,6 @@
 import { TOKEN_HEADER, type MarkdownImage } from '@nimbus/contract';
-import { Spin } from 'antd';
-import { useEffect, useRef } from 'react';
+import { Modal, Spin } from 'antd';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Vditor from 'vditor';
 import 'vditor/dist/index.css';
@@ -9,11 +9,31 @@ import { useColorScheme } from '../../../app/color-scheme';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
 import type { ViewerProps } from '../../preview/registry';
+import { ImageInput } from '../../../components/ImageInput';
+import { importImage, uploadImage } from '../api';
 import { useDocumentEditor } from '../use-document-editor';
 import { EditorFrame } from './EditorFrame';
 
 /** Vditor's scripts (lute, languages, highlighting) are served by Nimbus itself. */
 const VDITOR_CDN = '/vditor';
+
+/**
+ * Vditor's toolbar icons, loaded as a script file of our own origin before the editor is made:
+ * Vditor would otherwise inject them as an inline script, which the app's policy refuses.
+ */
+function loadIcons(): Promise<void> {
+  const id = 'vditorIconScript';
+  if (document.getElementById(id)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const script = document.createElement('script');
+    script.id = id;
+    script.src = `${VDITOR_CDN}/dist/js/icons/ant.js`;
+    // without icons the toolbar still works (its buttons have labels)
+    script.onload = () => resolve();
+    script.onerror = () => resolve();
+    document.head.appendChild(script);
+  });
+}
 
 /** The address images of a document resolve against: its folder in the owner's file routes. */
 const linkBaseOf = (username: string, folder: string) =>
@@ -21,6 +41,47 @@ const linkBaseOf = (username: string, folder: string) =>
     .split('/')
     .map(encodeURIComponent)
     .join('/')}`;
+
+/** A picture icon for the "image" button of the toolbar (Vditor takes its icons as SVG text). */
+const IMAGE_ICON =
+  '<svg viewBox="0 0 32 32"><path d="M4 6h24a2 2 0 0 1 2 2v16a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2zm0 2v13.6l6.3-6.3a1 1 0 0 1 1.4 0l4.3 4.3 3.3-3.3a1 1 0 0 1 1.4 0L28 21.6V8H4zm17 1.5a2.5 2.5 0 1 1 0 5 2.5 2.5 0 0 1 0-5z"/></svg>';
+
+/**
+ * The toolbar: Vditor's own, with an image button (a file or a web address), without voice
+ * recording (nothing here stores sound from it).
+ */
+const toolbarWith = (imageButton: IMenuItem): (string | IMenuItem)[] => [
+  'emoji',
+  'headings',
+  'bold',
+  'italic',
+  'strike',
+  'link',
+  '|',
+  'list',
+  'ordered-list',
+  'check',
+  'outdent',
+  'indent',
+  '|',
+  'quote',
+  'line',
+  'code',
+  'inline-code',
+  'insert-before',
+  'insert-after',
+  '|',
+  'upload',
+  imageButton,
+  'table',
+  '|',
+  'undo',
+  'redo',
+  '|',
+  'fullscreen',
+  'edit-mode',
+  { name: 'more', toolbar: ['both', 'code-theme', 'content-theme', 'outline', 'preview', 'info'] },
+];
 
 /** Vditor's answer shape of an upload, made of ours. */
 function uploadAnswer(text: string): string {
@@ -67,6 +128,8 @@ export default function MarkdownEditor(props: ViewerProps) {
   const scheme = useColorScheme();
   const lang = useAppStore((s) => s.lang);
   const username = useSessionStore((s) => s.username);
+  const [imageOpen, setImageOpen] = useState(false);
+  const widget = useRef<Vditor | null>(null);
   const text = editor.document.data?.contentText;
   const loaded = text !== undefined;
 
@@ -76,55 +139,79 @@ export default function MarkdownEditor(props: ViewerProps) {
     const headers = { [TOKEN_HEADER]: token };
     const dark = scheme === 'dark';
     let ready = false;
-    const vditor = new Vditor(host.current, {
-      cdn: VDITOR_CDN,
-      value: kept.current ?? text,
-      mode: 'ir',
-      height: '100%',
-      lang: lang === 'zh_CN' ? 'zh_CN' : 'en_US',
-      theme: dark ? 'dark' : 'classic',
-      cache: { enable: false },
-      placeholder: t('markdown.placeholder'),
-      counter: { enable: true },
-      preview: {
-        theme: { current: dark ? 'dark' : 'light', path: `${VDITOR_CDN}/dist/css/content-theme` },
-        hljs: { style: dark ? 'native' : 'github' },
-        markdown: { linkBase: linkBaseOf(username, item.path), sanitize: true },
-      },
-      upload: {
-        url: `${API_BASE}/upload-markdown-image`,
-        fieldName: 'files',
-        extraData: { fileId: item.id },
-        headers,
-        accept: 'image/png,image/jpeg,image/gif,image/webp,image/bmp,image/avif',
-        max: 20 * 1024 * 1024,
-        multiple: true,
-        format: (_files, responseText) => uploadAnswer(responseText),
-        linkToImgUrl: `${API_BASE}/upload-markdown-link-image?fileId=${encodeURIComponent(item.id)}`,
-        linkToImgFormat: linkAnswer,
-      },
-      input: (value) => editor.changed(value),
-      after: () => {
-        ready = true;
-        editor.surface.current = {
-          getValue: () => vditor.getValue(),
-          setValue: (next) => {
-            vditor.setValue(next, true);
-            editor.changed(vditor.getValue());
-          },
-          setReadOnly: (readOnly) => (readOnly ? vditor.disabled() : vditor.enable()),
-        };
-      },
+    let gone = false;
+    let vditor: Vditor | null = null;
+    const element = host.current;
+    const make = () => {
+      vditor = new Vditor(element, {
+        cdn: VDITOR_CDN,
+        value: kept.current ?? text,
+        mode: 'ir',
+        height: '100%',
+        lang: lang === 'zh_CN' ? 'zh_CN' : 'en_US',
+        theme: dark ? 'dark' : 'classic',
+        cache: { enable: false },
+        placeholder: t('markdown.placeholder'),
+        toolbar: toolbarWith({
+          name: 'nimbus-image',
+          tip: t('markdown.image'),
+          tipPosition: 'n',
+          icon: IMAGE_ICON,
+          click: () => setImageOpen(true),
+        }),
+        preview: {
+          theme: { current: dark ? 'dark' : 'light', path: `${VDITOR_CDN}/dist/css/content-theme` },
+          hljs: { style: dark ? 'native' : 'github' },
+          markdown: { linkBase: linkBaseOf(username, item.path), sanitize: true },
+        },
+        upload: {
+          url: `${API_BASE}/upload-markdown-image`,
+          fieldName: 'files',
+          extraData: { fileId: item.id },
+          headers,
+          accept: 'image/png,image/jpeg,image/gif,image/webp,image/bmp,image/avif',
+          max: 20 * 1024 * 1024,
+          multiple: true,
+          format: (_files, responseText) => uploadAnswer(responseText),
+          linkToImgUrl: `${API_BASE}/upload-markdown-link-image?fileId=${encodeURIComponent(item.id)}`,
+          linkToImgFormat: linkAnswer,
+        },
+        input: (value) => editor.changed(value),
+        after: () => {
+          ready = true;
+          const widget = vditor!;
+          editor.surface.current = {
+            getValue: () => widget.getValue(),
+            setValue: (next) => {
+              widget.setValue(next, true);
+              editor.changed(widget.getValue());
+            },
+            setReadOnly: (readOnly) => (readOnly ? widget.disabled() : widget.enable()),
+          };
+        },
+      });
+    };
+    void loadIcons().then(() => {
+      if (!gone) make();
     });
     return () => {
+      gone = true;
+      widget.current = null;
       editor.surface.current = null;
-      if (!ready) return;
+      if (!ready || !vditor) return;
       kept.current = vditor.getValue();
       vditor.destroy();
     };
     // the widget is made once per document, language and theme; its own state carries the text
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [loaded, scheme, lang, item.id]);
+
+  /** An image into the document at the cursor; the dialog closes. */
+  const insert = (name: string, url: string) => {
+    const alt = name.replace(/[[\]]/g, '');
+    widget.current?.insertValue(`![${alt}](${url})`);
+    setImageOpen(false);
+  };
 
   return (
     <EditorFrame props={props} editor={editor}>
@@ -133,6 +220,26 @@ export default function MarkdownEditor(props: ViewerProps) {
       ) : (
         <Spin className="nb-editor__loading" />
       )}
+      <Modal
+        open={imageOpen}
+        title={t('markdown.image')}
+        footer={null}
+        destroyOnHidden
+        onCancel={() => setImageOpen(false)}
+      >
+        <ImageInput
+          accept="image/png,image/jpeg,image/gif,image/webp,image/bmp,image/avif"
+          upload={async (file, onProgress) => {
+            const image = await uploadImage(item.id, file, onProgress);
+            insert(image.filename, image.url);
+          }}
+          fromUrl={async (url) => {
+            const image = await importImage(item.id, url);
+            insert(image.filename, image.url);
+          }}
+          linkOnly={(url) => insert('', url)}
+        />
+      </Modal>
     </EditorFrame>
   );
 }
