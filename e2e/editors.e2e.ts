@@ -278,9 +278,11 @@ describe('drafts', () => {
     await page.getByTestId('draft-bar').waitFor({ state: 'visible' });
     await page.getByTestId('draft-bar').getByRole('button', { name: 'Bring them back' }).click();
     await until(async () => (await title().textContent()) === '*trip.md', 'the draft is back');
-    expect(
-      await page.locator('[data-testid="markdown-editor"] .vditor-reset').first().textContent(),
-    ).toContain('Unsaved thought.');
+    const surface = page.locator('[data-testid="markdown-editor"] .vditor-ir .vditor-reset');
+    await until(
+      async () => ((await surface.textContent()) ?? '').includes('Unsaved thought.'),
+      'the draft shows',
+    );
     await page.getByTestId('editor-save').click();
     await until(async () => (await title().textContent()) === 'trip.md', 'saved');
     expect(onDisk('trip.md')).toContain('Unsaved thought.');
@@ -342,18 +344,14 @@ describe('the mind-map editor', () => {
 
 describe('on a phone, in the dark, in Chinese', () => {
   it('fits both editors in 375 px', async () => {
+    await page.getByTestId('lang-switch').click();
+    await page.getByTestId('lang-zh_CN').click();
+    await until(
+      async () => /[\u4e00-\u9fff]/.test((await page.getByTestId('sidebar').textContent()) ?? ''),
+      'the app speaks Chinese',
+    );
     await page.setViewportSize(PHONE);
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.evaluate(() => {
-      const saved = JSON.parse(localStorage.getItem('app') ?? '{}') as {
-        state?: Record<string, unknown>;
-      };
-      localStorage.setItem(
-        'app',
-        JSON.stringify({ ...saved, state: { ...saved.state, lang: 'zh_CN' } }),
-      );
-    });
-    await page.reload();
     await item('trip.md').dblclick();
     await page
       .locator('[data-testid="markdown-editor"] .vditor-ir .vditor-reset')

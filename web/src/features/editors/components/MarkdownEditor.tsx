@@ -142,6 +142,18 @@ export default function MarkdownEditor(props: ViewerProps) {
     let gone = false;
     let vditor: Vditor | null = null;
     const element = host.current;
+    /** The made widget, as the editor's surface and the image dialog's target. */
+    const connect = (made: Vditor) => {
+      widget.current = made;
+      editor.surface.current = {
+        getValue: () => made.getValue(),
+        setValue: (next) => {
+          made.setValue(next, true);
+          editor.changed(made.getValue());
+        },
+        setReadOnly: (readOnly) => (readOnly ? made.disabled() : made.enable()),
+      };
+    };
     const make = () => {
       vditor = new Vditor(element, {
         cdn: VDITOR_CDN,
@@ -177,19 +189,13 @@ export default function MarkdownEditor(props: ViewerProps) {
           linkToImgFormat: linkAnswer,
         },
         input: (value) => editor.changed(value),
+        // called from inside the constructor when Vditor's scripts are loaded already
         after: () => {
           ready = true;
-          const widget = vditor!;
-          editor.surface.current = {
-            getValue: () => widget.getValue(),
-            setValue: (next) => {
-              widget.setValue(next, true);
-              editor.changed(widget.getValue());
-            },
-            setReadOnly: (readOnly) => (readOnly ? widget.disabled() : widget.enable()),
-          };
+          if (vditor) connect(vditor);
         },
       });
+      if (ready) connect(vditor);
     };
     void loadIcons().then(() => {
       if (!gone) make();
@@ -209,8 +215,18 @@ export default function MarkdownEditor(props: ViewerProps) {
   /** An image into the document at the cursor; the dialog closes. */
   const insert = (name: string, url: string) => {
     const alt = name.replace(/[[\]]/g, '');
-    widget.current?.insertValue(`![${alt}](${url})`);
     setImageOpen(false);
+    const made = widget.current;
+    if (!made) return;
+    // back where the cursor was when the dialog opened (Vditor keeps that place)
+    made.focus();
+    const markdown = `![${alt}](${url})`;
+    made.insertMD(markdown);
+    // a cursor left inside an image's own markup takes nothing in: the image goes at the end
+    if (!made.getValue().includes(markdown)) {
+      made.setValue(`${made.getValue().trimEnd()}\n\n${markdown}\n`);
+    }
+    editor.changed(made.getValue());
   };
 
   return (
