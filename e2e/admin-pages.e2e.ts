@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE } from '@nimbus/contract';
 import {
@@ -202,6 +203,47 @@ describe('the administrator pages', () => {
       async () => (await login({ ...ADMIN, password: NEW_PASSWORD })).code === 0,
       'the new password signs in',
     );
+  });
+
+  step('takes a picture as my avatar, and goes back to my initial', async () => {
+    await open('/setting/user', 'user-settings');
+    const card = page.getByTestId('profile-card');
+    await page.getByTestId('avatar-change').click();
+    await page
+      .getByTestId('image-input')
+      .locator('input[type="file"]')
+      .setInputFiles({
+        name: 'me.png',
+        mimeType: 'image/png',
+        buffer: await sharp({
+          create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 60, b: 120 } },
+        })
+          .png()
+          .toBuffer(),
+      });
+    const picture = card.locator('.ant-avatar img').first();
+    await until(
+      async () =>
+        (await picture.count()) > 0 &&
+        (await picture.evaluate((i: HTMLImageElement) => i.naturalWidth)) > 0,
+      'the picture shows',
+    );
+    await page.getByTestId('avatar-clear').click();
+    await until(
+      async () => (await card.locator('.ant-avatar img').count()) === 0,
+      'the initial is back',
+    );
+  });
+
+  step('shows the audit log: who signed in and who changed users', async () => {
+    await open('/setting/cloudManager?tab=audit', 'audit-tab');
+    const table = page.getByTestId('audit-table');
+    await until(
+      async () => ((await table.textContent()) ?? '').includes('User added'),
+      'the added user is in the log',
+    );
+    expect(await table.textContent()).toContain('Sign-in');
+    await saveScreenshot(page, 'admin-audit');
   });
 
   step('screenshots at 1440 and 375 px, light and dark', async () => {

@@ -60,10 +60,15 @@ async function offeredFor(name: string): Promise<string[]> {
   await row.waitFor({ state: 'visible' });
   await row.click({ button: 'right' });
   const items = page.locator('[data-testid^="action-"]:visible');
-  await until(async () => (await items.count()) > 0, 'the context menu opens');
-  const ids = await items.evaluateAll((nodes) =>
-    nodes.map((n) => (n.getAttribute('data-testid') ?? '').replace(/^action-/, '')),
-  );
+  // read in the same breath as the check: a menu that re-renders (the role's authorities
+  // arriving after the reload) may be empty for a moment between two looks
+  let ids: string[] = [];
+  await until(async () => {
+    ids = await items.evaluateAll((nodes) =>
+      nodes.map((n) => (n.getAttribute('data-testid') ?? '').replace(/^action-/, '')),
+    );
+    return ids.length > 0;
+  }, 'the context menu opens');
   await page.keyboard.press('Escape');
   return ids;
 }

@@ -44,6 +44,7 @@ import { previewRoutes } from './modules/preview/preview.routes.ts';
 import { officeRoutes } from './modules/office/office.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { markdownRoutes } from './modules/markdown/markdown.routes.ts';
+import { auditRoutes, installAudit } from './modules/audit/audit.routes.ts';
 import { JOB_UPLOAD_CLEANUP } from './modules/upload/upload.jobs.ts';
 import { registerWebdav } from './modules/webdav/webdav.plugin.ts';
 
@@ -265,6 +266,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(
     async (api) => {
       installAuth(api);
+      installAudit(api);
       await api.register(healthRoutes);
       await api.register(authRoutes);
       await api.register(usersRoutes);
@@ -286,6 +288,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(officeRoutes);
       await api.register(historyRoutes);
       await api.register(markdownRoutes);
+      await api.register(auditRoutes);
     },
     { prefix: '/api' },
   );

@@ -1,3 +1,4 @@
+import { AuditService } from './modules/audit/audit.service.ts';
 import { HistoryService } from './modules/history/history.service.ts';
 import { MarkdownService } from './modules/markdown/markdown.service.ts';
 import path from 'node:path';
@@ -58,6 +59,7 @@ import { OFFICE_CONVERT_TIMEOUT_MS } from '@nimbus/contract';
 export function createServices(database: DbHandle, config: Config) {
   const { db } = database;
   const settings = new SettingsService(db);
+  const audit = new AuditService(db);
   const sessions = new SessionService(db, config);
   // one limiter of guesses: sign-in passwords, current passwords, share codes
   const attempts = new AttemptLimiter(db);
@@ -200,6 +202,7 @@ export function createServices(database: DbHandle, config: Config) {
     office,
     history,
     markdown,
+    audit,
   };
 }
 

@@ -15,6 +15,7 @@ export * from './images.ts';
 export * from './office.ts';
 export * from './media.ts';
 export * from './preview.ts';
+export * from './audit.ts';
 export * from './history.ts';
 export * from './markdown.ts';
 export * from './menu-seed.ts';

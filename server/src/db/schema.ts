@@ -323,6 +323,17 @@ export interface DocumentDraftTable {
   updatedAt: number;
 }
 
+export interface AuditEntryTable {
+  id: string;
+  at: number;
+  userId: string | null;
+  username: string;
+  action: string;
+  target: string | null;
+  ip: string;
+  ok: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -351,4 +362,5 @@ export interface Database {
   davProperty: DavPropertyTable;
   fileVersion: FileVersionTable;
   documentDraft: DocumentDraftTable;
+  auditEntry: AuditEntryTable;
 }

@@ -264,3 +264,50 @@ export async function requestPage<T>(
   const items = Array.isArray(envelope.data) ? envelope.data : [];
   return { items, total: envelope.count ?? items.length };
 }
+
+/**
+ * POST a form, reporting the upload's progress in percent (fetch reports none), and resolve
+ * with the envelope's `data`; a non-zero code rejects with its message.
+ */
+export function postForm<T>(
+  path: string,
+  form: FormData,
+  onProgress: (percent: number) => void,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${API_BASE}${path}`);
+    apiHeaders().forEach((value, key) => xhr.setRequestHeader(key, value));
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0)
+        onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onerror = () => reject(new ApiError('transport', 'network error', TRANSPORT_ERROR_CODE, 0));
+    xhr.onload = () => {
+      try {
+        resolve(xhrEnvelope<T>(xhr).data as T);
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+    xhr.send(form);
+  });
+}
+
+/**
+ * The envelope an XMLHttpRequest got back, read as `request` reads a response: no envelope is
+ * a transport error, a non-zero code a business error (both thrown as ApiError).
+ */
+export function xhrEnvelope<T>(xhr: XMLHttpRequest): Envelope<T> {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(xhr.responseText);
+  } catch {
+    payload = undefined;
+  }
+  if (!isEnvelope(payload))
+    throw new ApiError('transport', `HTTP ${xhr.status}`, TRANSPORT_ERROR_CODE, xhr.status);
+  if (payload.code !== ErrorCode.SUCCESS)
+    throw new ApiError('business', errorText(payload), payload.code, xhr.status, payload);
+  return payload as Envelope<T>;
+}

@@ -39,7 +39,8 @@ export function ImageInput({
 }: {
   accept?: string;
   upload: (file: File, onProgress: (percent: number) => void) => Promise<void>;
-  fromUrl: (url: string) => Promise<void>;
+  /** Without it, only files are taken. */
+  fromUrl?: (url: string) => Promise<void>;
   linkOnly?: (url: string) => void;
 }) {
   const { t } = useTranslation('common');
@@ -80,7 +81,7 @@ export function ImageInput({
   // an address is checked once typing pauses: does it draw as an image, will the server take it
   useEffect(() => {
     const url = address.trim();
-    if (!looksLikeAddress(url)) return;
+    if (!fromUrl || !looksLikeAddress(url)) return;
     let current = true;
     const timer = window.setTimeout(() => {
       setState(4);
@@ -138,18 +139,20 @@ export function ImageInput({
           </>
         )}
       </Upload.Dragger>
-      <Input
-        prefix={<LinkOutlined />}
-        allowClear
-        placeholder={t('imageInput.address')}
-        value={address}
-        disabled={busy}
-        data-testid="image-input-address"
-        onChange={(event) => {
-          setAddress(event.target.value);
-          if (state === 3) setState(0);
-        }}
-      />
+      {fromUrl ? (
+        <Input
+          prefix={<LinkOutlined />}
+          allowClear
+          placeholder={t('imageInput.address')}
+          value={address}
+          disabled={busy}
+          data-testid="image-input-address"
+          onChange={(event) => {
+            setAddress(event.target.value);
+            if (state === 3) setState(0);
+          }}
+        />
+      ) : null}
       {state === 4 ? (
         <Typography.Text type="secondary">{t('imageInput.loading')}</Typography.Text>
       ) : null}

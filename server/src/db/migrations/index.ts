@@ -14,6 +14,7 @@ import * as m012 from './012-webdav.ts';
 import * as m013 from './013-ldap-accounts.ts';
 import * as m014 from './014-history.ts';
 import * as m015 from './015-document-draft.ts';
+import * as m016 from './016-audit.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '013-ldap-accounts': m013,
   '014-history': m014,
   '015-document-draft': m015,
+  '016-audit': m016,
 };
 
 export const migrationProvider: MigrationProvider = {

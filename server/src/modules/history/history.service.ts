@@ -136,30 +136,34 @@ export class HistoryService {
       await this.files.assertSpace(owner.id, facts.size - current.size + (kept?.storedSize ?? 0), {
         exceptSession: rules.exceptSession,
       });
-      await this.blobs.move(staged, this.files.placeOf(owner, current));
     } catch (err) {
       if (kept) await this.blobs.remove(this.blobs.version(owner.id, current.id, kept.id));
       throw err;
     }
-    // read before the transaction: on SQLite a query outside it would wait for it
-    const keep = kept ? Math.max(1, await this.settings.get('versionsPerFile')) : 0;
+    // The version is recorded before the bytes are replaced, and the row rewritten after: a
+    // crash in between leaves the new bytes with the old content kept as a version, never the
+    // other way round (the old content gone without a trace).
     const pruned: VersionRow[] = [];
-    const updated = await this.files.transaction(async (trx) => {
-      if (kept) {
+    if (kept) {
+      // read before the transaction: on SQLite a query outside it would wait for it
+      const keep = Math.max(1, await this.settings.get('versionsPerFile'));
+      await this.files.transaction(async (trx) => {
         await this.repo.insert(kept, trx);
         await this.files.adjustSpace(owner.id, kept.storedSize, trx);
         pruned.push(...(await this.repo.beyond(current.id, keep, trx)));
-        if (pruned.length) {
-          await this.repo.remove(
-            pruned.map((v) => v.id),
-            trx,
-          );
-          const freed = pruned.reduce((sum, v) => sum + v.storedSize, 0);
-          await this.files.adjustSpace(owner.id, -freed, trx);
-        }
-      }
-      return this.files.rewritten(owner, current, facts, trx);
-    });
+        if (pruned.length === 0) return;
+        await this.repo.remove(
+          pruned.map((v) => v.id),
+          trx,
+        );
+        const freed = pruned.reduce((sum, v) => sum + v.storedSize, 0);
+        await this.files.adjustSpace(owner.id, -freed, trx);
+      });
+    }
+    await this.blobs.move(staged, this.files.placeOf(owner, current));
+    const updated = await this.files.transaction((trx) =>
+      this.files.rewritten(owner, current, facts, trx),
+    );
     for (const v of pruned) await this.blobs.remove(this.blobs.version(owner.id, v.fileId, v.id));
     this.files.notify(owner.id, 'updateFile', toView(updated));
     return updated;

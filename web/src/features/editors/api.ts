@@ -3,22 +3,13 @@ import {
   HISTORY_PAGE_SIZE,
   type ChangedMeanwhile,
   type DocumentView,
-  type Envelope,
   type HistoryText,
   type MarkdownImage,
   type HistoryVersion,
   type SavedContent,
 } from '@nimbus/contract';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import {
-  API_BASE,
-  ApiError,
-  api,
-  apiHeaders,
-  request,
-  requestData,
-  requestPage,
-} from '../../api/client';
+import { ApiError, api, postForm, request, requestData, requestPage } from '../../api/client';
 
 export const editorKeys = {
   document: (fileId: string) => ['editors', 'document', fileId] as const,
@@ -114,34 +105,17 @@ export const recoverVersion = (id: string, fileId: string) =>
   requestData<SavedContent>('/history/recovery', { method: 'PUT', params: { id, fileId } });
 
 /** An image of the document `fileId` uploaded beside it; `onProgress` in percent. */
-export function uploadImage(
+export async function uploadImage(
   fileId: string,
   file: File,
   onProgress: (percent: number) => void,
 ): Promise<MarkdownImage> {
-  return new Promise((resolve, reject) => {
-    const form = new FormData();
-    form.append('fileId', fileId);
-    form.append('files', file, file.name);
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API_BASE}/upload-markdown-image`);
-    apiHeaders().forEach((value, key) => xhr.setRequestHeader(key, value));
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0)
-        onProgress(Math.round((event.loaded / event.total) * 100));
-    };
-    xhr.onerror = () => reject(new Error('network error'));
-    xhr.onload = () => {
-      try {
-        const envelope = JSON.parse(xhr.responseText) as Envelope<MarkdownImage[]>;
-        if (envelope.code === 0 && envelope.data?.[0]) resolve(envelope.data[0]);
-        else reject(new Error(envelope.message || `HTTP ${xhr.status}`));
-      } catch {
-        reject(new Error(`HTTP ${xhr.status}`));
-      }
-    };
-    xhr.send(form);
-  });
+  const form = new FormData();
+  form.append('fileId', fileId);
+  form.append('files', file, file.name);
+  const [image] = await postForm<MarkdownImage[]>('/upload-markdown-image', form, onProgress);
+  if (!image) throw new Error('The image was not stored');
+  return image;
 }
 
 /** An image from a web address, fetched by the server into the document's assets folder. */

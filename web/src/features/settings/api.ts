@@ -1,6 +1,6 @@
 import type { LdapConfigInput } from '@nimbus/contract';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client';
+import { api, postForm } from '../../api/client';
 
 export const settingsKeys = {
   config: (name: string) => ['settings', 'config', name] as const,
@@ -105,3 +105,13 @@ export async function setMfaForceEnable(mfaForceEnable: boolean): Promise<void> 
 export async function resetMfa(): Promise<void> {
   await api.put('/cloud/setting/reset-mfa');
 }
+
+/** A picture uploaded into one's Avatars folder becomes one's avatar; answers its file id. */
+export function uploadAvatar(file: File, onProgress: (percent: number) => void): Promise<string> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return postForm<string>('/user/avatar/upload', form, onProgress);
+}
+
+/** Back to the initial on a colour. */
+export const clearAvatar = () => api.put<string | null>('/user/avatar');

@@ -12,6 +12,7 @@ import {
   errorText,
   request,
   TRANSPORT_ERROR_CODE,
+  xhrEnvelope,
   type RequestOptions,
 } from '../../api/client';
 import { useAppStore } from '../../stores/app';
@@ -175,14 +176,6 @@ function setHeaders(xhr: XMLHttpRequest): void {
   if (shareId) xhr.setRequestHeader('shareId', shareId);
 }
 
-function isEnvelope(value: unknown): value is Envelope {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { code?: unknown }).code === 'number'
-  );
-}
-
 export interface SendChunkOptions {
   signal: AbortSignal;
   /** Bytes of this chunk on the wire so far. */
@@ -257,22 +250,8 @@ export function sendChunk(
       const refreshed = xhr.getResponseHeader(TOKEN_HEADER);
       const session = useSessionStore.getState();
       if (refreshed && session.token && refreshed !== session.token) session.setToken(refreshed);
-      let payload: unknown;
       try {
-        payload = JSON.parse(xhr.responseText);
-      } catch {
-        payload = undefined;
-      }
-      if (!isEnvelope(payload)) {
-        reject(new ApiError('transport', `HTTP ${xhr.status}`, TRANSPORT_ERROR_CODE, xhr.status));
-        return;
-      }
-      if (payload.code !== 0) {
-        reject(new ApiError('business', errorText(payload), payload.code, xhr.status, payload));
-        return;
-      }
-      try {
-        const data = dataOf(payload as Envelope<Partial<ChunkResult>>);
+        const data = dataOf(xhrEnvelope<Partial<ChunkResult>>(xhr));
         resolve({ upload: data.upload !== false, merge: Boolean(data.merge) });
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));

@@ -80,7 +80,8 @@ export default function MindMapEditor(props: ViewerProps) {
       data: drawnTree(opened),
       layout: LAYOUT_OF[chosen.template],
       themeConfig: themeConfigOf(chosen.theme),
-      fit: false,
+      // a map larger than the window is shrunk to fit it at first (a small one keeps 100 %)
+      fit: true,
       minZoomRatio: ZOOM.min,
       maxZoomRatio: ZOOM.max,
       mousewheelAction: 'zoom',

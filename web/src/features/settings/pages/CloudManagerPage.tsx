@@ -5,6 +5,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { useUserInfo } from '../../auth/api';
 import { LdapTab, MfaTab, OcrTab, PreviewTab, TranscodeTab } from '../components/AdminTabs';
 import { AppearanceForm } from '../components/AppearanceForm';
+import { AuditTab } from '../components/AuditTab';
 import { GeneralTab } from '../components/GeneralTab';
 
 /** The authority that unlocks drive-wide settings (API notes §1.12). */
@@ -35,6 +36,7 @@ export function CloudManagerPage() {
           { key: 'ocr', label: t('tabs.ocr'), children: <OcrTab /> },
           { key: 'ldap', label: t('tabs.ldap'), children: <LdapTab /> },
           { key: 'mfa', label: t('tabs.mfa'), children: <MfaTab /> },
+          { key: 'audit', label: t('tabs.audit'), children: <AuditTab /> },
         ]
       : []),
   ];

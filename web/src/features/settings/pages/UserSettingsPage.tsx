@@ -1,17 +1,19 @@
 import { LockOutlined } from '@ant-design/icons';
 import { formatSize, quotaPercent, type UserInfo } from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Avatar, Button, Card, Form, Input, Progress, Tag } from 'antd';
+import { App, Avatar, Button, Card, Form, Input, Modal, Progress, Space, Tag } from 'antd';
+import { useState } from 'react';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client';
+import { ImageInput } from '../../../components/ImageInput';
 import { PageHeader } from '../../../components/PageHeader';
 import { useSaving } from '../../../components/use-saving';
 import { quotaColor } from '../../../layout/quota';
 import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
 import { authKeys, useUserInfo } from '../../auth/api';
 import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
-import { updatePassword, updateProfile, validOldPassword } from '../api';
+import { clearAvatar, updatePassword, updateProfile, uploadAvatar, validOldPassword } from '../api';
 import { AccessTokensSection } from '../../security/components/AccessTokensSection';
 import { TwoFactorSection } from '../../security/components/TwoFactorSection';
 import { AppearanceForm } from '../components/AppearanceForm';
@@ -23,6 +25,11 @@ function ProfileCard({ user }: { user: UserInfo }) {
   const { saving, save } = useSaving();
   const percent = quotaPercent(user.takeUpSpace, user.quota);
   const name = user.showName || user.username;
+  const [picking, setPicking] = useState(false);
+  const setAvatar = (avatar: string | null) =>
+    queryClient.setQueryData<UserInfo>(authKeys.userInfo, (info) =>
+      info ? { ...info, avatar } : info,
+    );
 
   const onFinish = ({ showName }: { showName: string }) =>
     save(async () => {
@@ -43,7 +50,7 @@ function ProfileCard({ user }: { user: UserInfo }) {
         >
           {name.slice(0, 1).toUpperCase()}
         </Avatar>
-        <div style={{ minWidth: 0 }}>
+        <div style={{ minWidth: 0, flex: 1 }}>
           <div style={{ fontSize: 16, fontWeight: 600 }}>{name}</div>
           <div style={{ color: 'var(--nb-text-2)' }}>
             @{user.username}
@@ -53,8 +60,44 @@ function ProfileCard({ user }: { user: UserInfo }) {
               </Tag>
             ) : null}
           </div>
+          <Space size={4} wrap style={{ marginTop: 4 }}>
+            <Button size="small" data-testid="avatar-change" onClick={() => setPicking(true)}>
+              {t('profile.avatar.change')}
+            </Button>
+            {user.avatar ? (
+              <Button
+                size="small"
+                type="text"
+                data-testid="avatar-clear"
+                onClick={() =>
+                  void clearAvatar().then(() => {
+                    setAvatar(null);
+                    void message.success(t('profile.saved'));
+                  })
+                }
+              >
+                {t('profile.avatar.clear')}
+              </Button>
+            ) : null}
+          </Space>
         </div>
       </div>
+      <Modal
+        open={picking}
+        title={t('profile.avatar.title')}
+        footer={null}
+        destroyOnHidden
+        onCancel={() => setPicking(false)}
+      >
+        <ImageInput
+          upload={async (file, onProgress) => {
+            const id = await uploadAvatar(file, onProgress);
+            setAvatar(id);
+            setPicking(false);
+            void message.success(t('profile.saved'));
+          }}
+        />
+      </Modal>
       <dl className="nb-kv" style={{ marginBottom: 20 }}>
         <dt>{t('profile.storage')}</dt>
         <dd>

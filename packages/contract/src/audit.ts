@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { queryNumber } from './validation.ts';
+
+// The audit log (issue 13): sign-ins and administrative and security changes, for administrators.
+
+/** What an entry records. */
+export const AUDIT_ACTIONS = [
+  'signIn',
+  'signOut',
+  'user.add',
+  'user.update',
+  'user.delete',
+  'user.resetPassword',
+  'role.change',
+  'menu.change',
+  'settings.change',
+  'mfa.change',
+  'password.change',
+  'accessToken.change',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const auditQuery = z.object({
+  pageIndex: queryNumber(z.number().int().min(1)).default(1),
+  pageSize: queryNumber(z.number().int().min(1).max(100)).default(20),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  username: z.string().max(255).optional(),
+});
+
+export const auditEntry = z.object({
+  id: z.string(),
+  /** `yyyy-MM-dd HH:mm:ss`. */
+  time: z.string(),
+  username: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
+  /** What was acted on (an address, a name), or ''. */
+  target: z.string(),
+  ip: z.string(),
+  ok: z.boolean(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;

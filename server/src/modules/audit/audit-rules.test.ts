@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { auditActionOf, auditTargetOf } from './audit-rules.ts';
+
+describe('auditActionOf', () => {
+  it('keeps sign-ins and changes to administration and security', () => {
+    expect(auditActionOf('POST', '/login')).toBe('signIn');
+    expect(auditActionOf('POST', '/public/verify-totp')).toBe('signIn');
+    expect(auditActionOf('POST', '/user/add')).toBe('user.add');
+    expect(auditActionOf('DELETE', '/role/delete')).toBe('role.change');
+    expect(auditActionOf('PUT', '/cloud/setting/ocr/config')).toBe('settings.change');
+    expect(auditActionOf('PUT', '/cloud/setting/reset-mfa')).toBe('mfa.change');
+    expect(auditActionOf('PUT', '/user/setting/generateAccessToken')).toBe('accessToken.change');
+  });
+
+  it('leaves out reading and everyday file work', () => {
+    expect(auditActionOf('GET', '/cloud/setting/ocr/config')).toBeNull();
+    expect(auditActionOf('GET', '/user/userList')).toBeNull();
+    expect(auditActionOf('POST', '/upload')).toBeNull();
+    expect(auditActionOf('DELETE', '/delete')).toBeNull();
+  });
+});
+
+describe('auditTargetOf', () => {
+  it('names what was acted on and nothing secret', () => {
+    const target = auditTargetOf(
+      '/user/add',
+      {},
+      { username: 'bob', password: 'hunter2', quota: 3, secret: 'x', ids: ['a', 'b'] },
+    );
+    expect(target).toBe('/user/add username=bob ids=a,b');
+  });
+});
