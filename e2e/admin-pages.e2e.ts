@@ -235,6 +235,17 @@ describe('the administrator pages', () => {
     );
   });
 
+  step('sets the footer line of the public pages and the versions kept per file', async () => {
+    await open('/setting/cloudManager', 'website-card');
+    await page.getByTestId('website-footer').fill('Record 2026-001');
+    await page.getByTestId('website-versions').fill('7');
+    await page.getByTestId('website-save').click();
+    await page.getByText('Saved').first().waitFor({ state: 'visible' });
+    const share = await fetch(`${server.baseUrl}/api/public/website/record`);
+    const record = ((await share.json()) as { data: { footerText: string } }).data;
+    expect(record.footerText).toBe('Record 2026-001');
+  });
+
   step('shows the audit log: who signed in and who changed users', async () => {
     await open('/setting/cloudManager?tab=audit', 'audit-tab');
     const table = page.getByTestId('audit-table');

@@ -321,6 +321,30 @@ describe('the mind-map editor', () => {
     expect(saved()).toMatchObject({ template: 'structure', theme: 'wire' });
   });
 
+  it('puts an image on a topic', async () => {
+    await canvas().getByText('Plan', { exact: true }).click();
+    await page.getByTestId('mind-image').click();
+    await page
+      .getByTestId('image-input')
+      .locator('input[type="file"]')
+      .setInputFiles({
+        name: 'route.png',
+        mimeType: 'image/png',
+        buffer: await sharp({
+          create: { width: 300, height: 150, channels: 3, background: { r: 90, g: 90, b: 220 } },
+        })
+          .png()
+          .toBuffer(),
+      });
+    await until(async () => (await title().textContent()) === '*plan.km', 'unsaved');
+    await page.getByTestId('editor-save').click();
+    await until(async () => (await title().textContent()) === 'plan.km', 'saved');
+    const root = (saved() as { root: { data: Record<string, unknown> } }).root.data;
+    expect(root.image).toBe('/api/file/admin/assets/route.png');
+    expect(root.imageSize).toMatchObject({ width: 180, height: 90 });
+    expect(fs.existsSync(path.join(home(), 'assets', 'route.png'))).toBe(true);
+  });
+
   it('shows an old version read-only, then restores it', async () => {
     await page.getByTestId('history-button').click();
     const entries = page.getByTestId('history-item');

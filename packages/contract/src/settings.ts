@@ -15,9 +15,43 @@ export const driveNameSchema = z
 export const driveNameQuery = z.object({ netdiskName: driveNameSchema });
 
 /** The drive's public record: its name, logo and version, shown before sign-in. */
+/** The most text the footer of the sign-in and share pages shows. */
+export const FOOTER_TEXT_MAX = 300;
+/** The bounds of the administrator's "versions kept per file". */
+export const VERSIONS_PER_FILE_MAX = 500;
+
 export const websiteRecord = z.object({
   netdiskName: z.string(),
   netdiskLogo: z.string().nullable(),
   version: z.string(),
+  /** A line under the sign-in and share pages (a record number, a notice): plain text. */
+  footerText: z.string(),
 });
+
+/** `GET /website/setting`: what the administrator sets of the drive's public face and upkeep. */
+export const websiteSetting = z.object({
+  netdiskName: z.string(),
+  netdiskLogo: z.string().nullable(),
+  footerText: z.string(),
+  versionsPerFile: z.number().int(),
+});
+export type WebsiteSetting = z.infer<typeof websiteSetting>;
+
+export const websiteSettingBody = z.object({
+  footerText: z
+    .string()
+    .max(FOOTER_TEXT_MAX, `footerText: at most ${FOOTER_TEXT_MAX} characters`)
+    .refine(
+      (text) => [...text].every((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f),
+      'footerText: one line of text',
+    )
+    .optional(),
+  versionsPerFile: z
+    .number()
+    .int()
+    .min(1, 'versionsPerFile: at least 1')
+    .max(VERSIONS_PER_FILE_MAX, `versionsPerFile: at most ${VERSIONS_PER_FILE_MAX}`)
+    .optional(),
+});
+export type WebsiteSettingBody = z.infer<typeof websiteSettingBody>;
 export type WebsiteRecord = z.infer<typeof websiteRecord>;

@@ -67,6 +67,8 @@ export const userListItem = z.object({
   creator: z.boolean(),
   roles: z.array(z.string()),
   createTime: z.string(),
+  /** Whether the account signs in with a second factor (an administrator may reset it). */
+  mfaEnabled: z.boolean(),
 });
 export type UserListItem = z.infer<typeof userListItem>;
 export const userList = z.array(userListItem);

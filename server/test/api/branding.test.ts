@@ -75,3 +75,40 @@ describe('the disk logo', () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe('the website settings', () => {
+  it('keep a footer line and the versions kept per file, for administrators', async () => {
+    const set = await call<{ footerText: string; versionsPerFile: number }>(
+      t.app,
+      'PUT',
+      '/website/setting/update',
+      { token: admin.token, body: { footerText: '  Record 2026-001  ', versionsPerFile: 7 } },
+    );
+    expect(set.body.code, set.body.message).toBe(0);
+    expect(set.body.data).toMatchObject({ footerText: 'Record 2026-001', versionsPerFile: 7 });
+    expect(await t.app.services.settings.get('versionsPerFile')).toBe(7);
+    const record = await call<{ footerText: string }>(t.app, 'GET', '/public/website/record');
+    expect(record.body.data!.footerText).toBe('Record 2026-001');
+
+    for (const body of [
+      { footerText: 'a'.repeat(301) },
+      { footerText: 'two\nlines' },
+      { versionsPerFile: 0 },
+      { versionsPerFile: 501 },
+    ]) {
+      const bad = await call(t.app, 'PUT', '/website/setting/update', {
+        token: admin.token,
+        body,
+      });
+      expect(bad.status, JSON.stringify(body)).toBe(422);
+    }
+    const bob = await makeUser(t.app, admin.token, { username: 'bob' });
+    for (const [method, url] of [
+      ['GET', '/website/setting'],
+      ['PUT', '/website/setting/update'],
+    ] as const) {
+      const refused = await call(t.app, method, url, { token: bob.token, body: {} });
+      expect(refused.status, url).toBe(403);
+    }
+  });
+});

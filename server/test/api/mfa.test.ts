@@ -135,11 +135,23 @@ describe('two-factor sign-in', () => {
       ).status,
     ).toBe(403);
 
+    // the user list says who signs in with a second factor (the reset is offered for them)
+    const enrolled = async () =>
+      (
+        await call<Array<{ username: string; mfaEnabled: boolean }>>(
+          t.app,
+          'GET',
+          '/user/userList',
+          { token: admin.token },
+        )
+      ).body.data!.find((u) => u.username === 'bob')!.mfaEnabled;
+    expect(await enrolled()).toBe(true);
     const reset = await call(t.app, 'PUT', '/cloud/setting/reset-mfa', {
       token: admin.token,
       query: { userId: bob.userId },
     });
     expect(reset.body.code, reset.body.message).toBe(0);
+    expect(await enrolled()).toBe(false);
     const plain = await signIn('bob', bob.password);
     expect(plain.body.data!['nimbus-token']).toBeTruthy();
 

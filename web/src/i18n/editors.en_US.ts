@@ -44,6 +44,8 @@ const editors = {
     placeholder: 'Write here. Paste or drop images to add them.',
   },
   mind: {
+    image: 'Image on the topic',
+    selectFirst: 'Select a topic first',
     zoom: 'Zoom',
     layout: 'Layout',
     theme: 'Theme',

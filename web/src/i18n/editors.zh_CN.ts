@@ -47,6 +47,8 @@ const editors: LocaleTree<typeof en> = {
     placeholder: '在这里写作。粘贴或拖入图片即可添加。',
   },
   mind: {
+    image: '为主题添加图片',
+    selectFirst: '请先选择一个主题',
     zoom: '缩放',
     layout: '结构',
     theme: '主题',

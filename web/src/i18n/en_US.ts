@@ -301,6 +301,17 @@ const en_US = {
         'accessToken.change': 'Access tokens changed',
       },
     },
+    website: {
+      title: 'Public pages and versions',
+      footer: 'Footer line',
+      footerHint:
+        'Shown as plain text under the sign-in and share pages (a record number, a notice).',
+      footerTooLong: 'At most 300 characters',
+      versions: 'Versions kept per file',
+      versionsHint: 'Older versions of a document go when a save would keep more than this.',
+      save: 'Save',
+      saved: 'Saved',
+    },
     general: {
       branding: 'Drive identity',
       driveName: 'Drive name',
@@ -451,6 +462,11 @@ const en_US = {
       ownerUndeletable: 'The owner cannot be deleted',
       deleteTitle: 'Delete users?',
       deleteConfirm: 'Delete {{names}}? Their files are deleted too.',
+      resetMfa: 'Reset two-factor sign-in',
+      resetMfaTitle: 'Reset the two-factor sign-in of {{name}}?',
+      resetMfaConfirm:
+        'Their authenticator app stops working here; they sign in with their password and set it up again.',
+      resetMfaDone: 'Two-factor sign-in of {{name}} reset',
       resetPassword: 'Reset password',
       resetTitle: 'Reset the password of {{name}}',
       resetHint: 'Type a new password, or leave it empty to generate one.',

@@ -27,6 +27,7 @@ const EXACT: Record<string, AuditAction> = {
   'PUT /cloud/setting/mfa-force-enable': 'mfa.change',
   'PUT /ldap/config': 'settings.change',
   'PUT /office/config': 'settings.change',
+  'PUT /website/setting/update': 'settings.change',
 };
 
 /** The action a request is recorded as, or null when it is not one the log keeps. */

@@ -1,7 +1,14 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { answers, confirms, driveNameQuery, websiteRecord } from '@nimbus/contract';
+import {
+  answers,
+  confirms,
+  driveNameQuery,
+  websiteRecord,
+  websiteSetting,
+  websiteSettingBody,
+} from '@nimbus/contract';
 import { z } from 'zod';
 import { badParameter } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
@@ -20,6 +27,17 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     '/public/website/record',
     { config: { public: true }, schema: { response: answers(websiteRecord) } },
     async () => ok(await settings.record()),
+  );
+
+  api.get('/website/setting', { schema: { response: answers(websiteSetting) } }, async (request) =>
+    ok(await settings.website(actorOf(request))),
+  );
+
+  api.put(
+    '/website/setting/update',
+    { schema: { body: websiteSettingBody, response: answers(websiteSetting) } },
+    async (request) =>
+      ok(await settings.updateWebsite(actorOf(request), request.body), { message: 'Saved' }),
   );
 
   api.put(

@@ -3,6 +3,9 @@ import {
   DEFAULT_VERSIONS_PER_FILE,
   PRODUCT_VERSION,
   type LdapConfig,
+  type WebsiteRecord,
+  type WebsiteSetting,
+  type WebsiteSettingBody,
 } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
@@ -24,6 +27,8 @@ export interface DriveSettings {
   ldap: LdapConfig;
   /** Earlier versions kept of each file; the oldest go beyond it (history). */
   versionsPerFile: number;
+  /** A line of plain text under the sign-in and share pages. */
+  footerText: string;
 }
 
 const DEFAULT_IFRAME = JSON.stringify({
@@ -48,6 +53,7 @@ const DEFAULTS: DriveSettings = {
     defaultRoleList: [],
   },
   versionsPerFile: DEFAULT_VERSIONS_PER_FILE,
+  footerText: '',
 };
 
 export class SettingsService {
@@ -108,13 +114,34 @@ export class SettingsService {
   }
 
   /** The drive's public record shown before sign-in. */
-  async record(): Promise<{ netdiskName: string; netdiskLogo: string | null; version: string }> {
+  async record(): Promise<WebsiteRecord> {
     const drive = await this.drive();
     return {
       netdiskName: drive.netdiskName,
       netdiskLogo: drive.netdiskLogo,
       version: this.version(),
+      footerText: drive.footerText,
     };
+  }
+
+  /** `GET /website/setting` (administrators). */
+  async website(actor: Actor): Promise<WebsiteSetting> {
+    requireAuthority(actor, 'cloud:set:sync');
+    const drive = await this.drive();
+    return {
+      netdiskName: drive.netdiskName,
+      netdiskLogo: drive.netdiskLogo,
+      footerText: drive.footerText,
+      versionsPerFile: drive.versionsPerFile,
+    };
+  }
+
+  /** `PUT /website/setting/update` (administrators): the footer line, the versions kept. */
+  async updateWebsite(actor: Actor, body: WebsiteSettingBody): Promise<WebsiteSetting> {
+    requireAuthority(actor, 'cloud:set:sync');
+    if (body.footerText !== undefined) await this.set('footerText', body.footerText.trim());
+    if (body.versionsPerFile !== undefined) await this.set('versionsPerFile', body.versionsPerFile);
+    return this.website(actor);
   }
 
   /** Renames the drive: only with the authority to change the drive's settings. */

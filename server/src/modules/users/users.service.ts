@@ -416,6 +416,7 @@ export class UsersService {
       creator: r.isCreator === 1,
       roles: roles.get(r.id) ?? [],
       createTime: formatDateTime(r.createdAt),
+      mfaEnabled: r.mfaEnabled === 1,
     }));
   }
 }

@@ -1,4 +1,4 @@
-import type { LdapConfigInput } from '@nimbus/contract';
+import type { LdapConfigInput, WebsiteSetting, WebsiteSettingBody } from '@nimbus/contract';
 import { useQuery } from '@tanstack/react-query';
 import { api, postForm } from '../../api/client';
 
@@ -102,8 +102,9 @@ export async function setMfaForceEnable(mfaForceEnable: boolean): Promise<void> 
   await api.put('/cloud/setting/mfa-force-enable', undefined, { params: { mfaForceEnable } });
 }
 
-export async function resetMfa(): Promise<void> {
-  await api.put('/cloud/setting/reset-mfa');
+/** Everybody's second factor cleared, or `userId`'s alone. */
+export async function resetMfa(userId?: string): Promise<void> {
+  await api.put('/cloud/setting/reset-mfa', undefined, userId ? { params: { userId } } : undefined);
 }
 
 /** A picture uploaded into one's Avatars folder becomes one's avatar; answers its file id. */
@@ -115,3 +116,16 @@ export function uploadAvatar(file: File, onProgress: (percent: number) => void):
 
 /** Back to the initial on a colour. */
 export const clearAvatar = () => api.put<string | null>('/user/avatar');
+
+export const websiteKeys = { setting: ['settings', 'website'] as const };
+
+/** The footer line and the versions kept per file (administrators). */
+export function useWebsiteSetting() {
+  return useQuery({
+    queryKey: websiteKeys.setting,
+    queryFn: () => api.get<WebsiteSetting>('/website/setting'),
+  });
+}
+
+export const updateWebsiteSetting = (body: WebsiteSettingBody) =>
+  api.put<WebsiteSetting>('/website/setting/update', body);

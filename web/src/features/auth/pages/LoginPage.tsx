@@ -23,6 +23,7 @@ import {
   type Credentials,
   type LoginOutcome,
 } from '../api';
+import { FooterText } from '../components/FooterText';
 import { failureText } from '../failure';
 import { useSignIn } from '../session';
 import { EnrolStep } from '../../security/components/EnrolStep';
@@ -302,7 +303,10 @@ export function LoginPage() {
           </div>
           {body}
         </div>
-        <div className="nb-login__footer">{t('footer', { name, version: PRODUCT_VERSION })}</div>
+        <div className="nb-login__footer">
+          {t('footer', { name, version: PRODUCT_VERSION })}
+          <FooterText />
+        </div>
       </section>
     </main>
   );

@@ -11,6 +11,7 @@ import { useSessionStore } from '../../../stores/session';
 import type { ViewerProps } from '../../preview/registry';
 import { ImageInput } from '../../../components/ImageInput';
 import { importImage, uploadImage } from '../api';
+import { linkBaseOf } from '../assets';
 import { useDocumentEditor } from '../use-document-editor';
 import { EditorFrame } from './EditorFrame';
 
@@ -34,13 +35,6 @@ function loadIcons(): Promise<void> {
     document.head.appendChild(script);
   });
 }
-
-/** The address images of a document resolve against: its folder in the owner's file routes. */
-const linkBaseOf = (username: string, folder: string) =>
-  `${API_BASE}/file/${encodeURIComponent(username)}${folder
-    .split('/')
-    .map(encodeURIComponent)
-    .join('/')}`;
 
 /** A picture icon for the "image" button of the toolbar (Vditor takes its icons as SVG text). */
 const IMAGE_ICON =

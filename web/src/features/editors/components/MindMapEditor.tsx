@@ -6,12 +6,17 @@ import {
   SelectOutlined,
   SisternodeOutlined,
   DeleteOutlined,
+  PictureOutlined,
 } from '@ant-design/icons';
-import { Button, Dropdown, Select, Slider, Spin, Tooltip } from 'antd';
+import { App, Button, Dropdown, Modal, Select, Slider, Spin, Tooltip } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import MindMap from 'simple-mind-map';
+import { ImageInput } from '../../../components/ImageInput';
+import { useSessionStore } from '../../../stores/session';
 import type { ViewerProps } from '../../preview/registry';
+import { importImage, uploadImage } from '../api';
+import { imageSizeOf, linkBaseOf } from '../assets';
 import {
   drawnTree,
   KM_TEMPLATES,
@@ -58,6 +63,10 @@ export default function MindMapEditor(props: ViewerProps) {
   const [theme, setTheme] = useState<KmTheme>('fresh-blue');
   const [zoom, setZoom] = useState(ZOOM.initial);
   const [hand, setHand] = useState(true);
+  /** The topic an image is being chosen for. */
+  const [imageFor, setImageFor] = useState<unknown>(null);
+  const { message } = App.useApp();
+  const username = useSessionStore((s) => s.username);
   const text = editor.document.data?.contentText;
   const loaded = text !== undefined;
   const title = item.name.replace(/\.[^.]*$/, '');
@@ -169,6 +178,23 @@ export default function MindMapEditor(props: ViewerProps) {
   };
   const run = (command: string, ...args: unknown[]) => map.current?.execCommand(command, ...args);
 
+  const pickImage = () => {
+    const node = (map.current?.renderer.activeNodeList as unknown[] | undefined)?.[0];
+    if (!node) {
+      void message.info(t('mind.selectFirst'));
+      return;
+    }
+    setImageFor(node);
+  };
+  /** The chosen image on the topic, at most 180 px; `url` absolute or relative to the map. */
+  const placeImage = async (url: string, title: string) => {
+    const node = imageFor;
+    setImageFor(null);
+    const absolute = /^https?:\/\//i.test(url) ? url : `${linkBaseOf(username, item.path)}${url}`;
+    const size = await imageSizeOf(absolute);
+    run('SET_NODE_IMAGE', node, { url: absolute, title, ...size });
+  };
+
   const tools = (
     <>
       <Tooltip title={t('mind.addChild')}>
@@ -187,6 +213,16 @@ export default function MindMapEditor(props: ViewerProps) {
           disabled={readOnly}
           aria-label={t('mind.addSibling')}
           onClick={() => run('INSERT_NODE')}
+        />
+      </Tooltip>
+      <Tooltip title={t('mind.image')}>
+        <Button
+          size="small"
+          icon={<PictureOutlined />}
+          disabled={readOnly}
+          aria-label={t('mind.image')}
+          data-testid="mind-image"
+          onClick={pickImage}
         />
       </Tooltip>
       <Tooltip title={t('mind.remove')}>
@@ -272,6 +308,26 @@ export default function MindMapEditor(props: ViewerProps) {
       ) : (
         <Spin className="nb-editor__loading" />
       )}
+      <Modal
+        open={imageFor !== null}
+        title={t('mind.image')}
+        footer={null}
+        destroyOnHidden
+        onCancel={() => setImageFor(null)}
+      >
+        <ImageInput
+          accept="image/png,image/jpeg,image/gif,image/webp,image/bmp,image/avif"
+          upload={async (file, onProgress) => {
+            const image = await uploadImage(item.id, file, onProgress);
+            await placeImage(image.url, image.filename);
+          }}
+          fromUrl={async (url) => {
+            const image = await importImage(item.id, url);
+            await placeImage(image.url, image.filename);
+          }}
+          linkOnly={(url) => void placeImage(url, '')}
+        />
+      </Modal>
     </EditorFrame>
   );
 }

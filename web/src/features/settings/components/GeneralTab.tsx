@@ -8,11 +8,14 @@ import {
 import {
   DRIVE_NAME_MAX_LENGTH,
   DRIVE_NAME_PATTERN,
+  FOOTER_TEXT_MAX,
   LOGO_MAX_BYTES,
   PRODUCT_VERSION,
+  VERSIONS_PER_FILE_MAX,
+  type WebsiteSettingBody,
 } from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Progress, Space, Tag, Upload } from 'antd';
+import { App, Button, Card, Form, Input, InputNumber, Progress, Space, Tag, Upload } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onLiveMessage } from '../../../api/events';
@@ -25,7 +28,10 @@ import {
   recalculateFolderSize,
   resetMenuAndRole,
   updateDriveName,
+  updateWebsiteSetting,
   uploadLogo,
+  useWebsiteSetting,
+  websiteKeys,
   type SyncState,
 } from '../api';
 
@@ -266,6 +272,60 @@ function MaintenanceCard() {
   );
 }
 
+/** The footer line of the public pages and the versions kept of each file. */
+function WebsiteCard() {
+  const { t } = useTranslation('settings');
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const setting = useWebsiteSetting();
+  const [saving, setSaving] = useState(false);
+  if (!setting.data) return <Card title={t('website.title')} loading />;
+
+  const onFinish = async (values: WebsiteSettingBody) => {
+    setSaving(true);
+    try {
+      const saved = await updateWebsiteSetting(values);
+      queryClient.setQueryData(websiteKeys.setting, saved);
+      await queryClient.invalidateQueries({ queryKey: authKeys.websiteRecord });
+      void message.success(t('website.saved'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Card title={t('website.title')} data-testid="website-card">
+      <Form<WebsiteSettingBody>
+        layout="vertical"
+        initialValues={{
+          footerText: setting.data.footerText,
+          versionsPerFile: setting.data.versionsPerFile,
+        }}
+        onFinish={(values) => void onFinish(values)}
+      >
+        <Form.Item
+          name="footerText"
+          label={t('website.footer')}
+          extra={t('website.footerHint')}
+          rules={[{ max: FOOTER_TEXT_MAX, message: t('website.footerTooLong') }]}
+        >
+          <Input maxLength={FOOTER_TEXT_MAX} allowClear data-testid="website-footer" />
+        </Form.Item>
+        <Form.Item
+          name="versionsPerFile"
+          label={t('website.versions')}
+          extra={t('website.versionsHint')}
+        >
+          <InputNumber min={1} max={VERSIONS_PER_FILE_MAX} data-testid="website-versions" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={saving} data-testid="website-save">
+          {t('website.save')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
 export function VersionCard() {
   const { t } = useTranslation('settings');
   const { data: user } = useUserInfo();
@@ -305,7 +365,12 @@ export function VersionCard() {
 export function GeneralTab({ isAdmin }: { isAdmin: boolean }) {
   return (
     <div className="nb-settings-grid" data-testid="general-tab">
-      {isAdmin ? <BrandingCard /> : null}
+      {isAdmin ? (
+        <div style={{ display: 'grid', gap: 16, alignContent: 'start' }}>
+          <BrandingCard />
+          <WebsiteCard />
+        </div>
+      ) : null}
       <div style={{ display: 'grid', gap: 16 }}>
         {isAdmin ? <MaintenanceCard /> : null}
         {isAdmin ? <WebpStorageCard /> : null}

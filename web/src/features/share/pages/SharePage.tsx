@@ -15,6 +15,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
+import { FooterText } from '../../auth/components/FooterText';
 import { FileIcon } from '../../files/components/FileIcon';
 import { shareFolderQuery, shareKeys, validShareCode } from '../api';
 import { MountDialog } from '../components/MountDialog';
@@ -263,6 +264,7 @@ export function SharePage() {
           />
         </>
       )}
+      <FooterText className="nb-footer-text nb-share-page__footer" />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import {
   DeleteOutlined,
   EditOutlined,
   KeyOutlined,
+  SafetyCertificateOutlined,
   SearchOutlined,
 } from '@ant-design/icons';
 import { formatSize, quotaPercent, type UserListItem } from '@nimbus/contract';
@@ -32,6 +33,7 @@ import { copyText } from '../../../lib/clipboard';
 import { quotaColor } from '../../../layout/quota';
 import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
 import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
+import { resetMfa } from '../../settings/api';
 import { passwordRules, usernameRules } from '../../auth/validation';
 import {
   addUser,
@@ -243,6 +245,7 @@ export function UsersPage() {
   const { t } = useTranslation('system');
   const confirmDelete = useConfirmDelete();
   const queryClient = useQueryClient();
+  const { modal, message } = App.useApp();
   const [query, setQuery] = useState<UserQuery>({
     page: 1,
     pageSize: defaultPageSize(window.innerHeight),
@@ -276,6 +279,21 @@ export function UsersPage() {
     setEditing(user);
     setDialogOpen(true);
   };
+
+  /** Clear one person's second factor: they sign in with their password and enrol again. */
+  const clearMfa = (user: UserListItem) =>
+    modal.confirm({
+      title: t('users.resetMfaTitle', { name: user.username }),
+      content: t('users.resetMfaConfirm'),
+      okButtonProps: { danger: true, 'data-testid': 'reset-mfa-ok' },
+      okText: t('users.resetMfa'),
+      cancelText: t('actions.cancel'),
+      onOk: async () => {
+        await resetMfa(user.id);
+        void message.success(t('users.resetMfaDone', { name: user.username }));
+        await refresh();
+      },
+    });
 
   const remove = (rows: UserListItem[]) =>
     confirmDelete({
@@ -348,7 +366,7 @@ export function UsersPage() {
     {
       key: 'actions',
       title: t('actions.label'),
-      width: 140,
+      width: 176,
       fixed: 'right',
       render: (_, row) => (
         <Space size={0}>
@@ -364,6 +382,14 @@ export function UsersPage() {
             testId={`user-reset-${row.username}`}
             onClick={() => setResetting(row)}
           />
+          {row.mfaEnabled ? (
+            <IconButton
+              label={t('users.resetMfa')}
+              icon={<SafetyCertificateOutlined />}
+              testId={`user-reset-mfa-${row.username}`}
+              onClick={() => clearMfa(row)}
+            />
+          ) : null}
           <IconButton
             label={t('actions.delete')}
             tooltip={row.creator ? t('users.ownerUndeletable') : undefined}
