@@ -201,6 +201,47 @@ describe('the markdown editor', () => {
   });
 });
 
+describe('a hostile document', () => {
+  it('runs nothing it holds', async () => {
+    await api('POST', '/markdown/edit', {
+      filename: 'evil.md',
+      currentDirectory: '/',
+      contentText: [
+        '# Hello',
+        '',
+        '<img src="x" onerror="window.__pwned = 1">',
+        '',
+        '<script>window.__pwned = 2</script>',
+        '',
+        '[click](javascript:window.__pwned=3)',
+        '',
+        '<iframe src="javascript:parent.__pwned=4"></iframe>',
+      ].join('\n'),
+    });
+    await item('evil.md').waitFor({ state: 'visible' });
+    await item('evil.md').dblclick();
+    const surface = page.locator('[data-testid="markdown-editor"] .vditor-ir .vditor-reset');
+    await surface.waitFor({ state: 'visible' });
+    await until(
+      async () => ((await surface.textContent()) ?? '').includes('Hello'),
+      'the document shows',
+    );
+    await surface
+      .getByText('click')
+      .click()
+      .catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    // what is left of them is inert: no handlers, no scripts, no addresses that run code
+    expect(
+      await surface
+        .locator('[onerror], script, iframe[src], a[href^="javascript"], [src^="javascript"]')
+        .count(),
+    ).toBe(0);
+    await closeEditor();
+  });
+});
+
 describe('the image input', () => {
   let pictures: http.Server;
   let pictureUrl = '';
