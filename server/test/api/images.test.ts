@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCode, type ImageFacts } from '@nimbus/contract';
 import {
   ADMIN,
@@ -87,6 +87,19 @@ describe('thumbnails', () => {
     const byQuery = await bytes(`/view/thumbnail?id=${id}&nimbus-token=${admin.token}`);
     expect(byQuery.status).toBe(200);
     expect(byQuery.body.equals(first.body)).toBe(true);
+  });
+
+  it('goes with its file when the file is deleted for good', async () => {
+    const id = await putFile(t, owner(), '/', 'gone.jpg', await photo());
+    expect((await bytes(`/view/thumbnail?id=${id}`, own(admin.token))).status).toBe(200);
+    const cache = t.app.services.blobs.cacheRoot('thumbnail');
+    expect(await t.app.services.blobs.list(cache)).toHaveLength(1);
+    const gone = await call(t.app, 'DELETE', '/delete', {
+      token: admin.token,
+      query: { fileIds: [id], sweep: 'true' },
+    });
+    expect(gone.body.code, gone.body.message).toBe(0);
+    await vi.waitFor(async () => expect(await t.app.services.blobs.list(cache)).toHaveLength(0));
   });
 
   it('rasterises an SVG; never sends the drawing itself', async () => {

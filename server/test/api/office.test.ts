@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ErrorCode,
   MASKED_SECRET,
@@ -114,6 +114,17 @@ describe('office documents as PDF', () => {
     // the browser's iframe sends the token in the address
     const byQuery = await bytes(`/preview/office?id=${id}&nimbus-token=${admin.token}`);
     expect(byQuery.status).toBe(200);
+
+    // deleted for good, the document takes its PDF with it
+    await call(t.app, 'DELETE', '/delete', {
+      token: admin.token,
+      query: { fileIds: [id], sweep: 'true' },
+    });
+    await vi.waitFor(async () =>
+      expect(
+        await t.app.services.blobs.list(t.app.services.blobs.cacheRoot('office')),
+      ).toHaveLength(0),
+    );
   });
 
   it('refuses files that are not office documents, and other users\u2019 documents', async () => {

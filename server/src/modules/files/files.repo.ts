@@ -516,6 +516,23 @@ export class FilesRepo {
   }
 
   /** Delete the rows of one item in the trash; the bytes of its files, to give back. */
+  /** The files (not folders) of a trash entry whose type is one of `fileTypes`. */
+  trashedFilesOf(
+    userId: string,
+    trashId: string,
+    fileTypes: string[],
+    trx: Db,
+  ): Promise<FileRow[]> {
+    return trx
+      .selectFrom('file')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('trashId', '=', trashId)
+      .where('isFolder', '=', 0)
+      .where('fileType', 'in', fileTypes)
+      .execute();
+  }
+
   async deleteTrashed(userId: string, trashId: string, trx: Db): Promise<number> {
     const total = await trx
       .selectFrom('file')

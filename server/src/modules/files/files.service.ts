@@ -619,6 +619,14 @@ export class FilesService {
 
   // ---- for the upload and share modules ---------------------------------------------------
 
+  /**
+   * The files of a trash entry about to be purged, of these types (for a `purged` listener
+   * dropping what was derived from them), read in the purge's transaction.
+   */
+  purgedFiles(change: { userId: string; trashId: string }, fileTypes: string[], trx: Db) {
+    return this.repo.trashedFilesOf(change.userId, change.trashId, fileTypes, trx);
+  }
+
   /** The user's live row with this id, or undefined (trashed or someone else's). */
   liveRow(userId: string, id: string): Promise<FileRow | undefined> {
     return this.repo.live(userId, id);

@@ -10,6 +10,7 @@ import {
   imageFacts,
   type ImageFacts,
 } from '@nimbus/contract';
+import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError, badParameter } from '../../lib/errors.ts';
 import { Gate } from '../../lib/gate.ts';
@@ -102,7 +103,9 @@ export class ImagesService {
   ) {
     // spec: image work never takes more than the configured parallel tasks
     this.gate = new Gate(Math.max(1, options.parallel));
-    files.onChange((change) => this.follow(change));
+    files.onChange((change, trx) =>
+      change.kind === 'purged' ? this.forget(change, trx) : this.follow(change),
+    );
     if (canDrawPdf())
       this.addCoverSource(
         (row) => row.suffix === 'pdf',
@@ -352,6 +355,20 @@ export class ImagesService {
   }
 
   /** New and rewritten images get their facts read in the background, after the commit. */
+  /**
+   * Files deleted for good take their thumbnails and viewing copies with them (read in the
+   * purge's transaction; the cache files go in the background: a failure leaves only cache).
+   */
+  private async forget(change: { userId: string; trashId: string }, trx: Db): Promise<void> {
+    const rows = await this.files.purgedFiles(change, ['image', 'video', 'audio', 'document'], trx);
+    if (rows.length === 0) return;
+    const places = rows.flatMap((row) => [
+      this.blobs.cached('thumbnail', `${row.id}-${versionOf(row)}-${THUMBNAIL_SIZE}.webp`),
+      this.blobs.cached('image', `${row.id}-${versionOf(row)}.webp`),
+    ]);
+    void Promise.all(places.map((place) => this.blobs.remove(place))).catch(() => undefined);
+  }
+
   private follow(change: FileChange): Promise<void> {
     if (change.kind !== 'created' && change.kind !== 'updated') return Promise.resolve();
     const ids = change.rows

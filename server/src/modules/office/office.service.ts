@@ -53,6 +53,9 @@ export interface OfficeOptions {
 const OFFICE = new Set<string>(OFFICE_SUFFIXES);
 /** A document that could not be converted is not tried again before this (a broken file). */
 const RETRY_AFTER_MS = 10 * 60_000;
+/** The cache name of a document's PDF: its id and the version of its bytes. */
+const pdfKeyOf = (row: FileRow) => `${row.id}-${versionOf(row).slice(0, 32)}.pdf`;
+
 /** Callback statuses (API-NOTES §1.15): 2 ready to save, 6 force-saved. */
 const SAVE_STATUSES = new Set([2, 6]);
 
@@ -94,6 +97,15 @@ export class OfficeService {
     private readonly options: OfficeOptions,
   ) {
     this.gate = new Gate(Math.max(1, options.parallel));
+    // documents deleted for good take their PDFs with them (in the background: only cache)
+    files.onChange(async (change, trx) => {
+      if (change.kind !== 'purged') return;
+      const rows = await files.purgedFiles(change, ['document'], trx);
+      const places = rows
+        .filter((row) => OFFICE.has(row.suffix.toLowerCase()))
+        .map((row) => this.blobs.cached('office', pdfKeyOf(row)));
+      void Promise.all(places.map((place) => this.blobs.remove(place))).catch(() => undefined);
+    });
   }
 
   private get blobs() {
@@ -107,7 +119,7 @@ export class OfficeService {
     if (row.isFolder === 1 || !OFFICE.has(row.suffix.toLowerCase())) throw notOffice();
     if (row.size > OFFICE_CONVERT_MAX_BYTES)
       throw new AppError(ErrorCode.UNRECOGNIZED_FILE, 'This document is too large to view');
-    const key = `${row.id}-${versionOf(row).slice(0, 32)}.pdf`;
+    const key = pdfKeyOf(row);
     const place = this.blobs.cached('office', key);
     if (!(await this.blobs.exists(place))) {
       const failedAt = this.failures.get(key);
