@@ -171,6 +171,28 @@ describe('saving documents', () => {
   });
 });
 
+describe('saving at once', () => {
+  it('lets exactly one of many saves from the same base through, and loses none of them', async () => {
+    const id = await putFile(t, owner(), '/', 'race.md', 'base');
+    const texts = Array.from({ length: 20 }, (_, i) => `edit ${i}`);
+    const answers = await Promise.all(
+      texts.map((contentText) => save({ fileId: id, contentText, baseHash: sha('base') })),
+    );
+    const saved = answers.filter((a) => a.body.code === 0);
+    expect(saved).toHaveLength(1);
+    expect(answers.filter((a) => a.body.code === ErrorCode.CHANGED_MEANWHILE)).toHaveLength(19);
+    // what stands is the one that got through; the base it replaced is a version
+    const winner = texts.find((text) => sha(text) === saved[0]!.body.data!.hash)!;
+    expect(fs.readFileSync(disk('race.md'), 'utf8')).toBe(winner);
+    const [kept] = (await versions(id)).body.data!;
+    const text = await call<HistoryText>(t.app, 'GET', '/history/preview/text', {
+      token: admin.token,
+      query: { id: kept!.id },
+    });
+    expect(text.body.data!.contentText).toBe('base');
+  });
+});
+
 describe('drafts', () => {
   it('keeps unsaved text per person without touching the file, until a save', async () => {
     const id = await putFile(t, owner(), '/', 'draft.md', '# saved');

@@ -398,6 +398,18 @@ describe('avatars', () => {
     const bobs = await bytes('/view/thumbnail/user/bob');
     expect(bobs.status).toBe(200);
 
+    // a "picture" that is not one: taken as a file, drawn as the initial, never as what it is
+    const fake = multipartBody({}, Buffer.from('<html><script>1</script></html>'), 'face.png');
+    await call(t.app, 'POST', '/user/avatar/upload', {
+      token: bob.token,
+      body: fake.payload,
+      headers: { 'content-type': fake.contentType },
+    });
+    const fallback = await bytes('/view/thumbnail/user/bob');
+    expect(fallback.status).toBe(200);
+    expect(fallback.headers['content-type']).toBe('image/webp');
+    expect((await sharp(fallback.body).metadata()).format).toBe('webp');
+
     // a name nobody has: an initial like anyone's, so the answer tells no one who exists
     const nobody = await bytes('/view/thumbnail/user/nobody');
     expect(nobody.status).toBe(200);

@@ -155,6 +155,13 @@ describe('importing an image from a web address', () => {
     );
     expect(image).toMatchObject({ filename: 'cat.png', url: 'assets/cat.png' });
     expect(fs.readFileSync(disk('assets', 'cat.png'))).toEqual(png);
+    // an address whose last segment is not valid percent-encoding still gives a plain name
+    const odd = await importer('127.0.0.1').importImage(
+      await actor(),
+      { currentDirectory: '/' },
+      `${base}/odd%E0name.png`,
+    );
+    expect(odd.filename).toMatch(/^odd.*name\.png$/);
   });
 
   it('refuses a redirect to another loopback address, which then hears nothing', async () => {

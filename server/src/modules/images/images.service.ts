@@ -506,7 +506,8 @@ export class ImagesService {
       const key = `avatar-${chosen.id}-${versionOf(chosen)}-${AVATAR_SIZE}.webp`;
       const place = this.blobs.cached('thumbnail', key);
       const from = this.files.placeOf(owner, chosen);
-      await this.makeOnce(place, key, async (workDir, signal) => {
+      // a picture that cannot be drawn (damaged, not what its name says) leaves the initial
+      const drawn = await this.makeOnce(place, key, async (workDir, signal) => {
         const local = await this.blobs.local(from);
         try {
           const image = { path: local.path, suffix: chosen.suffix };
@@ -514,8 +515,11 @@ export class ImagesService {
         } finally {
           await local.release();
         }
-      });
-      return this.webpBytes(place, `${account.username}.webp`, key);
+      }).then(
+        () => true,
+        () => false,
+      );
+      if (drawn) return this.webpBytes(place, `${account.username}.webp`, key);
     }
     const name = account.showName || account.username;
     const digest = createHash('sha256').update(`${account.id}\0${name}`).digest('hex');

@@ -17,6 +17,7 @@ import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { decodeSample, detectCharset } from '../../lib/charset.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError, badParameter } from '../../lib/errors.ts';
+import { Gate } from '../../lib/gate.ts';
 import { fetchPublic, type AddressPolicy } from '../../lib/net-guard.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { FileRow } from '../files/files.repo.ts';
@@ -73,6 +74,8 @@ export interface MarkdownOptions {
 
 export class MarkdownService {
   private readonly repo: MarkdownRepo;
+  /** Remote images being fetched at once, server-wide. */
+  private readonly fetches = new Gate(4);
 
   constructor(
     db: Db,
@@ -253,13 +256,17 @@ export class MarkdownService {
     address: string,
   ): Promise<MarkdownImage> {
     requireAuthority(actor, 'cloud:file:upload');
-    const fetched = await fetchPublic(address, {
-      allow: this.options.allowAddress,
-      maxBytes: MAX_MARKDOWN_IMAGE_BYTES,
-      timeoutMs: this.options.fetchTimeoutMs ?? 15_000,
-      accept: (type) => type.startsWith('image/') && !type.includes('svg'),
-    });
-    const last = decodeURIComponent(fetched.url.pathname.split('/').pop() ?? '') || 'image';
+    // a fetched image is held in memory until stored: a few at a time for the whole server
+    const fetched = await this.fetches.run('fetch', () =>
+      fetchPublic(address, {
+        allow: this.options.allowAddress,
+        maxBytes: MAX_MARKDOWN_IMAGE_BYTES,
+        timeoutMs: this.options.fetchTimeoutMs ?? 15_000,
+        accept: (type) => type.startsWith('image/') && !type.includes('svg'),
+      }),
+    );
+    // imageName takes the last segment as it is when it is not percent-encoded text
+    const last = fetched.url.pathname.split('/').pop() || 'image';
     return this.addImage(actor, target, last, fetched.body, address);
   }
 }

@@ -11,7 +11,8 @@ interface Palette {
   node: string;
 }
 
-const PALETTES: Record<KmTheme, Palette> = {
+/** The palettes of the themes; a compact theme has its plain twin's colours. */
+const PALETTES: Record<Exclude<KmTheme, `${string}-compact`>, Palette> = {
   'fresh-blue': {
     background: '#fbfdff',
     line: '#73a1d9',
@@ -40,21 +41,7 @@ const PALETTES: Record<KmTheme, Palette> = {
     second: ['#eaf2d7', '#33461a', '#a8bd78'],
     node: '#2f3a1c',
   },
-  'classic-compact': {
-    background: '#f4f4ee',
-    line: '#8ea35b',
-    root: ['#5a7a1f', '#ffffff'],
-    second: ['#eaf2d7', '#33461a', '#a8bd78'],
-    node: '#2f3a1c',
-  },
   snow: {
-    background: '#f2f6f9',
-    line: '#9fb7c9',
-    root: ['#547c9c', '#ffffff'],
-    second: ['#ffffff', '#2c4a61', '#b9cddb'],
-    node: '#2c4a61',
-  },
-  'snow-compact': {
     background: '#f2f6f9',
     line: '#9fb7c9',
     root: ['#547c9c', '#ffffff'],
@@ -68,19 +55,12 @@ const PALETTES: Record<KmTheme, Palette> = {
     second: ['#2f3750', '#e8ecf8', '#59658a'],
     node: '#d5dbed',
   },
-  'tianpan-compact': {
-    background: '#1f2430',
-    line: '#7d8bb0',
-    root: ['#e0b44b', '#1f2430'],
-    second: ['#2f3750', '#e8ecf8', '#59658a'],
-    node: '#d5dbed',
-  },
 };
 
 /** The editor's theme settings for a `.km` theme. */
 export function themeConfigOf(theme: KmTheme): Record<string, unknown> {
-  const p = PALETTES[theme];
   const compact = theme.endsWith('-compact');
+  const p = PALETTES[theme.replace(/-compact$/, '') as keyof typeof PALETTES];
   return {
     backgroundColor: p.background,
     lineColor: p.line,
