@@ -84,6 +84,8 @@ export class DbJobQueue implements JobQueue {
   private readonly waiters = new Map<string, Set<() => void>>();
   private log: QueueLogger = silentLogger;
   private started = false;
+  /** The last `createdAt` given: jobs of one node keep their order within a millisecond. */
+  private lastCreated = 0;
   private stopping = false;
   private booting: Promise<void> | undefined;
   private ticking: Promise<void> | undefined;
@@ -123,6 +125,10 @@ export class DbJobQueue implements JobQueue {
   async enqueue<P>(type: string, payload: P, options: EnqueueOptions): Promise<string> {
     if (!this.handlers.has(type)) throw new Error(`no handler registered for job type ${type}`);
     const now = Date.now();
+    // oldest first is by createdAt, then by a random id: two jobs queued in the same
+    // millisecond would run in either order without a strictly rising createdAt
+    const createdAt = Math.max(now, this.lastCreated + 1);
+    this.lastCreated = createdAt;
     const id = newId();
     const row: JobRow = {
       id,
@@ -138,7 +144,7 @@ export class DbJobQueue implements JobQueue {
       runAt: now + Math.max(0, options.delayMs ?? 0),
       workerId: null,
       leaseUntil: null,
-      createdAt: now,
+      createdAt,
       updatedAt: now,
       startedAt: null,
       finishedAt: null,
