@@ -409,7 +409,13 @@ describe('sharing', () => {
     await page.getByTestId('drive-picker').waitFor();
     await page.getByTestId('mount-name').fill('Team project');
     await page.getByTestId('picker-choose').click();
-    await page.getByText('Mounted as "Team project"').waitFor();
+    // the answer is a toast: success names the mount, a failure says why
+    const toast = page.locator('.ant-message-notice').first();
+    await toast.waitFor();
+    expect(await toast.innerText()).toContain('Mounted as "Team project"');
+    // one toast, in the user's language: the server's English message is not shown beside it
+    expect(await page.locator('.ant-message-notice').count()).toBe(1);
+    await page.getByTestId('drive-picker').waitFor({ state: 'detached' });
     await page.goto('/mount');
     await page.getByTestId('mounts-page').waitFor();
     await shot(page, 'mounts');
@@ -462,6 +468,9 @@ describe('sharing', () => {
       '/list?currentDirectory=%2Fproject',
     );
     const drafts = listed.find((entry) => entry.name === 'drafts')!;
+    // a share inside a shared folder takes that folder's settings: this one must stand alone
+    const standing = await call<{ shareId: string }[]>('GET', '/share/list');
+    for (const share of standing) await call('DELETE', `/share/cancel?shareId=${share.shareId}`);
     // changes are for private shares only
     const made = await call<{ extractionCode: string }>('POST', '/share/generate', {
       fileId: drafts.id,
@@ -474,12 +483,20 @@ describe('sharing', () => {
     await page.goto(`${server.baseUrl}/s/drafts-edit?code=${made.extractionCode}`);
     await page.getByTestId('share-code-submit').click();
     await item(page, 'idea.md').click();
+    await until(
+      async () => (await item(page, 'idea.md').getAttribute('aria-selected')) === 'true',
+      'the clicked item is selected',
+    );
     await page.keyboard.press('F2');
     await page.getByTestId('name-input').fill('plan.md');
     await page.getByTestId('name-dialog-ok').click();
     await item(page, 'plan.md').waitFor();
     await shot(page, 'share-renamed');
     await item(page, 'plan.md').click();
+    await until(
+      async () => (await item(page, 'plan.md').getAttribute('aria-selected')) === 'true',
+      'the renamed item is selected',
+    );
     await page.keyboard.press('Delete');
     await page.getByTestId('share-delete-confirm').click();
     await page.getByTestId('share-empty').waitFor();

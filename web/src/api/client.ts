@@ -2,7 +2,6 @@ import {
   ERROR_TOAST_THROTTLE_MS,
   ErrorCode,
   REQUEST_TIMEOUT_MS,
-  SUCCESS_MESSAGE,
   TOKEN_HEADER,
   type Envelope,
 } from '@nimbus/contract';
@@ -25,8 +24,6 @@ export interface RequestOptions {
   body?: unknown;
   /** No toasts at all: the caller shows the outcome itself. Failures still reject. */
   silent?: boolean;
-  /** Set to false to keep a success message quiet while still toasting errors. */
-  successToast?: boolean;
   /** Set to false to leave an expired session (code 5) to the caller instead of prompting. */
   handleExpired?: boolean;
   timeoutMs?: number;
@@ -145,14 +142,7 @@ export async function request<T = unknown>(
   path: string,
   options: RequestOptions = {},
 ): Promise<Envelope<T>> {
-  const {
-    method = 'GET',
-    params,
-    body,
-    silent = false,
-    successToast = true,
-    handleExpired = true,
-  } = options;
+  const { method = 'GET', params, body, silent = false, handleExpired = true } = options;
   const isRawBody =
     body instanceof FormData || body instanceof URLSearchParams || body instanceof Blob;
   const isJsonBody = body !== undefined && !isRawBody;
@@ -210,9 +200,8 @@ export async function request<T = unknown>(
   const envelope = payload as Envelope<T>;
   switch (envelope.code) {
     case ErrorCode.SUCCESS:
-      if (!silent && successToast && envelope.message && envelope.message !== SUCCESS_MESSAGE) {
-        void feedback().message.success({ content: envelope.message, duration: 1 });
-      }
+      // a success's message is the server's English wording: the web app says it itself, in the
+      // user's language, where the user needs to hear it
       return envelope;
     case ErrorCode.WARNING:
       if (!silent) {

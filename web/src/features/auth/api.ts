@@ -170,5 +170,5 @@ export async function logoutRequest(): Promise<void> {
 }
 
 export async function savePersonalization(personalization: Personalization): Promise<void> {
-  await api.post('/user/setting/personalization', personalization, { successToast: false });
+  await api.post('/user/setting/personalization', personalization);
 }

@@ -75,7 +75,7 @@ export function saveCopy(input: {
   currentDirectory: string;
   contentText: string;
 }): Promise<SavedContent> {
-  return api.post<SavedContent>('/markdown/edit', input, { successToast: false });
+  return api.post<SavedContent>('/markdown/edit', input);
 }
 
 /** A file's versions, newest first, a page of 20 at a time. */

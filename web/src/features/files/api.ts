@@ -175,7 +175,7 @@ export async function inBatches<T>(
   return out;
 }
 
-const bulkOptions = { successToast: false, timeoutMs: 5 * 60_000 } as const;
+const bulkOptions = { timeoutMs: 5 * 60_000 } as const;
 
 export async function checkMoveCopy(froms: string[], to: string): Promise<FileItem[]> {
   const pages = await inBatches(froms, async (batch) => {
@@ -246,11 +246,10 @@ export const sweepItems = (fileIds: string[], onProgress?: OnProgress) =>
     onProgress,
   );
 
-export const clearTrash = () =>
-  api.delete<void>('/clear-trash', undefined, { successToast: false });
+export const clearTrash = () => api.delete<void>('/clear-trash');
 
 export const extractArchive = (fileId: string) =>
-  api.get<FileItem>('/unzip', { fileId }, { successToast: false, timeoutMs: 10 * 60_000 });
+  api.get<FileItem>('/unzip', { fileId }, { timeoutMs: 10 * 60_000 });
 
 export const setFavorite = (fileIds: string[], favorite: boolean) =>
   inBatches(fileIds, (batch) =>

@@ -20,8 +20,7 @@ export function useWebpStorage() {
 export function useSetWebpStorage() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (enable: boolean) =>
-      api.put('/cloud/setting/webp', { enable }, { successToast: false }),
+    mutationFn: (enable: boolean) => api.put('/cloud/setting/webp', { enable }),
     onSuccess: (_, enable) => queryClient.setQueryData(imageKeys.webp, { enable }),
   });
 }

@@ -23,7 +23,6 @@ export function useGenerateAccessToken() {
     mutationFn: (tokenName: string) =>
       api.put<string>('/user/setting/generateAccessToken', undefined, {
         params: { tokenName },
-        successToast: false,
       }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: securityKeys.accessTokens }),
   });
@@ -49,7 +48,7 @@ export function useEnableMfa() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { secret: string; code: string }) =>
-      api.post<{ recoveryCodes: string[] }>('/mfa/enable', input, { successToast: false }),
+      api.post<{ recoveryCodes: string[] }>('/mfa/enable', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
   });
 }

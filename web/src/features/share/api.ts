@@ -30,7 +30,7 @@ export const shareKeys = {
 // ---- the owner's side ---------------------------------------------------------------------
 
 export const generateShare = (body: GenerateShareBody) =>
-  api.post<ShareView>('/share/generate', body, { successToast: false });
+  api.post<ShareView>('/share/generate', body);
 
 /** The file's own share, and the shared folder around it whose settings a share would take. */
 export async function shareOfFile(
@@ -49,7 +49,7 @@ export const folderHasShares = (fileId: string, signal?: AbortSignal) =>
   api.get<boolean>('/share/folder-sub-share', { fileId }, { signal });
 
 export const cancelShares = (shareIds: string[]) =>
-  api.delete<number>('/share/cancel', { shareId: shareIds }, { successToast: false });
+  api.delete<number>('/share/cancel', { shareId: shareIds });
 
 export async function listShares(
   page: number,
@@ -176,11 +176,7 @@ export function newSharedFolder(shareId: string, currentDirectory: string, filen
 
 export function renameShared(shareId: string, fileId: string, newFileName: string) {
   selectShare(shareId);
-  return api.get<PublicFileView>(
-    '/public/rename',
-    { shareId, fileId, newFileName },
-    { successToast: false },
-  );
+  return api.get<PublicFileView>('/public/rename', { shareId, fileId, newFileName });
 }
 
 /** Whether names exist in a folder of the share, and whether this share may replace them. */
@@ -199,7 +195,7 @@ export async function checkShareNames(
 
 export function deleteShared(shareId: string, fileIds: string[]) {
   selectShare(shareId);
-  return api.delete<void>('/public/delete', { shareId, fileIds }, { successToast: false });
+  return api.delete<void>('/public/delete', { shareId, fileIds });
 }
 
 /** The query that lets a plain link or `<img>` reach a shared file (GET only). */
@@ -242,5 +238,4 @@ export async function listMounts(signal?: AbortSignal): Promise<MountView[]> {
   return Array.isArray(rows) ? rows : [];
 }
 
-export const removeMount = (mountId: string) =>
-  api.delete<void>('/mount/remove', { mountId }, { successToast: false });
+export const removeMount = (mountId: string) => api.delete<void>('/mount/remove', { mountId });

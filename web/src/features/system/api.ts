@@ -50,11 +50,10 @@ export async function deleteUsers(ids: string[]): Promise<void> {
 
 /** Resets a password; without one the server generates it. Resolves with the new password. */
 export async function resetPassword(id: string, password?: string): Promise<string> {
-  const data = await api.put<{ password?: string } | null>(
-    '/user/reset-pass',
-    { id, password: password || undefined },
-    { successToast: false },
-  );
+  const data = await api.put<{ password?: string } | null>('/user/reset-pass', {
+    id,
+    password: password || undefined,
+  });
   return data?.password ?? password ?? '';
 }
 
