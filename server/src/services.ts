@@ -53,7 +53,7 @@ import { registerMediaJobs } from './modules/media/media.jobs.ts';
 import { PreviewService } from './modules/preview/preview.service.ts';
 import { OfficeService } from './modules/office/office.service.ts';
 import { OfficeSettings } from './modules/office/office-settings.ts';
-import { OFFICE_CONVERT_TIMEOUT_MS } from '@nimbus/contract';
+import { OFFICE_CONVERT_TIMEOUT_MS, OFFICE_SUFFIXES } from '@nimbus/contract';
 
 /** Every service, wired once per app. */
 export function createServices(database: DbHandle, config: Config) {
@@ -141,6 +141,12 @@ export function createServices(database: DbHandle, config: Config) {
     (token) => auth.authenticate(token),
     history,
     { parallel: 2, timeoutMs: OFFICE_CONVERT_TIMEOUT_MS },
+  );
+  // a document's tile shows its first page, drawn from the PDF it is viewed as
+  const officeSuffixes = new Set<string>(OFFICE_SUFFIXES);
+  images.addCoverSource(
+    (row) => officeSuffixes.has(row.suffix.toLowerCase()),
+    (owner, row) => images.firstPageCover(row, async () => (await office.pdf(owner, row)).place),
   );
   const search = new SearchService(
     searchRepo,

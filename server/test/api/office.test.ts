@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ErrorCode,
@@ -197,6 +198,49 @@ describe('office documents as PDF', () => {
     const locked = await bytes(`/public/s/preview/office?shareId=${share.shareId}&id=${inside}`);
     expect(locked.status).toBe(403);
     expect(locked.headers['content-type']).toMatch(/json/);
+  });
+
+  it('draws a document\u2019s first page as its thumbnail, for its owner and a share\u2019s visitor', async () => {
+    await makeFolder(t, admin.token, '/', 'reports');
+    const id = await putFile(t, owner(), '/reports/', 'Quarterly.docx', docx);
+    // a zip's signature over noise: no office program can read it
+    const noise = randomBytes(4096);
+    noise.write('PK\x03\x04', 0, 'latin1');
+    const broken = await putFile(t, owner(), '/reports/', 'Broken.docx', noise);
+    const tile = await bytes(`/view/thumbnail?id=${id}`, own(admin.token));
+    expect(tile.status).toBe(200);
+    expect(tile.headers['content-type']).toBe('image/webp');
+    const meta = await sharp(tile.body).metadata();
+    // a portrait page, 256 px on its longer side
+    expect(meta.height).toBe(256);
+    expect(meta.width).toBeLessThan(256);
+    // the page is white paper with dark writing
+    const stats = await sharp(tile.body).stats();
+    expect(stats.channels[0]!.max).toBeGreaterThan(240);
+    expect(stats.channels[0]!.min).toBeLessThan(100);
+
+    // a document that cannot be converted has none, and says so the way any file without one does
+    const none = await call(t.app, 'GET', '/view/thumbnail', {
+      token: admin.token,
+      query: { id: broken },
+    });
+    expect(none.status).toBe(404);
+    expect(none.body.code).toBe(ErrorCode.FILE_NOT_FOUND);
+
+    const folder = (await t.app.services.files.byPath(admin.userId, '/reports')).id;
+    const share = await makeShare(t, admin.token, {
+      fileId: folder,
+      isFolder: true,
+      isPrivacy: true,
+      allowDownload: false,
+    });
+    const token = await unlock(t, share.shareId, share.extractionCode!);
+    const seen = await bytes(
+      `/public/s/view/thumbnail?shareId=${share.shareId}&id=${id}`,
+      visitor(share.shareId, token),
+    );
+    expect(seen.status).toBe(200);
+    expect(seen.body.equals(tile.body)).toBe(true);
   });
 });
 

@@ -230,12 +230,25 @@ export class ImagesService {
   }
 
   /** A PDF's first page, drawn once per version of the file (the grid's tile of a PDF). */
-  private async pdfPage(owner: Owner, row: FileRow): Promise<Place | null> {
+  private pdfPage(owner: Owner, row: FileRow): Promise<Place | null> {
+    return this.firstPageCover(row, () => Promise.resolve(this.files.placeOf(owner, row)));
+  }
+
+  /**
+   * The first page of the PDF that stands for `row` (the file itself, or what another module
+   * turned it into: an office document's PDF), drawn once per version of the file; null when
+   * there is no PDF or its page cannot be drawn. The PDF is asked for only when the page is not
+   * drawn yet, and outside the image gate: a slow conversion holds no image work up.
+   */
+  async firstPageCover(row: FileRow, pdfOf: () => Promise<Place>): Promise<Place | null> {
+    if (!canDrawPdf()) return null;
     const key = `${row.id}-${versionOf(row)}-page1.png`;
     const place = this.blobs.cached('cover', key);
     try {
+      if (await this.blobs.exists(place)) return place;
+      const pdf = await pdfOf();
       await this.makeOnce(place, key, async (workDir, signal) => {
-        const local = await this.blobs.local(this.files.placeOf(owner, row));
+        const local = await this.blobs.local(pdf);
         try {
           const name = await firstPageOf(local.path, PAGE_SIDE, workDir, signal);
           await this.blobs.move(this.blobs.child(this.scratchOf(workDir), name), place);

@@ -14,10 +14,20 @@ const api = (path: string, query: Record<string, unknown> = {}) =>
   `${path}?${new URLSearchParams(query as Record<string, string>).toString()}`;
 
 describe('thumbnailUrl', () => {
-  it('has a picture for images, videos, music and PDFs; none for folders, text or empty files', () => {
-    for (const name of ['a.JPG', 'b.heic', 'c.svg', 'd.tiff', 'e.mp4', 'f.mp3', 'g.pdf'])
+  it('has a picture for images, videos, music, PDFs and office documents; none for folders, text or empty files', () => {
+    for (const name of [
+      'a.JPG',
+      'b.heic',
+      'c.svg',
+      'd.tiff',
+      'e.mp4',
+      'f.mp3',
+      'g.pdf',
+      'h.DOCX',
+      'i.odp',
+    ])
       expect(hasThumbnail(file(name)), name).toBe(true);
-    for (const name of ['a.txt', 'b.zip', 'c.docx'])
+    for (const name of ['a.txt', 'b.zip', 'c.md'])
       expect(hasThumbnail(file(name)), name).toBe(false);
     expect(hasThumbnail({ ...file('x.jpg'), isFolder: true })).toBe(false);
     expect(thumbnailUrl(file('empty.jpg', { size: 0 }), api)).toBeNull();

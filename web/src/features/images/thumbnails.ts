@@ -1,3 +1,4 @@
+import { OFFICE_SUFFIXES } from '@nimbus/contract';
 import type { QueryParams } from '../../api/query-string';
 import { suffixOf } from '../files/file-kinds';
 import type { PreviewItem } from '../preview/registry';
@@ -9,10 +10,16 @@ const set = (list: string) => new Set(list.split(' '));
 const THUMBNAIL_IMAGES = set('jpg jpeg jfif png apng gif webp avif tif tiff heic heif svg');
 /** Images the gallery shows: the browser's own kinds, and those the server converts to WebP. */
 const GALLERY_IMAGES = set('jpg jpeg jfif png apng gif webp avif bmp ico tif tiff heic heif svg');
-/** Files whose cover stands for them in the grid: a video's frame, an album's picture, a PDF's page. */
-const COVERED = set(
-  'mp4 mkv webm mov avi wmv flv m4v mpg mpeg 3gp mp3 flac m4a aac ogg oga opus wav wma ape pdf',
-);
+/**
+ * Files whose cover stands for them in the grid: a video's frame, an album's picture, the first
+ * page of a PDF or of an office document.
+ */
+const COVERED = new Set<string>([
+  ...set('mp4 mkv webm mov avi wmv flv m4v mpg mpeg 3gp'),
+  ...set('mp3 flac m4a aac ogg oga opus wav wma ape'),
+  'pdf',
+  ...OFFICE_SUFFIXES,
+]);
 
 type Kind = Pick<PreviewItem, 'name' | 'suffix' | 'isFolder'>;
 
@@ -37,7 +44,7 @@ const versionOf = (item: Pick<PreviewItem, 'hash' | 'updateDate' | 'size'>) =>
 
 /**
  * The one address of an item's thumbnail (a 256 px WebP: the image itself, a video's frame, an
- * album's cover, a PDF's first page), for the drive, the mount browser and the share page; null
+ * album's cover, the first page of a PDF or an office document), for the drive, the mount browser and the share page; null
  * when the item has none. `api` is the page's source (`ownerSource().api` unless told).
  */
 export function thumbnailUrl(
