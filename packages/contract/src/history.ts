@@ -36,6 +36,7 @@ export const historyVersion = z.object({
     filename: z.string(),
     /** Epoch milliseconds of `uploadDate`. */
     time: z.number(),
+    /** Who replaced it: a username, or `share:<link>` for a visitor of that share link. */
     operator: z.string(),
     size: z.number(),
     compression: z.string(),
@@ -68,3 +69,9 @@ export const changedMeanwhile = z.object({
   size: z.number(),
 });
 export type ChangedMeanwhile = z.infer<typeof changedMeanwhile>;
+
+/**
+ * The operator of a version replaced by someone without an account, through a share link:
+ * `share:` and the link's address (usernames never hold a colon).
+ */
+export const SHARE_VISITOR_OPERATOR = 'share:';

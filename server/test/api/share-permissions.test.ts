@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorCode, type MountView, type PublicFileView, type ShareFacts } from '@nimbus/contract';
+import {
+  ErrorCode,
+  SHARE_VISITOR_OPERATOR,
+  type HistoryVersion,
+  type MountView,
+  type PublicFileView,
+  type ShareFacts,
+} from '@nimbus/contract';
 import {
   ADMIN,
   call,
@@ -149,11 +156,15 @@ describe('visitor permissions', () => {
     expect(replaced.failed).toBeNull();
     expect(fs.readFileSync(disk('drop', 'keep.txt'), 'utf8')).toBe('over');
     // the replaced text is kept as a version of the same file, nothing lost
-    const versions = await call<{ id: string }[]>(t.app, 'GET', '/history/list', {
+    const versions = await call<HistoryVersion[]>(t.app, 'GET', '/history/list', {
       token: admin.token,
       query: { fileId: edit.keep },
     });
     expect(versions.body.count).toBe(1);
+    // it names who replaced it: a visitor without an account, through this link
+    expect(versions.body.data![0]!.metadata.operator).toBe(
+      `${SHARE_VISITOR_OPERATOR}${edit.share.shortId}`,
+    );
     const was = await call<{ contentText: string }>(t.app, 'GET', '/history/preview/text', {
       token: admin.token,
       query: { id: versions.body.data![0]!.id },

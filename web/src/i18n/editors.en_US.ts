@@ -34,6 +34,7 @@ const editors = {
     view: 'View',
     restore: 'Restore',
     restoreConfirm: 'Restore this version? The current content is kept as a version first.',
+    shareVisitor: 'a visitor of share link {{link}}',
   },
   version: {
     showing: 'Viewing the version of {{date}} saved by {{who}} (read-only)',

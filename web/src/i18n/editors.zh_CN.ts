@@ -37,6 +37,7 @@ const editors: LocaleTree<typeof en> = {
     view: '查看',
     restore: '恢复',
     restoreConfirm: '恢复这个版本？当前内容会先保存为一个历史版本。',
+    shareVisitor: '分享链接 {{link}} 的访客',
   },
   version: {
     showing: '正在查看 {{who}} 于 {{date}} 保存的版本（只读）',

@@ -2,6 +2,7 @@ import type { StoredBytes } from '../files/file-serve.ts';
 import type { Readable } from 'node:stream';
 import {
   ErrorCode,
+  SHARE_VISITOR_OPERATOR,
   type ChunkParams,
   type MergeParams,
   type PublicFileView,
@@ -117,13 +118,14 @@ export class ShareVisitorService {
   // visitor uploads never complete from the owner's other files (that would reveal them),
   // replace a same-named file only with the edit permission, and reserve bounded space per
   // share and address (the owner uploading through their own share is no visitor)
-  private policyOf(share: OpenShare, address?: string): UploadPolicy {
+  private policyOf(share: OpenShare, visitor?: Visitor): UploadPolicy {
+    if (share.via === 'owner') return { instantCopy: false, replace: share.settings.canEdit };
     return {
       instantCopy: false,
       replace: share.settings.canEdit,
-      ...(address !== undefined && share.via !== 'owner'
-        ? { visitor: { shareId: share.share.id, address } }
-        : {}),
+      ...(visitor ? { visitor: { shareId: share.share.id, address: visitor.address } } : {}),
+      // a replaced document's version names who replaced it: the signed-in visitor, or the link
+      operator: visitor?.creds.actor?.username ?? `${SHARE_VISITOR_OPERATOR}${share.share.shortId}`,
     };
   }
 
@@ -182,7 +184,7 @@ export class ShareVisitorService {
     const { file, ...result } = await this.uploads.test(
       await this.ownerActor(share),
       params,
-      this.policyOf(share, visitor.address),
+      this.policyOf(share, visitor),
     );
     return { ...result, file: await this.publicFile(share, file?.id) };
   }
@@ -202,7 +204,7 @@ export class ShareVisitorService {
         await this.ownerActor(share),
         absolute,
         bytes,
-        this.policyOf(share, visitor.address),
+        this.policyOf(share, visitor),
       );
     });
   }
@@ -212,7 +214,7 @@ export class ShareVisitorService {
     const outcome = await this.uploads.merge(
       await this.ownerActor(share),
       this.ownerParams(share, p),
-      this.policyOf(share, visitor.address),
+      this.policyOf(share, visitor),
     );
     if (outcome.merging)
       return { upload: true as const, merging: true as const, progress: outcome.progress };

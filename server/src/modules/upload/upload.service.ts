@@ -48,6 +48,8 @@ export interface UploadPolicy {
   replace: boolean;
   /** A share visitor's upload: its sessions are bounded per share and address. */
   visitor?: { shareId: string; address: string };
+  /** Who a replaced document's version names, when not the owner (see SHARE_VISITOR_OPERATOR). */
+  operator?: string;
 }
 
 /** What one share visitor (share and address) may hold in uploads under way. */
@@ -513,7 +515,7 @@ export class UploadService {
           // a document keeps its id, shares and tags; what it held becomes a version
           const row = await this.history.replaceLocked(
             owner,
-            owner.username,
+            policy.operator ?? owner.username,
             clash,
             staged,
             { size: meta.size, hash: meta.hash },

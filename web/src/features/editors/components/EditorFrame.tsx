@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FullScreenViewer } from '../../preview/components/FullScreenViewer';
 import type { ViewerProps } from '../../preview/registry';
+import { operatorLabel } from '../operator';
 import type { DocumentEditor } from '../use-document-editor';
 import { HistoryPopover } from './HistoryPopover';
 import '../editors.css';
@@ -110,7 +111,7 @@ export function EditorFrame({
             data-testid="version-bar"
             message={t('version.showing', {
               date: shown.version.uploadDate,
-              who: shown.version.metadata.operator,
+              who: operatorLabel(shown.version.metadata.operator, t),
             })}
             action={
               <Space>

@@ -5,6 +5,7 @@ import { useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
 import { useVersions } from '../api';
+import { operatorLabel } from '../operator';
 
 /** Within this many pixels of the list's end, the next page loads (spec §9). */
 const LOAD_MARGIN_PX = 100;
@@ -53,7 +54,7 @@ export function HistoryPopover({
               <div className="nb-history__facts">
                 <span className="nb-history__time">{version.uploadDate}</span>
                 <span className="nb-history__who">
-                  {version.metadata.operator} · {formatSize(version.length)}
+                  {operatorLabel(version.metadata.operator, t)} · {formatSize(version.length)}
                 </span>
               </div>
               <Button
