@@ -193,12 +193,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     cleanUp();
     cleanupTimer = setInterval(cleanUp, 6 * 3600_000);
     cleanupTimer.unref();
+    // with an update feed configured: whether a newer Nimbus exists, now and once a day
+    services.updates.start({ log: app.log.child({ module: 'updates' }) });
     // the search index mends itself in the background (it follows the tree from the start)
     await services.searchIndex.start({ log: app.log.child({ module: 'search' }) });
   });
   let cleanupTimer: NodeJS.Timeout | undefined;
   app.addHook('onClose', async () => {
     clearInterval(cleanupTimer);
+    await services.updates.stop();
     await services.searchIndex.stop();
     await services.jobs.stop();
     await services.events.close();

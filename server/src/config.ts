@@ -20,6 +20,10 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  // unset or empty: no update check (nothing is fetched from the internet unless asked)
+  NIMBUS_UPDATE_FEED: z
+    .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'an http or https URL' })])
+    .optional(),
 });
 
 export interface Config {
@@ -43,6 +47,8 @@ export interface Config {
   versionCoalesceMs: number;
   /** At most this many thumbnails and image conversions are made at once. */
   imageWorkers: number;
+  /** Where the latest release is announced (JSON); undefined: the server never checks. */
+  updateFeed: string | undefined;
   /** Hold every JSON answer against its route's response schema (tests). */
   checkResponses: boolean;
 }
@@ -72,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mergeWaitMs: 10_000,
     versionCoalesceMs: 5 * 60 * 1000,
     imageWorkers: e.NIMBUS_IMAGE_WORKERS,
+    updateFeed: e.NIMBUS_UPDATE_FEED || undefined,
     checkResponses: false,
   };
 }

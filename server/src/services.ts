@@ -14,6 +14,7 @@ import { AttemptLimiter } from './modules/auth/attempt-limiter.ts';
 import { MenusService } from './modules/menus/menus.service.ts';
 import { SettingsService } from './modules/settings/settings.service.ts';
 import { UsersService } from './modules/users/users.service.ts';
+import { UpdateCheckService } from './modules/health/update-check.service.ts';
 import { InProcessEventBus, type EventBus, type EventType } from './events/bus.ts';
 import { EventStreams } from './events/event-streams.ts';
 import { DbJobQueue } from './jobs/db-queue.ts';
@@ -63,7 +64,8 @@ export function createServices(database: DbHandle, config: Config) {
   const sessions = new SessionService(db, config);
   // one limiter of guesses: sign-in passwords, current passwords, share codes
   const attempts = new AttemptLimiter(db);
-  const users = new UsersService(db, config, sessions, settings, attempts);
+  const updates = new UpdateCheckService({ feed: config.updateFeed });
+  const users = new UsersService(db, config, sessions, settings, attempts, updates);
   const accessTokens = new AccessTokenService(db);
   const secrets = SecretBox.open(config.dataDir, config.secretKey);
   const mfa = new MfaService(db, users, settings, attempts, secrets);
@@ -171,6 +173,7 @@ export function createServices(database: DbHandle, config: Config) {
     database,
     db,
     settings,
+    updates,
     sessions,
     attempts,
     users,

@@ -28,6 +28,23 @@ export const websiteRecord = z.object({
   footerText: z.string(),
 });
 
+/**
+ * `GET /version/latest` (administrators): the version this server runs and the newest release its
+ * update feed (NIMBUS_UPDATE_FEED) announced.
+ */
+export const versionStatus = z.object({
+  currentVersion: z.string(),
+  /** The feed announced a newer version than this one. */
+  newVersion: z.boolean(),
+  /** An update feed is configured; without one the server never checks. */
+  updateChecks: z.boolean(),
+  /** Absent until the feed has answered. */
+  latestVersion: z.string().optional(),
+  /** The page of the latest release (http or https). */
+  latestUrl: z.string().optional(),
+});
+export type VersionStatus = z.infer<typeof versionStatus>;
+
 /** `GET /website/setting`: what the administrator sets of the drive's public face and upkeep. */
 export const websiteSetting = z.object({
   netdiskName: z.string(),

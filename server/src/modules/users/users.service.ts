@@ -11,6 +11,7 @@ import { tooManyAttempts, type AttemptLimiter } from '../auth/attempt-limiter.ts
 import type { SessionService } from '../auth/session.service.ts';
 import { ADMIN_ROLE, USER_ROLE } from '../menus/menu-seed.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
+import type { UpdateCheckService } from '../health/update-check.service.ts';
 import { isUniqueViolation, UsersRepo, type UserFilter, type UserRow } from './users.repo.ts';
 
 export type { UserRow };
@@ -60,6 +61,7 @@ export class UsersService {
     private readonly sessions: SessionService,
     private readonly settings: SettingsService,
     private readonly attempts: AttemptLimiter,
+    private readonly updates: UpdateCheckService,
   ) {
     this.repo = new UsersRepo(db);
   }
@@ -393,7 +395,7 @@ export class UsersService {
       netdiskLogo: drive.netdiskLogo,
       iframe: drive.iframe,
       exactSearch: drive.exactSearch,
-      newVersion: false,
+      newVersion: this.updates.hasNewVersion(),
       authorities: actor.isAdmin ? ['*', ...actor.authorities] : [...actor.authorities],
     };
   }
