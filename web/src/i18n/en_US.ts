@@ -346,6 +346,10 @@ const en_US = {
       newVersion: 'New version available',
       upToDate: 'Up to date',
       versionHint: 'Updates are installed on the server.',
+      latestVersion: 'Latest version',
+      releaseNotes: 'Release notes',
+      updateChecksOff:
+        'Update checks are off. Set NIMBUS_UPDATE_FEED on the server to learn of new versions.',
     },
     config: {
       saved: 'Settings saved',

@@ -347,6 +347,9 @@ const zh_CN: LocaleTree<typeof en_US> = {
       newVersion: '有新版本',
       upToDate: '已是最新',
       versionHint: '更新需在服务器上安装。',
+      latestVersion: '最新版本',
+      releaseNotes: '发行说明',
+      updateChecksOff: '未开启更新检查。在服务器上设置 NIMBUS_UPDATE_FEED 即可获知新版本。',
     },
     config: {
       saved: '设置已保存',

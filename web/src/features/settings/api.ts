@@ -1,4 +1,9 @@
-import type { LdapConfigInput, WebsiteSetting, WebsiteSettingBody } from '@nimbus/contract';
+import type {
+  LdapConfigInput,
+  VersionStatus,
+  WebsiteSetting,
+  WebsiteSettingBody,
+} from '@nimbus/contract';
 import { useQuery } from '@tanstack/react-query';
 import { api, postForm } from '../../api/client';
 
@@ -129,3 +134,14 @@ export function useWebsiteSetting() {
 
 export const updateWebsiteSetting = (body: WebsiteSettingBody) =>
   api.put<WebsiteSetting>('/website/setting/update', body);
+
+export const versionKeys = { status: ['settings', 'version-status'] as const };
+
+/** This server's version and the newest release its update feed announced (administrators). */
+export function useVersionStatus(enabled: boolean) {
+  return useQuery({
+    queryKey: versionKeys.status,
+    queryFn: () => api.get<VersionStatus>('/version/latest'),
+    enabled,
+  });
+}

@@ -30,6 +30,7 @@ import {
   updateDriveName,
   updateWebsiteSetting,
   uploadLogo,
+  useVersionStatus,
   useWebsiteSetting,
   websiteKeys,
   type SyncState,
@@ -326,10 +327,14 @@ function WebsiteCard() {
   );
 }
 
-export function VersionCard() {
+/** The running version beside the newest release; administrators see which one and its notes. */
+export function VersionCard({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation('settings');
   const { data: user } = useUserInfo();
   const { data: record } = useWebsiteRecord();
+  const { data: status } = useVersionStatus(isAdmin);
+  // without an update feed nothing is known of newer versions: no "up to date" claim then
+  const unchecked = status?.updateChecks === false;
   return (
     <Card title={t('general.version')} data-testid="version-card">
       <dl className="nb-kv">
@@ -339,10 +344,10 @@ export function VersionCard() {
             {PRODUCT_VERSION}
           </span>
           {user?.newVersion ? (
-            <Tag color="red" style={{ marginInlineStart: 8 }}>
+            <Tag color="red" style={{ marginInlineStart: 8 }} data-testid="version-new">
               {t('general.newVersion')}
             </Tag>
-          ) : (
+          ) : unchecked ? null : (
             <Tag color="green" style={{ marginInlineStart: 8 }}>
               {t('general.upToDate')}
             </Tag>
@@ -354,9 +359,30 @@ export function VersionCard() {
             <dd className="nb-mono">{record.version}</dd>
           </>
         ) : null}
+        {status?.latestVersion ? (
+          <>
+            <dt>{t('general.latestVersion')}</dt>
+            <dd>
+              <span className="nb-mono" data-testid="latest-version">
+                {status.latestVersion}
+              </span>
+              {status.latestUrl ? (
+                <a
+                  href={status.latestUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  style={{ marginInlineStart: 8 }}
+                  data-testid="release-notes"
+                >
+                  {t('general.releaseNotes')}
+                </a>
+              ) : null}
+            </dd>
+          </>
+        ) : null}
       </dl>
       <p style={{ color: 'var(--nb-text-2)', margin: '12px 0 0', fontSize: 13 }}>
-        <InfoCircleOutlined /> {t('general.versionHint')}
+        <InfoCircleOutlined /> {t(unchecked ? 'general.updateChecksOff' : 'general.versionHint')}
       </p>
     </Card>
   );
@@ -374,7 +400,7 @@ export function GeneralTab({ isAdmin }: { isAdmin: boolean }) {
       <div style={{ display: 'grid', gap: 16 }}>
         {isAdmin ? <MaintenanceCard /> : null}
         {isAdmin ? <WebpStorageCard /> : null}
-        <VersionCard />
+        <VersionCard isAdmin={isAdmin} />
       </div>
     </div>
   );
