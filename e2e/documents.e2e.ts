@@ -288,7 +288,10 @@ describe('documents', () => {
         res.writeHead(200, { 'content-type': 'text/javascript' });
         res.end(
           'window.DocsAPI={DocEditor:function(id,config){var e=document.getElementById(id);' +
-            'e.setAttribute("data-testid","fake-editor");e.textContent=JSON.stringify(config);}};',
+            'e.setAttribute("data-testid","fake-editor");e.textContent=JSON.stringify(config);' +
+            'var calls=[];window.__doc={config:config,calls:calls};' +
+            'this.refreshHistory=function(d){calls.push(["refreshHistory",d]);};' +
+            'this.setHistoryData=function(d){calls.push(["setHistoryData",d]);};}};',
         );
       } else if (req.url === '/cache/files/edited.docx') {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
@@ -317,6 +320,7 @@ describe('documents', () => {
         document: { key: string; url: string; fileType: string; title: string };
         documentType: string;
         editorConfig: { callbackUrl: string; user: { name: string } };
+        events?: unknown;
       };
       expect(config.document).toMatchObject({ fileType: 'docx', title: 'report.docx' });
       expect(config.documentType).toBe('word');
@@ -326,13 +330,15 @@ describe('documents', () => {
       expect(createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url')).toBe(
         signature,
       );
-      const { token: _token, ...unsigned } = config;
+      // the history panel's events are functions, outside what is signed
+      const { token: _token, events: _events, ...unsigned } = config;
       expect(JSON.parse(Buffer.from(body!, 'base64url').toString('utf8'))).toEqual(unsigned);
       await saveScreenshot(page, 'documents-onlyoffice');
 
       // what the document server does next: fetch the document, then call back with the edit
       const original = await fetch(config.document.url);
       expect(original.status).toBe(200);
+      const originalBytes = Buffer.from(await original.arrayBuffer());
       const callback = {
         key: config.document.key,
         status: 2,
@@ -355,6 +361,43 @@ describe('documents', () => {
         headers: { 'nimbus-token': token },
       });
       expect(Buffer.from(await now.arrayBuffer()).equals(edited)).toBe(true);
+
+      // the editor's history panel: the versions, and the one before the edit shown from its
+      // own signed address
+      const frame = page.frames().find((f) => f.url().includes('/resource/onlyoffice/'))!;
+      type Calls = [string, Record<string, unknown>][];
+      const calls = () =>
+        frame.evaluate(() => (window as unknown as { __doc: { calls: Calls } }).__doc.calls);
+      type Events = Record<string, (event?: unknown) => void>;
+      const fire = (name: string, event?: unknown) =>
+        frame.evaluate(
+          ([n, e]) =>
+            (window as unknown as { __doc: { config: { events: Events } } }).__doc.config.events[
+              n
+            ]!(e),
+          [name, event] as const,
+        );
+      await fire('onRequestHistory');
+      await until(async () => (await calls()).length === 1, 'the history is listed');
+      const [[listed, list]] = (await calls()) as [
+        [string, { currentVersion: number; history: unknown[] }],
+      ];
+      expect(listed).toBe('refreshHistory');
+      expect(list.currentVersion).toBe(2);
+      expect(list.history).toHaveLength(2);
+      await fire('onRequestHistoryData', { data: 1 });
+      await until(async () => (await calls()).length === 2, 'the version is given');
+      const [shown, data] = (await calls())[1]!;
+      expect(shown).toBe('setHistoryData');
+      const { token: versionToken, ...versionData } = data as { token: string; url: string };
+      expect(versionData).toMatchObject({ fileType: 'docx', version: 1 });
+      const [vHead, vBody, vSignature] = versionToken.split('.');
+      expect(createHmac('sha256', secret).update(`${vHead}.${vBody}`).digest('base64url')).toBe(
+        vSignature,
+      );
+      expect(JSON.parse(Buffer.from(vBody!, 'base64url').toString('utf8'))).toEqual(versionData);
+      const kept = await fetch(versionData.url);
+      expect(Buffer.from(await kept.arrayBuffer()).equals(originalBytes)).toBe(true);
       await closeDialog(page);
     } finally {
       await new Promise<void>((resolve) => docServer.close(() => resolve()));

@@ -467,4 +467,65 @@ describe('OnlyOffice', () => {
       await elsewhere.close();
     }
   });
+
+  it('lets the document server show a kept version: its address carries the token, its data is signed', async () => {
+    const docServer = await fakeDocumentServer(editedDocx);
+    try {
+      await call(t.app, 'PUT', '/office/config', {
+        token: admin.token,
+        body: { documentServer: docServer.origin, secret },
+      });
+      const id = await putFile(t, owner(), '/', 'Quarterly.docx', docx);
+      const before = await call<OfficeHistory>(t.app, 'GET', '/history/office/list', {
+        token: admin.token,
+        query: { fileId: id },
+      });
+      const key = before.body.data!.history[0]!.key;
+      const save = { key, status: 2, url: `${docServer.origin}/cache/files/${key}/output.docx` };
+      const saved = await call(t.app, 'POST', '/office/track', {
+        query: { fileId: id, 'nimbus-token': admin.token },
+        body: { ...save, token: jwt(save, secret) },
+      });
+      expect(saved.body).toEqual({ error: 0 });
+
+      const history = await call<OfficeHistory>(t.app, 'GET', '/history/office/list', {
+        token: admin.token,
+        query: { fileId: id },
+      });
+      expect(history.body.data!.currentVersion).toBe(2);
+      const kept = history.body.data!.history[0]!;
+      expect(kept).toMatchObject({ version: 1, user: { name: ADMIN.username } });
+      // the document server has no session: the token rides in the address, as for the file
+      const address = `/history/preview/file?id=${kept.key}&fileId=${id}`;
+      const fetched = await bytes(`${address}&nimbus-token=${encodeURIComponent(admin.token)}`);
+      expect(fetched.status).toBe(200);
+      expect(fetched.body.equals(docx)).toBe(true);
+      expect(String(fetched.headers['content-disposition'])).toMatch(/^attachment;/);
+      expect((await bytes(address)).status).toBe(401);
+      const other = await makeUser(t.app, admin.token);
+      const theirs = await bytes(`${address}&nimbus-token=${encodeURIComponent(other.token)}`);
+      expect(theirs.status).toBeGreaterThanOrEqual(400);
+
+      // the version's data is signed for the editor, as its configuration is
+      const data = {
+        fileType: 'docx',
+        key: kept.key,
+        url: `http://nimbus/api${address}`,
+        version: 1,
+      };
+      const signed = await call<string>(t.app, 'POST', '/office/signature', {
+        token: admin.token,
+        body: data,
+      });
+      expect(signed.body.data).toBe(jwt(data, secret));
+      // but nothing shaped like a save
+      const forged = await call(t.app, 'POST', '/office/signature', {
+        token: admin.token,
+        body: { ...data, status: 2 },
+      });
+      expect(forged.body.code).toBe(ErrorCode.BAD_PARAMETER);
+    } finally {
+      await docServer.close();
+    }
+  });
 });

@@ -58,11 +58,15 @@ export async function historyRoutes(app: FastifyInstance): Promise<void> {
       ok(await history.text(actorOf(request), request.query.id, request.query.fileId)),
   );
 
-  // a version's bytes: always a download, never shown inline from this origin
+  // a version's bytes: always a download, never shown inline from this origin; the file one is
+  // also what an OnlyOffice document server fetches to show a version (the token in its address)
   const sendVersion = (asText: boolean) =>
     api.get(
       asText ? '/history/preview/text/stream' : '/history/preview/file',
-      { schema: { querystring: historyVersionQuery } },
+      {
+        ...(asText ? {} : { config: { cookieAuth: true } }),
+        schema: { querystring: historyVersionQuery },
+      },
       async (request, reply) => {
         const { version, body } = await history.bytes(
           actorOf(request),

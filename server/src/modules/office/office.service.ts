@@ -266,8 +266,15 @@ export class OfficeService {
     const record = config as Record<string, unknown>;
     if (JSON.stringify(record).length > OFFICE_SIGNATURE_MAX_CHARS)
       throw badParameter('The configuration is too long');
-    if (!record.document || typeof record.document !== 'object' || 'status' in record)
-      throw badParameter('Only an editor configuration with a document is signed');
+    // an editor configuration, or the data of one version the editor shows from its history;
+    // never anything shaped like a save callback
+    const isConfig = Boolean(record.document) && typeof record.document === 'object';
+    const isVersion =
+      typeof record.key === 'string' &&
+      typeof record.url === 'string' &&
+      typeof record.version === 'number';
+    if ((!isConfig && !isVersion) || 'status' in record)
+      throw badParameter('Only an editor configuration or a version of its history is signed');
     const { secret } = await this.settings.get();
     return secret ? signJwt(record, secret) : '';
   }
