@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE } from '@nimbus/contract';
+import { base32Decode, codeAt, stepAt } from '../server/src/lib/totp.ts';
 import {
   DESKTOP,
   PHONE,
@@ -43,7 +44,9 @@ async function api<T>(
 }
 
 const login = (who: { username: string; password: string }) =>
-  api<{ 'nimbus-token': string; userId: string }>('POST', '/login', { body: who });
+  api<{ 'nimbus-token': string; userId: string; mfaRequired?: boolean }>('POST', '/login', {
+    body: who,
+  });
 
 beforeAll(async () => {
   server = await startServer();
@@ -65,6 +68,8 @@ afterAll(async () => {
 });
 
 let failedStep = '';
+/** Dave's password after the administrator reset it. */
+let davePassword = '';
 /** One step of the flow: skipped quickly, with the reason, once an earlier step failed. */
 function step(name: string, run: () => Promise<void>): void {
   it(name, async () => {
@@ -124,10 +129,39 @@ describe('the administrator pages', () => {
     await value.waitFor({ state: 'visible' });
     const generated = await value.inputValue();
     expect(generated.length).toBeGreaterThan(0);
+    davePassword = generated;
     expect((await login({ username: 'dave', password: generated })).code).toBe(0);
     await page.getByRole('button', { name: 'Done' }).click();
     await value.waitFor({ state: 'hidden' });
   });
+
+  step(
+    'turns off the user\u2019s two-factor sign-in after asking, as for a lost phone',
+    async () => {
+      const dave = { username: 'dave', password: davePassword };
+      const token = (await login(dave)).data['nimbus-token'];
+      const setup = await api<{ secret: string }>('GET', '/public/mfa/setup', { token });
+      const { secret } = setup.data;
+      const enabled = await api('POST', '/mfa/enable', {
+        token,
+        body: { secret, code: codeAt(base32Decode(secret), stepAt(Date.now())) },
+      });
+      expect(enabled.code).toBe(0);
+      expect((await login(dave)).data).toMatchObject({ mfaRequired: true });
+
+      await page.reload();
+      const reset = page.getByTestId('user-reset-mfa-dave');
+      await reset.click();
+      await page.getByTestId('reset-mfa-ok').click();
+      await reset.waitFor({ state: 'detached' });
+      // the password alone signs in again; the user can enrol a new phone
+      const after = (await login(dave)).data;
+      expect(after.mfaRequired).toBeUndefined();
+      expect(after['nimbus-token']).toBeTruthy();
+      // only users with two-factor sign-in on have the button
+      expect(await page.getByTestId(`user-reset-mfa-${ADMIN.username}`).count()).toBe(0);
+    },
+  );
 
   step('deletes the user after asking; the owner cannot be deleted', async () => {
     expect(await page.getByTestId(`user-delete-${ADMIN.username}`).isDisabled()).toBe(true);
