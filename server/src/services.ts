@@ -122,8 +122,13 @@ export function createServices(database: DbHandle, config: Config) {
     users.usernameOf(id),
   );
   registerSearchJobs({ jobs, searchIndex });
-  const media = new MediaService(files, jobs, new TranscodeSettings(settings), shareAccess, (id) =>
-    users.usernameOf(id),
+  const media = new MediaService(
+    db,
+    files,
+    jobs,
+    new TranscodeSettings(settings),
+    shareAccess,
+    (id) => users.usernameOf(id),
   );
   registerMediaJobs({ jobs, media });
   const tags = new TagsService(db, files);

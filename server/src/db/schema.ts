@@ -334,6 +334,14 @@ export interface AuditEntryTable {
   ok: number;
 }
 
+export interface TranscodeFailureTable {
+  fileId: string;
+  hash: string;
+  reason: 'failed' | 'cancelled';
+  message: string | null;
+  at: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -363,4 +371,5 @@ export interface Database {
   fileVersion: FileVersionTable;
   documentDraft: DocumentDraftTable;
   auditEntry: AuditEntryTable;
+  transcodeFailure: TranscodeFailureTable;
 }

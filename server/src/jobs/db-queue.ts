@@ -212,6 +212,10 @@ export class DbJobQueue implements JobQueue {
     return this.reports.list(userId);
   }
 
+  async activeOfType(type: string): Promise<Job[]> {
+    return (await this.repo.activeOfType(type)).map(toJob);
+  }
+
   async hasJob(
     type: string,
     filter: { userId?: string; states: readonly JobState[] },

@@ -30,6 +30,18 @@ export class JobsRepo {
       .execute();
   }
 
+  /** Every user's queued and running jobs of a type, oldest first. */
+  activeOfType(type: string): Promise<JobRow[]> {
+    return this.db
+      .selectFrom('job')
+      .selectAll()
+      .where('type', '=', type)
+      .where('state', 'in', ACTIVE_JOB_STATES)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute();
+  }
+
   /** Whether a job of a type is in one of these states (for one user, when given). */
   async exists(
     type: string,

@@ -111,6 +111,8 @@ export interface JobQueue {
   stop(): Promise<void>;
   /** A user's queued and running jobs, oldest first. */
   running(userId: string): Promise<Task[]>;
+  /** Every user's queued and running jobs of a type, oldest first (progress as last written). */
+  activeOfType(type: string): Promise<Job[]>;
   /** Whether a job of a type is in one of these states (one user's, when `userId` is given). */
   hasJob(type: string, filter: { userId?: string; states: readonly JobState[] }): Promise<boolean>;
   /** Cancels a queued or running job; false when it had already finished. */

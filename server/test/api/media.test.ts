@@ -7,6 +7,7 @@ import type { MediaInfo, TranscodeConfigView, TranscodeStatusView } from '@nimbu
 import {
   ADMIN,
   call,
+  login,
   makeTestApp,
   makeUser,
   putFile,
@@ -24,6 +25,10 @@ const canMedia = hasProgram('ffmpeg') && hasProgram('ffprobe');
 let dir = '';
 let song: Buffer;
 let video: Buffer;
+/** Long enough to be caught queued or running, and cancelled before it is done. */
+let longVideo: Buffer;
+/** Its header and nothing more: ffprobe reads a video, ffmpeg fails to transcode it. */
+let brokenVideo: Buffer;
 
 function ffmpeg(args: string[]): void {
   execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], {
@@ -54,6 +59,17 @@ beforeAll(() => {
     ...['-shortest', mp4],
   ]);
   video = fs.readFileSync(mp4);
+  const long = path.join(dir, 'long.mp4');
+  ffmpeg([
+    ...['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=20'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=330:duration=20'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
+    ...['-shortest', '-movflags', '+faststart', long],
+  ]);
+  longVideo = fs.readFileSync(long);
+  const mdat = longVideo.indexOf('mdat');
+  if (mdat < 0) throw new Error('no media data in the long clip');
+  brokenVideo = longVideo.subarray(0, mdat + 4);
 }, 60_000);
 
 afterAll(() => {
@@ -357,6 +373,145 @@ describe.skipIf(skipWithout(canMedia))('a mounted share', () => {
     expect((await raw(t, `/video/hls/${ADMIN.username}/${clip}.m3u8`, headers)).status).toBe(200);
     expect((await raw(t, `/media/cover?id=${clip}`, headers)).status).toBe(200);
   }, 120_000);
+});
+
+describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
+  const status = async () =>
+    (
+      await call<TranscodeStatusView>(t.app, 'GET', '/cloud/transcode/status', {
+        token: admin.token,
+      })
+    ).body.data!;
+  /** Every transcode job of a file, as the queue keeps them. */
+  const transcodeJobs = (fileId: string) =>
+    t.database.db
+      .selectFrom('job')
+      .select(['id', 'state'])
+      .where('type', '=', 'transcode')
+      .where('payload', 'like', `%${fileId}%`)
+      .orderBy('createdAt')
+      .execute();
+  /** The file's transcode under way, as a view of the video tells it. */
+  const underWay = async (id: string) => {
+    const seen = await info(admin.token, id);
+    expect(seen.body.code, seen.body.message).toBe(0);
+    const hls = seen.body.data!.hls!;
+    expect(['queued', 'running']).toContain(hls.state);
+    expect(hls.taskId).toBeTruthy();
+    return hls.taskId!;
+  };
+  /** New bytes for the file (as a save or an upload over it would write). */
+  const replaceContent = async (id: string, name: string, bytes: Buffer) => {
+    const { blobs } = t.app.services;
+    await blobs.write(blobs.item(ADMIN.username, '/', name), bytes);
+    const { createHash } = await import('node:crypto');
+    await t.database.db
+      .updateTable('file')
+      .set({ size: bytes.length, hash: createHash('sha256').update(bytes).digest('hex') })
+      .where('id', '=', id)
+      .execute();
+  };
+
+  it('lists the transcodes still queued after a restart, and runs each once', async () => {
+    await enableTranscoding(admin.token);
+    const first = await putFile(t, owner(), '/', 'long.mp4', longVideo);
+    const firstTask = await underWay(first);
+    const second = await putFile(t, owner(), '/', 'later.mp4', longVideo);
+    const secondTask = await underWay(second);
+    t = await t.restart();
+    admin = await login(t.app, ADMIN.username, ADMIN.password);
+    // one at a time (the setting): the other waits, queued, at 0 %
+    const listed = (await status()).tasks;
+    expect(listed.map((x) => [x.taskId, x.fileId, x.name, x.path, x.username])).toEqual([
+      [firstTask, first, 'long.mp4', '/', ADMIN.username],
+      [secondTask, second, 'later.mp4', '/', ADMIN.username],
+    ]);
+    for (const task of listed) {
+      expect(['queued', 'running']).toContain(task.state);
+      if (task.state === 'queued') expect(task.progress).toBe(0);
+    }
+    // a view finds the same task rather than queueing a second one
+    expect(await underWay(first)).toBe(firstTask);
+    await transcoded(admin.token, first);
+    await transcoded(admin.token, second);
+    expect((await status()).tasks).toEqual([]);
+    expect(await transcodeJobs(first)).toEqual([{ id: firstTask, state: 'done' }]);
+    expect(await transcodeJobs(second)).toEqual([{ id: secondTask, state: 'done' }]);
+  }, 180_000);
+
+  it('does not try a failed transcode again after a restart, until the content changes', async () => {
+    await enableTranscoding(admin.token);
+    const id = await putFile(t, owner(), '/', 'broken.mp4', brokenVideo);
+    const taskId = await underWay(id);
+    expect((await t.app.services.jobs.waitFor(taskId, 90_000)).state).toBe('failed');
+    expect((await info(admin.token, id)).body.data!.hls).toMatchObject({ state: 'failed' });
+    t = await t.restart();
+    admin = await login(t.app, ADMIN.username, ADMIN.password);
+    const seen = await info(admin.token, id);
+    expect(seen.body.data!.video).toMatchObject({ height: 360 });
+    expect(seen.body.data!.hls).toMatchObject({ state: 'failed', taskId: null });
+    expect((await status()).tasks).toEqual([]);
+    expect(await transcodeJobs(id)).toEqual([{ id: taskId, state: 'failed' }]);
+    // whole bytes this time: tried again, and made
+    await replaceContent(id, 'broken.mp4', longVideo);
+    const again = await underWay(id);
+    expect(again).not.toBe(taskId);
+    await transcoded(admin.token, id);
+  }, 240_000);
+
+  it('does not start a cancelled transcode again after a restart, until the settings change', async () => {
+    await enableTranscoding(admin.token);
+    const id = await putFile(t, owner(), '/', 'long.mp4', longVideo);
+    const taskId = await underWay(id);
+    const cancel = await call<{ cancelled: number }>(
+      t.app,
+      'PUT',
+      '/cloud/setting/transcode/cancel-task',
+      { token: admin.token, body: { fileIds: [id] } },
+    );
+    expect(cancel.body.data).toEqual({ cancelled: 1 });
+    t = await t.restart();
+    admin = await login(t.app, ADMIN.username, ADMIN.password);
+    expect((await info(admin.token, id)).body.data!.hls).toEqual({
+      state: 'none',
+      progress: 0,
+      taskId: null,
+    });
+    expect((await status()).tasks).toEqual([]);
+    expect(await transcodeJobs(id)).toEqual([{ id: taskId, state: 'cancelled' }]);
+    // new settings are worth another try
+    await enableTranscoding(admin.token, { bitrate: 500 });
+    const again = await underWay(id);
+    expect(again).not.toBe(taskId);
+    expect((await status()).tasks.map((x) => x.taskId)).toEqual([again]);
+    // cancelled again, then new content is tried too
+    await call(t.app, 'PUT', '/cloud/setting/transcode/cancel-task', {
+      token: admin.token,
+      body: { taskIds: [again] },
+    });
+    expect((await info(admin.token, id)).body.data!.hls?.state).toBe('none');
+    await replaceContent(id, 'long.mp4', Buffer.concat([longVideo, Buffer.from('more')]));
+    const third = await underWay(id);
+    expect([taskId, again]).not.toContain(third);
+    // the record goes with the file when it is deleted for good
+    await call(t.app, 'PUT', '/cloud/setting/transcode/cancel-task', {
+      token: admin.token,
+      body: { taskIds: [third] },
+    });
+    const recorded = () =>
+      t.database.db
+        .selectFrom('transcodeFailure')
+        .select('reason')
+        .where('fileId', '=', id)
+        .execute();
+    expect(await recorded()).toEqual([{ reason: 'cancelled' }]);
+    const gone = await call(t.app, 'DELETE', '/delete', {
+      token: admin.token,
+      query: { fileIds: [id], sweep: 'true' },
+    });
+    expect(gone.body.code, gone.body.message).toBe(0);
+    expect(await recorded()).toEqual([]);
+  }, 180_000);
 });
 
 describe('the Video Transcoding settings', () => {

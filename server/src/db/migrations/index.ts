@@ -15,6 +15,7 @@ import * as m013 from './013-ldap-accounts.ts';
 import * as m014 from './014-history.ts';
 import * as m015 from './015-document-draft.ts';
 import * as m016 from './016-audit.ts';
+import * as m017 from './017-transcode-failure.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '014-history': m014,
   '015-document-draft': m015,
   '016-audit': m016,
+  '017-transcode-failure': m017,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -21,6 +21,7 @@ import type { FileChange, FilesService } from '../files/files.service.ts';
 import type { Owner } from '../files/files.service.ts';
 import type { ShareAccess, ShareCredentials } from '../share/share-access.ts';
 import { FACTS_KEY, factsOf } from './media-facts.ts';
+import { MediaRepo, type TranscodeFailureRow } from './media.repo.ts';
 import {
   coverFrame,
   hasFfmpeg,
@@ -53,16 +54,24 @@ interface StoredMedia {
   hls?: { key: string; fingerprint: string };
 }
 
-/** A transcode queued or running on this node. */
-interface ActiveTranscode {
+/** A transcode queued or running: a job of the queue, with this node's progress of it. */
+interface QueuedTranscode {
   taskId: string;
   userId: string;
-  username: string;
   fileId: string;
   name: string;
   path: string;
   state: 'queued' | 'running';
   progress: number;
+}
+
+/** A transcode job running on this node, fresher than its row. */
+interface LiveTranscode {
+  /** `queued` while it waits for one of the setting's slots. */
+  state: 'queued' | 'running';
+  progress: number;
+  /** The content it works on, once read: a failure is recorded against it. */
+  hash?: string;
 }
 
 /** Cover pictures served as what they are: images that run nothing. */
@@ -79,8 +88,10 @@ export const COVER_CONTENT_TYPES: Record<string, string> = {
   webp: 'image/webp',
   gif: 'image/gif',
 };
-const CANCELLED = 'cancelled';
 const MAX_COVER_BYTES = 8 * 1024 * 1024;
+
+/** What is kept of a failure's message. */
+const MAX_FAILURE_MESSAGE = 500;
 
 const PLAYABLE_VIDEO = new Set(['h264', 'vp8', 'vp9', 'av1']);
 const PLAYABLE_AUDIO = new Set(['', 'aac', 'mp3', 'opus', 'vorbis', 'flac']);
@@ -115,18 +126,23 @@ const hlsNotFound = () =>
  * and share visitors.
  */
 export class MediaService {
-  private readonly active = new Map<string, ActiveTranscode>();
-  private readonly failed = new Map<string, string>();
+  private readonly repo: MediaRepo;
+  /** The transcode jobs running here, by job id (the queue's rows hold the rest). */
+  private readonly live = new Map<string, LiveTranscode>();
+  /** One decision per file at a time: two views at once queue one transcode. */
+  private readonly starting = new Gate();
   /** At most the setting's number of transcodes at once, however many jobs run. */
   private readonly gate: Gate;
 
   constructor(
+    db: Db,
     private readonly files: FilesService,
     private readonly jobs: JobQueue,
     readonly settings: TranscodeSettings,
     private readonly shareAccess: ShareAccess,
     private readonly usernameOf: (userId: string) => Promise<string | undefined>,
   ) {
+    this.repo = new MediaRepo(db);
     this.gate = new Gate(async () => (await this.settings.get()).maxThreads);
     files.onChange((change, trx) => this.follow(change, trx));
   }
@@ -257,13 +273,16 @@ export class MediaService {
           );
           media.video!.hasCover = true;
         } catch {
-          // no frame to show: the player shows none
+          // no frame to show: the player shows none (but a stop is no fact about the video)
+          signal.throwIfAborted();
         } finally {
           await scratch.release();
         }
       }
       return media;
     } catch {
+      // stopped (a restart, a cancel, a slow view): nothing is recorded, the next look reads it
+      signal.throwIfAborted();
       // ffprobe could not read it: a video of unknown shape, played as it is
       return { hash: row.hash! };
     } finally {
@@ -316,14 +335,12 @@ export class MediaService {
   }
 
   private async hlsStatus(row: FileRow, media: StoredMedia | null): Promise<HlsStatus> {
-    const active = this.active.get(row.id);
+    const active = await this.transcodeOf(row.id);
     if (await this.rendition(row, media))
-      return { state: 'done', progress: 100, taskId: active?.taskId || null };
-    if (active)
-      return { state: active.state, progress: active.progress, taskId: active.taskId || null };
-    const failure = this.failed.get(row.id);
-    if (failure !== undefined && failure !== CANCELLED)
-      return { state: 'failed', progress: 0, taskId: null };
+      return { state: 'done', progress: 100, taskId: active?.taskId ?? null };
+    if (active) return { state: active.state, progress: active.progress, taskId: active.taskId };
+    const failure = await this.failureOf(row);
+    if (failure?.reason === 'failed') return { state: 'failed', progress: 0, taskId: null };
     return { state: 'none', progress: 0, taskId: null };
   }
 
@@ -404,43 +421,80 @@ export class MediaService {
 
   // ---- transcoding ---------------------------------------------------------------------------
 
+  /** Queued and running transcodes, oldest first: the queue's jobs, with this node's progress. */
+  private async queuedTranscodes(): Promise<QueuedTranscode[]> {
+    const transcodes: QueuedTranscode[] = [];
+    for (const job of await this.jobs.activeOfType(JOB_TRANSCODE)) {
+      const payload = job.payload as Partial<TranscodePayload> | null;
+      if (!job.userId || typeof payload?.fileId !== 'string') continue;
+      const live = this.live.get(job.id);
+      // a queued job (one a restart gave back too) starts again from nothing
+      const state = live?.state ?? (job.state === 'running' ? 'running' : 'queued');
+      const progress = live?.progress ?? (state === 'running' ? job.progress : 0);
+      transcodes.push({
+        taskId: job.id,
+        userId: job.userId,
+        fileId: payload.fileId,
+        name: job.name,
+        path: job.path,
+        state,
+        progress,
+      });
+    }
+    return transcodes;
+  }
+
+  private async transcodeOf(fileId: string): Promise<QueuedTranscode | undefined> {
+    return (await this.queuedTranscodes()).find((t) => t.fileId === fileId);
+  }
+
+  /** What is recorded of a failed or cancelled transcode of the file's current content. */
+  private async failureOf(row: FileRow): Promise<TranscodeFailureRow | undefined> {
+    if (!row.hash) return undefined;
+    const failure = await this.repo.failureOf(row.id);
+    return failure?.hash === row.hash ? failure : undefined;
+  }
+
+  /** Records why a transcode of this content ended without a rendition. */
+  private async recordFailure(
+    fileId: string,
+    hash: string,
+    reason: TranscodeFailureRow['reason'],
+    message: string | null,
+  ): Promise<void> {
+    try {
+      await this.repo.recordFailure({
+        fileId,
+        hash,
+        reason,
+        message: message?.slice(0, MAX_FAILURE_MESSAGE) ?? null,
+        at: Date.now(),
+      });
+    } catch {
+      // the file was purged meanwhile (its row is gone), or the record is lost: at worst the
+      // next view tries the transcode once more
+    }
+  }
+
   /** Start the file's transcode when the settings call for one and none is there or under way. */
   private async transcodeIfDue(owner: Owner, row: FileRow, media: StoredMedia): Promise<void> {
     const config = await this.settings.get();
     if (!config.enable || !media.video || !needsTranscode(media.video, config)) return;
-    if (this.active.has(row.id) || this.failed.has(row.id)) return;
-    if (await this.rendition(row, media)) {
-      const stale = media.hls?.fingerprint !== targetFingerprint(config);
-      if (!stale || !config.isReTranscode) return;
-    }
-    await this.enqueueTranscode(owner, row);
-  }
-
-  private async enqueueTranscode(owner: Owner, row: FileRow): Promise<string> {
-    // listed before the first await: a second view meanwhile finds it and queues no other
-    const entry: ActiveTranscode = {
-      taskId: '',
-      userId: owner.id,
-      username: owner.username,
-      fileId: row.id,
-      name: row.name,
-      path: row.path,
-      state: 'queued',
-      progress: 0,
-    };
-    this.active.set(row.id, entry);
-    try {
-      entry.taskId = await this.jobs.enqueue<TranscodePayload>(
+    await this.starting.run(row.id, async () => {
+      if (await this.transcodeOf(row.id)) return;
+      // failed or cancelled for this content: not again until it or the settings change
+      if (await this.failureOf(row)) return;
+      if (await this.rendition(row, media)) {
+        const stale = media.hls?.fingerprint !== targetFingerprint(config);
+        if (!stale || !config.isReTranscode) return;
+      }
+      await this.jobs.enqueue<TranscodePayload>(
         JOB_TRANSCODE,
         { fileId: row.id },
         { userId: owner.id, name: row.name, path: row.path },
       );
-    } catch (err) {
-      this.active.delete(row.id);
-      throw err;
-    }
-    this.announce(owner.id, row.id, 'queued', 0);
-    return entry.taskId;
+      this.announce(owner.id, row.id, 'queued', 0);
+    });
   }
 
   private announce(userId: string, fileId: string, state: HlsStatus['state'], progress: number) {
@@ -452,44 +506,40 @@ export class MediaService {
     const userId = ctx.userId;
     if (!userId) return;
     const { fileId } = ctx.payload;
+    const live: LiveTranscode = { state: 'queued', progress: 0 };
+    this.live.set(ctx.jobId, live);
     try {
-      await this.gate.run('transcode', () => this.transcode(ctx, userId, fileId));
-      this.failed.delete(fileId);
+      await this.gate.run('transcode', () => this.transcode(ctx, userId, fileId, live));
+      await this.repo.clearFailure(fileId);
     } catch (err) {
-      if (!ctx.signal.aborted) this.failed.set(fileId, String(err));
-      else if (!this.failed.has(fileId)) this.failed.set(fileId, CANCELLED);
+      // a cancel is recorded by `cancel`; a stop gives the job back to run after the next start
+      if (!ctx.signal.aborted && live.hash)
+        await this.recordFailure(fileId, live.hash, 'failed', errorText(err));
       this.announce(userId, fileId, ctx.signal.aborted ? 'none' : 'failed', 0);
       throw err;
     } finally {
-      this.active.delete(fileId);
+      this.live.delete(ctx.jobId);
     }
   }
 
-  private async transcode(ctx: JobContext<TranscodePayload>, userId: string, fileId: string) {
+  private async transcode(
+    ctx: JobContext<TranscodePayload>,
+    userId: string,
+    fileId: string,
+    live: LiveTranscode,
+  ) {
     ctx.signal.throwIfAborted();
     const row = await this.files.liveRow(userId, fileId);
     const username = await this.usernameOf(userId);
-    if (!row || !username) return;
+    if (!row?.hash || !username) return;
+    live.hash = row.hash;
     const owner = { id: userId, username };
     const media = await this.examine(owner, row, ctx.signal);
     if (!media?.video) return;
     const config = await this.settings.get();
     const fingerprint = targetFingerprint(config);
-    const key = `${row.id}-${row.hash!.slice(0, 16)}-${fingerprint}`;
-    const active = this.active.get(fileId);
-    const entry: ActiveTranscode = active ?? {
-      taskId: ctx.jobId,
-      userId,
-      username: owner.username,
-      fileId,
-      name: row.name,
-      path: row.path,
-      state: 'running',
-      progress: 0,
-    };
-    entry.state = 'running';
-    entry.taskId ||= ctx.jobId;
-    this.active.set(fileId, entry);
+    const key = `${row.id}-${row.hash.slice(0, 16)}-${fingerprint}`;
+    live.state = 'running';
     this.announce(userId, fileId, 'running', 0);
     const folder = this.blobs.cached('hls', key);
     if (!(await this.blobs.exists(this.blobs.child(folder, `${row.id}.m3u8`)))) {
@@ -515,7 +565,7 @@ export class MediaService {
             const percent = Math.min(99, Math.floor((seconds / duration) * 100));
             if (percent === last) return;
             last = percent;
-            entry.progress = percent;
+            live.progress = percent;
             ctx.progress(percent);
             this.announce(userId, fileId, 'running', percent);
           },
@@ -544,7 +594,7 @@ export class MediaService {
     const previous = media.hls?.key;
     await this.keep(row, { ...media, hls: { key, fingerprint } });
     if (previous && previous !== key) await this.blobs.remove(this.blobs.cached('hls', previous));
-    entry.progress = 100;
+    live.progress = 100;
     ctx.progress(100);
     this.announce(userId, fileId, 'done', 100);
   }
@@ -563,26 +613,33 @@ export class MediaService {
   async setConfig(actor: Actor, input: Partial<TranscodeConfig>): Promise<TranscodeConfigView> {
     requireAuthority(actor, 'cloud:set:sync');
     await this.settings.set(input);
-    // failures are worth another try under new settings
-    this.failed.clear();
+    // failures and cancellations are worth another try under new settings
+    await this.repo.clearFailures();
     return this.configView();
   }
 
   async status(actor: Actor): Promise<TranscodeStatusView> {
     requireAuthority(actor, 'cloud:set:sync');
     const config = await this.settings.get();
-    return {
-      enable: config.enable,
-      tasks: [...this.active.values()].map((a) => ({
-        taskId: a.taskId,
-        fileId: a.fileId,
-        name: a.name,
-        path: a.path,
-        username: a.username,
-        state: a.state,
-        progress: a.progress,
-      })),
-    };
+    const names = new Map<string, string>();
+    const tasks: TranscodeStatusView['tasks'] = [];
+    for (const t of await this.queuedTranscodes()) {
+      let username = names.get(t.userId);
+      if (username === undefined) {
+        username = (await this.usernameOf(t.userId)) ?? '';
+        names.set(t.userId, username);
+      }
+      tasks.push({
+        taskId: t.taskId,
+        fileId: t.fileId,
+        name: t.name,
+        path: t.path,
+        username,
+        state: t.state,
+        progress: t.progress,
+      });
+    }
+    return { enable: config.enable, tasks };
   }
 
   /** Stops the chosen transcodes (all when none are named); how many were stopped. */
@@ -595,14 +652,20 @@ export class MediaService {
     const fileIds = new Set(chosen?.fileIds ?? []);
     const all = taskIds.size === 0 && fileIds.size === 0;
     let cancelled = 0;
-    for (const a of [...this.active.values()]) {
-      if (!all && !taskIds.has(a.taskId) && !fileIds.has(a.fileId)) continue;
-      if (await this.jobs.cancel(a.taskId)) cancelled += 1;
-      this.active.delete(a.fileId);
-      // not started again by a view until the settings change
-      this.failed.set(a.fileId, CANCELLED);
-      this.announce(a.userId, a.fileId, 'none', 0);
+    for (const t of await this.queuedTranscodes()) {
+      if (!all && !taskIds.has(t.taskId) && !fileIds.has(t.fileId)) continue;
+      if (!(await this.jobs.cancel(t.taskId))) continue;
+      cancelled += 1;
+      // not started again by a view until the file's content or the settings change
+      const row = await this.files.liveRow(t.userId, t.fileId);
+      if (row?.hash) await this.recordFailure(t.fileId, row.hash, 'cancelled', null);
+      this.announce(t.userId, t.fileId, 'none', 0);
     }
     return cancelled;
   }
+}
+
+/** An error's message, for the record of a failure. */
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
