@@ -11,6 +11,12 @@ export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
 /** The most text a draft keeps: drafts live in the database, documents in the store. */
 export const MAX_DRAFT_BYTES = 2 * 1024 * 1024;
+/**
+ * A person keeps at most this many drafts, holding at most DRAFTS_MAX_CHARS characters in all:
+ * beyond, the drafts left longest untouched are forgotten (the newest always stays).
+ */
+export const DRAFTS_PER_USER = 50;
+export const DRAFTS_MAX_CHARS = 16 * 1024 * 1024;
 
 /** An editor's text that was never saved (kept while editing), by the person opening it. */
 export const documentDraft = z.object({

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  DRAFTS_MAX_CHARS,
+  DRAFTS_PER_USER,
   ErrorCode,
   type DocumentView,
   type HistoryText,
@@ -47,6 +50,15 @@ const versions = (fileId: string, pageIndex = 1, pageSize = 20) =>
     token: admin.token,
     query: { fileId, pageIndex, pageSize },
   });
+
+/** Ask again until `check` holds (at most a few seconds). */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
 
 const used = async () =>
   (await call<{ takeUpSpace: number }>(t.app, 'GET', '/user/info', { token: admin.token })).body
@@ -223,6 +235,101 @@ describe('drafts', () => {
     const huge = await save({ fileId: id, contentText: 'x'.repeat(3 * 1024 * 1024), draft: true });
     expect(huge.body.code).toBe(ErrorCode.BAD_PARAMETER);
     expect((await open(id)).body.data!.draft).toBeNull();
+  });
+});
+
+describe('drafts of many documents', () => {
+  const draftOf = async (id: string) => (await open(id)).body.data!.draft;
+
+  it(`keeps a person\u2019s newest ${DRAFTS_PER_USER} drafts, and at most ${DRAFTS_MAX_CHARS / 1024 / 1024} M characters of them`, async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < DRAFTS_PER_USER + 2; i++) {
+      const id = await putFile(t, owner(), '/', `doc-${i}.md`, `# ${i}`);
+      ids.push(id);
+      expect((await save({ fileId: id, contentText: `draft ${i}`, draft: true })).body.code).toBe(
+        0,
+      );
+      // each draft a moment after the one before: "newest" is well defined
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    // the two left longest untouched went; the newest stayed
+    expect(await draftOf(ids[0]!)).toBeNull();
+    expect(await draftOf(ids[1]!)).toBeNull();
+    expect(await draftOf(ids[2]!)).toMatchObject({ contentText: 'draft 2' });
+    expect(await draftOf(ids.at(-1)!)).toMatchObject({
+      contentText: `draft ${DRAFTS_PER_USER + 1}`,
+    });
+    // another person's drafts are theirs to count
+    const bob = await makeUser(t.app, admin.token);
+    const bobs = await putFile(
+      t,
+      { userId: bob.userId, username: bob.username },
+      '/',
+      'bob.md',
+      '# bob',
+    );
+    expect(
+      (await save({ fileId: bobs, contentText: 'mine', draft: true }, bob.token)).body.code,
+    ).toBe(0);
+    expect(await draftOf(ids[2]!)).not.toBeNull();
+
+    // large drafts: the characters they hold together are bounded too
+    const big = 'x'.repeat(2 * 1000 * 1000);
+    const larges: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      const id = ids[10 + i]!;
+      larges.push(id);
+      expect((await save({ fileId: id, contentText: big, draft: true })).body.code).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    // 9 × 2 M characters is more than the bound: the oldest large one went, the newest stayed
+    expect(await draftOf(larges[0]!)).toBeNull();
+    expect(await draftOf(larges[8]!)).toMatchObject({ contentText: big });
+  });
+});
+
+describe('saving large documents at once', () => {
+  it('refuses a save beyond the bytes held in memory by saves under way, then takes it again', async () => {
+    const id = await putFile(t, owner(), '/', 'big.md', '# big');
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(base);
+    const post = () =>
+      fetch(`${base}/api/markdown/edit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'nimbus-token': admin.token },
+        body: JSON.stringify({ fileId: id, contentText: '# small', force: true }),
+      });
+    // saves that announce the largest body and send it slowly, until one is refused: the ones
+    // before it hold the whole allowance
+    const slow: net.Socket[] = [];
+    try {
+      let refused = false;
+      while (!refused && slow.length < 10) {
+        const socket = net.connect(Number(port), '127.0.0.1');
+        slow.push(socket);
+        await new Promise((resolve) => socket.once('connect', resolve));
+        const answered = new Promise<boolean>((resolve) => {
+          socket.once('data', (data) => resolve(data.toString().startsWith('HTTP/1.1 429')));
+          setTimeout(() => resolve(false), 500);
+        });
+        socket.write(
+          `POST /api/markdown/edit HTTP/1.1\r\nhost: 127.0.0.1\r\nnimbus-token: ${admin.token}\r\n` +
+            `content-type: application/json\r\ncontent-length: ${24 * 1024 * 1024}\r\n\r\n{"fileId":`,
+        );
+        refused = await answered;
+      }
+      expect(refused).toBe(true);
+      // at least four of the largest saves were taken before one was refused
+      expect(slow.length).toBeGreaterThanOrEqual(5);
+      const busy = await post();
+      expect(busy.status).toBe(429);
+      expect(((await busy.json()) as { code: number }).code).toBe(ErrorCode.TOO_MANY_REQUESTS);
+    } finally {
+      // the slow senders give up: what they held is free again
+      for (const socket of slow) socket.destroy();
+    }
+    await until(async () => (await post()).status === 200, 'saves are taken again');
+    expect(fs.readFileSync(disk('big.md'), 'utf8')).toBe('# small');
   });
 });
 

@@ -35,6 +35,34 @@ export class MarkdownRepo {
       .execute();
   }
 
+  /**
+   * Keep a person's newest drafts only: at most `count` of them, holding at most `chars`
+   * characters together; the ones left longest untouched go. The newest always stays. Run
+   * after each draft kept: parallel runs converge on the same newest drafts.
+   */
+  async trimDrafts(userId: string, limits: { count: number; chars: number }): Promise<number> {
+    const rows = await this.db
+      .selectFrom('documentDraft')
+      .select((eb) => ['fileId', eb.fn<number>('length', ['contentText']).as('chars')])
+      .where('userId', '=', userId)
+      .orderBy('updatedAt', 'desc')
+      .orderBy('fileId', 'asc')
+      .execute();
+    let chars = 0;
+    const gone: string[] = [];
+    rows.forEach((row, i) => {
+      chars += Number(row.chars);
+      if (i > 0 && (i >= limits.count || chars > limits.chars)) gone.push(row.fileId);
+    });
+    if (gone.length === 0) return 0;
+    await this.db
+      .deleteFrom('documentDraft')
+      .where('userId', '=', userId)
+      .where('fileId', 'in', gone)
+      .execute();
+    return gone.length;
+  }
+
   async dropDraft(fileId: string, userId: string): Promise<void> {
     await this.db
       .deleteFrom('documentDraft')

@@ -18,14 +18,22 @@ import {
   type MarkdownImage,
 } from '@nimbus/contract';
 import { z } from 'zod';
+import { ByteBudget } from '../../lib/byte-budget.ts';
 import { badParameter } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
+
+/** What one save may send: the largest document as JSON, escapes included. */
+const SAVE_BODY_LIMIT = 24 * 1024 * 1024;
+/** Save bodies held in memory at once, all users together (a few of the largest). */
+const SAVE_BODIES_IN_FLIGHT = 4 * SAVE_BODY_LIMIT;
 
 /** The document editors: reading a document and saving it (API-NOTES §1.6, §1.9). */
 export async function markdownRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { markdown } = app.services;
+  const saving = new ByteBudget(SAVE_BODIES_IN_FLIGHT);
+  const saveLimits = { bodyLimit: SAVE_BODY_LIMIT, preParsing: saving.hook(SAVE_BODY_LIMIT) };
   await app.register(multipart, {
     limits: {
       fileSize: MAX_MARKDOWN_IMAGE_BYTES + 1,
@@ -45,7 +53,7 @@ export async function markdownRoutes(app: FastifyInstance): Promise<void> {
     '/markdown/edit',
     {
       schema: { body: documentSaveBody, response: answers(savedContent) },
-      bodyLimit: 24 * 1024 * 1024,
+      ...saveLimits,
     },
     async (request) =>
       ok(await markdown.save(actorOf(request), request.body), { message: 'Saved' }),
@@ -55,7 +63,7 @@ export async function markdownRoutes(app: FastifyInstance): Promise<void> {
     '/markdown/edit1',
     {
       schema: { body: documentSaveByPathBody, response: answers(savedContent) },
-      bodyLimit: 24 * 1024 * 1024,
+      ...saveLimits,
     },
     async (request) =>
       ok(await markdown.saveAt(actorOf(request), request.body), { message: 'Saved' }),

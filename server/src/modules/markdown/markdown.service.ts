@@ -5,6 +5,8 @@ import {
   MARKDOWN_ASSETS,
   MAX_DOCUMENT_BYTES,
   MAX_DRAFT_BYTES,
+  DRAFTS_MAX_CHARS,
+  DRAFTS_PER_USER,
   MAX_MARKDOWN_IMAGE_BYTES,
   type MarkdownImage,
   type MarkdownImageTarget,
@@ -130,6 +132,8 @@ export class MarkdownService {
       baseHash: body.baseHash ?? row.hash,
       updatedAt: Date.now(),
     });
+    // drafts are not counted in the quota: their number and size are bounded instead
+    await this.repo.trimDrafts(actor.id, { count: DRAFTS_PER_USER, chars: DRAFTS_MAX_CHARS });
     return savedOf(row);
   }
 
