@@ -29,18 +29,18 @@ export class ByteBudget {
   }
 
   /**
-   * A route's `preParsing` hook: holds the body's declared length (the route's body limit when
-   * none is declared) until the answer is sent or the connection closes.
+   * A `preParsing` hook: holds the body's declared length (the body limit when none is
+   * declared: `bodyLimit`, else the route's) until the answer is sent or the connection closes.
    */
-  hook(bodyLimit: number) {
+  hook(bodyLimit?: number) {
     return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const limit = bodyLimit ?? request.routeOptions.bodyLimit ?? this.limit;
       const declared = Number(request.headers['content-length']);
-      const bytes =
-        Number.isFinite(declared) && declared >= 0 ? Math.min(declared, bodyLimit) : bodyLimit;
+      const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limit) : limit;
       if (!this.take(bytes))
         throw new AppError(
           ErrorCode.TOO_MANY_REQUESTS,
-          'The server is busy saving other large documents; try again in a moment',
+          `The server is busy with other large requests; try again in a moment`,
         );
       let held = true;
       reply.raw.once('close', () => {

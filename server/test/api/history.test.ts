@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -21,6 +20,7 @@ import {
   setupAdmin,
   type TestApp,
 } from '../harness.ts';
+import { slowBodiesUntilRefused } from '../slow-bodies.ts';
 
 // Versions of files and saving from a version (issue 12): every save keeps what it replaced,
 // a save from a stale base is refused and loses nothing, a version comes back byte for byte.
@@ -292,41 +292,28 @@ describe('saving large documents at once', () => {
   it('refuses a save beyond the bytes held in memory by saves under way, then takes it again', async () => {
     const id = await putFile(t, owner(), '/', 'big.md', '# big');
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = new URL(base);
     const post = () =>
       fetch(`${base}/api/markdown/edit`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'nimbus-token': admin.token },
         body: JSON.stringify({ fileId: id, contentText: '# small', force: true }),
       });
-    // saves that announce the largest body and send it slowly, until one is refused: the ones
-    // before it hold the whole allowance
-    const slow: net.Socket[] = [];
+    // saves that announce the largest body and send it slowly, until one is refused
+    const slow = await slowBodiesUntilRefused(base, {
+      path: '/api/markdown/edit',
+      headers: { 'nimbus-token': admin.token },
+      length: 24 * 1024 * 1024,
+    });
     try {
-      let refused = false;
-      while (!refused && slow.length < 10) {
-        const socket = net.connect(Number(port), '127.0.0.1');
-        slow.push(socket);
-        await new Promise((resolve) => socket.once('connect', resolve));
-        const answered = new Promise<boolean>((resolve) => {
-          socket.once('data', (data) => resolve(data.toString().startsWith('HTTP/1.1 429')));
-          setTimeout(() => resolve(false), 500);
-        });
-        socket.write(
-          `POST /api/markdown/edit HTTP/1.1\r\nhost: 127.0.0.1\r\nnimbus-token: ${admin.token}\r\n` +
-            `content-type: application/json\r\ncontent-length: ${24 * 1024 * 1024}\r\n\r\n{"fileId":`,
-        );
-        refused = await answered;
-      }
-      expect(refused).toBe(true);
-      // at least four of the largest saves were taken before one was refused
-      expect(slow.length).toBeGreaterThanOrEqual(5);
+      expect(slow.refused).toBe(true);
+      // the four before it hold the whole allowance
+      expect(slow.held).toBeGreaterThanOrEqual(4);
       const busy = await post();
       expect(busy.status).toBe(429);
       expect(((await busy.json()) as { code: number }).code).toBe(ErrorCode.TOO_MANY_REQUESTS);
     } finally {
       // the slow senders give up: what they held is free again
-      for (const socket of slow) socket.destroy();
+      slow.close();
     }
     await until(async () => (await post()).status === 200, 'saves are taken again');
     expect(fs.readFileSync(disk('big.md'), 'utf8')).toBe('# small');

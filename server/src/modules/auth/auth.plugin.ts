@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TOKEN_HEADER } from '@nimbus/contract';
 import type { Actor } from '../../lib/access.ts';
+import { ByteBudget } from '../../lib/byte-budget.ts';
 import { notLoggedIn } from '../../lib/errors.ts';
 
 declare module 'fastify' {
@@ -25,6 +26,8 @@ declare module 'fastify' {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
+/** Bodies of requests without an account read into memory at once, all together. */
+export const ANONYMOUS_BODIES_IN_FLIGHT = 32 * 1024 * 1024;
 
 /**
  * The token comes in the `nimbus-token` header. The cookie and the `nimbus-token` query are
@@ -66,6 +69,16 @@ export function installAuth(api: FastifyInstance): void {
     if (!request.actor && !config.public && !(config.formAuth && !token)) {
       throw notLoggedIn(token ? 'Login has expired, please log in again' : 'Not logged in');
     }
+  });
+  // without an account, the bodies read into memory are bounded together: a flood of large
+  // bodies gets "try again" instead of the server's memory (uploads stream to disk, bounded
+  // per share and address)
+  const anonymousBodies = new ByteBudget(ANONYMOUS_BODIES_IN_FLIGHT);
+  const holdAnonymous = anonymousBodies.hook();
+  api.addHook('preParsing', async (request, reply) => {
+    if (request.actor || SAFE_METHODS.has(request.method)) return;
+    if (String(request.headers['content-type'] ?? '').startsWith('multipart/')) return;
+    await holdAnonymous(request, reply);
   });
   api.addHook('preHandler', async (request) => {
     if (request.actor || request.routeOptions.config.formAuth !== true) return;
