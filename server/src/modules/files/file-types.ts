@@ -18,6 +18,17 @@ const groups: Record<Exclude<FileType, 'folder' | 'other'>, string[]> = {
     'heic',
     'heif',
     'avif',
+    // camera RAW photos and Photoshop documents: shown as the pictures the images module makes
+    'dng',
+    'cr2',
+    'nef',
+    'arw',
+    'raf',
+    'orf',
+    'rw2',
+    'pef',
+    'srw',
+    'psd',
   ],
   video: [
     'mp4',

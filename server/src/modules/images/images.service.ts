@@ -265,8 +265,9 @@ export class ImagesService {
   // ---- viewing --------------------------------------------------------------------------------
 
   /**
-   * `GET /view/image?id`: an image as the viewer shows it. HEIC and TIFF are converted to WebP
-   * once (cached by content hash); anything the browser shows itself is sent as it is.
+   * `GET /view/image?id`: an image as the viewer shows it. HEIC, TIFF, camera RAW and Photoshop
+   * documents are converted to WebP once (cached by content hash); anything the browser shows
+   * itself is sent as it is.
    */
   async viewable(actor: Actor, id: string): Promise<ImageBytes> {
     return this.viewableOf(await this.ownFile(actor, id));
@@ -279,11 +280,11 @@ export class ImagesService {
   private async viewableOf(found: Found): Promise<ImageBytes> {
     const { row } = found;
     if (row.fileType !== 'image') throw notAnImage();
-    if (!isConvertedForViewing(row.suffix))
-      return { blobs: this.blobs, place: found.place, row, previewOnly: found.previewOnly };
+    const asItIs = { blobs: this.blobs, place: found.place, row, previewOnly: found.previewOnly };
+    if (!isConvertedForViewing(row.suffix)) return asItIs;
     const key = `${row.id}-${versionOf(row)}.webp`;
     const place = this.blobs.cached('image', key);
-    await this.makeOnce(place, key, async (workDir, signal) => {
+    const made = this.makeOnce(place, key, async (workDir, signal) => {
       const local = await this.blobs.local(found.place);
       try {
         const out = path.join(workDir, 'view.webp');
@@ -295,6 +296,13 @@ export class ImagesService {
         await local.release();
       }
     });
+    try {
+      await made;
+    } catch {
+      // a picture that cannot be converted (damaged, not what its name says) goes as the file
+      // it is, served by what its bytes are: a RAW photo or a Photoshop document as a download
+      return asItIs;
+    }
     return this.webpBytes(place, `${row.name}.webp`, key);
   }
 

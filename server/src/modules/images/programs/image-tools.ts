@@ -4,6 +4,8 @@ import exifReader from 'exif-reader';
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
 import type { ExifFacts, ImageFacts } from '@nimbus/contract';
 import { findProgram, runProgram } from '../../search/content/tools.ts';
+import { RAW_SUFFIXES, canDecodeRaw, developRaw, identifyRaw } from './camera-raw.ts';
+import { canDecodePsd, compositeOfPsd, readPsdHeader } from './psd-image.ts';
 
 // libvips keeps no cache of decoded images between requests: a thumbnail is made once and then
 // served from the thumbnail cache, so the memory is better left free
@@ -24,6 +26,10 @@ const NATIVE = new Set([
 ]);
 /** HEIF photos as phones take them (HEVC inside), decoded by libheif's `heif-convert`. */
 const HEIF = new Set(['heic', 'heif']);
+/** Camera RAW photos, developed by `dcraw`. */
+const RAW = new Set(RAW_SUFFIXES);
+/** Photoshop documents: their composite picture, decoded by ffmpeg. */
+const PSD = new Set(['psd']);
 /** Drawings: rasterised from memory, so a reference to another file is never followed. */
 const VECTOR = new Set(['svg']);
 /** The most an SVG may weigh to be rasterised. */
@@ -31,14 +37,22 @@ const MAX_SVG_BYTES = 8 * 1024 * 1024;
 /** The most pixels an image may have to be decoded at all (a decompression bomb stops here). */
 const MAX_PIXELS = 200_000_000;
 /** Images the browser cannot show (or shows badly) and that are converted to WebP for viewing. */
-const CONVERTED = new Set(['tif', 'tiff', 'heic', 'heif', 'svg']);
+const CONVERTED = new Set(['tif', 'tiff', 'heic', 'heif', 'svg', ...RAW, ...PSD]);
 /** The longer side of an image converted for viewing. */
 const VIEW_MAX_SIDE = 8192;
+/** The longer side of a RAW photo or a Photoshop document viewed (their decoding is costly). */
+const DEVELOPED_VIEW_SIDE = 4096;
 
 /** Whether Nimbus can read this kind of image at all (thumbnails, facts, conversion). */
 export function isReadableImage(suffix: string): boolean {
   const s = suffix.toLowerCase();
-  return NATIVE.has(s) || VECTOR.has(s) || (HEIF.has(s) && findProgram('heif-convert') !== null);
+  return (
+    NATIVE.has(s) ||
+    VECTOR.has(s) ||
+    (HEIF.has(s) && findProgram('heif-convert') !== null) ||
+    (RAW.has(s) && canDecodeRaw()) ||
+    (PSD.has(s) && canDecodePsd())
+  );
 }
 
 /** Whether reading this image's size needs its picture decoded (HEIF), not only its header. */
@@ -60,11 +74,23 @@ export interface ImageFile {
 const decoded: SharpOptions = { failOn: 'none', limitInputPixels: MAX_PIXELS };
 
 /**
- * A sharp pipeline over the image, decoded first by `heif-convert` into `workDir` for HEIF.
- * The first frame of an animation; the orientation the camera recorded is applied.
+ * A sharp pipeline over the image, decoded first by `heif-convert` into `workDir` for HEIF,
+ * by dcraw for a RAW photo and by ffmpeg for a Photoshop document (these two as small as
+ * `side`, the longer side wanted, allows). The first frame of an animation; the orientation
+ * the camera recorded is applied.
  */
-async function open(image: ImageFile, workDir: string, signal: AbortSignal): Promise<Sharp> {
+async function open(
+  image: ImageFile,
+  side: number,
+  workDir: string,
+  signal: AbortSignal,
+): Promise<Sharp> {
   const suffix = image.suffix.toLowerCase();
+  if (RAW.has(suffix))
+    // a developed photo is upright already; an embedded preview says in its EXIF
+    return sharp(await developRaw(image.path, side, MAX_PIXELS, signal), decoded).rotate();
+  if (PSD.has(suffix))
+    return sharp(await compositeOfPsd(image.path, side, MAX_PIXELS, signal), decoded);
   if (VECTOR.has(suffix)) {
     const { size } = await stat(image.path);
     if (size > MAX_SVG_BYTES) throw new Error('This drawing is too large to draw');
@@ -88,7 +114,7 @@ export async function thumbnailOf(
   workDir: string,
   signal: AbortSignal,
 ): Promise<Buffer> {
-  const pipeline = await open(image, workDir, signal);
+  const pipeline = await open(image, size, workDir, signal);
   return pipeline
     .resize(size, size, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 72, effort: 2 })
@@ -102,7 +128,7 @@ export async function avatarOf(
   workDir: string,
   signal: AbortSignal,
 ): Promise<Buffer> {
-  const pipeline = await open(image, workDir, signal);
+  const pipeline = await open(image, size, workDir, signal);
   return pipeline
     .resize(size, size, { fit: 'cover', position: 'attention' })
     .webp({ quality: 80 })
@@ -121,9 +147,11 @@ export async function viewableWebp(
   workDir: string,
   signal: AbortSignal,
 ): Promise<void> {
-  const pipeline = await open(image, workDir, signal);
+  const suffix = image.suffix.toLowerCase();
+  const side = RAW.has(suffix) || PSD.has(suffix) ? DEVELOPED_VIEW_SIDE : VIEW_MAX_SIDE;
+  const pipeline = await open(image, side, workDir, signal);
   await pipeline
-    .resize(VIEW_MAX_SIDE, VIEW_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .resize(side, side, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 85, effort: 3 })
     .toFile(out);
 }
@@ -140,6 +168,17 @@ export async function factsOf(
   signal: AbortSignal,
 ): Promise<ImageFacts | null> {
   const suffix = image.suffix.toLowerCase();
+  // what the camera and Photoshop say, without developing the picture
+  if (RAW.has(suffix)) {
+    const raw = await identifyRaw(image.path, signal).catch(() => null);
+    if (!raw) return null;
+    const { width, height, exif } = raw;
+    return { width, height, format: suffix, ...(exif ? { exif } : {}) };
+  }
+  if (PSD.has(suffix)) {
+    const psd = await readPsdHeader(image.path).catch(() => null);
+    return psd ? { ...psd, format: suffix } : null;
+  }
   let meta: Metadata;
   try {
     // the HEIF container is read without decoding its pictures; a picture libvips cannot
@@ -148,7 +187,7 @@ export async function factsOf(
   } catch {
     if (!HEIF.has(suffix)) return null;
     try {
-      meta = await (await open(image, workDir, signal)).metadata();
+      meta = await (await open(image, VIEW_MAX_SIDE, workDir, signal)).metadata();
     } catch {
       return null;
     }
