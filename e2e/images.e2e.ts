@@ -14,6 +14,7 @@ import {
   until,
   type NimbusServer,
 } from './harness.ts';
+import { linearDng, rgbPsd } from '../server/test/image-fixtures.ts';
 
 // Photos as people look at them: the grid draws each tile from its 256 px thumbnail (a HEIC
 // photo and a PDF's first page included), a photo opens in the gallery, which zooms, turns,
@@ -251,6 +252,36 @@ describe('photos in the drive', () => {
     } finally {
       await phone.context.close();
     }
+  });
+});
+
+describe('camera RAW photos and Photoshop documents', () => {
+  it('have thumbnails in the grid and open in the gallery as the WebP the server develops', async () => {
+    const dir = path.join(server.dataDir, 'files', ADMIN.username, 'designs');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'poster.psd'), rgbPsd(300, 200, [30, 60, 220]));
+    fs.writeFileSync(
+      path.join(dir, 'IMG_0001.DNG'),
+      linearDng({ width: 320, height: 240, rgb: [60000, 8000, 8000] }),
+    );
+    await api('GET', '/user/setting/sync?path=%2F');
+    await until(
+      async () =>
+        (await api<{ name: string }[]>('GET', '/list?currentDirectory=%2Fdesigns').catch(() => []))
+          .length === 2,
+      'the designs are indexed',
+      30_000,
+    );
+    await page.goto('/?path=%2Fdesigns%2F&vmode=grid');
+    await thumbnailsDrawn(page, ['IMG_0001.DNG', 'poster.psd'], /^\/api\/view\/thumbnail\?/);
+    await saveScreenshot(page, 'images-grid-raw-psd');
+    await item(page, 'poster.psd').dblclick();
+    await shows(page, 'poster.psd', 300);
+    expect(await viewerImage(page).getAttribute('src')).toMatch(/^\/api\/view\/image\?/);
+    await page.keyboard.press('ArrowLeft');
+    await shows(page, 'IMG_0001.DNG', 320);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('image-viewer').waitFor({ state: 'detached' });
   });
 });
 

@@ -25,7 +25,9 @@ const set = (list: string) => new Set(list.split(' '));
 
 /** Images a browser draws from the raw bytes (svg is served as an attachment, never inline). */
 const VIEWABLE_IMAGES = set('jpg jpeg png gif bmp webp avif ico apng jfif');
-const IMAGES = set('jpg jpeg png gif bmp webp avif ico apng jfif svg tif tiff heic heif psd raw');
+const IMAGES = set(
+  'jpg jpeg png gif bmp webp avif ico apng jfif svg tif tiff heic heif psd raw dng cr2 nef arw raf orf rw2 pef srw',
+);
 const VIDEOS = set('mp4 mkv webm mov avi wmv flv m4v mpg mpeg 3gp m3u8 rmvb');
 const AUDIO = set('mp3 wav flac aac ogg oga m4a wma opus ape aiff mid midi');
 const ARCHIVES = set('zip tar gz tgz 7z rar bz2 xz jar zst');

@@ -43,8 +43,17 @@ describe('thumbnailUrl', () => {
     );
   });
 
-  it('opens HEIC, TIFF and SVG in the gallery, but not PSD', () => {
-    expect(['a.heic', 'b.tif', 'c.svg', 'd.png'].every((n) => isGalleryImage(file(n)))).toBe(true);
-    expect(isGalleryImage(file('e.psd'))).toBe(false);
+  it('opens HEIC, TIFF, SVG, camera RAW and Photoshop documents in the gallery, not any file', () => {
+    const opened = ['a.heic', 'b.tif', 'c.svg', 'd.png', 'e.psd', 'f.DNG', 'g.cr2', 'h.NEF'];
+    for (const name of [...opened, 'i.arw', 'j.raf', 'k.orf', 'l.rw2', 'm.pef', 'n.srw'])
+      expect(isGalleryImage(file(name)), name).toBe(true);
+    for (const name of ['a.txt', 'b.zip', 'c.raw.txt', 'd.x3f'])
+      expect(isGalleryImage(file(name)), name).toBe(false);
+  });
+
+  it('has a thumbnail for camera RAW photos and Photoshop documents', () => {
+    for (const name of ['a.dng', 'b.CR2', 'c.nef', 'd.arw', 'e.raf', 'f.orf', 'g.rw2', 'h.psd'])
+      expect(hasThumbnail(file(name)), name).toBe(true);
+    expect(thumbnailUrl(file('poster.psd'), api)).toMatch(/^\/view\/thumbnail\?id=f1&/);
   });
 });

@@ -6,10 +6,16 @@ import { ownerSource } from '../preview/sources';
 
 const set = (list: string) => new Set(list.split(' '));
 
-/** Images the server draws thumbnails of (HEIC and TIFF converted, SVG rasterised). */
-const THUMBNAIL_IMAGES = set('jpg jpeg jfif png apng gif webp avif tif tiff heic heif svg');
+/** Camera RAW photos and Photoshop documents: the server develops them into WebP. */
+const DEVELOPED = 'dng cr2 nef arw raf orf rw2 pef srw psd';
+/** Images the server draws thumbnails of (HEIC, TIFF, RAW and PSD converted, SVG rasterised). */
+const THUMBNAIL_IMAGES = set(
+  `jpg jpeg jfif png apng gif webp avif tif tiff heic heif svg ${DEVELOPED}`,
+);
 /** Images the gallery shows: the browser's own kinds, and those the server converts to WebP. */
-const GALLERY_IMAGES = set('jpg jpeg jfif png apng gif webp avif bmp ico tif tiff heic heif svg');
+const GALLERY_IMAGES = set(
+  `jpg jpeg jfif png apng gif webp avif bmp ico tif tiff heic heif svg ${DEVELOPED}`,
+);
 /**
  * Files whose cover stands for them in the grid: a video's frame, an album's picture, the first
  * page of a PDF or of an office document.
@@ -55,7 +61,7 @@ export function thumbnailUrl(
   return api('/view/thumbnail', { id: item.id, v: versionOf(item) });
 }
 
-/** The address of an image as the gallery shows it (HEIC, TIFF and SVG as WebP). */
+/** The address of an image as the gallery shows it (HEIC, TIFF, RAW, PSD and SVG as WebP). */
 export function viewableImageUrl(
   item: Pick<PreviewItem, 'id' | 'hash' | 'updateDate' | 'size'>,
   api: ApiAddress,
