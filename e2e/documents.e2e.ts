@@ -185,6 +185,24 @@ describe('documents', () => {
     await closeDialog(page);
   });
 
+  it('shows the first page of a document as its tile in the grid', async () => {
+    await page.goto('/?vmode=grid');
+    const img = item(page, 'report.docx').locator('img.nb-thumb');
+    await until(
+      async () =>
+        (await img.count()) > 0 &&
+        (await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)) > 0,
+      'the document\u2019s tile shows its first page',
+      60_000,
+    );
+    expect(new URL((await img.getAttribute('src'))!, server.baseUrl).pathname).toBe(
+      '/api/view/thumbnail',
+    );
+    await saveScreenshot(page, 'documents-grid');
+    await page.goto('/?vmode=list');
+    await item(page, 'report.docx').waitFor({ state: 'visible' });
+  });
+
   it('pages through a PDF and finds a word in it', async () => {
     await item(page, 'manual.pdf').dblclick();
     // the Preview Config's built-in: pdf → the bundled PDF viewer page

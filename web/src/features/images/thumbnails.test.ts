@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasThumbnail, isGalleryImage, thumbnailUrl } from './thumbnails';
+import { coverIsPage, hasThumbnail, isGalleryImage, thumbnailUrl } from './thumbnails';
 
 const file = (name: string, extra: Partial<{ size: number; hash: string | null }> = {}) => ({
   id: 'f1',
@@ -31,6 +31,13 @@ describe('thumbnailUrl', () => {
       expect(hasThumbnail(file(name)), name).toBe(false);
     expect(hasThumbnail({ ...file('x.jpg'), isFolder: true })).toBe(false);
     expect(thumbnailUrl(file('empty.jpg', { size: 0 }), api)).toBeNull();
+  });
+
+  it('draws the first page of PDFs and office documents as a whole page', () => {
+    for (const name of ['a.pdf', 'b.DOCX', 'c.odp'])
+      expect(coverIsPage(file(name)), name).toBe(true);
+    for (const name of ['a.jpg', 'b.mp4', 'c.mp3'])
+      expect(coverIsPage(file(name)), name).toBe(false);
   });
 
   it('names the content version, so a changed file is a new address', () => {

@@ -36,6 +36,12 @@ export function hasThumbnail(item: Kind): boolean {
   return THUMBNAIL_IMAGES.has(s) || COVERED.has(s);
 }
 
+/** Whether the item's picture is a page (a PDF's or an office document's first one). */
+export function coverIsPage(item: Kind): boolean {
+  const s = suffixOf(item);
+  return !item.isFolder && (s === 'pdf' || (OFFICE_SUFFIXES as readonly string[]).includes(s));
+}
+
 /** Whether the gallery viewer opens this item. */
 export function isGalleryImage(item: Kind): boolean {
   return !item.isFolder && GALLERY_IMAGES.has(suffixOf(item));

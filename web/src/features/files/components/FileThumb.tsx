@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { coverIsPage } from '../../images/thumbnails';
 import type { CollectionItem } from './collection-types';
 import { FileIcon } from './FileIcon';
 
@@ -18,7 +19,8 @@ export function FileThumb<T extends CollectionItem>({
   if (url) {
     return (
       <img
-        className="nb-thumb"
+        // a page shows whole, as a sheet of paper; a photo or a cover fills the square
+        className={coverIsPage(item) ? 'nb-thumb nb-thumb--page' : 'nb-thumb'}
         src={url}
         alt=""
         width={size}
