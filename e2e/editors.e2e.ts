@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createAdmin,
   PHONE,
   launchBrowser,
   openPage,
@@ -69,20 +70,9 @@ async function closeEditor(): Promise<void> {
 
 beforeAll(async () => {
   server = await startServer();
-  const init = await fetch(`${server.baseUrl}/api/public/initialization`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  expect(((await init.json()) as { code: number }).code).toBe(0);
-  const login = await fetch(`${server.baseUrl}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...ADMIN, rememberMe: true }),
-  });
-  const session = ((await login.json()) as { data: Record<string, string> }).data;
-  token = session['nimbus-token']!;
-  userId = session.userId!;
+  const session = await createAdmin(server, ADMIN);
+  token = session.token;
+  userId = session.userId;
   fs.mkdirSync(home(), { recursive: true });
   fs.writeFileSync(path.join(home(), 'trip.md'), '# Trip\n');
   fs.writeFileSync(path.join(home(), 'plan.km'), KM);

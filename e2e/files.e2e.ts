@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import {
+  createAdmin,
   PHONE,
   DESKTOP,
   launchBrowser,
@@ -114,18 +115,7 @@ function zipNames(file: string): Promise<string[]> {
 beforeAll(async () => {
   server = await startServer();
   // the administrator, and a session for arranging files behind the browser's back
-  const init = await fetch(`${server.baseUrl}/api/public/initialization`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  expect(((await init.json()) as { code: number }).code).toBe(0);
-  const login = await fetch(`${server.baseUrl}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...ADMIN, rememberMe: true }),
-  });
-  token = ((await login.json()) as { data: Record<string, string> }).data['nimbus-token']!;
+  token = (await createAdmin(server, ADMIN)).token;
 
   // a folder of 1,000 files written on disk, then indexed
   const thousand = path.join(server.dataDir, 'files', ADMIN.username, 'thousand');

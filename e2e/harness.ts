@@ -194,6 +194,33 @@ export async function signInPage(
   await page.getByTestId('sidebar').waitFor({ state: 'visible' });
 }
 
+/** A session of the API: its token, and whose it is. */
+export interface ApiSession {
+  token: string;
+  userId: string;
+  username: string;
+}
+
+/** The first visit's administrator made on a fresh server, and a remembered session of theirs. */
+export async function createAdmin(
+  server: NimbusServer,
+  who: { username: string; password: string },
+): Promise<ApiSession> {
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${server.baseUrl}/api${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const envelope = (await res.json()) as { code: number; message: string; data: unknown };
+    if (envelope.code !== 0) throw new Error(`POST ${path}: ${envelope.message}`);
+    return envelope.data as Record<string, string>;
+  };
+  await post('/public/initialization', who);
+  const session = await post('/login', { ...who, rememberMe: true });
+  return { token: session['nimbus-token']!, userId: session.userId!, username: who.username };
+}
+
 /** Save a full-page screenshot as e2e/screenshots/<name>.png and return its path. */
 export async function saveScreenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(screenshotDir, { recursive: true });

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createAdmin,
   launchBrowser,
   openPage,
   PHONE,
@@ -131,20 +132,9 @@ async function thumbnailsDrawn(p: Page, names: string[], route: RegExp): Promise
 
 beforeAll(async () => {
   server = await startServer();
-  const init = await fetch(`${server.baseUrl}/api/public/initialization`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  expect(((await init.json()) as { code: number }).code).toBe(0);
-  const login = await fetch(`${server.baseUrl}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...ADMIN, rememberMe: true }),
-  });
-  const data = ((await login.json()) as { data: Record<string, string> }).data;
-  token = data['nimbus-token']!;
-  userId = data.userId!;
+  const data = await createAdmin(server, ADMIN);
+  token = data.token;
+  userId = data.userId;
   await seed();
   browser = await launchBrowser();
   ({ context, page } = await openPage(browser, server));

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createAdmin,
   DESKTOP,
   PHONE,
   launchBrowser,
@@ -113,20 +114,9 @@ async function visit(url: string): Promise<void> {
 beforeAll(async () => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-media-e2e-'));
   server = await startServer();
-  const init = await fetch(`${server.baseUrl}/api/public/initialization`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  expect(((await init.json()) as { code: number }).code).toBe(0);
-  const login = await fetch(`${server.baseUrl}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...ADMIN, rememberMe: true }),
-  });
-  const data = ((await login.json()) as { data: Record<string, string> }).data;
-  token = data['nimbus-token']!;
-  userId = data.userId!;
+  const data = await createAdmin(server, ADMIN);
+  token = data.token;
+  userId = data.userId;
   // transcode anything taller than 240 lines
   await api('PUT', '/cloud/setting/transcode/config', {
     enable: true,

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createAdmin,
   launchBrowser,
   openPage,
   saveScreenshot,
@@ -119,20 +120,9 @@ async function closeDialog(): Promise<void> {
 
 beforeAll(async () => {
   server = await startServer();
-  const init = await fetch(`${server.baseUrl}/api/public/initialization`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  expect(((await init.json()) as { code: number }).code).toBe(0);
-  const login = await fetch(`${server.baseUrl}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...ADMIN, rememberMe: true }),
-  });
-  const session = ((await login.json()) as { data: Record<string, string> }).data;
-  token = session['nimbus-token']!;
-  userId = session.userId!;
+  const session = await createAdmin(server, ADMIN);
+  token = session.token;
+  userId = session.userId;
   await seed();
   browser = await launchBrowser();
   ({ context, page } = await openPage(browser, server));
