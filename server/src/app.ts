@@ -46,6 +46,7 @@ import { historyRoutes } from './modules/history/history.routes.ts';
 import { markdownRoutes } from './modules/markdown/markdown.routes.ts';
 import { auditRoutes, installAudit } from './modules/audit/audit.routes.ts';
 import { JOB_UPLOAD_CLEANUP } from './modules/upload/upload.jobs.ts';
+import { JOB_CACHE_SWEEP } from './modules/cache/cache.jobs.ts';
 import { registerWebdav } from './modules/webdav/webdav.plugin.ts';
 
 declare module 'fastify' {
@@ -183,13 +184,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onReady', async () => {
     services.events.start({ log: app.log.child({ module: 'events' }) });
     services.jobs.start({ log: app.log.child({ module: 'jobs' }) });
-    // abandoned uploads are removed (and their space freed) a minute after boot, then every 6 hours
-    const cleanUp = () =>
+    services.cache.start({ log: app.log.child({ module: 'cache' }) });
+    const schedule = (type: string, delayMs: number, what: string) =>
       void services.jobs
-        .enqueue(JOB_UPLOAD_CLEANUP, {}, { userId: null, delayMs: 60_000 })
-        .catch((err: unknown) =>
-          app.log.warn({ err }, 'could not schedule the clean-up of abandoned uploads'),
-        );
+        .enqueue(type, {}, { userId: null, delayMs })
+        .catch((err: unknown) => app.log.warn({ err }, `could not schedule ${what}`));
+    // abandoned uploads are removed (and their space freed) a minute after boot, then every 6
+    // hours; the caches lose what was made of content gone, and keep to their bound, a few
+    // minutes after boot, then every 6 hours
+    const cleanUp = () => {
+      schedule(JOB_UPLOAD_CLEANUP, 60_000, 'the clean-up of abandoned uploads');
+      schedule(JOB_CACHE_SWEEP, 3 * 60_000, 'the sweep of the caches');
+    };
     cleanUp();
     cleanupTimer = setInterval(cleanUp, 6 * 3600_000);
     cleanupTimer.unref();

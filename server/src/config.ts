@@ -16,6 +16,13 @@ const envSchema = z.object({
   NIMBUS_DEFAULT_QUOTA_GB: z.coerce.number().min(0).default(10),
   NIMBUS_SECRET_KEY: z.string().optional(),
   NIMBUS_IMAGE_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  // bytes; 0: no bound
+  NIMBUS_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(10 * 1024 ** 3),
   NIMBUS_TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -47,6 +54,8 @@ export interface Config {
   versionCoalesceMs: number;
   /** At most this many thumbnails and image conversions are made at once. */
   imageWorkers: number;
+  /** The caches of derived files are brought under this many bytes by each sweep; 0: no bound. */
+  cacheMaxBytes: number;
   /** Where the latest release is announced (JSON); undefined: the server never checks. */
   updateFeed: string | undefined;
   /** Hold every JSON answer against its route's response schema (tests). */
@@ -78,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mergeWaitMs: 10_000,
     versionCoalesceMs: 5 * 60 * 1000,
     imageWorkers: e.NIMBUS_IMAGE_WORKERS,
+    cacheMaxBytes: e.NIMBUS_CACHE_MAX_BYTES,
     updateFeed: e.NIMBUS_UPDATE_FEED || undefined,
     checkResponses: false,
   };

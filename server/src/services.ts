@@ -48,11 +48,14 @@ import { SqliteSearchRepo } from './modules/search/search.sqlite.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { TagsService } from './modules/tags/tags.service.ts';
 import { ImagesService } from './modules/images/images.service.ts';
-import { MediaService } from './modules/media/media.service.ts';
+import { MediaService, mediaCacheKeepers } from './modules/media/media.service.ts';
 import { TranscodeSettings } from './modules/media/transcode-settings.ts';
 import { registerMediaJobs } from './modules/media/media.jobs.ts';
 import { PreviewService } from './modules/preview/preview.service.ts';
-import { OfficeService } from './modules/office/office.service.ts';
+import { OfficeService, officeCacheKeeper } from './modules/office/office.service.ts';
+import { CacheService } from './modules/cache/cache.service.ts';
+import { registerCacheJobs } from './modules/cache/cache.jobs.ts';
+import { imageCacheKeepers } from './modules/images/image-cache-keys.ts';
 import { OfficeSettings } from './modules/office/office-settings.ts';
 import { OFFICE_CONVERT_TIMEOUT_MS, OFFICE_SUFFIXES } from '@nimbus/contract';
 
@@ -155,6 +158,14 @@ export function createServices(database: DbHandle, config: Config) {
     (row) => officeSuffixes.has(row.suffix.toLowerCase()),
     (owner, row) => images.firstPageCover(row, async () => (await office.pdf(owner, row)).place),
   );
+  // the caches of derived files: each module says which of its entries are current
+  const cache = new CacheService(
+    db,
+    blobs,
+    [...imageCacheKeepers, officeCacheKeeper, ...mediaCacheKeepers],
+    { maxBytes: config.cacheMaxBytes },
+  );
+  registerCacheJobs({ jobs, cache });
   const search = new SearchService(
     searchRepo,
     new SearchHistoryRepo(db),
@@ -214,6 +225,7 @@ export function createServices(database: DbHandle, config: Config) {
     images,
     preview,
     office,
+    cache,
     history,
     markdown,
     audit,

@@ -44,7 +44,8 @@ export interface PositionalWriter {
  * Derived bytes, safe to delete: each kind has its own area, apart from the users' trees, keyed
  * by file id and content hash so a changed file never meets a stale entry.
  */
-export type CacheKind = 'thumbnail' | 'image' | 'office' | 'hls' | 'cover' | 'text';
+export const CACHE_KINDS = ['thumbnail', 'image', 'office', 'hls', 'cover', 'text'] as const;
+export type CacheKind = (typeof CACHE_KINDS)[number];
 
 /**
  * The one way to the bytes of files (ARCHITECTURE §3). Every module reads and writes content

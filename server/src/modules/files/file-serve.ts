@@ -236,7 +236,39 @@ export async function sendFileBytes(
   reply.header('content-length', String(size === 0 ? 0 : end - start + 1));
   if (request.method === 'HEAD' || size === 0) return reply.send();
   // 1 MiB reads: a bare Node stream needs them to come close to nginx (ARCHITECTURE §8)
-  return reply.send(blobs.read(place, { start, end }));
+  return reply.send(await openedRead(blobs, place, { start, end }));
+}
+
+/**
+ * A read of bytes that may go at any time (a cache entry the sweep removes): the file is open
+ * before the answer starts, so a removal after that cannot break it, and one before is a 404.
+ */
+export async function openedRead(
+  blobs: BlobStore,
+  place: Place,
+  range?: { start: number; end: number },
+): Promise<Readable> {
+  const stream = blobs.read(place, range) as Readable & { pending?: boolean };
+  // a file stream says whether it is still opening; other streams are ready as they come
+  if (stream.pending !== true) return stream;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onReady = () => {
+        stream.off('error', onError);
+        resolve();
+      };
+      const onError = (err: unknown) => {
+        stream.off('ready', onReady);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      };
+      stream.once('ready', onReady);
+      stream.once('error', onError);
+    });
+  } catch {
+    stream.destroy();
+    throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file is missing on disk');
+  }
+  return stream;
 }
 
 /** Send a zip, written as it is read: no temporary file, the first byte leaves at once. */

@@ -26,6 +26,8 @@ import type { SettingsService } from '../settings/settings.service.ts';
 import type { ShareAccess, ShareCredentials, ShareTarget } from '../share/share-access.ts';
 import type { ShareVisitorService } from '../share/share-visitor.service.ts';
 import type { UsersService } from '../users/users.service.ts';
+import { markUsed } from '../cache/cache-keeper.ts';
+import { imageKeys, versionOf } from './image-cache-keys.ts';
 import { canDrawPdf, firstPageOf } from './programs/pdf-page.ts';
 import {
   avatarOf,
@@ -65,10 +67,6 @@ interface Found {
 
 const noThumbnail = () => new AppError(ErrorCode.FILE_NOT_FOUND, 'This file has no thumbnail');
 const notAnImage = () => new AppError(ErrorCode.FILE_NOT_FOUND, 'This file is no image');
-
-/** The content's version: its hash, or its size and date for a file not yet hashed. */
-const versionOf = (row: Pick<FileRow, 'hash' | 'size' | 'updateDate'>) =>
-  row.hash ?? `${row.size.toString(16)}-${row.updateDate.toString(16)}`;
 
 /** Photos the "WebP storage" setting turns into WebP as they arrive (not animations). */
 const STORED_AS_WEBP = new Set(['jpg', 'jpeg', 'jfif', 'png', 'tif', 'tiff']);
@@ -166,6 +164,11 @@ export class ImagesService {
 
   private async thumbnailOf(found: Found): Promise<ImageBytes> {
     const { row } = found;
+    const key = imageKeys.thumbnail(row);
+    const place = this.blobs.cached('thumbnail', key);
+    // the cover (a video's frame, a document's first page) is sought only for a thumbnail still
+    // to make: the cache may have let it go while the thumbnail stayed
+    if (await this.blobs.exists(place)) return this.webpBytes(place, `${row.name}.webp`, key);
     let source: ImageFile & { place: Place };
     if (row.fileType === 'image' && isReadableImage(row.suffix)) {
       source = { place: found.place, path: '', suffix: row.suffix };
@@ -174,8 +177,6 @@ export class ImagesService {
       if (!cover) throw noThumbnail();
       source = { place: cover, path: '', suffix: 'jpg' };
     }
-    const key = `${row.id}-${versionOf(row)}-${THUMBNAIL_SIZE}.webp`;
-    const place = this.blobs.cached('thumbnail', key);
     await this.makeOnce(place, key, async (workDir, signal) => {
       const local = await this.blobs.local(source.place);
       try {
@@ -198,6 +199,7 @@ export class ImagesService {
     if (!cover) throw noThumbnail();
     const stat = await this.blobs.stat(cover);
     if (!stat) throw noThumbnail();
+    markUsed(this.blobs, cover, stat.mtimeMs);
     const head = await this.blobs.readHead(cover, 12);
     const isPng = head[0] === 0x89 && head[1] === 0x50;
     const isWebp = head.subarray(8, 12).toString('latin1') === 'WEBP';
@@ -242,7 +244,7 @@ export class ImagesService {
    */
   async firstPageCover(row: FileRow, pdfOf: () => Promise<Place>): Promise<Place | null> {
     if (!canDrawPdf()) return null;
-    const key = `${row.id}-${versionOf(row)}-page1.png`;
+    const key = imageKeys.firstPage(row);
     const place = this.blobs.cached('cover', key);
     try {
       if (await this.blobs.exists(place)) return place;
@@ -282,7 +284,7 @@ export class ImagesService {
     if (row.fileType !== 'image') throw notAnImage();
     const asItIs = { blobs: this.blobs, place: found.place, row, previewOnly: found.previewOnly };
     if (!isConvertedForViewing(row.suffix)) return asItIs;
-    const key = `${row.id}-${versionOf(row)}.webp`;
+    const key = imageKeys.viewable(row);
     const place = this.blobs.cached('image', key);
     const made = this.makeOnce(place, key, async (workDir, signal) => {
       const local = await this.blobs.local(found.place);
@@ -384,8 +386,8 @@ export class ImagesService {
     const rows = await this.files.purgedFiles(change, ['image', 'video', 'audio', 'document'], trx);
     if (rows.length === 0) return;
     const places = rows.flatMap((row) => [
-      this.blobs.cached('thumbnail', `${row.id}-${versionOf(row)}-${THUMBNAIL_SIZE}.webp`),
-      this.blobs.cached('image', `${row.id}-${versionOf(row)}.webp`),
+      this.blobs.cached('thumbnail', imageKeys.thumbnail(row)),
+      this.blobs.cached('image', imageKeys.viewable(row)),
     ]);
     void Promise.all(places.map((place) => this.blobs.remove(place))).catch(() => undefined);
   }
@@ -524,7 +526,7 @@ export class ImagesService {
     const chosen =
       found && account.avatar ? await this.files.liveRow(account.id, account.avatar) : undefined;
     if (chosen && chosen.fileType === 'image' && isReadableImage(chosen.suffix)) {
-      const key = `avatar-${chosen.id}-${versionOf(chosen)}-${AVATAR_SIZE}.webp`;
+      const key = imageKeys.avatar(chosen);
       const place = this.blobs.cached('thumbnail', key);
       const from = this.files.placeOf(owner, chosen);
       // a picture that cannot be drawn (damaged, not what its name says) leaves the initial
@@ -544,7 +546,7 @@ export class ImagesService {
     }
     const name = account.showName || account.username;
     const digest = createHash('sha256').update(`${account.id}\0${name}`).digest('hex');
-    const key = `avatar-initial-${digest.slice(0, 32)}.webp`;
+    const key = imageKeys.initial(digest);
     const place = this.blobs.cached('thumbnail', key);
     await this.makeOnce(place, key, async () => {
       const colour = AVATAR_COLOURS[parseInt(digest.slice(0, 8), 16) % AVATAR_COLOURS.length]!;
@@ -600,6 +602,7 @@ export class ImagesService {
   private async webpBytes(place: Place, name: string, key: string): Promise<ImageBytes> {
     const stat = await this.blobs.stat(place);
     if (!stat) throw noThumbnail();
+    markUsed(this.blobs, place, stat.mtimeMs);
     return {
       blobs: this.blobs,
       place,

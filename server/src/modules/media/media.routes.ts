@@ -18,7 +18,7 @@ import { AppError } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import type { Place } from '../../storage/blob-store.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
-import { markUserBytes } from '../files/file-serve.ts';
+import { markUserBytes, openedRead } from '../files/file-serve.ts';
 import { credentialsOf } from '../share/share-request.ts';
 
 const noCover = () =>
@@ -35,11 +35,17 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
   const { media, blobs } = app.services;
   const open = { public: true } as const;
 
-  const sendPart = (reply: FastifyReply, part: { place: Place; type: string }, maxAge: number) => {
+  const sendPart = async (
+    reply: FastifyReply,
+    part: { place: Place; type: string },
+    maxAge: number,
+  ) => {
+    // opened first: a rendition or cover the cache sweep removes meanwhile is a 404
+    const bytes = await openedRead(blobs, part.place);
     markUserBytes(reply);
     reply.header('content-type', part.type);
     reply.header('cache-control', `private, max-age=${maxAge}`);
-    return reply.send(blobs.read(part.place));
+    return reply.send(bytes);
   };
 
   // ---- a file's info and cover --------------------------------------------------------------

@@ -16,6 +16,7 @@ import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import { Gate } from '../../lib/gate.ts';
 import type { Place } from '../../storage/blob-store.ts';
+import { fileIdAtStart, markUsed, type CacheKeeper } from '../cache/cache-keeper.ts';
 import type { FileRow } from '../files/files.repo.ts';
 import type { FileChange, FilesService } from '../files/files.service.ts';
 import type { Owner } from '../files/files.service.ts';
@@ -116,6 +117,27 @@ export function needsTranscode(v: VideoProbe, c: TranscodeConfig): boolean {
   );
 }
 
+/** What the `media` column records of a file's current bytes, or null (none, or of older bytes). */
+function storedOf(row: Pick<FileRow, 'hash' | 'media'>): StoredMedia | null {
+  if (!row.hash) return null;
+  const media = factsOf(row.media)[FACTS_KEY] as StoredMedia | undefined;
+  return media?.hash === row.hash ? media : null;
+}
+
+/** Covers and renditions are current while the file's facts of its current bytes name them. */
+export const mediaCacheKeepers: CacheKeeper[] = [
+  {
+    kind: 'cover',
+    fileOf: (key) => fileIdAtStart(key),
+    isCurrent: (key, row) => storedOf(row)?.cover === key,
+  },
+  {
+    kind: 'hls',
+    fileOf: (key) => fileIdAtStart(key),
+    isCurrent: (key, row) => storedOf(row)?.hls?.key === key,
+  },
+];
+
 const hlsNotFound = () =>
   new AppError(ErrorCode.FILE_NOT_FOUND, 'This video has no stream', undefined, 404);
 
@@ -168,9 +190,7 @@ export class MediaService {
   // ---- reading a file's info ------------------------------------------------------------------
 
   private stored(row: FileRow): StoredMedia | null {
-    if (!row.hash) return null;
-    const media = factsOf(row.media)[FACTS_KEY] as StoredMedia | undefined;
-    return media?.hash === row.hash ? media : null;
+    return storedOf(row);
   }
 
   /** Record the facts under this module's key, keeping the other modules' keys. */
@@ -183,15 +203,25 @@ export class MediaService {
     return `${row.id}-${(row.hash ?? 'none').slice(0, 16)}.${ext}`;
   }
 
-  /** The info of a file's current bytes: stored, or read now and stored. */
-  async examine(owner: Owner, row: FileRow, signal: AbortSignal): Promise<StoredMedia | null> {
+  /**
+   * The info of a file's current bytes: stored, or read now and stored (`again`: read now,
+   * whatever is stored, when the cache has let its cover go).
+   */
+  async examine(
+    owner: Owner,
+    row: FileRow,
+    signal: AbortSignal,
+    again = false,
+  ): Promise<StoredMedia | null> {
     if (!row.hash || row.isFolder === 1) return null;
     const have = this.stored(row);
-    if (have) return have;
+    if (have && !again) return have;
     let media: StoredMedia | null = null;
     if (row.fileType === 'audio') media = await this.readMusic(owner, row);
     else if (row.fileType === 'video' && hasFfmpeg())
       media = await this.readVideo(owner, row, signal);
+    // read again for a lost cover: the rendition made of these bytes stays theirs
+    if (media && have?.hls) media.hls = have.hls;
     const earlier = factsOf(row.media)[FACTS_KEY] as StoredMedia | undefined;
     if (media) await this.keep(row, media);
     // what was made of the file's earlier bytes goes with them
@@ -355,10 +385,19 @@ export class MediaService {
 
   /** A cover of an audio or video file, with its content type; null when it has none. */
   async cover(owner: Owner, row: FileRow): Promise<{ place: Place; type: string } | null> {
-    const media = await this.examine(owner, row, AbortSignal.timeout(60_000));
+    const signal = AbortSignal.timeout(60_000);
+    let media = await this.examine(owner, row, signal);
     if (!media?.cover) return null;
-    const place = this.blobs.cached('cover', media.cover);
-    if (!(await this.blobs.exists(place))) return null;
+    let place = this.blobs.cached('cover', media.cover);
+    const stat = await this.blobs.stat(place);
+    if (stat) markUsed(this.blobs, place, stat.mtimeMs);
+    else {
+      // the cache let it go (its size bound): read the file again
+      media = await this.examine(owner, row, signal, true);
+      if (!media?.cover) return null;
+      place = this.blobs.cached('cover', media.cover);
+      if (!(await this.blobs.exists(place))) return null;
+    }
     const type = COVER_CONTENT_TYPES[media.cover.split('.').pop() ?? ''];
     return type ? { place, type } : null;
   }
@@ -395,6 +434,8 @@ export class MediaService {
     if (!folder) throw hlsNotFound();
     const place = this.blobs.child(folder, file);
     if (!(await this.blobs.exists(place))) throw hlsNotFound();
+    // a player starts with the playlist: the rendition was just used
+    if (file.endsWith('.m3u8')) markUsed(this.blobs, folder);
     return { place, type };
   }
 

@@ -17,6 +17,7 @@ import { AppError, badParameter, forbidden, notLoggedIn } from '../../lib/errors
 import { Gate } from '../../lib/gate.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { Place } from '../../storage/blob-store.ts';
+import { fileIdAtStart, markUsed, type CacheKeeper } from '../cache/cache-keeper.ts';
 import type { FileRow } from '../files/files.repo.ts';
 import { type FilesService, type Owner } from '../files/files.service.ts';
 import {
@@ -54,7 +55,15 @@ const OFFICE = new Set<string>(OFFICE_SUFFIXES);
 /** A document that could not be converted is not tried again before this (a broken file). */
 const RETRY_AFTER_MS = 10 * 60_000;
 /** The cache name of a document's PDF: its id and the version of its bytes. */
-const pdfKeyOf = (row: FileRow) => `${row.id}-${versionOf(row).slice(0, 32)}.pdf`;
+const pdfKeyOf = (row: Pick<FileRow, 'id' | 'hash' | 'size' | 'updateDate'>) =>
+  `${row.id}-${versionOf(row).slice(0, 32)}.pdf`;
+
+/** Which office PDFs are made of a document's current bytes. */
+export const officeCacheKeeper: CacheKeeper = {
+  kind: 'office',
+  fileOf: (key) => fileIdAtStart(key),
+  isCurrent: (key, row) => key === pdfKeyOf(row),
+};
 
 /** Callback statuses (API-NOTES §1.15): 2 ready to save, 6 force-saved. */
 const SAVE_STATUSES = new Set([2, 6]);
@@ -136,7 +145,7 @@ export class OfficeService {
         this.converting.set(key, running);
       }
       await running;
-    }
+    } else markUsed(this.blobs, place);
     return {
       blobs: this.blobs,
       place,
