@@ -1,6 +1,6 @@
 import type { PreviewItem, PreviewSource } from '../preview/registry';
 import { suffixOf } from '../files/file-kinds';
-import { isOfficeDocument } from './viewers';
+import { isOfficeDocument } from './document-kinds';
 
 /** The bundled viewer pages, at the Preview Config's built-in addresses (API-NOTES §1.12). */
 export const PDF_VIEWER_PAGE = '/pdf.js/web/viewer.html';

@@ -1,12 +1,7 @@
-import { OFFICE_SUFFIXES } from '@nimbus/contract';
 import { lazy } from 'react';
 import { suffixOf } from '../files/file-kinds';
-import type { PreviewItem, Viewer } from '../preview/registry';
-
-const OFFICE = new Set<string>(OFFICE_SUFFIXES);
-
-/** Office documents LibreOffice turns into a PDF on the server. */
-export const isOfficeDocument = (item: PreviewItem) => OFFICE.has(suffixOf(item));
+import type { Viewer } from '../preview/registry';
+import { isOfficeDocument } from './document-kinds';
 
 /**
  * Office documents as their PDF in the bundled PDF viewer, and PDFs and EPUBs in the bundled

@@ -3,7 +3,7 @@ import { FullScreenViewer } from '../../preview/components/FullScreenViewer';
 import type { ViewerProps } from '../../preview/registry';
 import { editsInOnlyOffice, useOfficeConfig } from '../api';
 import { documentPageAddress, onlyOfficePageAddress } from '../viewer-pages';
-import { isOfficeDocument } from '../viewers';
+import { isOfficeDocument } from '../document-kinds';
 
 /** A document full screen in its bundled viewer page: office files as PDF, PDF, EPUB. */
 export default function DocumentViewer({ item, source, onClose }: ViewerProps) {
