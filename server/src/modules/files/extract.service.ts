@@ -4,7 +4,8 @@ import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { archiveKind, DEFAULT_LIMITS, extractArchive } from './archive.ts';
 import { newFileRow } from './file-row.ts';
-import { toView, type FilesService, type FileView } from './files.service.ts';
+import { toView, type FileView } from './file-view.ts';
+import type { FilesService } from './files.service.ts';
 import type { TreeIndexer } from './tree-index.ts';
 
 /** Extraction of zip, tar, tar.gz, 7z and rar archives into the tree. */

@@ -6,16 +6,8 @@ import { newId, sha256Bytes } from '../../lib/ids.ts';
 import { typeFactsOf } from './file-types.ts';
 import { newFileRow } from './file-row.ts';
 import type { FileRow } from './files.repo.ts';
-import {
-  failureOf,
-  fullPathOf,
-  prefixOf,
-  toView,
-  type FileView,
-  type FilesService,
-  type FolderRef,
-  type Owner,
-} from './files.service.ts';
+import { failureOf, fullPathOf, toView, type FileView } from './file-view.ts';
+import { prefixOf, type FilesService, type FolderRef, type Owner } from './files.service.ts';
 import { checkName, suffixOf } from './names.ts';
 import { emptyFileContent } from './empty-files.ts';
 import type { TrashService } from './trash.service.ts';

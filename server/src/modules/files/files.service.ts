@@ -1,22 +1,13 @@
-import { createHash } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
-import {
-  DEFAULT_CHUNK_SIZE,
-  ErrorCode,
-  type FileItem,
-  type FileOperation,
-  type OperationResult,
-} from '@nimbus/contract';
+import type { Readable } from 'node:stream';
+import { DEFAULT_CHUNK_SIZE, ErrorCode, type OperationResult } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import type { Actor } from '../../lib/access.ts';
 import { requireAuthority } from '../../lib/access.ts';
 import { AppError, badParameter, exists } from '../../lib/errors.ts';
 import { Gate } from '../../lib/gate.ts';
-import { formatDateTime } from '../../lib/time.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
-import { contentTypeOf } from './file-types.ts';
 import { newFileRow } from './file-row.ts';
-import { musicOf } from '../media/media-facts.ts';
+import { mountView, toView, type FileView } from './file-view.ts';
 import {
   FilesRepo,
   parseMedia,
@@ -25,16 +16,13 @@ import {
   underPrefix,
   type FileRow,
   type ListQuery,
-  type MountEntry,
   type SortOrder,
   type SortProp,
 } from './files.repo.ts';
 import { Journal, type IntentKind } from './journal.ts';
 import { checkName, folderPathOf, numberedName, parseFolderPath } from './names.ts';
 import { spaceFull, spaceLeft, withSpace, type SpaceOptions } from './quota.ts';
-
-/** A file or folder as the API shows it: the contract's `fileItem`. */
-export type FileView = FileItem;
+import { stageBytes, type StagedBytes } from './stage-bytes.ts';
 
 export interface Owner {
   id: string;
@@ -77,76 +65,8 @@ export interface ListParams {
   withMounts?: boolean;
 }
 
+/** The `queryFileType` values that list one type of file, drive-wide. */
 const VIEW_TYPES = new Set(['image', 'video', 'audio', 'document', 'text', 'archive', 'other']);
-
-export function toView(row: FileRow): FileView {
-  const view: FileView = {
-    id: row.id,
-    name: row.name,
-    path: row.path,
-    isFolder: row.isFolder === 1,
-    size: row.size,
-    contentType: row.contentType,
-    suffix: row.suffix,
-    type: row.fileType,
-    hash: row.hash,
-    uploadDate: formatDateTime(row.uploadDate),
-    updateDate: formatDateTime(row.updateDate),
-    isFavorite: row.isFavorite === 1,
-    childrenCount: row.childrenCount,
-    userId: row.userId,
-  };
-  if (row.trashedAt) view.trashDate = formatDateTime(row.trashedAt);
-  if (row.fileType === 'audio') {
-    const music = musicOf(row);
-    if (music) view.music = music;
-  }
-  return view;
-}
-
-/** A mount as an entry of the folder it sits in (`prefix`: that folder's child path). */
-export function mountView(owner: Owner, mount: MountEntry, prefix: string): FileView {
-  return {
-    id: mount.mountId,
-    name: mount.name,
-    path: prefix,
-    isFolder: true,
-    // it takes no space in this drive
-    size: 0,
-    contentType: contentTypeOf('', true),
-    suffix: '',
-    type: 'folder',
-    hash: null,
-    uploadDate: formatDateTime(mount.createdAt),
-    updateDate: formatDateTime(mount.updateDate),
-    isFavorite: false,
-    childrenCount: mount.childrenCount,
-    userId: owner.id,
-    mount: {
-      mountId: mount.mountId,
-      shareId: mount.shareId,
-      fileId: mount.fileId,
-      fileUsername: mount.ownerUsername,
-      fileShowName: mount.ownerShowName,
-    },
-  };
-}
-
-export { prefixOf };
-
-/** `/a/b.txt` for the row `b.txt` under `/a/`. */
-export const fullPathOf = (row: Pick<FileRow, 'path' | 'name'>) => `${row.path}${row.name}`;
-
-/** An item's operation refused by a rule: its result says why; any other error goes on up. */
-export function failureOf(
-  operation: FileOperation,
-  row: FileRow,
-  to: string,
-  err: unknown,
-): OperationResult {
-  if (!(err instanceof AppError)) throw err;
-  return { operation, from: fullPathOf(row), to, code: -1, msg: err.message };
-}
 
 /** Where a folder is: its id ('0' for the root) and the path its children have. */
 export interface FolderRef {
@@ -203,6 +123,16 @@ export class FilesService {
   /** Tell the listeners about a change, inside the transaction that makes it. */
   async changed(change: FileChange, trx: Db): Promise<void> {
     for (const listener of this.listeners) await listener(change, trx);
+  }
+
+  /** Run `listener` after items were deleted for good and their bytes removed. */
+  onPurged(listener: (userId: string) => Promise<void>): void {
+    this.purgeListeners.push(listener);
+  }
+
+  /** Items were deleted for good: what kept things about them tidies up (errors are logged). */
+  async purged(userId: string): Promise<void> {
+    for (const listener of this.purgeListeners) await listener(userId);
   }
 
   // ---- reading ----------------------------------------------------------------------------
@@ -461,23 +391,29 @@ export class FilesService {
     return row;
   }
 
-  /**
-   * Bytes kept for the user outside their tree's rows (earlier versions of files) were added
-   * (or, negative, freed): counted in their used space, in the caller's transaction.
-   */
-  adjustSpace(userId: string, delta: number, trx: Db): Promise<void> {
-    return this.repo.adjustUsed(userId, delta, trx);
+  /** A mounted share holds its name in the folder it sits in: nothing else may take it. */
+  async assertNoMount(userId: string, parentId: string, name: string): Promise<void> {
+    if (await this.repo.mountNamed(userId, parentId, name))
+      throw exists(`A mounted share is named "${name}" in this folder; choose another name`);
   }
 
-  /** Run `listener` after items were deleted for good and their bytes removed. */
-  onPurged(listener: (userId: string) => Promise<void>): void {
-    this.purgeListeners.push(listener);
+  /** A name not taken in the folder: `a.txt`, `a(1).txt`, `a(2).txt` … */
+  async freeName(
+    userId: string,
+    parentId: string,
+    name: string,
+    isFolder: boolean,
+    taken?: Set<string>,
+  ): Promise<string> {
+    const names = taken ?? (await this.repo.childNames(userId, parentId));
+    if (!names.has(name)) return name;
+    for (let n = 1; ; n++) {
+      const candidate = numberedName(name, n, isFolder);
+      if (!names.has(candidate)) return candidate;
+    }
   }
 
-  /** Items were deleted for good: what kept things about them tidies up (errors are logged). */
-  async purged(userId: string): Promise<void> {
-    for (const listener of this.purgeListeners) await listener(userId);
-  }
+  // ---- space (quota.ts) -------------------------------------------------------------------
 
   /** Bytes the user may still add (quota.ts: files, uploads under way, operations in flight). */
   spaceLeft(userId: string, options: SpaceOptions = {}): Promise<number> {
@@ -504,26 +440,12 @@ export class FilesService {
     return withSpace(this.db, this.repo, userId, bytes, reserve, options);
   }
 
-  /** A mounted share holds its name in the folder it sits in: nothing else may take it. */
-  async assertNoMount(userId: string, parentId: string, name: string): Promise<void> {
-    if (await this.repo.mountNamed(userId, parentId, name))
-      throw exists(`A mounted share is named "${name}" in this folder; choose another name`);
-  }
-
-  /** A name not taken in the folder: `a.txt`, `a(1).txt`, `a(2).txt` … */
-  async freeName(
-    userId: string,
-    parentId: string,
-    name: string,
-    isFolder: boolean,
-    taken?: Set<string>,
-  ): Promise<string> {
-    const names = taken ?? (await this.repo.childNames(userId, parentId));
-    if (!names.has(name)) return name;
-    for (let n = 1; ; n++) {
-      const candidate = numberedName(name, n, isFolder);
-      if (!names.has(candidate)) return candidate;
-    }
+  /**
+   * Bytes kept for the user outside their tree's rows (earlier versions of files) were added
+   * (or, negative, freed): counted in their used space, in the caller's transaction.
+   */
+  adjustSpace(userId: string, delta: number, trx: Db): Promise<void> {
+    return this.repo.adjustUsed(userId, delta, trx);
   }
 
   // ---- journaled disk changes -------------------------------------------------------------
@@ -549,38 +471,8 @@ export class FilesService {
    * Bytes from a writer (an editor's text, a version being restored, an uploaded picture)
    * staged and hashed, ready to be put in place; at most `max` bytes.
    */
-  async stage(
-    content: Buffer | Readable,
-    max = Number.MAX_SAFE_INTEGER,
-  ): Promise<{ staged: Place; size: number; hash: string }> {
-    const staged = this.blobs.staging();
-    const hash = createHash('sha256');
-    let size = 0;
-    if (Buffer.isBuffer(content)) {
-      if (content.length > max)
-        throw new AppError(ErrorCode.BAD_PARAMETER, 'The content is too large');
-      hash.update(content);
-      size = content.length;
-      await this.blobs.write(staged, content);
-    } else {
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length;
-          if (size > max)
-            return done(new AppError(ErrorCode.BAD_PARAMETER, 'The content is too large'));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
-      content.once('error', (err) => counter.destroy(err));
-      try {
-        await this.blobs.write(staged, content.pipe(counter));
-      } catch (err) {
-        await this.blobs.remove(staged);
-        throw err;
-      }
-    }
-    return { staged, size, hash: hash.digest('hex') };
+  stage(content: Buffer | Readable, max = Number.MAX_SAFE_INTEGER): Promise<StagedBytes> {
+    return stageBytes(this.blobs, content, max);
   }
 
   /**
@@ -700,4 +592,12 @@ export class FilesService {
   }
 }
 
-export { ROOT_ID, underPrefix, type FileRow, type ListQuery, type SortOrder, type SortProp };
+export {
+  prefixOf,
+  ROOT_ID,
+  underPrefix,
+  type FileRow,
+  type ListQuery,
+  type SortOrder,
+  type SortProp,
+};

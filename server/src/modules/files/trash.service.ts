@@ -2,14 +2,8 @@ import { ErrorCode, type OperationResult } from '@nimbus/contract';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { FileRow } from './files.repo.ts';
-import {
-  failureOf,
-  fullPathOf,
-  prefixOf,
-  toView,
-  type FilesService,
-  type Owner,
-} from './files.service.ts';
+import { failureOf, fullPathOf, toView } from './file-view.ts';
+import { prefixOf, type FilesService, type Owner } from './files.service.ts';
 import { parseFolderPath } from './names.ts';
 
 /** The rows not inside a folder among them: `/a/` and `/a/b.txt` give `/a/`. */

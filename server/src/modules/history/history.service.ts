@@ -20,7 +20,8 @@ import { formatDateTime } from '../../lib/time.ts';
 import type { Place } from '../../storage/blob-store.ts';
 import { isTextSuffix } from '../files/file-types.ts';
 import type { FileRow } from '../files/files.repo.ts';
-import { toView, type FilesService, type Owner } from '../files/files.service.ts';
+import { toView } from '../files/file-view.ts';
+import type { FilesService, Owner } from '../files/files.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { HistoryRepo, type VersionRow } from './history.repo.ts';
 

@@ -15,13 +15,8 @@ import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError, badParameter } from '../../lib/errors.ts';
 import { Gate } from '../../lib/gate.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
-import {
-  toView,
-  type FileChange,
-  type FileRow,
-  type FilesService,
-  type Owner,
-} from '../files/files.service.ts';
+import { toView } from '../files/file-view.ts';
+import type { FileChange, FileRow, FilesService, Owner } from '../files/files.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { ShareAccess, ShareCredentials, ShareTarget } from '../share/share-access.ts';
 import type { ShareVisitorService } from '../share/share-visitor.service.ts';

@@ -6,7 +6,8 @@ import {
 } from '@nimbus/contract';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { formatDateTime } from '../../lib/time.ts';
-import { toView, type FilesService, type FileView } from '../files/files.service.ts';
+import { toView, type FileView } from '../files/file-view.ts';
+import type { FilesService } from '../files/files.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { TagsService } from '../tags/tags.service.ts';
 import type { Ocr, OcrEngineName } from './content/ocr.ts';

@@ -12,13 +12,8 @@ import { AppError } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
 import type { TrashService } from '../files/trash.service.ts';
 import { isVersioned, type HistoryService } from '../history/history.service.ts';
-import {
-  toView,
-  type FilesService,
-  type FileView,
-  type FolderRef,
-  type Owner,
-} from '../files/files.service.ts';
+import { toView, type FileView } from '../files/file-view.ts';
+import type { FilesService, FolderRef, Owner } from '../files/files.service.ts';
 import { checkName, folderPathOf, parseFolderPath } from '../files/names.ts';
 import { Gate } from '../../lib/gate.ts';
 import { SESSION_IDLE_MS, VISITOR_SESSION_IDLE_MS } from '../files/quota.ts';

@@ -3,10 +3,10 @@ import { Readable, Transform } from 'node:stream';
 import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import type { FileOperations } from '../files/file-ops.service.ts';
+import { toView } from '../files/file-view.ts';
 import {
   prefixOf,
   ROOT,
-  toView,
   type FileRow,
   type FilesService,
   type FolderRef,
