@@ -2,7 +2,6 @@ import { MAX_CHUNK_SIZE, type ChunkParams } from '@nimbus/contract';
 import { badParameter } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
 import { checkName, folderPathOf, parseFolderPath } from '../files/names.ts';
-import type { UploadPolicy } from './upload.service.ts';
 
 /** Chunks of one upload at most (10 TiB in chunks of 1 MiB): each is a row. */
 const MAX_CHUNKS = 10_000_000;
@@ -23,10 +22,13 @@ export function targetSegments(
   return [...base, ...inner.map((s) => checkName(s))];
 }
 
-/** A visitor's sessions are their own: keyed by the share as well, never shared with the owner's. */
-export function sessionKey(userId: string, p: ChunkParams, policy?: UploadPolicy): string {
+/**
+ * A visitor's sessions are their own: keyed by the share they upload through (`visitorShareId`)
+ * as well, never shared with the owner's.
+ */
+export function sessionKey(userId: string, p: ChunkParams, visitorShareId?: string): string {
   const target = folderPathOf(targetSegments(p));
-  const origin = policy?.visitor ? `\nshare:${policy.visitor.shareId}` : '';
+  const origin = visitorShareId ? `\nshare:${visitorShareId}` : '';
   return sha256(
     `${userId}\n${p.identifier}\n${target}\n${p.filename}\n${p.totalSize}\n${p.chunkSize}${origin}`,
   );

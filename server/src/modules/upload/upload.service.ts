@@ -158,7 +158,7 @@ export class UploadService {
    * last free space, and a visitor's reservation stays within the visitor's bounds.
    */
   private open(actor: Actor, p: ChunkParams, policy: UploadPolicy): Promise<UploadSession> {
-    const id = sessionKey(actor.id, p, policy);
+    const id = sessionKey(actor.id, p, policy.visitor?.shareId);
     return this.openLocks.run(id, async () => {
       const now = Date.now();
       const found = await this.find(id);
@@ -255,7 +255,7 @@ export class UploadService {
   ): Promise<ChunkTestResult & { file?: FileView }> {
     requireAuthority(actor, 'cloud:file:upload');
     validateChunk(p);
-    const id = sessionKey(actor.id, p, policy);
+    const id = sessionKey(actor.id, p, policy.visitor?.shareId);
     const found = await this.find(id);
     const session = found && !this.lapsed(found) ? found : undefined;
     if (session?.state === 'done') {
@@ -351,7 +351,11 @@ export class UploadService {
         request.totalChunks ?? Math.max(1, Math.floor(request.totalSize / request.chunkSize)),
     };
     validateFile(p);
-    const id = sessionKey(actor.id, { ...p, chunkNumber: 1, currentChunkSize: 0 }, policy);
+    const id = sessionKey(
+      actor.id,
+      { ...p, chunkNumber: 1, currentChunkSize: 0 },
+      policy.visitor?.shareId,
+    );
     // one merge per session at a time: a second request waits and then answers the same file
     const started = await this.mergeLocks.run(id, async (): Promise<MergeOutcome | string> => {
       const session = await this.find(id);
