@@ -7,6 +7,18 @@ import { flag } from './validation.ts';
 
 /** spec §7: thumbnails are at most this many pixels on their longer side. */
 export const THUMBNAIL_SIZE = 256;
+/** Camera RAW photos: the server develops them into pictures to show (thumbnails, the gallery). */
+export const RAW_PHOTO_SUFFIXES = [
+  'dng',
+  'cr2',
+  'nef',
+  'arw',
+  'raf',
+  'orf',
+  'rw2',
+  'pef',
+  'srw',
+] as const;
 /** Avatars are square, this many pixels a side. */
 export const AVATAR_SIZE = 128;
 

@@ -1,3 +1,4 @@
+import { RAW_PHOTO_SUFFIXES } from '@nimbus/contract';
 import { suffixOf } from './names.ts';
 /** The views of spec §2 by type, from the suffix. */
 export type FileType =
@@ -19,15 +20,7 @@ const groups: Record<Exclude<FileType, 'folder' | 'other'>, string[]> = {
     'heif',
     'avif',
     // camera RAW photos and Photoshop documents: shown as the pictures the images module makes
-    'dng',
-    'cr2',
-    'nef',
-    'arw',
-    'raf',
-    'orf',
-    'rw2',
-    'pef',
-    'srw',
+    ...RAW_PHOTO_SUFFIXES,
     'psd',
   ],
   video: [

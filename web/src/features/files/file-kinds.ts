@@ -1,3 +1,4 @@
+import { RAW_PHOTO_SUFFIXES } from '@nimbus/contract';
 import type { FileItem } from './types';
 
 /** What the type icon shows. */
@@ -25,9 +26,10 @@ const set = (list: string) => new Set(list.split(' '));
 
 /** Images a browser draws from the raw bytes (svg is served as an attachment, never inline). */
 const VIEWABLE_IMAGES = set('jpg jpeg png gif bmp webp avif ico apng jfif');
-const IMAGES = set(
-  'jpg jpeg png gif bmp webp avif ico apng jfif svg tif tiff heic heif psd raw dng cr2 nef arw raf orf rw2 pef srw',
-);
+const IMAGES = new Set([
+  ...set('jpg jpeg png gif bmp webp avif ico apng jfif svg tif tiff heic heif psd raw'),
+  ...RAW_PHOTO_SUFFIXES,
+]);
 const VIDEOS = set('mp4 mkv webm mov avi wmv flv m4v mpg mpeg 3gp m3u8 rmvb');
 const AUDIO = set('mp3 wav flac aac ogg oga m4a wma opus ape aiff mid midi');
 const ARCHIVES = set('zip tar gz tgz 7z rar bz2 xz jar zst');

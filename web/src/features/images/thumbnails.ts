@@ -1,4 +1,4 @@
-import { OFFICE_SUFFIXES } from '@nimbus/contract';
+import { OFFICE_SUFFIXES, RAW_PHOTO_SUFFIXES } from '@nimbus/contract';
 import type { QueryParams } from '../../api/query-string';
 import { suffixOf } from '../files/file-kinds';
 import type { PreviewItem } from '../preview/registry';
@@ -7,7 +7,7 @@ import { ownerSource } from '../preview/sources';
 const set = (list: string) => new Set(list.split(' '));
 
 /** Camera RAW photos and Photoshop documents: the server develops them into WebP. */
-const DEVELOPED = 'dng cr2 nef arw raf orf rw2 pef srw psd';
+const DEVELOPED = [...RAW_PHOTO_SUFFIXES, 'psd'].join(' ');
 /** Images the server draws thumbnails of (HEIC, TIFF, RAW and PSD converted, SVG rasterised). */
 const THUMBNAIL_IMAGES = set(
   `jpg jpeg jfif png apng gif webp avif tif tiff heic heif svg ${DEVELOPED}`,

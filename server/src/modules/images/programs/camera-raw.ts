@@ -1,22 +1,12 @@
 import { open } from 'node:fs/promises';
-import type { ExifFacts } from '@nimbus/contract';
+import { RAW_PHOTO_SUFFIXES, type ExifFacts } from '@nimbus/contract';
 import { findProgram, runProgram } from '../../search/content/tools.ts';
 
 // Camera RAW photos decoded by `dcraw` on files of this server's disk: what the camera says
 // about the photo (`-i -v`), its embedded JPEG preview (`-e`) and the developed picture (`-T`).
 
 /** The RAW kinds of the cameras people bring (Adobe, Canon, Nikon, Sony, Fuji, Olympus…). */
-export const RAW_SUFFIXES: readonly string[] = [
-  'dng',
-  'cr2',
-  'nef',
-  'arw',
-  'raf',
-  'orf',
-  'rw2',
-  'pef',
-  'srw',
-];
+export const RAW_SUFFIXES: readonly string[] = RAW_PHOTO_SUFFIXES;
 
 /** Whether `dcraw` is here to develop RAW photos. */
 export const canDecodeRaw = () => findProgram('dcraw') !== null;
