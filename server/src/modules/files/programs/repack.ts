@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { PassThrough, type Readable } from 'node:stream';
 import { findProgram } from '../../search/content/tools.ts';
+import { childEnv } from '../../../lib/child-env.ts';
 
 // 7z and RAR archives are read by libarchive's bsdtar, which re-packs their entries as a tar
 // stream on its output: the listing and the extraction then read that stream with the same
@@ -26,6 +27,7 @@ export function repackAsTar(file: string): Readable {
   }
   const child = spawn(program, ['-c', '-f', '-', '--format', 'pax', `@${file}`], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: childEnv(),
   });
   let said = '';
   child.stderr.on('data', (chunk: Buffer) => {

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findProgram, runProgram } from '../../search/content/tools.ts';
+import { childEnv } from '../../../lib/child-env.ts';
 
 // ffprobe and ffmpeg on files of this server's disk (BlobStore.local / scratch): the probe of a
 // video, a cover frame, and the HLS rendition with its progress.
@@ -150,7 +151,7 @@ export function transcodeHls(
   const args = hlsArgs(input, outDir, base, source, target);
   return new Promise((resolve, reject) => {
     signal.throwIfAborted();
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
     // below the server in the scheduler's eyes: a transcode uses the idle cores, never the API's
     if (child.pid !== undefined) {
       try {

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findProgram } from '../../search/content/tools.ts';
+import { childEnv } from '../../../lib/child-env.ts';
 
 // LibreOffice headless on files of this server's disk (BlobStore.local / scratch): one office
 // document to a PDF, in a profile of its own, stopped with everything it started on a timeout.
@@ -82,7 +83,7 @@ function run(
     const child = spawn(program, args, {
       stdio: ['ignore', 'ignore', 'pipe'],
       detached: true,
-      env: { ...process.env, HOME: options.home, SAL_USE_VCLPLUGIN: 'svp' },
+      env: childEnv({ HOME: options.home, SAL_USE_VCLPLUGIN: 'svp' }),
     });
     let stderr = '';
     let timedOut = false;

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { childEnv } from '../../../lib/child-env.ts';
 
 const found = new Map<string, string | null>();
 
@@ -37,7 +38,7 @@ export function runProgram(program: string, args: string[], options: RunOptions)
     options.signal.throwIfAborted();
     const child = spawn(program, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...options.env },
+      env: childEnv(options.env),
     });
     const chunks: Buffer[] = [];
     let size = 0;
