@@ -30,13 +30,27 @@ export interface RunOptions {
   /** Stop reading (and end the program) after this many bytes of output. */
   maxOutput?: number;
   env?: NodeJS.ProcessEnv;
+  /** The most memory the program may take for its data (DEFAULT_MAX_MEMORY unless told). */
+  maxMemory?: number;
 }
+
+/**
+ * What a program reading an uploaded file may allocate by default: far more than a photo, a page
+ * or an archive's dictionary needs, far less than a file made to exhaust the machine would take.
+ */
+export const DEFAULT_MAX_MEMORY = 3 * 1024 ** 3;
 
 /** Run a program to completion and collect its standard output; a failure throws. */
 export function runProgram(program: string, args: string[], options: RunOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     options.signal.throwIfAborted();
-    const child = spawn(program, args, {
+    // held to its memory by the kernel (prlimit, util-linux) where that is at hand
+    const limiter = findProgram('prlimit');
+    const memory = Math.floor(options.maxMemory ?? DEFAULT_MAX_MEMORY);
+    const [command, argv] = limiter
+      ? [limiter, [`--data=${memory}`, '--', program, ...args]]
+      : [program, args];
+    const child = spawn(command, argv, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: childEnv(options.env),
     });
