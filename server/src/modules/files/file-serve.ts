@@ -52,6 +52,13 @@ export function markUserBytes(reply: FastifyReply): void {
 export interface StoredBytes {
   blobs: BlobStore;
   place: Place;
+  /** What the caller already read of the place (a cache entry it just looked at): not read again. */
+  stat?: BlobStat;
+  /**
+   * Bytes this server made itself (a thumbnail it drew): their type is the row's, so their first
+   * bytes are not read to decide how they may be shown.
+   */
+  made?: boolean;
 }
 
 /** How much of a file the serving decision looks at. */
@@ -179,8 +186,11 @@ export async function sendFileBytes(
   let stat: BlobStat | null;
   let head: Buffer;
   try {
-    stat = await blobs.stat(place);
-    head = stat && !stat.isFolder ? await blobs.readHead(place, HEAD_BYTES) : Buffer.alloc(0);
+    stat = source.stat ?? (await blobs.stat(place));
+    head =
+      stat && !stat.isFolder && !source.made
+        ? await blobs.readHead(place, HEAD_BYTES)
+        : Buffer.alloc(0);
   } catch {
     stat = null;
     head = Buffer.alloc(0);

@@ -14,7 +14,7 @@ import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError, badParameter } from '../../lib/errors.ts';
 import { Gate } from '../../lib/gate.ts';
-import type { BlobStore, Place } from '../../storage/blob-store.ts';
+import type { BlobStat, BlobStore, Place } from '../../storage/blob-store.ts';
 import { toView } from '../files/file-view.ts';
 import type { FileChange, FileRow, FilesService, Owner } from '../files/files.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
@@ -41,6 +41,8 @@ import {
 export interface ImageBytes {
   blobs: BlobStore;
   place: Place;
+  stat?: BlobStat;
+  made?: boolean;
   row: Pick<FileRow, 'name' | 'contentType' | 'hash' | 'size' | 'updateDate' | 'suffix'>;
   /** A file's own bytes in a share without downloads: only what a preview shows. */
   previewOnly?: () => Error;
@@ -163,7 +165,8 @@ export class ImagesService {
     const place = this.blobs.cached('thumbnail', key);
     // the cover (a video's frame, a document's first page) is sought only for a thumbnail still
     // to make: the cache may have let it go while the thumbnail stayed
-    if (await this.blobs.exists(place)) return this.webpBytes(place, `${row.name}.webp`, key);
+    const made = await this.blobs.stat(place);
+    if (made) return this.webpBytes(place, `${row.name}.webp`, key, made);
     let source: ImageFile & { place: Place };
     if (row.fileType === 'image' && isReadableImage(row.suffix)) {
       source = { place: found.place, path: '', suffix: row.suffix };
@@ -594,13 +597,21 @@ export class ImagesService {
 
   // ---- making derived images --------------------------------------------------------------------
 
-  private async webpBytes(place: Place, name: string, key: string): Promise<ImageBytes> {
-    const stat = await this.blobs.stat(place);
+  private async webpBytes(
+    place: Place,
+    name: string,
+    key: string,
+    known?: BlobStat,
+  ): Promise<ImageBytes> {
+    const stat = known ?? (await this.blobs.stat(place));
     if (!stat) throw noThumbnail();
     markUsed(this.blobs, place, stat.mtimeMs);
     return {
       blobs: this.blobs,
       place,
+      stat,
+      // drawn by sharp as WebP here: shown as such without a look at its first bytes
+      made: true,
       row: {
         name,
         contentType: 'image/webp',
