@@ -160,7 +160,7 @@ export function createServices(database: DbHandle, config: Config) {
   );
   // the caches of derived files: each module says which of its entries are current
   const cache = new CacheService(
-    db,
+    (ids) => files.existingRows(ids),
     blobs,
     [...imageCacheKeepers, officeCacheKeeper, ...mediaCacheKeepers],
     { maxBytes: config.cacheMaxBytes },

@@ -1,4 +1,3 @@
-import type { Db } from '../../db/index.ts';
 import {
   CACHE_KINDS,
   type BlobStore,
@@ -6,7 +5,6 @@ import {
   type Place,
 } from '../../storage/blob-store.ts';
 import type { CacheKeeper, CachedFileRow } from './cache-keeper.ts';
-import { CacheRepo } from './cache.repo.ts';
 
 export interface CacheOptions {
   /** The cache holds at most about this many bytes after a sweep; 0: no bound. */
@@ -58,18 +56,16 @@ const BATCH = 500;
  * race gets a "not found" and the next one makes the entry again.
  */
 export class CacheService {
-  private readonly repo: CacheRepo;
   private log: CacheLog | undefined;
   private running: Promise<SweepResult> | null = null;
 
   constructor(
-    db: Db,
+    /** The rows of the files entries were made of (live or trashed, any owner). */
+    private readonly existingRows: (ids: string[]) => Promise<CachedFileRow[]>,
     private readonly blobs: BlobStore,
     private readonly keepers: CacheKeeper[],
     private readonly options: CacheOptions,
-  ) {
-    this.repo = new CacheRepo(db);
-  }
+  ) {}
 
   /** Where the sweep reports what it freed. */
   start(options: { log?: CacheLog } = {}): void {
@@ -179,7 +175,7 @@ export class CacheService {
     ];
     const rows = new Map<string, CachedFileRow>();
     for (let i = 0; i < ids.length; i += BATCH)
-      for (const row of await this.repo.filesByIds(ids.slice(i, i + BATCH))) rows.set(row.id, row);
+      for (const row of await this.existingRows(ids.slice(i, i + BATCH))) rows.set(row.id, row);
     return rows;
   }
 

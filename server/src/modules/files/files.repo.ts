@@ -101,6 +101,23 @@ export class FilesRepo {
    * user in the query a database may walk the user's whole index instead, and a selection of a
    * whole folder can hold 100,000 ids (more than a statement may bind).
    */
+  /**
+   * The rows among `ids` that still exist, live or in the trash, whoever owns them: for the
+   * cache sweep, which knows files only by the ids in its entries' keys.
+   */
+  async existing(ids: string[]): Promise<FileRow[]> {
+    const out: FileRow[] = [];
+    for (let i = 0; i < ids.length; i += 1000)
+      out.push(
+        ...(await this.db
+          .selectFrom('file')
+          .selectAll()
+          .where('id', 'in', ids.slice(i, i + 1000))
+          .execute()),
+      );
+    return out;
+  }
+
   async liveMany(userId: string, ids: string[], trx: Db = this.db): Promise<FileRow[]> {
     const out: FileRow[] = [];
     for (let i = 0; i < ids.length; i += 1000) {

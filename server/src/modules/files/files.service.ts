@@ -244,6 +244,11 @@ export class FilesService {
   }
 
   /** The user's live rows among `ids` (in no particular order); others' and trashed ones left out. */
+  /** The rows among `ids` that still exist (live or trashed, any owner); see FilesRepo.existing. */
+  existingRows(ids: string[]): Promise<FileRow[]> {
+    return this.repo.existing(ids);
+  }
+
   liveMany(userId: string, ids: string[]): Promise<FileRow[]> {
     return this.repo.liveMany(userId, ids);
   }
