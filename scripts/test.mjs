@@ -13,6 +13,8 @@ const MINUTE = 60_000;
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-npm-test-'));
 const rows = [];
+/** Failed test cases, named again at the end. */
+const failures = [];
 let current = null;
 let interrupted = false;
 
@@ -188,7 +190,17 @@ async function vitestSuite(name, args, timeoutMs) {
     skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
     for (const file of report.testResults ?? []) {
       const failedCases = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
-      if (file.status === 'failed' && failedCases.length === 0) crashed += 1;
+      if (file.status === 'failed' && failedCases.length === 0) {
+        crashed += 1;
+        failures.push(
+          `${name}: ${path.relative(root, file.name)} crashed: ${firstLine(file.message)}`,
+        );
+      }
+      for (const a of failedCases) {
+        failures.push(
+          `${name}: ${path.relative(root, file.name)} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`,
+        );
+      }
     }
   }
   const notes = [];
@@ -233,6 +245,12 @@ async function vitestSuite(name, args, timeoutMs) {
   );
 }
 
+/** The first line of an error message, short enough for the summary. */
+function firstLine(message) {
+  const text = String(message ?? '').split('\n', 1)[0];
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
 function printSummary() {
   const counted = rows.filter((r) => r.counted !== false);
   const totalPassed = counted.reduce((n, r) => n + r.passed, 0);
@@ -256,6 +274,12 @@ function printSummary() {
   }
   console.log(dim(`  total time ${formatDuration(Date.now() - startedAt)}`));
   if (interrupted) console.log(red('  interrupted: the remaining suites did not run'));
+  if (failures.length > 0) {
+    // repeated here so that the end of a long log names what failed
+    console.log(`\n${bold('Failed')}`);
+    for (const f of failures.slice(0, 30)) console.log(red(`  ${f}`));
+    if (failures.length > 30) console.log(red(`  … and ${failures.length - 30} more`));
+  }
   const totalSkipped = counted.reduce((n, r) => n + r.skipped, 0);
   // tests that need a program this machine lacks are skipped outside CI, and said so
   console.log(

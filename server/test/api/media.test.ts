@@ -459,6 +459,36 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
     await transcoded(admin.token, id);
   }, 240_000);
 
+  it('does not queue a cancelled transcode again when the video is viewed during the cancel', async () => {
+    await enableTranscoding(admin.token);
+    const id = await putFile(t, owner(), '/', 'long.mp4', longVideo);
+    const taskId = await underWay(id);
+    // a view that arrives between the job's end and the record of why it ended
+    const { jobs } = t.app.services;
+    const cancelJob = jobs.cancel.bind(jobs);
+    let viewing: Promise<unknown> | undefined;
+    jobs.cancel = async (jobId: string) => {
+      const done = await cancelJob(jobId);
+      viewing = info(admin.token, id);
+      await Promise.race([viewing, new Promise((r) => setTimeout(r, 500))]);
+      return done;
+    };
+    try {
+      const cancel = await call<{ cancelled: number }>(
+        t.app,
+        'PUT',
+        '/cloud/setting/transcode/cancel-task',
+        { token: admin.token, body: { fileIds: [id] } },
+      );
+      expect(cancel.body.data).toEqual({ cancelled: 1 });
+    } finally {
+      jobs.cancel = cancelJob;
+    }
+    await viewing;
+    expect((await status()).tasks).toEqual([]);
+    expect(await transcodeJobs(id)).toEqual([{ id: taskId, state: 'cancelled' }]);
+  }, 120_000);
+
   it('does not start a cancelled transcode again after a restart, until the settings change', async () => {
     await enableTranscoding(admin.token);
     const id = await putFile(t, owner(), '/', 'long.mp4', longVideo);

@@ -695,11 +695,17 @@ export class MediaService {
     let cancelled = 0;
     for (const t of await this.queuedTranscodes()) {
       if (!all && !taskIds.has(t.taskId) && !fileIds.has(t.fileId)) continue;
-      if (!(await this.jobs.cancel(t.taskId))) continue;
+      // under the lock a start takes: a view or a new file's info job deciding between the
+      // cancel and its record would otherwise queue the transcode again at once
+      const stopped = await this.starting.run(t.fileId, async () => {
+        if (!(await this.jobs.cancel(t.taskId))) return false;
+        // not started again by a view until the file's content or the settings change
+        const row = await this.files.liveRow(t.userId, t.fileId);
+        if (row?.hash) await this.recordFailure(t.fileId, row.hash, 'cancelled', null);
+        return true;
+      });
+      if (!stopped) continue;
       cancelled += 1;
-      // not started again by a view until the file's content or the settings change
-      const row = await this.files.liveRow(t.userId, t.fileId);
-      if (row?.hash) await this.recordFailure(t.fileId, row.hash, 'cancelled', null);
       this.announce(t.userId, t.fileId, 'none', 0);
     }
     return cancelled;
