@@ -82,6 +82,8 @@ export class DbJobQueue implements JobQueue {
   private readonly handlers = new Map<string, Registration>();
   private readonly active = new Map<string, ActiveJob>();
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** Jobs cancelled here while not running here: a claim that raced the cancel must not run them. */
+  private readonly cancelledHere = new Set<string>();
   private log: QueueLogger = silentLogger;
   private started = false;
   /** The last `createdAt` given: jobs of one node keep their order within a millisecond. */
@@ -231,6 +233,10 @@ export class DbJobQueue implements JobQueue {
     if (live) {
       live.interruption = 'cancel';
       live.controller.abort(new Error('Cancelled'));
+    } else {
+      // this node may be claiming it right now, holding a copy read before the cancel
+      this.cancelledHere.add(id);
+      setTimeout(() => this.cancelledHere.delete(id), this.options.leaseMs).unref();
     }
     this.reports.task(await this.reports.withOwner(found), { state: 'cancelled', progress: null });
     this.reports.count(found.userId);
@@ -325,8 +331,11 @@ export class DbJobQueue implements JobQueue {
           Date.now() + this.options.leaseMs,
         );
         if (!row) continue;
+        const owned = await this.reports.withOwner(row);
+        // cancelled between the claim and now: the cancel recorded it, nothing runs
+        if (this.cancelledHere.delete(row.id) || row.state !== 'running') continue;
         free--;
-        this.run(await this.reports.withOwner(row), registration);
+        this.run(owned, registration);
       }
     }
   }

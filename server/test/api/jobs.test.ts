@@ -232,6 +232,38 @@ describe('job queue', () => {
     expect(await jobs.running(admin.userId)).toEqual([]);
   });
 
+  it('does not run a job cancelled while this worker was claiming it', async () => {
+    const jobs = queueOf(t);
+    let ran = 0;
+    jobs.register('late', async () => {
+      ran += 1;
+    });
+    // the cancel lands after the claim has read the job as running, before the handler starts
+    const repo = (jobs as unknown as { repo: { claim: (...a: unknown[]) => Promise<unknown> } })
+      .repo;
+    const claim = repo.claim.bind(repo);
+    const cancels: Array<Promise<boolean>> = [];
+    repo.claim = async (...args: unknown[]) => {
+      const row = await claim(...args);
+      if (row) {
+        const cancelled = jobs.cancel(args[0] as string);
+        cancels.push(cancelled);
+        await cancelled;
+      }
+      return row;
+    };
+    try {
+      const id = await jobs.enqueue('late', {}, { userId: admin.userId });
+      expect((await jobs.waitFor(id)).state).toBe('cancelled');
+      await sleep(200);
+      expect(await Promise.all(cancels)).toEqual([true]);
+      expect(ran).toBe(0);
+      expect(jobs.activeCount('late')).toBe(0);
+    } finally {
+      repo.claim = claim;
+    }
+  });
+
   it('never runs a job twice when two workers share the database', async () => {
     const { DbJobQueue } = await import('../../src/jobs/db-queue.ts');
     const first = queueOf(t);
