@@ -170,6 +170,8 @@ export interface JobTable {
   updatedAt: number;
   startedAt: number | null;
   finishedAt: number | null;
+  /** At most one queued or running job of a type has a key (see migration 018). */
+  dedupeKey: Generated<string | null>;
 }
 
 export interface UploadSessionTable {

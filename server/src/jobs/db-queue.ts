@@ -52,6 +52,7 @@ interface Registration {
   handler: JobHandler<unknown>;
   concurrency: number;
   maxAttempts: number;
+  onFailed?: RegisterOptions['onFailed'];
 }
 
 interface ActiveJob extends ProgressState {
@@ -120,6 +121,7 @@ export class DbJobQueue implements JobQueue {
       handler: handler as JobHandler<unknown>,
       concurrency: Math.max(1, options.concurrency ?? this.options.defaultConcurrency),
       maxAttempts: Math.max(1, options.maxAttempts ?? this.options.defaultMaxAttempts),
+      onFailed: options.onFailed,
     });
     if (this.started) this.wake();
   }
@@ -131,6 +133,8 @@ export class DbJobQueue implements JobQueue {
     // millisecond would run in either order without a strictly rising createdAt
     const createdAt = Math.max(now, this.lastCreated + 1);
     this.lastCreated = createdAt;
+    if (options.key !== undefined && (options.key.length === 0 || options.key.length > 200))
+      throw new Error(`a job key has 1 to 200 characters`);
     const id = newId();
     const row: JobRow = {
       id,
@@ -150,8 +154,15 @@ export class DbJobQueue implements JobQueue {
       updatedAt: now,
       startedAt: null,
       finishedAt: null,
+      dedupeKey: options.key ?? null,
     };
-    await this.repo.insert(row, options.trx);
+    if (!(await this.repo.insert(row, options.trx))) {
+      // the same work is queued or running already: that job is the answer
+      const existing = await this.repo.activeByKey(type, options.key!, options.trx);
+      if (existing) return existing;
+      // it finished between the insert and the look: this one is new work after all
+      return this.enqueue(type, payload, options);
+    }
     // Inside a transaction the row is not visible yet: the worker's claim announces it.
     if (!options.trx) {
       await this.reports.queued(row);
@@ -445,6 +456,8 @@ export class DbJobQueue implements JobQueue {
       { err: error, jobId: row.id, type: row.type, attempt: row.attempts },
       'job failed',
     );
+    // told first: whoever sees the job failed finds what its type made of that
+    await this.failed(row, message);
     if (
       await this.repo.updateOwned(row.id, this.workerId, {
         ...clearClaim,
@@ -455,6 +468,17 @@ export class DbJobQueue implements JobQueue {
     ) {
       this.reports.task(row, { state: 'failed', progress: null, message });
       this.reports.count(row.userId);
+    }
+  }
+
+  /** Tells the job's type that the queue gave up on it. */
+  private async failed(row: JobRow, message: string): Promise<void> {
+    const onFailed = this.handlers.get(row.type)?.onFailed;
+    if (!onFailed) return;
+    try {
+      await onFailed(toJob(row), message);
+    } catch (err) {
+      this.log.error({ err, jobId: row.id, type: row.type }, 'could not record a failed job');
     }
   }
 
@@ -494,6 +518,7 @@ export class DbJobQueue implements JobQueue {
       const clearClaim = { workerId: null, leaseUntil: null, updatedAt: now };
       if (row.attempts >= maxAttempts) {
         const message = `Interrupted ${row.attempts} times without finishing`;
+        await this.failed(row, message);
         if (
           await this.repo.updateOrphan(row, {
             ...clearClaim,

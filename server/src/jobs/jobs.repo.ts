@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { Database, JobTable } from '../db/schema.ts';
 import { ACTIVE_JOB_STATES, FINISHED_JOB_STATES, type JobState } from './queue.ts';
@@ -7,12 +7,39 @@ export type JobRow = Selectable<JobTable>;
 /** A job with its owner's name (the users service knows names; the jobs table knows ids). */
 export type JobWithUser = JobRow & { username: string | null };
 
+/** The predicate of the unique index on active keys, as migration 018 wrote it (an insert must
+ * name it for the database to find the index). */
+const ACTIVE_KEY_PREDICATE = sql<boolean>`state in ('queued', 'running') and dedupe_key is not null`;
+
 /** Job queries only. Every state change is conditional on the state it expects. */
 export class JobsRepo {
   constructor(private readonly db: Db) {}
 
-  async insert(row: Insertable<JobTable>, trx: Kysely<Database> = this.db): Promise<void> {
-    await trx.insertInto('job').values(row).execute();
+  /** Stores a job; false when it has a key that a queued or running job of its type holds. */
+  async insert(row: Insertable<JobTable>, trx: Kysely<Database> = this.db): Promise<boolean> {
+    let q = trx.insertInto('job').values(row);
+    if (row.dedupeKey != null)
+      q = q.onConflict((oc) =>
+        oc.columns(['type', 'dedupeKey']).where(ACTIVE_KEY_PREDICATE).doNothing(),
+      );
+    const result = await q.executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 1n) === 1;
+  }
+
+  /** The queued or running job of a type that holds a key. */
+  async activeByKey(
+    type: string,
+    key: string,
+    trx: Kysely<Database> = this.db,
+  ): Promise<string | undefined> {
+    const found = await trx
+      .selectFrom('job')
+      .select('id')
+      .where('type', '=', type)
+      .where('dedupeKey', '=', key)
+      .where('state', 'in', ACTIVE_JOB_STATES)
+      .executeTakeFirst();
+    return found?.id;
   }
 
   find(id: string): Promise<JobRow | undefined> {

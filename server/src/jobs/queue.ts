@@ -44,6 +44,12 @@ export interface RegisterOptions {
   concurrency?: number;
   /** Runs before the job is failed, counting interrupted runs (default 3). */
   maxAttempts?: number;
+  /**
+   * Called once when the queue fails a job for good: its last attempt threw, or it was cut short
+   * (a crash, a kill) as many times as its attempts allow, when no handler was left to say so.
+   * Errors it throws are logged.
+   */
+  onFailed?: (job: Job, message: string) => Promise<void>;
 }
 
 export interface EnqueueOptions {
@@ -60,6 +66,12 @@ export interface EnqueueOptions {
    * The job then starts at the next poll (within a second) rather than at once.
    */
   trx?: Kysely<Database>;
+  /**
+   * Work that must not be queued twice names itself (`file:<id>`): while a job of this type with
+   * this key is queued or running, enqueueing another returns that job's id instead, on every
+   * node. At most 200 characters.
+   */
+  key?: string;
 }
 
 /** A task as the task list shows it (API-NOTES §1.12, spec §3 Task). */

@@ -264,6 +264,61 @@ describe('job queue', () => {
     }
   });
 
+  it('queues keyed work once while it is queued or running, and again once it finished', async () => {
+    const jobs = queueOf(t);
+    const release = deferred();
+    jobs.register('keyed', () => release.promise, { concurrency: 1 });
+    const first = await jobs.enqueue('keyed', { n: 1 }, { userId: admin.userId, key: 'file:a' });
+    // queued, then running: the same answer
+    expect(await jobs.enqueue('keyed', { n: 2 }, { userId: admin.userId, key: 'file:a' })).toBe(
+      first,
+    );
+    await expect.poll(async () => (await jobs.get(first))?.state).toBe('running');
+    expect(await jobs.enqueue('keyed', { n: 3 }, { userId: admin.userId, key: 'file:a' })).toBe(
+      first,
+    );
+    // another key, or none, is other work
+    const other = await jobs.enqueue('keyed', {}, { userId: admin.userId, key: 'file:b' });
+    const plain = await jobs.enqueue('keyed', {}, { userId: admin.userId });
+    expect(new Set([first, other, plain]).size).toBe(3);
+    // many at once, as nodes deciding together: one job
+    const raced = await Promise.all(
+      [...Array(8).keys()].map(() =>
+        jobs.enqueue('keyed', {}, { userId: admin.userId, key: 'file:c' }),
+      ),
+    );
+    expect(new Set(raced).size).toBe(1);
+    // inside a transaction too
+    const inTrx = await t.database.db
+      .transaction()
+      .execute((trx) => jobs.enqueue('keyed', {}, { userId: admin.userId, key: 'file:a', trx }));
+    expect(inTrx).toBe(first);
+    release.resolve();
+    expect((await jobs.waitFor(first)).state).toBe('done');
+    const again = await jobs.enqueue('keyed', {}, { userId: admin.userId, key: 'file:a' });
+    expect(again).not.toBe(first);
+    await Promise.all([again, other, plain, raced[0]!].map((id) => jobs.waitFor(id)));
+    await expect(
+      jobs.enqueue('keyed', {}, { userId: admin.userId, key: 'k'.repeat(201) }),
+    ).rejects.toThrow(/200 characters/);
+  });
+
+  it('tells the type once when the last attempt fails', async () => {
+    const jobs = queueOf(t);
+    const told: string[] = [];
+    jobs.register(
+      'flaky',
+      async () => {
+        throw new Error('disk on fire');
+      },
+      { maxAttempts: 2, onFailed: async (_job, message) => void told.push(message) },
+    );
+    const id = await jobs.enqueue('flaky', {}, { userId: admin.userId });
+    expect((await jobs.waitFor(id)).state).toBe('failed');
+    // told before the job reads as failed
+    expect(told).toEqual(['disk on fire']);
+  });
+
   it('never runs a job twice when two workers share the database', async () => {
     const { DbJobQueue } = await import('../../src/jobs/db-queue.ts');
     const first = queueOf(t);
@@ -400,13 +455,20 @@ describe('job queue across restarts', () => {
 
     t = await t.restart();
     let ran = false;
-    queueOf(t).register('doomed', async () => {
-      ran = true;
-    });
+    const told: Array<{ id: string; message: string }> = [];
+    queueOf(t).register(
+      'doomed',
+      async () => {
+        ran = true;
+      },
+      { onFailed: async (job, message) => void told.push({ id: job.id, message }) },
+    );
     await t.app.ready();
     const job = await queueOf(t).waitFor(id);
     expect(job.state).toBe('failed');
     expect(job.message).toMatch(/Interrupted 3 times/);
     expect(ran).toBe(false);
+    // no handler ran to say so: the type hears it from the queue, once
+    expect(told).toEqual([{ id, message: job.message }]);
   });
 });

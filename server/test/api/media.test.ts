@@ -459,6 +459,26 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
     await transcoded(admin.token, id);
   }, 240_000);
 
+  it('does not try again a transcode the server died during as often as its attempts allow', async () => {
+    await enableTranscoding(admin.token);
+    const id = await putFile(t, owner(), '/', 'long.mp4', longVideo);
+    const taskId = await underWay(id);
+    await t.app.services.jobs.stop();
+    // as a server killed on the job's second run leaves it (ffmpeg took it down, say)
+    await t.database.db
+      .updateTable('job')
+      .set({ state: 'running', attempts: 2, workerId: 'gone', leaseUntil: Date.now() - 1000 })
+      .where('id', '=', taskId)
+      .execute();
+    t = await t.restart();
+    admin = await login(t.app, ADMIN.username, ADMIN.password);
+    await expect
+      .poll(async () => (await info(admin.token, id)).body.data!.hls?.state, { timeout: 20_000 })
+      .toBe('failed');
+    expect((await status()).tasks).toEqual([]);
+    expect(await transcodeJobs(id)).toEqual([{ id: taskId, state: 'failed' }]);
+  }, 120_000);
+
   it('does not queue a cancelled transcode again when the video is viewed during the cancel', async () => {
     await enableTranscoding(admin.token);
     const id = await putFile(t, owner(), '/', 'long.mp4', longVideo);

@@ -16,6 +16,7 @@ import * as m014 from './014-history.ts';
 import * as m015 from './015-document-draft.ts';
 import * as m016 from './016-audit.ts';
 import * as m017 from './017-transcode-failure.ts';
+import * as m018 from './018-job-key.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '015-document-draft': m015,
   '016-audit': m016,
   '017-transcode-failure': m017,
+  '018-job-key': m018,
 };
 
 export const migrationProvider: MigrationProvider = {

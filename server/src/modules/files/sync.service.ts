@@ -31,7 +31,7 @@ export class SyncService {
         await this.jobs.enqueue<SyncPayload>(
           JOB_SYNC,
           { folderId: '0' },
-          { userId: owner.id, name: owner.username, path: '/' },
+          { userId: owner.id, name: owner.username, path: '/', key: syncKey(owner.id, '0') },
         ),
       );
     return taskIds;
@@ -43,10 +43,16 @@ export class SyncService {
     const folder = at.folder
       ? await this.files.folderById(actor.id, at.folder)
       : await this.files.resolveFolder(actor.id, at.path);
+    // a second click while the rebuild runs is answered with the same task
     return this.jobs.enqueue<SyncPayload>(
       JOB_SYNC,
       { folderId: folder.id },
-      { userId: actor.id, name: folder.prefix, path: folder.prefix },
+      {
+        userId: actor.id,
+        name: folder.prefix,
+        path: folder.prefix,
+        key: syncKey(actor.id, folder.id),
+      },
     );
   }
 
@@ -66,3 +72,6 @@ export class SyncService {
     );
   }
 }
+
+/** One rebuild of a folder at a time. */
+const syncKey = (userId: string, folderId: string) => `${userId}:${folderId}`;

@@ -19,5 +19,6 @@ export function registerMediaJobs(deps: { jobs: JobQueue; media: MediaService })
   jobs.register<TranscodePayload>(JOB_TRANSCODE, (ctx) => media.runTranscodeJob(ctx), {
     concurrency: TRANSCODE_LIMITS.maxThreads[1],
     maxAttempts: 2,
+    onFailed: (job, message) => media.transcodeFailed(job, message),
   });
 }

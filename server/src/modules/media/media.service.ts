@@ -11,7 +11,7 @@ import {
   type VideoProbe,
 } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
-import type { JobContext, JobQueue } from '../../jobs/queue.ts';
+import type { Job, JobContext, JobQueue } from '../../jobs/queue.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import { Gate } from '../../lib/gate.ts';
@@ -42,6 +42,8 @@ export interface MediaInfoPayload {
 }
 export interface TranscodePayload {
   fileId: string;
+  /** The content the transcode is for (jobs queued by earlier versions have none). */
+  hash?: string;
 }
 
 /** What the `media` column of a file keeps under `av`: read for the bytes of `hash`. */
@@ -529,10 +531,11 @@ export class MediaService {
         const stale = media.hls?.fingerprint !== targetFingerprint(config);
         if (!stale || !config.isReTranscode) return;
       }
+      // keyed by the file: another node deciding the same at the same time finds this job
       await this.jobs.enqueue<TranscodePayload>(
         JOB_TRANSCODE,
-        { fileId: row.id },
-        { userId: owner.id, name: row.name, path: row.path },
+        { fileId: row.id, hash: row.hash ?? undefined },
+        { userId: owner.id, name: row.name, path: row.path, key: `file:${row.id}` },
       );
       this.announce(owner.id, row.id, 'queued', 0);
     });
@@ -553,14 +556,29 @@ export class MediaService {
       await this.gate.run('transcode', () => this.transcode(ctx, userId, fileId, live));
       await this.repo.clearFailure(fileId);
     } catch (err) {
-      // a cancel is recorded by `cancel`; a stop gives the job back to run after the next start
-      if (!ctx.signal.aborted && live.hash)
-        await this.recordFailure(fileId, live.hash, 'failed', errorText(err));
+      // a cancel is recorded by `cancel`, a failure for good by `transcodeFailed`; a stop gives
+      // the job back to run after the next start
       this.announce(userId, fileId, ctx.signal.aborted ? 'none' : 'failed', 0);
       throw err;
     } finally {
       this.live.delete(ctx.jobId);
     }
+  }
+
+  /**
+   * The queue gave up on a transcode: its last attempt failed, or it was cut short (the server
+   * killed while ffmpeg ran) as often as its attempts allow. Views start no other for the same
+   * content, or a video that brings the server down would be tried again on every look.
+   */
+  async transcodeFailed(job: Job, message: string): Promise<void> {
+    const payload = job.payload as Partial<TranscodePayload> | null;
+    if (!job.userId || typeof payload?.fileId !== 'string') return;
+    const hash =
+      typeof payload.hash === 'string'
+        ? payload.hash
+        : (await this.files.liveRow(job.userId, payload.fileId))?.hash;
+    if (hash) await this.recordFailure(payload.fileId, hash, 'failed', message);
+    this.announce(job.userId, payload.fileId, 'failed', 0);
   }
 
   private async transcode(
@@ -710,9 +728,4 @@ export class MediaService {
     }
     return cancelled;
   }
-}
-
-/** An error's message, for the record of a failure. */
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

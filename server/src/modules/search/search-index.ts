@@ -43,7 +43,12 @@ export class SearchIndexer {
     this.lanes.log = log;
     const states = ['queued', 'running'] as const;
     if (!(await this.jobs.hasJob(JOB_SEARCH_REPAIR, { states })))
-      await this.jobs.enqueue(JOB_SEARCH_REPAIR, {}, { userId: null, delayMs: 3000 });
+      await this.jobs.enqueue(
+        JOB_SEARCH_REPAIR,
+        {},
+        // nodes starting together queue one repair
+        { userId: null, delayMs: 3000, key: 'repair' },
+      );
     this.sweepTimer = setInterval(
       () =>
         void this.lanes
