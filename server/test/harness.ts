@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { Migrator } from 'kysely';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { openDatabase, type DbHandle } from '../src/db/index.ts';
+import { migrationProvider } from '../src/db/migrations/index.ts';
 import type { Envelope } from '@nimbus/contract';
 
 /** The dialect this test project runs on: every database test runs on both. */
@@ -30,6 +32,24 @@ async function freshDatabaseUrl(): Promise<string> {
   await client.query(`create database ${name}`);
   await client.end();
   return `${base}/${name}`;
+}
+
+/**
+ * A fresh database and data folder migrated only up to `migration`, as an older Nimbus left
+ * them: a test writes rows of that time, then starts an app on them (`testConfig({ dataDir,
+ * databaseUrl: url })`), which runs the remaining migrations.
+ */
+export async function databaseAt(
+  migration: string,
+): Promise<{ database: DbHandle; dataDir: string; url?: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-upgrade-'));
+  createdDirs.push(dataDir);
+  const url = dialect === 'postgres' ? await freshDatabaseUrl() : undefined;
+  const database = openDatabase({ dataDir, databaseUrl: url });
+  const migrator = new Migrator({ db: database.db, provider: migrationProvider });
+  const { error } = await migrator.migrateTo(migration);
+  if (error) throw error as Error;
+  return { database, dataDir, url };
 }
 
 /** A whole Nimbus app on a fresh database and data folder. */

@@ -155,7 +155,15 @@ export const transcodeTask = z.object({
 export type TranscodeTask = z.infer<typeof transcodeTask>;
 export const transcodeStatusView = z.object({
   enable: z.boolean(),
+  /** One page, oldest first. */
   tasks: z.array(transcodeTask),
+  /** Every queued and running transcode. */
+  count: z.number().int(),
+});
+/** `GET /cloud/transcode/status?pageIndex&pageSize` (a page of at most 100; the first by default). */
+export const transcodeStatusQuery = z.object({
+  pageIndex: queryNumber(z.number().int().min(1).max(100_000)).default(1),
+  pageSize: queryNumber(z.number().int().min(1).max(100)).default(100),
 });
 export type TranscodeStatusView = z.infer<typeof transcodeStatusView>;
 export const cancelledTasks = z.object({ cancelled: z.number().int() });

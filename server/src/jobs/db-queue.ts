@@ -159,7 +159,7 @@ export class DbJobQueue implements JobQueue {
     if (!(await this.repo.insert(row, options.trx))) {
       // the same work is queued or running already: that job is the answer
       const existing = await this.repo.activeByKey(type, options.key!, options.trx);
-      if (existing) return existing;
+      if (existing) return existing.id;
       // it finished between the insert and the look: this one is new work after all
       return this.enqueue(type, payload, options);
     }
@@ -225,8 +225,17 @@ export class DbJobQueue implements JobQueue {
     return this.reports.list(userId);
   }
 
-  async activeOfType(type: string): Promise<Job[]> {
-    return (await this.repo.activeOfType(type)).map(toJob);
+  async activeOfType(type: string, page?: { offset: number; limit: number }): Promise<Job[]> {
+    return (await this.repo.activeOfType(type, page)).map(toJob);
+  }
+
+  countActive(type: string): Promise<number> {
+    return this.repo.countActive(type);
+  }
+
+  async activeByKey(type: string, key: string): Promise<Job | undefined> {
+    const row = await this.repo.activeByKey(type, key);
+    return row && toJob(row);
   }
 
   async hasJob(

@@ -27,19 +27,18 @@ export class JobsRepo {
   }
 
   /** The queued or running job of a type that holds a key. */
-  async activeByKey(
+  activeByKey(
     type: string,
     key: string,
     trx: Kysely<Database> = this.db,
-  ): Promise<string | undefined> {
-    const found = await trx
+  ): Promise<JobRow | undefined> {
+    return trx
       .selectFrom('job')
-      .select('id')
+      .selectAll()
       .where('type', '=', type)
       .where('dedupeKey', '=', key)
       .where('state', 'in', ACTIVE_JOB_STATES)
       .executeTakeFirst();
-    return found?.id;
   }
 
   find(id: string): Promise<JobRow | undefined> {
@@ -57,16 +56,27 @@ export class JobsRepo {
       .execute();
   }
 
-  /** Every user's queued and running jobs of a type, oldest first. */
-  activeOfType(type: string): Promise<JobRow[]> {
-    return this.db
+  /** Every user's queued and running jobs of a type, oldest first; a page of them when asked. */
+  activeOfType(type: string, page?: { offset: number; limit: number }): Promise<JobRow[]> {
+    let q = this.db
       .selectFrom('job')
       .selectAll()
       .where('type', '=', type)
       .where('state', 'in', ACTIVE_JOB_STATES)
       .orderBy('createdAt')
-      .orderBy('id')
-      .execute();
+      .orderBy('id');
+    if (page) q = q.limit(page.limit).offset(page.offset);
+    return q.execute();
+  }
+
+  async countActive(type: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('job')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('type', '=', type)
+      .where('state', 'in', ACTIVE_JOB_STATES)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
   /** Whether a job of a type is in one of these states (for one user, when given). */

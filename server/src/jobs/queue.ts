@@ -123,8 +123,15 @@ export interface JobQueue {
   stop(): Promise<void>;
   /** A user's queued and running jobs, oldest first. */
   running(userId: string): Promise<Task[]>;
-  /** Every user's queued and running jobs of a type, oldest first (progress as last written). */
-  activeOfType(type: string): Promise<Job[]>;
+  /**
+   * Every user's queued and running jobs of a type, oldest first (progress as last written); a
+   * page of them when asked.
+   */
+  activeOfType(type: string, page?: { offset: number; limit: number }): Promise<Job[]>;
+  /** How many jobs of a type are queued or running. */
+  countActive(type: string): Promise<number>;
+  /** The queued or running job of a type that holds a key (`EnqueueOptions.key`). */
+  activeByKey(type: string, key: string): Promise<Job | undefined>;
   /** Whether a job of a type is in one of these states (one user's, when `userId` is given). */
   hasJob(type: string, filter: { userId?: string; states: readonly JobState[] }): Promise<boolean>;
   /** Cancels a queued or running job; false when it had already finished. */

@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/events/bus.ts';
 import type { DbJobQueue } from '../../src/jobs/db-queue.ts';
 import { PermanentJobError, type JobContext, type Task } from '../../src/jobs/queue.ts';
-import { makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
+import { buildApp } from '../../src/app.ts';
+import { testConfig } from '../../src/config.ts';
+import { databaseAt, makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
 
 let t: TestApp;
 let admin: { token: string; userId: string };
@@ -470,5 +472,63 @@ describe('job queue across restarts', () => {
     expect(ran).toBe(false);
     // no handler ran to say so: the type hears it from the queue, once
     expect(told).toEqual([{ id, message: job.message }]);
+  });
+});
+
+describe('transcodes queued before jobs had keys', () => {
+  it("get their file's key on the upgrade, the oldest one where a file had two", async () => {
+    const { database, dataDir, url } = await databaseAt('017-transcode-failure');
+    const now = Date.now();
+    const job = (id: string, type: string, payload: unknown, state: string, n: number) => ({
+      id,
+      type,
+      name: '',
+      path: '',
+      payload: JSON.stringify(payload),
+      state: state as 'queued',
+      progress: 0,
+      attempts: 0,
+      runAt: now,
+      createdAt: now + n,
+      updatedAt: now,
+    });
+    // the job table of that time: the same, without the key
+    await database.db
+      .insertInto('job')
+      .values([
+        job('a1', 'transcode', { fileId: 'A' }, 'queued', 1),
+        job('a2', 'transcode', { fileId: 'A' }, 'queued', 2),
+        job('b1', 'transcode', { fileId: 'B' }, 'running', 3),
+        job('c1', 'transcode', { fileId: 'C' }, 'done', 4),
+        job('x1', 'transcode', 'not an object', 'queued', 5),
+        job('s1', 'sync', { fileId: 'A' }, 'queued', 6),
+      ])
+      .execute();
+    // the upgrade runs as the app starts; the queue is kept still to read the keys as left
+    const app = await buildApp({
+      config: testConfig({ dataDir, databaseUrl: url }),
+      database,
+      logger: false,
+    });
+    try {
+      await (app.services.jobs as DbJobQueue).stop();
+      const keys = await database.db
+        .selectFrom('job')
+        .select(['id', 'dedupeKey'])
+        .orderBy('createdAt')
+        .execute();
+      expect(keys).toEqual([
+        { id: 'a1', dedupeKey: 'file:A' },
+        { id: 'a2', dedupeKey: null },
+        { id: 'b1', dedupeKey: 'file:B' },
+        { id: 'c1', dedupeKey: null },
+        { id: 'x1', dedupeKey: null },
+        { id: 's1', dedupeKey: null },
+      ]);
+      expect((await app.services.jobs.activeByKey('transcode', 'file:A'))?.id).toBe('a1');
+    } finally {
+      await app.close();
+      await database.close();
+    }
   });
 });

@@ -412,6 +412,34 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
       .execute();
   };
 
+  it('lists the transcodes under way a page at a time, with their count', async () => {
+    await enableTranscoding(admin.token);
+    const ids: string[] = [];
+    for (const name of ['a.mp4', 'b.mp4', 'c.mp4']) {
+      const id = await putFile(t, owner(), '/', name, longVideo);
+      await underWay(id);
+      ids.push(id);
+    }
+    const page = async (pageIndex: number, pageSize: number) =>
+      (
+        await call<TranscodeStatusView>(t.app, 'GET', '/cloud/transcode/status', {
+          token: admin.token,
+          query: { pageIndex, pageSize },
+        })
+      ).body;
+    const first = await page(1, 2);
+    expect(first.data!.count).toBe(3);
+    expect(first.data!.tasks.map((x) => x.fileId)).toEqual(ids.slice(0, 2));
+    expect((await page(2, 2)).data!.tasks.map((x) => x.fileId)).toEqual(ids.slice(2));
+    expect((await page(1, 101)).code).toBe(10);
+    const all = await call(t.app, 'PUT', '/cloud/setting/transcode/cancel-task', {
+      token: admin.token,
+      body: {},
+    });
+    expect(all.body).toMatchObject({ code: 0, data: { cancelled: 3 } });
+    expect((await status()).count).toBe(0);
+  }, 120_000);
+
   it('lists the transcodes still queued after a restart, and runs each once', async () => {
     await enableTranscoding(admin.token);
     const first = await putFile(t, owner(), '/', 'long.mp4', longVideo);

@@ -1,15 +1,16 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { Migrator } from 'kysely';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { testConfig } from '../../src/config.ts';
-import { openDatabase, type DbHandle } from '../../src/db/index.ts';
-import { migrationProvider } from '../../src/db/migrations/index.ts';
 import { hashPassword } from '../../src/lib/password.ts';
-import { ADMIN, call, dialect, login, makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
+import {
+  ADMIN,
+  call,
+  databaseAt,
+  login,
+  makeTestApp,
+  setupAdmin,
+  type TestApp,
+} from '../harness.ts';
 
 // A username names one account regardless of case (it is also a folder name, and some disks
 // ignore case); sign-in matches it regardless of case too.
@@ -93,28 +94,8 @@ describe('usernames regardless of case', () => {
 });
 
 describe('accounts created before usernames ignored case', () => {
-  async function databaseAt007(): Promise<{ database: DbHandle; dataDir: string; url?: string }> {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-names-'));
-    closers.push(() => fs.promises.rm(dataDir, { recursive: true, force: true }));
-    let url: string | undefined;
-    if (dialect === 'postgres') {
-      const base = inject('pgUrl');
-      const name = `t_${Math.random().toString(36).slice(2, 12)}`;
-      const client = new pg.Client({ connectionString: `${base}/postgres` });
-      await client.connect();
-      await client.query(`create database ${name}`);
-      await client.end();
-      url = `${base}/${name}`;
-    }
-    const database = openDatabase({ dataDir, databaseUrl: url });
-    const migrator = new Migrator({ db: database.db, provider: migrationProvider });
-    const { error } = await migrator.migrateTo('007-upload-merge');
-    if (error) throw error as Error;
-    return { database, dataDir, url };
-  }
-
   it('keeps twins working after the upgrade and refuses new ones', async () => {
-    const { database, dataDir, url } = await databaseAt007();
+    const { database, dataDir, url } = await databaseAt('007-upload-merge');
     const now = Date.now();
     const row = async (id: string, username: string, at: number) => ({
       id,

@@ -12,6 +12,7 @@ import {
   publicTargetQuery,
   transcodeConfigBody,
   transcodeConfigView,
+  transcodeStatusQuery,
   transcodeStatusView,
 } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
@@ -132,7 +133,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     '/cloud/transcode/status',
-    { schema: { response: answers(transcodeStatusView) } },
-    async (request) => ok(await media.status(actorOf(request))),
+    { schema: { querystring: transcodeStatusQuery, response: answers(transcodeStatusView) } },
+    async (request) => ok(await media.status(actorOf(request), request.query)),
   );
 }

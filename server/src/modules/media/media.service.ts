@@ -40,6 +40,12 @@ export interface MediaInfoPayload {
   userId: string;
   fileId: string;
 }
+/**
+ * The key a file's transcode is queued with: one under way per file, on every node. Migration 018
+ * gave the transcodes queued before it the same keys.
+ */
+export const transcodeKey = (fileId: string) => `file:${fileId}`;
+
 export interface TranscodePayload {
   fileId: string;
   /** The content the transcode is for (jobs queued by earlier versions have none). */
@@ -464,31 +470,44 @@ export class MediaService {
 
   // ---- transcoding ---------------------------------------------------------------------------
 
-  /** Queued and running transcodes, oldest first: the queue's jobs, with this node's progress. */
-  private async queuedTranscodes(): Promise<QueuedTranscode[]> {
+  /**
+   * Queued and running transcodes, oldest first (a page of them when asked): the queue's jobs,
+   * with this node's progress.
+   */
+  private async queuedTranscodes(page?: {
+    offset: number;
+    limit: number;
+  }): Promise<QueuedTranscode[]> {
     const transcodes: QueuedTranscode[] = [];
-    for (const job of await this.jobs.activeOfType(JOB_TRANSCODE)) {
-      const payload = job.payload as Partial<TranscodePayload> | null;
-      if (!job.userId || typeof payload?.fileId !== 'string') continue;
-      const live = this.live.get(job.id);
-      // a queued job (one a restart gave back too) starts again from nothing
-      const state = live?.state ?? (job.state === 'running' ? 'running' : 'queued');
-      const progress = live?.progress ?? (state === 'running' ? job.progress : 0);
-      transcodes.push({
-        taskId: job.id,
-        userId: job.userId,
-        fileId: payload.fileId,
-        name: job.name,
-        path: job.path,
-        state,
-        progress,
-      });
+    for (const job of await this.jobs.activeOfType(JOB_TRANSCODE, page)) {
+      const transcode = this.queuedTranscode(job);
+      if (transcode) transcodes.push(transcode);
     }
     return transcodes;
   }
 
+  private queuedTranscode(job: Job): QueuedTranscode | undefined {
+    const payload = job.payload as Partial<TranscodePayload> | null;
+    if (!job.userId || typeof payload?.fileId !== 'string') return undefined;
+    const live = this.live.get(job.id);
+    // a queued job (one a restart gave back too) starts again from nothing
+    const state = live?.state ?? (job.state === 'running' ? 'running' : 'queued');
+    const progress = live?.progress ?? (state === 'running' ? job.progress : 0);
+    return {
+      taskId: job.id,
+      userId: job.userId,
+      fileId: payload.fileId,
+      name: job.name,
+      path: job.path,
+      state,
+      progress,
+    };
+  }
+
+  /** The file's transcode under way, found by the key it was queued with. */
   private async transcodeOf(fileId: string): Promise<QueuedTranscode | undefined> {
-    return (await this.queuedTranscodes()).find((t) => t.fileId === fileId);
+    const job = await this.jobs.activeByKey(JOB_TRANSCODE, transcodeKey(fileId));
+    return job && this.queuedTranscode(job);
   }
 
   /** What is recorded of a failed or cancelled transcode of the file's current content. */
@@ -535,7 +554,7 @@ export class MediaService {
       await this.jobs.enqueue<TranscodePayload>(
         JOB_TRANSCODE,
         { fileId: row.id, hash: row.hash ?? undefined },
-        { userId: owner.id, name: row.name, path: row.path, key: `file:${row.id}` },
+        { userId: owner.id, name: row.name, path: row.path, key: transcodeKey(row.id) },
       );
       this.announce(owner.id, row.id, 'queued', 0);
     });
@@ -677,12 +696,17 @@ export class MediaService {
     return this.configView();
   }
 
-  async status(actor: Actor): Promise<TranscodeStatusView> {
+  async status(
+    actor: Actor,
+    page: { pageIndex: number; pageSize: number } = { pageIndex: 1, pageSize: 100 },
+  ): Promise<TranscodeStatusView> {
     requireAuthority(actor, 'cloud:set:sync');
     const config = await this.settings.get();
     const names = new Map<string, string>();
     const tasks: TranscodeStatusView['tasks'] = [];
-    for (const t of await this.queuedTranscodes()) {
+    const count = await this.jobs.countActive(JOB_TRANSCODE);
+    const offset = (page.pageIndex - 1) * page.pageSize;
+    for (const t of await this.queuedTranscodes({ offset, limit: page.pageSize })) {
       let username = names.get(t.userId);
       if (username === undefined) {
         username = (await this.usernameOf(t.userId)) ?? '';
@@ -698,7 +722,7 @@ export class MediaService {
         progress: t.progress,
       });
     }
-    return { enable: config.enable, tasks };
+    return { enable: config.enable, tasks, count };
   }
 
   /** Stops the chosen transcodes (all when none are named); how many were stopped. */
