@@ -258,6 +258,80 @@ describe('the Video Transcoding settings', () => {
     expect(await tab.getByRole('switch').first().getAttribute('aria-checked')).toBe('true');
     await saveScreenshot(page, 'media-transcode-settings');
   });
+
+  it('lists the transcodes under way, and stops one, then the rest', async () => {
+    const root = path.join(server.dataDir, 'files', ADMIN.username, 'long');
+    fs.mkdirSync(root, { recursive: true });
+    for (const name of ['first talk.mp4', 'second talk.mp4'])
+      ffmpeg([
+        ...['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=180'],
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
+        path.join(root, name),
+      ]);
+    await api('GET', '/user/setting/sync?path=%2F');
+    let videos: { id: string; name: string }[] = [];
+    await until(
+      async () => {
+        videos = await api<{ id: string; name: string }[]>(
+          'GET',
+          '/list?currentDirectory=%2Flong',
+        ).catch(() => []);
+        return videos.length === 2;
+      },
+      'the long videos are indexed',
+      30_000,
+    );
+    // opening them starts their transcodes: one at a time, the other waits
+    for (const video of videos) await api('GET', `/media/info?id=${video.id}`);
+    await visit('/setting/cloudManager?tab=transcode');
+    const queue = page.getByTestId('transcode-queue');
+    const rows = queue.locator('tbody tr.ant-table-row');
+    // the tab was open, with nothing under way: the list looks again now and then, or at once
+    await queue.getByRole('button', { name: 'Refresh' }).click();
+    await until(async () => (await rows.count()) === 2, 'both transcodes are listed', 15_000);
+    await until(
+      async () => (await queue.locator('.ant-progress').count()) === 1,
+      'one runs with its progress',
+      15_000,
+    );
+    expect(await queue.getByText('Waiting').count()).toBe(1);
+    expect(await queue.textContent()).toContain('Transcodes under way (2)');
+    await saveScreenshot(page, 'media-transcode-queue');
+    await page.setViewportSize(PHONE);
+    await queue.scrollIntoViewIfNeeded();
+    await queue.screenshot({
+      path: path.join(
+        path.dirname(await saveScreenshot(page, 'media-transcode-queue-phone')),
+        'media-transcode-queue-phone-card.png',
+      ),
+      animations: 'disabled',
+    });
+    await page.setViewportSize(DESKTOP);
+
+    // the waiting one, after asking
+    const waiting = rows.filter({ hasText: 'Waiting' });
+    const waitingName = (await waiting.locator('a').first().textContent()) ?? '';
+    await waiting.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page
+      .locator('.ant-popconfirm')
+      .last()
+      .getByRole('button', { name: 'Stop', exact: true })
+      .click();
+    await until(async () => (await rows.count()) === 1, 'the stopped one leaves the list');
+    expect(await rows.first().textContent()).not.toContain(waitingName);
+
+    // then the rest
+    await queue.getByRole('button', { name: 'Stop all' }).click();
+    await page.locator('.ant-popconfirm').last().getByRole('button', { name: 'Stop all' }).click();
+    await queue.getByTestId('transcode-queue-empty').waitFor({ state: 'visible' });
+    const stopped = await api<{ hls: { state: string } | null }>(
+      'GET',
+      `/media/info?id=${videos[0]!.id}`,
+    );
+    // opening a stopped video does not start it again
+    expect(stopped.hls?.state).toBe('none');
+    expect((await api<{ count: number }>('GET', '/cloud/transcode/status')).count).toBe(0);
+  });
 });
 
 describe('a video that needs no transcode', () => {

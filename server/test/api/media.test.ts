@@ -382,6 +382,12 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
         token: admin.token,
       })
     ).body.data!;
+  /** Stops these transcodes (`{}`: all of them), as the administrator. */
+  const cancelTranscodes = (body: { taskIds?: string[]; fileIds?: string[] }) =>
+    call<{ cancelled: number }>(t.app, 'PUT', '/cloud/setting/transcode/cancel-task', {
+      token: admin.token,
+      body,
+    });
   /** Every transcode job of a file, as the queue keeps them. */
   const transcodeJobs = (fileId: string) =>
     t.database.db
@@ -432,10 +438,7 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
     expect(first.data!.tasks.map((x) => x.fileId)).toEqual(ids.slice(0, 2));
     expect((await page(2, 2)).data!.tasks.map((x) => x.fileId)).toEqual(ids.slice(2));
     expect((await page(1, 101)).code).toBe(10);
-    const all = await call(t.app, 'PUT', '/cloud/setting/transcode/cancel-task', {
-      token: admin.token,
-      body: {},
-    });
+    const all = await cancelTranscodes({});
     expect(all.body).toMatchObject({ code: 0, data: { cancelled: 3 } });
     expect((await status()).count).toBe(0);
   }, 120_000);
@@ -522,12 +525,7 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
       return done;
     };
     try {
-      const cancel = await call<{ cancelled: number }>(
-        t.app,
-        'PUT',
-        '/cloud/setting/transcode/cancel-task',
-        { token: admin.token, body: { fileIds: [id] } },
-      );
+      const cancel = await cancelTranscodes({ fileIds: [id] });
       expect(cancel.body.data).toEqual({ cancelled: 1 });
     } finally {
       jobs.cancel = cancelJob;
@@ -541,12 +539,7 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
     await enableTranscoding(admin.token);
     const id = await putFile(t, owner(), '/', 'long.mp4', longVideo);
     const taskId = await underWay(id);
-    const cancel = await call<{ cancelled: number }>(
-      t.app,
-      'PUT',
-      '/cloud/setting/transcode/cancel-task',
-      { token: admin.token, body: { fileIds: [id] } },
-    );
+    const cancel = await cancelTranscodes({ fileIds: [id] });
     expect(cancel.body.data).toEqual({ cancelled: 1 });
     t = await t.restart();
     admin = await login(t.app, ADMIN.username, ADMIN.password);
@@ -563,19 +556,13 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
     expect(again).not.toBe(taskId);
     expect((await status()).tasks.map((x) => x.taskId)).toEqual([again]);
     // cancelled again, then new content is tried too
-    await call(t.app, 'PUT', '/cloud/setting/transcode/cancel-task', {
-      token: admin.token,
-      body: { taskIds: [again] },
-    });
+    await cancelTranscodes({ taskIds: [again] });
     expect((await info(admin.token, id)).body.data!.hls?.state).toBe('none');
     await replaceContent(id, 'long.mp4', Buffer.concat([longVideo, Buffer.from('more')]));
     const third = await underWay(id);
     expect([taskId, again]).not.toContain(third);
     // the record goes with the file when it is deleted for good
-    await call(t.app, 'PUT', '/cloud/setting/transcode/cancel-task', {
-      token: admin.token,
-      body: { taskIds: [third] },
-    });
+    await cancelTranscodes({ taskIds: [third] });
     const recorded = () =>
       t.database.db
         .selectFrom('transcodeFailure')

@@ -372,6 +372,24 @@ const en_US = {
       frameRate: 'Frame rate',
       vttThumbnailCount: 'Preview thumbnails per video',
       isReTranscode: 'Transcode again when the settings change',
+      queue: {
+        title: 'Transcodes under way ({{count}})',
+        name: 'Video',
+        user: 'Owner',
+        progress: 'Progress',
+        queued: 'Waiting',
+        stop: 'Stop',
+        stopOne:
+          'Stop transcoding “{{name}}”? It will not be transcoded again until the video or these settings change.',
+        stopAll: 'Stop all',
+        stopAllConfirm:
+          'Stop all {{count}} transcodes? Their videos will not be transcoded again until they or these settings change.',
+        stopped_one: 'Stopped {{count}} transcode',
+        stopped_other: 'Stopped {{count}} transcodes',
+        refresh: 'Refresh',
+        empty: 'No video is being transcoded',
+        emptyHint: 'Videos that need it are transcoded when someone opens them.',
+      },
     },
     preview: {
       description:

@@ -1,4 +1,5 @@
 import type {
+  TranscodeStatusView,
   LdapConfigInput,
   VersionStatus,
   WebsiteSetting,
@@ -9,6 +10,7 @@ import { api, postForm } from '../../api/client';
 
 export const settingsKeys = {
   config: (name: string) => ['settings', 'config', name] as const,
+  transcodes: ['settings', 'transcodes'] as const,
   syncState: ['settings', 'sync-state'] as const,
 };
 
@@ -64,6 +66,30 @@ export function useConfig<T>(name: string, path: string, enabled = true) {
     retry: false,
     staleTime: 30_000,
   });
+}
+
+/** A page of the transcodes under way, every user's (administrators), kept current. */
+export function useTranscodeStatus(pageIndex: number, pageSize: number) {
+  return useQuery({
+    queryKey: [...settingsKeys.transcodes, pageIndex, pageSize],
+    queryFn: ({ signal }) =>
+      api.get<TranscodeStatusView>(
+        '/cloud/transcode/status',
+        { pageIndex, pageSize },
+        { silent: true, signal },
+      ),
+    // every few seconds while any runs; now and then while none does, for new ones
+    refetchInterval: (query) => ((query.state.data?.count ?? 0) > 0 ? 3000 : 15_000),
+  });
+}
+
+/** Stops these transcodes, or every one when none is named; how many stopped. */
+export async function cancelTranscodes(taskIds?: string[]): Promise<number> {
+  const answer = await api.put<{ cancelled: number }>(
+    '/cloud/setting/transcode/cancel-task',
+    taskIds ? { taskIds } : {},
+  );
+  return answer.cancelled;
 }
 
 export async function saveConfig<T>(path: string, value: T): Promise<void> {

@@ -11,6 +11,12 @@ export type Task = Pick<TaskItem, 'taskId' | 'type' | 'name' | 'path'> &
     progress: TaskItem['progress'] | string;
   };
 
+/** Link that opens the task's folder and highlights its file (spec §2 route `/`). */
+export function taskLink(task: Pick<Task, 'path' | 'name'>): string {
+  const params = new URLSearchParams({ path: task.path || '/', highlight: task.name });
+  return `/?${params.toString()}`;
+}
+
 export const taskKeys = { progress: ['task', 'progress'] as const };
 
 export function useTasks() {

@@ -31,6 +31,7 @@ import {
   useConfig,
 } from '../api';
 import { ConfigTab } from './ConfigTab';
+import { TranscodeQueue } from './TranscodeQueue';
 
 export function TranscodeTab() {
   const { t } = useTranslation('settings');
@@ -44,55 +45,58 @@ export function TranscodeTab() {
     </Form.Item>
   );
   return (
-    <ConfigTab<TranscodeConfig>
-      name="transcode"
-      path="/cloud/setting/transcode/config"
-      description={t('transcode.description')}
-      testId="transcode-tab"
-    >
-      {() => (
-        <>
-          <Form.Item name="enable" label={t('transcode.enable')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
-          {number('maxThreads', 1, 8)}
-          <Card size="small" title={t('transcode.conditions')} style={{ marginBottom: 16 }}>
-            <div
-              style={{
-                display: 'grid',
-                gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))',
-                gap: '0 12px',
-              }}
+    <>
+      <ConfigTab<TranscodeConfig>
+        name="transcode"
+        path="/cloud/setting/transcode/config"
+        description={t('transcode.description')}
+        testId="transcode-tab"
+      >
+        {() => (
+          <>
+            <Form.Item name="enable" label={t('transcode.enable')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+            {number('maxThreads', 1, 8)}
+            <Card size="small" title={t('transcode.conditions')} style={{ marginBottom: 16 }}>
+              <div
+                style={{
+                  display: 'grid',
+                  gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))',
+                  gap: '0 12px',
+                }}
+              >
+                {number('bitrateCond', 100, 100000, 'kbps')}
+                {number('heightCond', 144, 4320, 'px')}
+                {number('frameRateCond', 1, 240, 'fps')}
+              </div>
+            </Card>
+            <Card size="small" title={t('transcode.targets')} style={{ marginBottom: 16 }}>
+              <div
+                style={{
+                  display: 'grid',
+                  gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))',
+                  gap: '0 12px',
+                }}
+              >
+                {number('bitrate', 100, 100000, 'kbps')}
+                {number('height', 144, 4320, 'px')}
+                {number('frameRate', 1, 240, 'fps')}
+              </div>
+            </Card>
+            {number('vttThumbnailCount', 1, 256)}
+            <Form.Item
+              name="isReTranscode"
+              label={t('transcode.isReTranscode')}
+              valuePropName="checked"
             >
-              {number('bitrateCond', 100, 100000, 'kbps')}
-              {number('heightCond', 144, 4320, 'px')}
-              {number('frameRateCond', 1, 240, 'fps')}
-            </div>
-          </Card>
-          <Card size="small" title={t('transcode.targets')} style={{ marginBottom: 16 }}>
-            <div
-              style={{
-                display: 'grid',
-                gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))',
-                gap: '0 12px',
-              }}
-            >
-              {number('bitrate', 100, 100000, 'kbps')}
-              {number('height', 144, 4320, 'px')}
-              {number('frameRate', 1, 240, 'fps')}
-            </div>
-          </Card>
-          {number('vttThumbnailCount', 1, 256)}
-          <Form.Item
-            name="isReTranscode"
-            label={t('transcode.isReTranscode')}
-            valuePropName="checked"
-          >
-            <Switch />
-          </Form.Item>
-        </>
-      )}
-    </ConfigTab>
+              <Switch />
+            </Form.Item>
+          </>
+        )}
+      </ConfigTab>
+      <TranscodeQueue />
+    </>
   );
 }
 

@@ -9,13 +9,7 @@ import { emitLiveMessage, onLiveMessage } from '../../../api/events';
 import { DataTable } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
 import { TablePage } from '../../../components/TablePage';
-import { applyTaskMessage, progressPercent, taskKeys, useTasks, type Task } from '../api';
-
-/** Link that opens the task's folder and highlights its file (spec §2 route `/`). */
-export function taskLink(task: Pick<Task, 'path' | 'name'>): string {
-  const params = new URLSearchParams({ path: task.path || '/', highlight: task.name });
-  return `/?${params.toString()}`;
-}
+import { applyTaskMessage, progressPercent, taskKeys, taskLink, useTasks, type Task } from '../api';
 
 /** /setting/taskProgress: running tasks, kept live by taskProgress messages. */
 export function TaskProgressPage() {
