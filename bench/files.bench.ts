@@ -240,7 +240,10 @@ async function main(): Promise<void> {
 
     // ---- the real server, as a child process ----
     const port = await freePort();
-    const server = spawn(process.execPath, [await ensureServerBuild()], {
+    // NIMBUS_BENCH_CPU_PROF=<folder>: the server writes a CPU profile there when it stops
+    const profile = process.env.NIMBUS_BENCH_CPU_PROF;
+    const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+    const server = spawn(process.execPath, [...profiling, await ensureServerBuild()], {
       cwd: root,
       env: {
         ...process.env,
@@ -261,9 +264,10 @@ async function main(): Promise<void> {
     const jobsDb = new Database(path.join(dataDir, 'nimbus.db'), { readonly: true });
     try {
       const busy = jobsDb.prepare(
-        "select count(*) as n from job where state in ('queued', 'running') and type != 'uploadCleanup'",
+        // work due now: a job queued for later (the cache sweep, minutes after the start) is not
+        "select count(*) as n from job where (state = 'running' or (state = 'queued' and run_at <= ?)) and type != 'uploadCleanup'",
       );
-      for (let i = 0; i < 600 && (busy.get() as { n: number }).n > 0; i++)
+      for (let i = 0; i < 600 && (busy.get(Date.now()) as { n: number }).n > 0; i++)
         await new Promise((resolve) => setTimeout(resolve, 500));
     } finally {
       jobsDb.close();
