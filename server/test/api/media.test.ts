@@ -197,6 +197,39 @@ describe.skipIf(skipWithout(canMedia))('video', () => {
     expect(cover.headers['content-type']).toBe('image/jpeg');
   });
 
+  it("reads a playlist saved as a video as no video: another user's file stays theirs", async () => {
+    await enableTranscoding(admin.token);
+    const bob = await makeUser(t.app, admin.token);
+    await putFile(t, { userId: bob.userId, username: bob.username }, '/', 'private.mp4', video);
+    // a playlist whose one segment is bob's video, named by its place on the disk
+    const playlist = (segment: string) =>
+      Buffer.from(`#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:6.0,\n${segment}\n#EXT-X-ENDLIST\n`);
+    const relative = await putFile(
+      t,
+      owner(),
+      '/',
+      'holiday.mp4',
+      playlist(`../${bob.username}/private.mp4`),
+    );
+    const absolute = await putFile(
+      t,
+      owner(),
+      '/',
+      'trip.mp4',
+      playlist(path.join(t.dataDir, 'files', bob.username, 'private.mp4')),
+    );
+    for (const id of [relative, absolute]) {
+      const seen = await info(admin.token, id);
+      expect(seen.body.code, seen.body.message).toBe(0);
+      // nothing of bob's video: no picture size, no cover, no transcode of it
+      expect(seen.body.data!.video?.width ?? 0).toBe(0);
+      expect(seen.body.data!.video?.hasCover ?? false).toBe(false);
+      expect(seen.body.data!.hls?.state ?? 'none').toBe('none');
+      const cover = await raw(t, `/media/cover?id=${id}`, { 'nimbus-token': admin.token });
+      expect(cover.status).not.toBe(200);
+    }
+  });
+
   it('transcodes a video above the conditions to HLS and serves its parts', async () => {
     expect((await enableTranscoding(admin.token)).body.code).toBe(0);
     const id = await putFile(t, owner(), '/', 'clip.mp4', video);

@@ -8,6 +8,63 @@ import { childEnv } from '../../../lib/child-env.ts';
 // ffprobe and ffmpeg on files of this server's disk (BlobStore.local / scratch): the probe of a
 // video, a cover frame, and the HLS rendition with its progress.
 
+/**
+ * The containers a video or a song of a drive comes in, by ffmpeg's names for their readers.
+ * Nothing else reads an uploaded file: a playlist (HLS, DASH, concat) saved as `.mp4` would
+ * otherwise make ffmpeg open the files it names, another user's video among them, and an image
+ * sequence pattern other files still.
+ */
+export const MEDIA_DEMUXERS = [
+  'mov', // mp4, m4a, m4v, 3gp, mj2
+  'matroska', // mkv, webm
+  'avi',
+  'asf', // wmv, wma
+  'flv',
+  'mpegts',
+  'mpeg', // vob, mpg
+  'mpegvideo',
+  'm4v',
+  'h264',
+  'hevc',
+  'ogg',
+  'mp3',
+  'aac',
+  'ac3',
+  'eac3',
+  'flac',
+  'wav',
+  'w64',
+  'aiff',
+  'caf',
+  'amr',
+  'ape',
+  'wv',
+  'mpc',
+  'mpc8',
+  'tta',
+  'dsf',
+  'rm',
+  'dv',
+  'mxf',
+  'nut',
+  'ivf',
+  'obu',
+  'wtv',
+  'truehd',
+  'dts',
+  'au',
+  'mjpeg',
+  'gif',
+].join(',');
+
+/**
+ * How every ffprobe and ffmpeg run opens a file of the drive: as a plain local file in one of
+ * the containers above, never through a protocol and never as a list of other files.
+ */
+export function inputArgs(file: string): string[] {
+  return ['-protocol_whitelist', 'file', '-format_whitelist', MEDIA_DEMUXERS, '-i', file];
+}
+
 export const ffmpegPath = () => findProgram('ffmpeg');
 export const ffprobePath = () => findProgram('ffprobe');
 export const hasFfmpeg = () => ffmpegPath() !== null && ffprobePath() !== null;
@@ -50,7 +107,8 @@ export async function probe(file: string, signal: AbortSignal): Promise<Probe> {
   if (!program) throw new Error('ffprobe is not installed');
   const out = await runProgram(
     program,
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+    // ffprobe takes the file after its options (its `-i` is the same)
+    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs(file)],
     { signal, timeoutMs: 30_000, maxOutput: 1024 * 1024 },
   );
   const json = JSON.parse(out.toString('utf8')) as ProbeJson;
@@ -84,7 +142,7 @@ export async function coverFrame(
     program,
     [
       ...['-hide_banner', '-loglevel', 'error', '-y'],
-      ...['-ss', atSeconds.toFixed(2), '-i', file],
+      ...['-ss', atSeconds.toFixed(2), ...inputArgs(file)],
       ...['-frames:v', '1', '-vf', "scale='min(480,iw)':-2", '-q:v', '4', out],
     ],
     { signal, timeoutMs: 60_000 },
@@ -116,7 +174,7 @@ export function hlsArgs(
   const filters = [height ? `scale=-2:${height}` : 'scale=trunc(iw/2)*2:trunc(ih/2)*2'];
   const gop = Math.max(1, Math.round((fps || source.frameRate || 25) * 4));
   return [
-    ...['-hide_banner', '-loglevel', 'error', '-nostats', '-y', '-i', input],
+    ...['-hide_banner', '-loglevel', 'error', '-nostats', '-y', ...inputArgs(input)],
     ...['-map', '0:v:0', '-map', '0:a:0?'],
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-vf', filters.join(',')],
     ...(fps ? ['-r', String(fps)] : []),
@@ -216,7 +274,7 @@ export async function thumbnailTrack(
   await runProgram(
     program,
     [
-      ...['-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-an'],
+      ...['-hide_banner', '-loglevel', 'error', '-y', ...inputArgs(input), '-an'],
       ...[
         '-vf',
         `fps=${count}/${source.duration.toFixed(3)},scale=${SPRITE_TILE_WIDTH}:-2,tile=${columns}x${rows}`,
