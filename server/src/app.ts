@@ -21,6 +21,7 @@ import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.ts';
 import { AppError } from './lib/errors.ts';
 import { ResponseShapeError, responseSerializer } from './lib/response-shape.ts';
+import { sandboxState } from './lib/sandbox.ts';
 import { createServices, type Services } from './services.ts';
 import { installAuth } from './modules/auth/auth.plugin.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -182,6 +183,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   // Background work runs once the app is ready and stops (before the database closes) on close.
   app.addHook('onReady', async () => {
+    const sandbox = sandboxState();
+    if (!sandbox.sandboxed)
+      app.log.warn(
+        `programs that read uploaded files run without a sandbox: ${sandbox.reason ?? ''}`,
+      );
     services.events.start({ log: app.log.child({ module: 'events' }) });
     services.jobs.start({ log: app.log.child({ module: 'jobs' }) });
     services.cache.start({ log: app.log.child({ module: 'cache' }) });

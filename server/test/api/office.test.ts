@@ -60,6 +60,53 @@ function pdfText(pdf: Buffer): string {
   return execFileSync('pdftotext', [file, '-']).toString('utf8');
 }
 
+/** How many pictures a PDF holds, as poppler lists them. */
+function pdfImages(pdf: Buffer): number {
+  const file = path.join(work, `images-${Math.random().toString(36).slice(2)}.pdf`);
+  fs.writeFileSync(file, pdf);
+  const lines = execFileSync('pdfimages', ['-list', file]).toString('utf8').trim().split('\n');
+  return lines.length - 2; // two lines of heading
+}
+
+/** An OpenDocument text with one picture: a file inside it, or a link to one elsewhere. */
+function textWithPicture(name: string, picture: { link: string } | { png: Buffer }): Buffer {
+  const folder = fs.mkdtempSync(path.join(work, `${name}-`));
+  const href = 'link' in picture ? picture.link : 'Pictures/photo.png';
+  fs.writeFileSync(path.join(folder, 'mimetype'), 'application/vnd.oasis.opendocument.text');
+  fs.writeFileSync(
+    path.join(folder, 'content.xml'),
+    `<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.2">
+<office:body><office:text><text:p>A picture:
+<draw:frame draw:name="p" text:anchor-type="as-char" svg:width="3cm" svg:height="3cm"><draw:image xlink:href="${href}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame>
+</text:p></office:text></office:body></office:document-content>`,
+  );
+  const entries = ['mimetype', 'content.xml', 'META-INF/manifest.xml'];
+  if ('png' in picture) {
+    fs.mkdirSync(path.join(folder, 'Pictures'));
+    fs.writeFileSync(path.join(folder, 'Pictures', 'photo.png'), picture.png);
+    entries.push('Pictures/photo.png');
+  }
+  const listed = entries
+    .filter((e) => e !== 'mimetype' && !e.startsWith('META-INF'))
+    .map((e) => {
+      const type = e.endsWith('.png') ? 'image/png' : 'text/xml';
+      return `<manifest:file-entry manifest:full-path="${e}" manifest:media-type="${type}"/>`;
+    });
+  fs.mkdirSync(path.join(folder, 'META-INF'));
+  fs.writeFileSync(
+    path.join(folder, 'META-INF', 'manifest.xml'),
+    `<?xml version="1.0" encoding="UTF-8"?>
+<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">
+<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>
+${listed.join('\n')}
+</manifest:manifest>`,
+  );
+  const odt = path.join(work, `${name}.odt`);
+  execFileSync('7zz', ['a', '-tzip', '-mx=0', odt, ...entries], { cwd: folder, stdio: 'ignore' });
+  return fs.readFileSync(odt);
+}
+
 beforeAll(() => {
   docx = wordDocument('quarterly', 'Quarterly report of Nimbus');
   editedDocx = wordDocument('edited', 'Edited in the document server');
@@ -126,6 +173,31 @@ describe('office documents as PDF', () => {
         await t.app.services.blobs.list(t.app.services.blobs.cacheRoot('office')),
       ).toHaveLength(0),
     );
+  });
+
+  it("shows none of another user's files that a document links to", async () => {
+    const bob = await makeUser(t.app, admin.token);
+    const png = await sharp({
+      create: { width: 64, height: 64, channels: 3, background: '#d03030' },
+    })
+      .png()
+      .toBuffer();
+    await putFile(t, { userId: bob.userId, username: bob.username }, '/', 'photo.png', png);
+    const bobs = path.join(t.dataDir, 'files', bob.username, 'photo.png');
+    expect(fs.existsSync(bobs)).toBe(true);
+    const pictures: Record<string, number> = {};
+    for (const [name, picture] of [
+      ['inside', { png }],
+      ['linked', { link: `file://${bobs}` }],
+      ['relative', { link: `../../${bob.username}/photo.png` }],
+    ] as const) {
+      const id = await putFile(t, owner(), '/', `${name}.odt`, textWithPicture(name, picture));
+      const pdf = await bytes(`/preview/office?id=${id}`, own(admin.token));
+      expect(pdf.status).toBe(200);
+      pictures[name] = pdfImages(pdf.body);
+    }
+    // the picture inside the document shows; Bob's photo does not, by any address
+    expect(pictures).toEqual({ inside: 1, linked: 0, relative: 0 });
   });
 
   it('refuses files that are not office documents, and other users\u2019 documents', async () => {

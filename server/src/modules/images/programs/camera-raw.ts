@@ -116,8 +116,16 @@ function dcraw(): string {
 
 /** Run dcraw for its standard output; output reaching `maxOutput` is a failure, not a picture. */
 async function run(args: string[], timeoutMs: number, maxOutput: number, signal: AbortSignal) {
-  // dcraw prints the camera's clock in local time: UTC reads it back as the camera wrote it
-  const out = await runProgram(dcraw(), args, { signal, timeoutMs, maxOutput, env: { TZ: 'UTC' } });
+  // dcraw prints the camera's clock in local time: UTC reads it back as the camera wrote it;
+  // it sees the photo alone, and writes to its output only
+  const file = args[args.length - 1]!;
+  const out = await runProgram(dcraw(), args, {
+    signal,
+    timeoutMs,
+    maxOutput,
+    env: { TZ: 'UTC' },
+    sandbox: { read: [file], write: [] },
+  });
   if (out.length >= maxOutput) throw new Error('dcraw wrote more than a picture of this size');
   return out;
 }

@@ -68,7 +68,7 @@ export async function compositeOfPsd(
       ...['-f', 'psd_pipe', '-i', file],
       ...['-frames:v', '1', '-vf', fit, '-f', 'image2pipe', '-c:v', 'png', '-'],
     ],
-    { signal, timeoutMs: 60_000, maxOutput },
+    { signal, timeoutMs: 60_000, maxOutput, sandbox: { read: [file], write: [] } },
   );
   if (out.length >= maxOutput) throw new Error('ffmpeg wrote more than a picture of this size');
   if (out.length === 0) throw new Error('ffmpeg found no picture in this document');

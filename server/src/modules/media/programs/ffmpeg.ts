@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findProgram, runProgram } from '../../search/content/tools.ts';
 import { childEnv } from '../../../lib/child-env.ts';
+import { sandboxed } from '../../../lib/sandbox.ts';
 
 // ffprobe and ffmpeg on files of this server's disk (BlobStore.local / scratch): the probe of a
 // video, a cover frame, and the HLS rendition with its progress.
@@ -109,7 +110,7 @@ export async function probe(file: string, signal: AbortSignal): Promise<Probe> {
     program,
     // ffprobe takes the file after its options (its `-i` is the same)
     ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs(file)],
-    { signal, timeoutMs: 30_000, maxOutput: 1024 * 1024 },
+    { signal, timeoutMs: 30_000, maxOutput: 1024 * 1024, sandbox: { read: [file], write: [] } },
   );
   const json = JSON.parse(out.toString('utf8')) as ProbeJson;
   const streams = json.streams ?? [];
@@ -145,7 +146,7 @@ export async function coverFrame(
       ...['-ss', atSeconds.toFixed(2), ...inputArgs(file)],
       ...['-frames:v', '1', '-vf', "scale='min(480,iw)':-2", '-q:v', '4', out],
     ],
-    { signal, timeoutMs: 60_000 },
+    { signal, timeoutMs: 60_000, sandbox: { read: [file], write: [path.dirname(out)] } },
   );
 }
 
@@ -207,11 +208,17 @@ export function transcodeHls(
   const program = ffmpegPath();
   if (!program) return Promise.reject(new Error('ffmpeg is not installed'));
   const args = hlsArgs(input, outDir, base, source, target);
+  // below the server in the scheduler's eyes: a transcode uses the idle cores, never the API's
+  const nice = findProgram('nice');
+  const [command, argv] = sandboxed(
+    nice ?? program,
+    nice ? ['-n', String(TRANSCODE_NICE), program, ...args] : args,
+    { read: [input], write: [outDir] },
+  );
   return new Promise((resolve, reject) => {
     signal.throwIfAborted();
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
-    // below the server in the scheduler's eyes: a transcode uses the idle cores, never the API's
-    if (child.pid !== undefined) {
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
+    if (!nice && child.pid !== undefined) {
       try {
         os.setPriority(child.pid, TRANSCODE_NICE);
       } catch {
@@ -281,7 +288,7 @@ export async function thumbnailTrack(
       ],
       ...['-frames:v', '1', '-q:v', '5', sprite],
     ],
-    { signal, timeoutMs: 300_000 },
+    { signal, timeoutMs: 300_000, sandbox: { read: [input], write: [outDir] } },
   );
   const size = (
     await runProgram(

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findProgram } from '../../search/content/tools.ts';
 import { childEnv } from '../../../lib/child-env.ts';
+import { sandboxed } from '../../../lib/sandbox.ts';
 
 // LibreOffice headless on files of this server's disk (BlobStore.local / scratch): one office
 // document to a PDF, in a profile of its own, stopped with everything it started on a timeout.
@@ -48,7 +49,8 @@ export async function convertToPdf(
     .replace(/[^.a-z0-9]/g, '');
   const source = path.join(workDir, `document${ext}`);
   await fs.symlink(input, source);
-  await run(
+  // in the sandbox: the document and the scratch folder, no other file of the drive
+  const [command, argv] = sandboxed(
     program,
     [
       `-env:UserInstallation=${pathToFileURL(profile).href}`,
@@ -64,8 +66,9 @@ export async function convertToPdf(
       out,
       source,
     ],
-    { ...options, home: workDir },
+    { read: [await fs.realpath(input)], write: [workDir] },
   );
+  await run(command, argv, { ...options, home: workDir });
   const pdf = path.join(out, 'document.pdf');
   const stat = await fs.stat(pdf).catch(() => null);
   if (!stat || stat.size === 0) throw new Error('LibreOffice made no PDF of this document');

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { childEnv } from '../../../lib/child-env.ts';
+import { sandboxed, type SandboxPaths } from '../../../lib/sandbox.ts';
 
 const found = new Map<string, string | null>();
 
@@ -32,6 +33,11 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** The most memory the program may take for its data (DEFAULT_MAX_MEMORY unless told). */
   maxMemory?: number;
+  /**
+   * Run it in the sandbox (lib/sandbox.ts), seeing only these files and folders besides the
+   * system's: for programs that decode what users upload.
+   */
+  sandbox?: SandboxPaths;
 }
 
 /**
@@ -47,9 +53,12 @@ export function runProgram(program: string, args: string[], options: RunOptions)
     // held to its memory by the kernel (prlimit, util-linux) where that is at hand
     const limiter = findProgram('prlimit');
     const memory = Math.floor(options.maxMemory ?? DEFAULT_MAX_MEMORY);
-    const [command, argv] = limiter
-      ? [limiter, [`--data=${memory}`, '--', program, ...args]]
+    const [inner, innerArgs] = options.sandbox
+      ? sandboxed(program, args, options.sandbox)
       : [program, args];
+    const [command, argv] = limiter
+      ? [limiter, [`--data=${memory}`, '--', inner, ...innerArgs]]
+      : [inner, innerArgs];
     const child = spawn(command, argv, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: childEnv(options.env),
