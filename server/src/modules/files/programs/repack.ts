@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { PassThrough, type Readable } from 'node:stream';
 import { findProgram } from '../../search/content/tools.ts';
 import { childEnv } from '../../../lib/child-env.ts';
+import { sandboxed } from '../../../lib/sandbox.ts';
 
 // 7z and RAR archives are read by libarchive's bsdtar, which re-packs their entries as a tar
 // stream on its output: the listing and the extraction then read that stream with the same
@@ -25,7 +26,12 @@ export function repackAsTar(file: string): Readable {
     process.nextTick(() => out.destroy(new Error('bsdtar (libarchive-tools) is not installed')));
     return out;
   }
-  const child = spawn(program, ['-c', '-f', '-', '--format', 'pax', `@${file}`], {
+  // the archive alone in its sandbox: a multi-volume set or a link names no other file
+  const [command, argv] = sandboxed(program, ['-c', '-f', '-', '--format', 'pax', `@${file}`], {
+    read: [file],
+    write: [],
+  });
+  const child = spawn(command, argv, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: childEnv(),
   });

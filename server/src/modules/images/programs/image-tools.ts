@@ -100,7 +100,11 @@ async function open(
     const program = findProgram('heif-convert');
     if (!program) throw new Error('heif-convert is not installed');
     const out = path.join(workDir, 'decoded.png');
-    await runProgram(program, [image.path, out], { signal, timeoutMs: 60_000 });
+    await runProgram(program, [image.path, out], {
+      signal,
+      timeoutMs: 60_000,
+      sandbox: { read: [image.path], write: [workDir] },
+    });
     // heif-convert has already turned the picture upright
     return sharp(out, decoded);
   }

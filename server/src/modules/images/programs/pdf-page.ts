@@ -20,7 +20,7 @@ export async function firstPageOf(
   await runProgram(
     program,
     ['-f', '1', '-l', '1', '-singlefile', '-png', '-scale-to', String(side), pdf, stem],
-    { signal, timeoutMs: 60_000 },
+    { signal, timeoutMs: 60_000, sandbox: { read: [pdf], write: [workDir] } },
   );
   return 'page.png';
 }

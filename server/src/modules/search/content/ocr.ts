@@ -96,7 +96,12 @@ export class Ocr {
     const out = await runProgram(
       findProgram('tesseract')!,
       [image, 'stdout', '-l', this.available().tesseractLanguages.join('+'), '--psm', '3'],
-      { signal, timeoutMs: 180_000, env: { OMP_THREAD_LIMIT: '1' } },
+      {
+        signal,
+        timeoutMs: 180_000,
+        env: { OMP_THREAD_LIMIT: '1' },
+        sandbox: { read: [image], write: [] },
+      },
     );
     return out.toString('utf8');
   }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { findProgram, runProgram } from './tools.ts';
 import { MAX_TEXT_BYTES } from './text.ts';
 
@@ -14,6 +15,7 @@ export async function pdfPages(file: string, signal: AbortSignal): Promise<strin
     signal,
     maxOutput: MAX_TEXT_BYTES,
     timeoutMs: 300_000,
+    sandbox: { read: [file], write: [] },
   });
   const pages = out.toString('utf8').split('\f');
   // the text ends with a form feed after the last page
@@ -50,6 +52,7 @@ export async function pagesWithImages(
       signal,
       timeoutMs: 60_000,
       maxOutput: 4 * 1024 * 1024,
+      sandbox: { read: [file], write: [] },
     });
     const pages = new Set<number>();
     // "page num type width height ..." then a rule, then one line per picture
@@ -87,7 +90,7 @@ export async function renderPage(
       file,
       outPrefix,
     ],
-    { signal, timeoutMs: 120_000 },
+    { signal, timeoutMs: 120_000, sandbox: { read: [file], write: [path.dirname(outPrefix)] } },
   );
   return `${outPrefix}.png`;
 }
