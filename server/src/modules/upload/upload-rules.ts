@@ -88,3 +88,15 @@ export function expectedChunkSize(
     ? p.chunkSize
     : p.totalSize - (p.totalChunks - 1) * p.chunkSize;
 }
+
+/** What an upload may do besides adding a file; uploads into a share may do less. */
+export interface UploadPolicy {
+  /** Complete at once from a file of the same owner with the same content hash. */
+  instantCopy: boolean;
+  /** Replace a same-named file (the previous one goes to the trash). */
+  replace: boolean;
+  /** A share visitor's upload: its sessions are bounded per share and address. */
+  visitor?: { shareId: string; address: string };
+  /** Who a replaced document's version names, when not the owner (see SHARE_VISITOR_OPERATOR). */
+  operator?: string;
+}

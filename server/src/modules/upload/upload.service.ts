@@ -11,7 +11,7 @@ import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
 import type { TrashService } from '../files/trash.service.ts';
-import { isVersioned, type HistoryService } from '../history/history.service.ts';
+import type { HistoryService } from '../history/history.service.ts';
 import { toView, type FileView } from '../files/file-view.ts';
 import type { FilesService, FolderRef, Owner } from '../files/files.service.ts';
 import { checkName, folderPathOf, parseFolderPath } from '../files/names.ts';
@@ -19,10 +19,11 @@ import { Gate } from '../../lib/gate.ts';
 import { SESSION_IDLE_MS, VISITOR_SESSION_IDLE_MS } from '../files/quota.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import type { Place } from '../../storage/blob-store.ts';
 import { ChunkStore } from './chunk-store.ts';
 import { UploadHashes } from './upload-hashes.ts';
+import { UploadPlacer } from './upload-placer.ts';
 import {
+  type UploadPolicy,
   expectedChunkSize,
   sessionKey,
   targetSegments,
@@ -35,17 +36,7 @@ export type { UploadSession };
 
 export type { ChunkParams, ChunkTestResult, UploadSessionView } from '@nimbus/contract';
 
-/** What an upload may do besides adding a file; uploads into a share may do less. */
-export interface UploadPolicy {
-  /** Complete at once from a file of the same owner with the same content hash. */
-  instantCopy: boolean;
-  /** Replace a same-named file (the previous one goes to the trash). */
-  replace: boolean;
-  /** A share visitor's upload: its sessions are bounded per share and address. */
-  visitor?: { shareId: string; address: string };
-  /** Who a replaced document's version names, when not the owner (see SHARE_VISITOR_OPERATOR). */
-  operator?: string;
-}
+export type { UploadPolicy } from './upload-rules.ts';
 
 /** What one share visitor (share and address) may hold in uploads under way. */
 export const VISITOR_MAX_SESSIONS = 10;
@@ -93,17 +84,19 @@ export class UploadService {
 
   private readonly repo: UploadRepo;
   private readonly chunks: ChunkStore;
+  private readonly placer: UploadPlacer;
 
   constructor(
     db: Db,
     private readonly files: FilesService,
-    private readonly trash: TrashService,
-    private readonly history: HistoryService,
+    trash: TrashService,
+    history: HistoryService,
     options: UploadOptions = {},
   ) {
     this.repo = new UploadRepo(db);
     this.chunks = new ChunkStore(this.repo, files.blobs);
     this.hashes = new UploadHashes(this.repo, files.blobs);
+    this.placer = new UploadPlacer(this.repo, files, trash, history);
     this.jobs = options.jobs;
     this.backgroundMergeBytes = options.backgroundMergeBytes ?? Infinity;
     this.mergeWaitMs = options.mergeWaitMs ?? 10_000;
@@ -300,11 +293,18 @@ export class UploadService {
     const staged = this.blobs.staging();
     await this.blobs.copy(source, staged);
     try {
-      return await this.place(actor, p.filename, targetSegments(p), staged, {
-        size: p.totalSize,
-        hash: p.identifier,
-        lastModified: p.lastModified === undefined ? null : Math.round(p.lastModified),
-      });
+      return await this.placer.place(
+        actor,
+        p.filename,
+        targetSegments(p),
+        staged,
+        {
+          size: p.totalSize,
+          hash: p.identifier,
+          lastModified: p.lastModified === undefined ? null : Math.round(p.lastModified),
+        },
+        OWNER_POLICY,
+      );
     } finally {
       await this.blobs.remove(staged);
     }
@@ -467,7 +467,7 @@ export class UploadService {
         throw mergeFailed(
           'The uploaded bytes do not match the file (checksum mismatch); upload it again',
         );
-      const view = await this.place(
+      const view = await this.placer.place(
         actor,
         session.filename,
         parseFolderPath(session.targetPath),
@@ -484,78 +484,6 @@ export class UploadService {
       if (!keepFailure) await this.discard(id);
       throw err;
     }
-  }
-
-  /**
-   * Put finished bytes at their place in the tree and index them. The placement is journaled
-   * (`file_op`): its intent, holding the file's size against the quota, is recorded before the
-   * rename, and the row (with the session marked done) commits with the intent's removal, so a
-   * crash in between is rolled back at the next start.
-   */
-  private async place(
-    owner: Owner,
-    filename: string,
-    segments: string[],
-    staged: Place,
-    meta: { size: number; hash: string; lastModified: number | null },
-    policy: UploadPolicy = OWNER_POLICY,
-    sessionId?: string,
-  ): Promise<FileView> {
-    return this.files.withLock(owner.id, async () => {
-      const folder = await this.files.ensureFolders(owner, segments);
-      await this.files.assertNoMount(owner.id, folder.id, filename);
-      const clash = await this.files.childNamed(owner.id, folder.id, filename);
-      if (clash) {
-        if (clash.isFolder)
-          throw new AppError(ErrorCode.EXISTS, `A folder named "${filename}" is already here`);
-        if (!policy.replace)
-          throw new AppError(ErrorCode.EXISTS, `"${filename}" already exists here`);
-        if (isVersioned(clash)) {
-          // a document keeps its id, shares and tags; what it held becomes a version
-          const row = await this.history.replaceLocked(
-            owner,
-            policy.operator ?? owner.username,
-            clash,
-            staged,
-            { size: meta.size, hash: meta.hash },
-            { exceptSession: sessionId },
-          );
-          if (sessionId)
-            await this.files.transaction((trx) => this.repo.setDone(trx, sessionId, row.id));
-          return toView(row);
-        }
-        await this.files.assertSpace(owner.id, meta.size, { exceptSession: sessionId });
-        // the user confirmed the overwrite: the previous file goes to the trash, nothing is lost
-        await this.trash.trashRow(owner, clash);
-      }
-      const target = this.blobs.item(owner.username, folder.prefix, filename);
-      if (meta.lastModified) {
-        // a date the disk cannot hold leaves the file with the time of its upload
-        await this.blobs.setModified(staged, meta.lastModified).catch(() => undefined);
-      }
-      const row = await this.files.journaled(
-        owner.id,
-        'move',
-        staged,
-        target,
-        () => this.blobs.move(staged, target),
-        async (trx) => {
-          const inserted = await this.files.insertFile(
-            owner,
-            folder,
-            filename,
-            { size: meta.size, hash: meta.hash, updateDate: meta.lastModified ?? undefined },
-            trx,
-          );
-          if (sessionId) await this.repo.setDone(trx, sessionId, inserted.id);
-          return inserted;
-        },
-        { bytes: meta.size, exceptSession: sessionId },
-      );
-      const view = toView(row);
-      this.files.notify(owner.id, 'createFile', view);
-      return view;
-    });
   }
 
   /** POST upload-folder: the folders of a folder upload (idempotent, so a resumed upload works). */
