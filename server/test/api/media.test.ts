@@ -471,6 +471,13 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
     expect(first.data!.tasks.map((x) => x.fileId)).toEqual(ids.slice(0, 2));
     expect((await page(2, 2)).data!.tasks.map((x) => x.fileId)).toEqual(ids.slice(2));
     expect((await page(1, 101)).code).toBe(10);
+    expect((await page(0, 10)).code).toBe(10);
+    // every user's videos: for administrators only, and never for nobody
+    const user = await makeUser(t.app, admin.token);
+    const asUser = await call(t.app, 'GET', '/cloud/transcode/status', { token: user.token });
+    expect(asUser.body.code).toBe(8);
+    const asNobody = await call(t.app, 'GET', '/cloud/transcode/status');
+    expect(asNobody.status).toBe(401);
     const all = await cancelTranscodes({});
     expect(all.body).toMatchObject({ code: 0, data: { cancelled: 3 } });
     expect((await status()).count).toBe(0);
