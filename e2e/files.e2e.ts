@@ -198,6 +198,42 @@ describe('the file browser', () => {
     expect(await namesIn('/')).not.toContain('memo.txt');
   });
 
+  it('goes up a folder with Backspace and Alt+Up; ? lists the keys', async () => {
+    const at = (folder: string) =>
+      until(async () => (await filesView().getAttribute('data-path')) === folder, `at ${folder}`);
+    await item('Reports 2025').dblclick();
+    await at('/Reports 2025/');
+    await item('memo.txt').waitFor({ state: 'visible' });
+    await page.keyboard.press('?');
+    const dialog = page.getByTestId('shortcuts-table');
+    await dialog.waitFor({ state: 'visible' });
+    await saveScreenshot(page, 'files-1440-shortcuts');
+    const text = (await dialog.textContent()) ?? '';
+    for (const words of ['Up one folder', 'Backspace', 'Alt+↑', 'Rename', 'F2', 'Ctrl+C']) {
+      expect(text).toContain(words);
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.keyboard.press('Backspace');
+    await at('/');
+    await item('Reports 2025').dblclick();
+    await at('/Reports 2025/');
+    await page.keyboard.press('Alt+ArrowUp');
+    await at('/');
+    // at the top of the tree Backspace stays there
+    await page.keyboard.press('Backspace');
+    await item('thousand').waitFor({ state: 'visible' });
+    expect(await filesView().getAttribute('data-path')).toBe('/');
+  });
+
+  it('has no articles page: the address leads to not found', async () => {
+    await page.goto('/articles');
+    await page.getByTestId('not-found').waitFor({ state: 'visible' });
+    expect(new URL(page.url()).pathname).toBe('/404');
+    await page.getByTestId('not-found-home').click();
+    await item('thousand').waitFor({ state: 'visible' });
+  });
+
   it('copies with Ctrl+C and pastes into another folder', async () => {
     await item('Reports 2025').dblclick();
     await until(
@@ -270,7 +306,8 @@ describe('the file browser', () => {
     ]);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-zip-')), 'download.zip');
     await download.saveAs(file);
-    expect(download.suggestedFilename()).toMatch(/\.zip$/);
+    // chosen at the top of the tree: named after its owner
+    expect(download.suggestedFilename()).toBe(`${ADMIN.username}.zip`);
     expect((await zipNames(file)).sort()).toEqual(['alpha.txt', 'beta.md']);
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
@@ -335,7 +372,8 @@ describe('the file browser', () => {
       page.waitForEvent('download'),
       page.getByTestId('toolbar-download').click(),
     ]);
-    expect(download.suggestedFilename()).toBe('download.zip');
+    // named after the folder they were chosen in
+    expect(download.suggestedFilename()).toBe('thousand.zip');
     const zipped = await zipNames(await download.path());
     expect(zipped).toHaveLength(THOUSAND);
     expect(zipped).toContain('item-0999.txt');

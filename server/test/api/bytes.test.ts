@@ -139,13 +139,27 @@ describe('zip download', () => {
     const res = await get(`/api/packageDownload?fileIds=${one},${folder.id}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
-    expect(res.headers['content-disposition']).toMatch(/download\.zip/);
+    // chosen at the top of the tree: named after its owner
+    expect(res.headers['content-disposition']).toContain(`${ADMIN.username}.zip`);
     const entries = await readZip(res.rawPayload);
     expect([...entries.keys()].sort()).toEqual(
       ['one.txt', '相册/', '相册/inner/', '相册/inner/deep.txt', '相册/pic.jpg'].sort(),
     );
     expect(entries.get('相册/inner/deep.txt')).toBe('deep text');
     expect(entries.get('one.txt')).toBe('one '.repeat(1000));
+  });
+
+  it('names a zip after the folder its items were chosen in, or the one item', async () => {
+    await call(t.app, 'POST', '/new_folder', {
+      token: admin.token,
+      query: { filename: 'Trip 2026', currentDirectory: '/' },
+    });
+    const a = await putFile(t, owner(), '/Trip 2026', 'a.txt', 'a');
+    const b = await putFile(t, owner(), '/Trip 2026', 'b.txt', 'b');
+    const disposition = async (ids: string[]) =>
+      (await get(`/api/packageDownload?fileIds=${ids.join(',')}`)).headers['content-disposition'];
+    expect(await disposition([a, b])).toContain(`filename*=UTF-8''Trip%202026.zip`);
+    expect(await disposition([a])).toContain(`filename*=UTF-8''a.txt.zip`);
   });
 
   it("refuses another user's ids", async () => {

@@ -1,6 +1,5 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router';
-import { ArticlesPage } from '../features/articles/pages/ArticlesPage';
 import { LoginPage } from '../features/auth/pages/LoginPage';
 import { NotFoundPage } from '../features/errors/pages/NotFoundPage';
 import { RouteError } from '../features/errors/pages/RouteError';
@@ -153,11 +152,6 @@ export const routes: RouteObject[] = [
                 path: '/share',
                 element: gated(<ShareListPage />),
                 handle: { title: 'shareList' } satisfies RouteHandle,
-              },
-              {
-                path: '/articles',
-                element: <ArticlesPage />,
-                handle: { title: 'articles' } satisfies RouteHandle,
               },
               {
                 path: '/setting/user',

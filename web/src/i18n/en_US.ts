@@ -89,7 +89,6 @@ const en_US = {
     sysUser: 'Users',
     sysRole: 'Roles',
     sysMenu: 'Menus',
-    articles: 'Articles',
     mobileNav: 'Sections',
   },
   menu: {

@@ -12,8 +12,15 @@ const files = {
     mount: 'Mounted folders',
     trash: 'Trash',
     tags: 'Tags',
-    articles: 'Articles',
     fileTransfer: 'File transfer',
+  },
+  shortcuts: {
+    title: 'Keyboard shortcuts',
+    up: 'Up one folder',
+    holdSpace: 'Hold Space',
+    peek: 'Peek at the details',
+    escape: 'Close, or clear the selection',
+    help: 'This list',
   },
   view: {
     grid: 'Grid view',
@@ -67,10 +74,6 @@ const files = {
       description: 'Files you tag will be collected here.',
     },
     tagsNone: { title: 'No tags yet', description: 'Tag files to group them across folders.' },
-    articles: {
-      title: 'No articles yet',
-      description: 'Markdown articles you publish appear here.',
-    },
     transfer: {
       title: 'No transfers',
       description: 'Uploads in progress and finished uploads are listed here.',

@@ -91,7 +91,6 @@ const zh_CN: LocaleTree<typeof en_US> = {
     sysUser: '用户管理',
     sysRole: '角色管理',
     sysMenu: '菜单管理',
-    articles: '文章',
     mobileNav: '栏目',
   },
   menu: {

@@ -53,6 +53,22 @@ export async function* zipEntriesOf(
   }
 }
 
+/**
+ * What a zip of a selection is called: the item, for one; else the folder the items were chosen
+ * in (the deepest folder holding them all), and the owner's name for the top of the tree.
+ */
+export function zipNameOf(owner: { username: string }, rows: Pick<FileRow, 'name' | 'path'>[]) {
+  if (rows.length === 1) return rows[0]!.name;
+  let common = rows[0]?.path.split('/').filter(Boolean) ?? [];
+  for (const row of rows) {
+    const segments = row.path.split('/').filter(Boolean);
+    let same = 0;
+    while (same < common.length && common[same] === segments[same]) same++;
+    common = common.slice(0, same);
+  }
+  return common.at(-1) ?? owner.username;
+}
+
 /** Stored bytes to send (file-serve.ts sends them). */
 export interface BytesToSend extends StoredBytes {
   row: FileRow;
@@ -114,7 +130,7 @@ export class DownloadService {
     const order = new Map([...new Set(ids)].map((id, i) => [id, i]));
     rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     return {
-      name: rows.length === 1 ? `${rows[0]!.name}.zip` : 'download.zip',
+      name: `${zipNameOf(actor, rows)}.zip`,
       entries: zipEntriesOf(this.files, actor, rows),
     };
   }

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Breadcrumb } from 'antd';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { runAction } from '../../../actions/registry';
 import { useAuthorityCheck } from '../../../app/action-registry';
 import { ApiError } from '../../../api/client';
@@ -31,6 +31,7 @@ import { FileDialogs } from './FileDialogs';
 import { FilesBody } from './FilesBody';
 import { FilesStatus } from './FilesStatus';
 import { FilesToolbar } from './FilesToolbar';
+import { ShortcutsDialog } from './ShortcutsDialog';
 import '../files.css';
 
 installLiveListings();
@@ -48,6 +49,8 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
   const clipboard = useFileClipboard();
   const can = useAuthorityCheck();
   const collection = useRef<CollectionApi>(null);
+  const navigate = useNavigate();
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
 
   // ---- what is shown: the URL, the listing, the tag -----------------------------------------
   const view = useViewUrl(kind);
@@ -96,6 +99,8 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     detailsOpen: dialogs.detailsOpen,
     closeDetails: () => dialogs.setDetailsOpen(false),
     selectingAll: sel.selectAllRunning,
+    goUp: isHome && path !== '/' ? () => void navigate(view.linkTo(parentFolderPath(path))) : null,
+    showShortcuts: () => setShortcutsOpen(true),
   });
   const drag = useFileDrag({ ctx, selection: sel, confirm: dialogs.confirm, transfer });
   const handlers = useCollectionHandlers({
@@ -204,6 +209,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
         onTransferred={sel.clear}
         locationLink={(folder, name) => view.linkTo(folder, name)}
       />
+      <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} ctx={ctx} />
     </section>
   );
 }

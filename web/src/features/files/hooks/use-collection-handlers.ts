@@ -130,7 +130,8 @@ export function useCollectionHandlers({
       collection.current?.focus();
     },
     onKeyDown: (event, columns) => {
-      if (isTypingTarget(event.target)) return;
+      // Alt+↑ is the page's "up a folder", not a step through the items
+      if (isTypingTarget(event.target) || event.altKey) return;
       const steps: Record<string, number> = {
         ArrowDown: columns,
         ArrowUp: -columns,

@@ -13,12 +13,16 @@ interface ShortcutsInput {
   detailsOpen: boolean;
   closeDetails: () => void;
   selectingAll: RefObject<unknown>;
+  /** Open the parent folder; null at the top of the tree or outside it. */
+  goUp: (() => void) | null;
+  /** Show the list of keys (`?`). */
+  showShortcuts: () => void;
 }
 
 /**
  * The file browser's keys on the whole page: the registry's shortcuts, Escape closing what is
  * open, Space for the details (held, a peek), Ctrl/⌘+X with nothing selected moving the
- * clipboard here.
+ * clipboard here, Backspace or Alt+↑ up a folder, `?` the list of keys.
  */
 export function useFileShortcuts(input: ShortcutsInput): void {
   const spaceDownAt = useRef<number | null>(null);
@@ -43,6 +47,24 @@ export function useFileShortcuts(input: ShortcutsInput): void {
         return;
       }
       if ((event.key === ' ' || event.key === 'Enter') && onControl) return;
+      if (event.key === '?' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        state.current.showShortcuts();
+        return;
+      }
+      // Backspace and Alt+↑ go up a folder, as in the file managers people know
+      const plain = !event.ctrlKey && !event.metaKey && !event.shiftKey;
+      if (
+        plain &&
+        ((event.key === 'Backspace' && !event.altKey) || (event.key === 'ArrowUp' && event.altKey))
+      ) {
+        const up = state.current.goUp;
+        if (up) {
+          event.preventDefault();
+          up();
+        }
+        return;
+      }
       if (event.key === ' ') {
         if (c.items.length === 1 || details) {
           event.preventDefault();
