@@ -184,17 +184,35 @@ describe('the file browser', () => {
     await saveScreenshot(page, 'files-1440-grid');
   });
 
-  it('drags a file onto a folder and moves it after confirming', async () => {
+  it('drags a file onto a folder: it moves at once, Undo puts it back', async () => {
+    const inReports = async () => (await namesIn('/Reports 2025')).includes('memo.txt');
+    await notificationsGone();
+    await item('memo.txt').dragTo(item('Reports 2025'));
+    const moved = page.getByTestId('move-message');
+    await moved.waitFor({ state: 'visible' });
+    expect(await moved.textContent()).toContain('Moved "memo.txt" to "Reports 2025"');
+    // no question was asked: nothing of that name was there
+    expect(await page.locator('.ant-modal-confirm').count()).toBe(0);
+    await item('memo.txt').waitFor({ state: 'detached' });
+    await until(inReports, 'memo.txt is in the folder');
+    // one message for one action: the server's "Move succeeded" card is not shown beside it
+    await page.waitForTimeout(1000);
+    expect(await page.locator('.ant-notification-notice').count()).toBe(0);
+
+    await page.getByTestId('move-undo').click();
+    await item('memo.txt').waitFor({ state: 'visible' });
+    await until(async () => !(await inReports()), 'memo.txt is back');
+    expect(await namesIn('/')).toContain('memo.txt');
+
+    // dropped again where the name is taken: asked before anything is replaced
+    await api('POST', '/addfile', { fileName: 'memo.txt', parentPath: '/Reports 2025' });
     await item('memo.txt').dragTo(item('Reports 2025'));
     const dialog = page.locator('.ant-modal-confirm');
     await dialog.waitFor({ state: 'visible' });
-    expect(await dialog.textContent()).toContain('Move "memo.txt" to "Reports 2025"?');
+    expect(await dialog.textContent()).toContain('memo.txt');
     await confirmDialog();
     await item('memo.txt').waitFor({ state: 'detached' });
-    await until(
-      async () => (await namesIn('/Reports 2025')).includes('memo.txt'),
-      'memo.txt is in the folder',
-    );
+    await until(inReports, 'memo.txt is in the folder');
     expect(await namesIn('/')).not.toContain('memo.txt');
   });
 

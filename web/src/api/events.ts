@@ -134,6 +134,23 @@ function notifyOperation(body: OperationFileBody, success: boolean, title: strin
   show(burst);
 }
 
+/** Operations whose success this tab announces itself (with an Undo), until when. */
+const quieted = new Map<string, number>();
+const QUIET_MS = 10_000;
+
+/**
+ * The action this tab just ran shows its own message (with an Undo): the server's success
+ * notice of the same operation would say it a second time. Failures are still notified.
+ */
+export function quietOperation(operation: string): void {
+  quieted.set(operation, Date.now() + QUIET_MS);
+}
+
+function isQuieted(operation: string | undefined): boolean {
+  const until = quieted.get(operation ?? '');
+  return until !== undefined && until > Date.now();
+}
+
 /** Routes one parsed message to its channel and shows the notifications spec §4 asks for. */
 export function dispatchLiveMessage(message: LiveMessage): void {
   const type = message.url;
@@ -154,15 +171,17 @@ export function dispatchLiveMessage(message: LiveMessage): void {
       success ? 'common:events.operationSucceeded' : 'common:events.operationFailed',
       { operation },
     );
-    notifyOperation(body, success, title);
+    if (!success || !isQuieted(body.operation)) notifyOperation(body, success, title);
     if (!success) emitLiveMessage('fileOperationFault', message);
   } else if (type === 'operationTips') {
     const body = (message.body ?? {}) as OperationTipsBody;
     const operation = operationName(body.operation ?? '');
     if (body.success) {
-      feedback().notification.success({
-        title: i18n.t('common:events.operationSucceeded', { operation }),
-      });
+      if (!isQuieted(body.operation)) {
+        feedback().notification.success({
+          title: i18n.t('common:events.operationSucceeded', { operation }),
+        });
+      }
     } else {
       feedback().notification.error({
         title: i18n.t('common:events.operationFailed', { operation }),

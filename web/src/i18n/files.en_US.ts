@@ -183,10 +183,6 @@ const files = {
     unmountBody:
       '"{{name}}" leaves your drive. The files stay with {{owner}}, and the share link can mount it again.',
     unmountOk: 'Remove',
-    moveTitle: 'Move items?',
-    moveOne: 'Move "{{name}}" to "{{target}}"?',
-    moveMany: 'Move {{count}} items to "{{target}}"?',
-    moveOk: 'Move',
     overwriteTitle: 'Replace existing items?',
     overwriteBody:
       '{{count}} of these already exist in "{{target}}": {{names}}. Replace them? The replaced items go to the trash.',
@@ -204,6 +200,8 @@ const files = {
     duplicated: 'Created "{{name}}"',
     trashed_one: '"{{name}}" moved to the trash',
     trashed_other: '{{count}} items moved to the trash',
+    moved_one: 'Moved "{{name}}" to "{{target}}"',
+    moved_other: 'Moved {{count}} items to "{{target}}"',
     undo: 'Undo',
     restored_one: '"{{name}}" restored',
     restored_other: '{{count}} items restored',

@@ -158,10 +158,6 @@ const files: LocaleTree<typeof files_en> = {
     unmountBody:
       '“{{name}}”将从你的网盘中移除。文件仍归 {{owner}} 所有，可以通过分享链接再次挂载。',
     unmountOk: '移除',
-    moveTitle: '移动项目？',
-    moveOne: '将“{{name}}”移动到“{{target}}”？',
-    moveMany: '将 {{count}} 项移动到“{{target}}”？',
-    moveOk: '移动',
     overwriteTitle: '替换已有项目？',
     overwriteBody:
       '“{{target}}”中已存在其中 {{count}} 项：{{names}}。是否替换？被替换的项目会移到回收站。',
@@ -179,6 +175,8 @@ const files: LocaleTree<typeof files_en> = {
     duplicated: '已创建“{{name}}”',
     trashed_one: '“{{name}}”已移到回收站',
     trashed_other: '{{count}} 项已移到回收站',
+    moved_one: '已将“{{name}}”移动到“{{target}}”',
+    moved_other: '已将 {{count}} 项移动到“{{target}}”',
     undo: '撤销',
     restored_one: '“{{name}}”已还原',
     restored_other: '已还原 {{count}} 项',

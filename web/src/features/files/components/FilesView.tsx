@@ -102,7 +102,7 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     goUp: isHome && path !== '/' ? () => void navigate(view.linkTo(parentFolderPath(path))) : null,
     showShortcuts: () => setShortcutsOpen(true),
   });
-  const drag = useFileDrag({ ctx, selection: sel, confirm: dialogs.confirm, transfer });
+  const drag = useFileDrag({ ctx, selection: sel, transfer });
   const handlers = useCollectionHandlers({
     ctx,
     mobile,

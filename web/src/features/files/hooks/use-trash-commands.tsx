@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { quietOperation } from '../../../api/events';
 import type { FileCommands } from '../actions';
 import { fileKeys, useClearTrash, useRestoreItems, useSweepItems, useTrashItems } from '../api';
 import { refreshListing } from '../listing-cache';
@@ -36,6 +37,7 @@ export function useTrashCommands(
     trash: (targets) => {
       const ids = targets.map((item) => item.id);
       const progress = bulkProgress('trash');
+      quietOperation('delete');
       void trashItems
         .mutateAsync({ ids, onProgress: progress.onProgress })
         .finally(progress.end)
@@ -54,6 +56,7 @@ export function useTrashCommands(
                   data-testid="trash-undo"
                   onClick={() => {
                     message.destroy(key);
+                    quietOperation('restore');
                     void restoreWithProgress(ids).then(() =>
                       queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('trash', '') }),
                     );

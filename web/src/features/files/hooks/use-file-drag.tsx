@@ -1,27 +1,30 @@
+import { App, Button } from 'antd';
 import type { DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAuthorized } from '../../../actions/registry';
+import { quietOperation } from '../../../api/events';
 import { ACTIONS } from '../../../app/action-registry';
 import type { ActionContext } from '../actions';
 import { DRAG_TYPE, blankDragImage, canDropInto, useDragStore, type DropTarget } from '../drag';
+import { folderName } from '../folder-path';
 import type { FileItem } from '../types';
 import type { MoveLike } from './use-transfer';
-import type { FileDialogs } from './use-file-dialogs';
 import type { FileSelection } from './use-file-selection';
 
 interface DragInput {
   ctx: ActionContext;
   selection: FileSelection;
-  confirm: FileDialogs['confirm'];
   transfer: (moving: MoveLike[], target: DropTarget, mode: 'move') => Promise<boolean>;
 }
 
 /**
- * Dragging items onto a folder (in the listing or the breadcrumb) moves them after a confirm:
- * the registry's "move to", so only a role that may edit files drags them.
+ * Dragging items onto a folder (in the listing or the breadcrumb) moves them at once, with an
+ * Undo in the message; only a name already taken there asks first (the transfer's question).
+ * It is the registry's "move to", so only a role that may edit files drags them.
  */
-export function useFileDrag({ ctx, selection: sel, confirm, transfer }: DragInput) {
+export function useFileDrag({ ctx, selection: sel, transfer }: DragInput) {
   const { t } = useTranslation('files');
+  const { message } = App.useApp();
   const dragItems = useDragStore((s) => s.items);
   const isTrash = ctx.view.kind === 'trash';
   const allowed = !isTrash && isAuthorized(ACTIONS.moveTo, ctx);
@@ -62,16 +65,44 @@ export function useFileDrag({ ctx, selection: sel, confirm, transfer }: DragInpu
     const moving = useDragStore.getState().items;
     useDragStore.getState().end();
     if (!allowed || !canDropInto(moving, target)) return;
-    const first = moving[0]!;
-    void confirm({
-      title: t('confirm.moveTitle'),
-      content:
-        moving.length === 1
-          ? t('confirm.moveOne', { name: first.name, target: target.name })
-          : t('confirm.moveMany', { count: moving.length, target: target.name }),
-      okText: t('confirm.moveOk'),
-    }).then((ok) => {
-      if (ok) void transfer(moving, target, 'move').then((done) => done && sel.clear());
+    quietOperation('move');
+    void transfer(moving, target, 'move').then((done) => {
+      if (!done) return;
+      sel.clear();
+      const key = `move-${Date.now()}`;
+      // Undo puts each item back in the folder it came from
+      const undo = async () => {
+        message.destroy(key);
+        quietOperation('move');
+        const from = new Map<string, MoveLike[]>();
+        for (const item of moving) {
+          const back = { ...item, path: target.path };
+          from.set(item.path, [...(from.get(item.path) ?? []), back]);
+        }
+        for (const [path, items] of from) {
+          await transfer(
+            items,
+            { id: `path:${path}`, path, name: folderName(path) || t('allFiles') },
+            'move',
+          );
+        }
+      };
+      void message.success({
+        key,
+        duration: 6,
+        content: (
+          <span className="nb-undo" data-testid="move-message">
+            {t('messages.moved', {
+              count: moving.length,
+              name: moving[0]!.name,
+              target: target.name,
+            })}
+            <Button type="link" size="small" data-testid="move-undo" onClick={() => void undo()}>
+              {t('messages.undo')}
+            </Button>
+          </span>
+        ),
+      });
     });
   };
 
