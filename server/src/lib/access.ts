@@ -11,6 +11,9 @@ export interface Actor {
   sessionId: string;
 }
 
+/** The authority that lets a file's bytes leave as a download (modules/files/bytes-grant.ts). */
+export const DOWNLOAD_AUTHORITY = 'cloud:file:download';
+
 /** True when the actor holds the authority; administrators hold every authority. */
 export function can(actor: Actor, authority: string): boolean {
   return actor.isAdmin || actor.authorities.has(authority);

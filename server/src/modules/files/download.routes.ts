@@ -32,7 +32,10 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
         `/${params['*']}`,
         download,
       );
-      return sendFileBytes(request, reply, bytes, bytes.row, { download });
+      return sendFileBytes(request, reply, bytes, bytes.row, {
+        download,
+        previewOnly: bytes.previewOnly,
+      });
     },
   );
 

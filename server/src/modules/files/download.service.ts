@@ -1,9 +1,10 @@
 import { ErrorCode } from '@nimbus/contract';
-import { requireAuthority, type Actor } from '../../lib/access.ts';
+import type { Actor } from '../../lib/access.ts';
 import { AppError, forbidden } from '../../lib/errors.ts';
 import type { ZipEntry } from '../../lib/zip.ts';
 import type { Place } from '../../storage/blob-store.ts';
-import { shareErrors, type ShareAccess } from '../share/share-access.ts';
+import type { ShareAccess } from '../share/share-access.ts';
+import { bytesGrant, previewOnlyOf, requireDownload } from './bytes-grant.ts';
 import type { StoredBytes } from './file-serve.ts';
 import { isDeflatable } from './file-types.ts';
 import type { FileRow } from './files.repo.ts';
@@ -72,7 +73,7 @@ export function zipNameOf(owner: { username: string }, rows: Pick<FileRow, 'name
 /** Stored bytes to send (file-serve.ts sends them). */
 export interface BytesToSend extends StoredBytes {
   row: FileRow;
-  /** A mounted share without downloads: only what a preview shows, else this refusal. */
+  /** Without downloads (the role's or a mounted share's): only what a preview shows, else this. */
   previewOnly?: () => Error;
 }
 
@@ -96,22 +97,27 @@ export class DownloadService {
     if (username !== actor.username) throw forbidden('This file belongs to another user');
     const row = await this.files.byPath(actor.id, fullPath);
     if (row.isFolder) throw folderHasNoBytes();
-    if (download) requireAuthority(actor, 'cloud:file:download');
-    return { blobs: this.files.blobs, place: this.files.placeOf(actor, row), row };
+    const grant = bytesGrant(actor, null);
+    if (download) requireDownload(grant);
+    return {
+      blobs: this.files.blobs,
+      place: this.files.placeOf(actor, row),
+      row,
+      previewOnly: previewOnlyOf(grant),
+    };
   }
 
   /** `/pre-file/{id}`: bytes by id, of one's own files or of files in a mounted share. */
   async fileById(actor: Actor, id: string, download: boolean): Promise<BytesToSend> {
     const { owner, row, open } = await this.shareAccess.fileForActor(actor, id);
     if (row.isFolder) throw folderHasNoBytes();
-    if (open && download) this.shareAccess.require(open, 'download');
+    const grant = bytesGrant(actor, open);
+    if (download) requireDownload(grant);
     return {
       blobs: this.files.blobs,
       place: this.files.placeOf(owner, row),
       row,
-      // a mounted share without downloads: only what a preview shows
-      previewOnly:
-        open && !open.settings.allowDownload ? () => shareErrors.previewOnly() : undefined,
+      previewOnly: previewOnlyOf(grant),
     };
   }
 
@@ -136,7 +142,7 @@ export class DownloadService {
   }
 
   private async chosen(actor: Actor, ids: string[]): Promise<FileRow[]> {
-    requireAuthority(actor, 'cloud:file:download');
+    requireDownload(bytesGrant(actor, null));
     const unique = [...new Set(ids)];
     const rows = await this.files.repo.liveMany(actor.id, unique);
     if (rows.length !== unique.length)

@@ -18,6 +18,7 @@ import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { Place } from '../../storage/blob-store.ts';
+import { bytesGrant, requireDownload } from '../files/bytes-grant.ts';
 import { isTextSuffix } from '../files/file-types.ts';
 import type { FileRow } from '../files/files.repo.ts';
 import { toView } from '../files/file-view.ts';
@@ -216,6 +217,7 @@ export class HistoryService {
     pageIndex: number,
     pageSize: number,
   ): Promise<{ items: HistoryVersion[]; total: number }> {
+    requireDownload(bytesGrant(actor, null));
     const row = await this.files.mustFind(actor.id, fileId);
     return this.page(row, pageIndex, pageSize);
   }
@@ -227,6 +229,7 @@ export class HistoryService {
     pageIndex: number,
     pageSize: number,
   ): Promise<{ items: HistoryVersion[]; total: number }> {
+    requireDownload(bytesGrant(actor, null));
     const row = await this.files.byPath(actor.id, path);
     return this.page(row, pageIndex, pageSize);
   }
@@ -254,6 +257,7 @@ export class HistoryService {
     id: string,
     fileId?: string,
   ): Promise<{ version: VersionRow; body: Readable }> {
+    requireDownload(bytesGrant(actor, null));
     const version = await this.version(actor, id, fileId);
     return { version, body: this.open(version) };
   }
@@ -268,6 +272,7 @@ export class HistoryService {
 
   /** A version's text, decoded from its charset. */
   async text(actor: Actor, id: string, fileId?: string): Promise<HistoryText> {
+    requireDownload(bytesGrant(actor, null));
     const version = await this.version(actor, id, fileId);
     if (version.size > MAX_DOCUMENT_BYTES)
       throw new AppError(ErrorCode.BAD_PARAMETER, 'This version is too large to show as text');

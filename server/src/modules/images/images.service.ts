@@ -19,6 +19,7 @@ import { toView } from '../files/file-view.ts';
 import type { FileChange, FileRow, FilesService, Owner } from '../files/files.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { ShareAccess, ShareCredentials, ShareTarget } from '../share/share-access.ts';
+import { bytesGrant, previewOnlyOf } from '../files/bytes-grant.ts';
 import type { ShareVisitorService } from '../share/share-visitor.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import { markUsed } from '../cache/cache-keeper.ts';
@@ -120,9 +121,14 @@ export class ImagesService {
   // ---- access -------------------------------------------------------------------------------
 
   private async ownFile(actor: Actor, id: string): Promise<Found> {
-    const { owner, row } = await this.shareAccess.fileForActor(actor, id);
+    const { owner, row, open } = await this.shareAccess.fileForActor(actor, id);
     if (row.isFolder) throw noThumbnail();
-    return { owner, row, place: this.files.placeOf(owner, row) };
+    return {
+      owner,
+      row,
+      place: this.files.placeOf(owner, row),
+      previewOnly: previewOnlyOf(bytesGrant(actor, open)),
+    };
   }
 
   private async sharedFile(creds: ShareCredentials, target: ShareTarget): Promise<Found> {

@@ -18,6 +18,7 @@ import { Gate } from '../../lib/gate.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { Place } from '../../storage/blob-store.ts';
 import { fileIdAtStart, markUsed, type CacheKeeper } from '../cache/cache-keeper.ts';
+import { bytesGrant, requireDownload } from '../files/bytes-grant.ts';
 import type { FileRow } from '../files/files.repo.ts';
 import { type FilesService, type Owner } from '../files/files.service.ts';
 import {
@@ -406,8 +407,10 @@ export class OfficeService {
    * its id, then the current bytes under the document key an editor opens the file with.
    */
   async history(actor: Actor, fileId: string): Promise<OfficeHistory> {
-    const { owner, row } = await this.shareAccess.fileForActor(actor, fileId);
+    const { owner, row, open } = await this.shareAccess.fileForActor(actor, fileId);
     if (row.isFolder === 1) throw notOffice();
+    // who edited when is part of the versions, which only a download gives
+    requireDownload(bytesGrant(actor, open));
     const kept = (await this.versions.all(row)).reverse();
     const entries = kept.map((v, i) => ({
       key: v.id,

@@ -14,16 +14,12 @@ import { AppError, badParameter, forbidden } from '../../lib/errors.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { Place } from '../../storage/blob-store.ts';
 import { archiveKind } from '../files/archive.ts';
+import { bytesGrant, previewOnlyOf } from '../files/bytes-grant.ts';
 import { repackAsTar } from '../files/programs/repack.ts';
 import { isTextSuffix } from '../files/file-types.ts';
 import type { FileRow, FilesService } from '../files/files.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import {
-  shareErrors,
-  type ShareAccess,
-  type ShareCredentials,
-  type ShareTarget,
-} from '../share/share-access.ts';
+import type { ShareAccess, ShareCredentials, ShareTarget } from '../share/share-access.ts';
 import { toPublicView } from '../share/share-browse.service.ts';
 import { listingOf, tarEntries, zipEntries } from './archive-listing.ts';
 import {
@@ -41,8 +37,8 @@ interface Found {
   place: Place;
   /** The parent folder as the asker knows it (relative to the shared folder for a visitor). */
   path: string;
-  /** Downloads are not allowed here (a share without them): only what a preview is for. */
-  previewOnly: boolean;
+  /** Downloads are not allowed here (bytes-grant.ts): only what a preview is for, else this. */
+  previewOnly?: () => Error;
 }
 
 /** A file's text as a stream of UTF-8, with the charset it was read in. */
@@ -80,7 +76,7 @@ export class PreviewService {
       row,
       place: this.files.placeOf(owner, row),
       path: open ? toPublicView(open.root, row).path : row.path,
-      previewOnly: Boolean(open && !open.settings.allowDownload),
+      previewOnly: previewOnlyOf(bytesGrant(actor, open)),
     };
   }
 
@@ -90,7 +86,12 @@ export class PreviewService {
       throw forbidden('This file belongs to another user');
     const row = await this.files.byPath(actor.id, fullPath);
     if (row.isFolder) throw noText();
-    return { row, place: this.files.placeOf(actor, row), path: row.path, previewOnly: false };
+    return {
+      row,
+      place: this.files.placeOf(actor, row),
+      path: row.path,
+      previewOnly: previewOnlyOf(bytesGrant(actor, null)),
+    };
   }
 
   /** A file of a share, for its visitor. */
@@ -101,7 +102,7 @@ export class PreviewService {
       row,
       place: this.files.placeOf(open.owner, row),
       path: toPublicView(open.root, row).path,
-      previewOnly: !open.settings.allowDownload,
+      previewOnly: previewOnlyOf(bytesGrant(creds.actor, open)),
     };
   }
 
@@ -126,7 +127,7 @@ export class PreviewService {
       !found.row.contentType.startsWith('text/') &&
       !looksLikeText(sample, charset)
     )
-      throw shareErrors.previewOnly();
+      throw found.previewOnly();
     return { sample, charset, cut };
   }
 

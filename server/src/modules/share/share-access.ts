@@ -1,6 +1,6 @@
-import { ErrorCode, type ShareOperation } from '@nimbus/contract';
+import { ADMIN_ROLE, ErrorCode, type ShareOperation } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
-import type { Actor } from '../../lib/access.ts';
+import { DOWNLOAD_AUTHORITY, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { FileRow } from '../files/files.service.ts';
 import { prefixOf, type FilesService, type Owner } from '../files/files.service.ts';
@@ -54,6 +54,8 @@ export interface LocatedShare {
   /** The shared file or folder (live). */
   root: FileRow;
   owner: ShareOwner;
+  /** The owner holds the download authority: a share gives no more than its owner has. */
+  ownerMayDownload: boolean;
 }
 
 /** How a request holds a share open. */
@@ -233,7 +235,12 @@ export class ShareAccess {
       avatar: account.avatar,
     };
     const { settings, parent } = await this.effective(share, root);
-    return { share, settings, parent, root, owner };
+    const grants = await this.users.grantsOf(account.id);
+    const ownerMayDownload =
+      account.isCreator === 1 ||
+      grants.roleCodes.includes(ADMIN_ROLE.code) ||
+      grants.authorities.includes(DOWNLOAD_AUTHORITY);
+    return { share, settings, parent, root, owner, ownerMayDownload };
   }
 
   /** How the request holds the share open, or null when it needs the code first. */
@@ -294,14 +301,12 @@ export class ShareAccess {
     return { open, row: await this.resolve(open, target) };
   }
 
-  /** The share allows this action (downloads are checked before any byte is read, spec §6). */
-  require(open: LocatedShare, action: ShareAction): void {
+  /** The share allows this change (downloads are `bytesGrant`'s, files/bytes-grant.ts). */
+  require(open: LocatedShare, action: Exclude<ShareAction, 'download'>): void {
     const s = open.settings;
     const allowed =
-      action === 'download'
-        ? s.allowDownload
-        : open.root.isFolder === 1 &&
-          (action === 'upload' ? s.canUpload : action === 'edit' ? s.canEdit : s.canDelete);
+      open.root.isFolder === 1 &&
+      (action === 'upload' ? s.canUpload : action === 'edit' ? s.canEdit : s.canDelete);
     if (!allowed) throw shareErrors.notAllowed(action);
   }
 

@@ -4,6 +4,7 @@ import type { Actor } from '../../lib/access.ts';
 import { CHARSET_SAMPLE_BYTES, decodeSample, detectCharset } from '../../lib/charset.ts';
 import { AppError } from '../../lib/errors.ts';
 import { formatDateTime } from '../../lib/time.ts';
+import { bytesGrant } from '../files/bytes-grant.ts';
 import { TEXT_PREVIEW_BYTES } from '../files/file-serve.ts';
 import { isTextSuffix } from '../files/file-types.ts';
 import type { FileRow, FilesService, SortOrder, SortProp } from '../files/files.service.ts';
@@ -134,12 +135,9 @@ export class ShareBrowseService {
     const { open, row } = await this.access.access(creds, target);
     if (row.isFolder === 1) throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no text');
     // without downloads, the text preview is for text: it is no way to read other files
-    if (
-      !open.settings.allowDownload &&
-      !isTextSuffix(row.suffix) &&
-      !row.contentType.startsWith('text/')
-    )
-      throw shareErrors.previewOnly();
+    const grant = bytesGrant(creds.actor, open);
+    if (!grant.download && !isTextSuffix(row.suffix) && !row.contentType.startsWith('text/'))
+      throw grant.refusePreview();
     const view = toPublicView(open.root, row);
     let head: Buffer;
     try {
@@ -180,7 +178,7 @@ export class ShareBrowseService {
       },
     };
     if (open) {
-      facts.allowDownload = open.settings.allowDownload;
+      facts.allowDownload = bytesGrant(actor, open).download;
       facts.operationPermissionList = open.root.isFolder === 1 ? operationsOf(open.settings) : [];
       if (actor) {
         facts.mounted = (await this.repo.mountOf(actor.id, open.share.id)) !== undefined;

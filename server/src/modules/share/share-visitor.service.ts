@@ -10,6 +10,7 @@ import {
 import type { Actor } from '../../lib/access.ts';
 import { AppError, badParameter } from '../../lib/errors.ts';
 import type { AuthService } from '../auth/auth.service.ts';
+import { bytesGrant, previewOnlyOf, requireDownload } from '../files/bytes-grant.ts';
 import { zipEntriesOf } from '../files/download.service.ts';
 import type { FileOperations } from '../files/file-ops.service.ts';
 import type { FileRow, FilesService } from '../files/files.service.ts';
@@ -68,16 +69,16 @@ export class ShareVisitorService {
     const { open: share, row } = await this.access.access(creds, target);
     if (row.isFolder === 1)
       throw new AppError(ErrorCode.FILE_NOT_FOUND, 'A folder has no bytes; download it as a zip');
+    const grant = bytesGrant(creds.actor, share);
     if (how.download) {
-      this.access.require(share, 'download');
+      requireDownload(grant);
       if (how.fresh) await this.access.repo.countDownload(share.share.id);
     }
-    const previewOnly = share.settings.allowDownload ? undefined : () => shareErrors.previewOnly();
     return {
       blobs: this.files.blobs,
       place: this.files.placeOf(share.owner, row),
       row,
-      previewOnly,
+      previewOnly: previewOnlyOf(grant),
     };
   }
 
@@ -96,7 +97,7 @@ export class ShareVisitorService {
   /** Chosen files of the share as one zip: its name and its entries. */
   async zip(creds: ShareCredentials, fileIds: string[]) {
     const share = await this.access.open(creds);
-    this.access.require(share, 'download');
+    requireDownload(bytesGrant(creds.actor, share));
     const ids = [...new Set(fileIds)];
     if (ids.length === 0) throw badParameter('Choose at least one file');
     const rows: FileRow[] = [];

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import { contentDisposition, parseRange, servingOf, USER_BYTES_CSP } from '../files/file-serve.ts';
+import { bytesGrant, requireDownload } from '../files/bytes-grant.ts';
 import { davStatusOf, DavError, notFound, preconditionFailed } from './webdav-errors.ts';
 import type { DavAuthenticator } from './webdav-auth.ts';
 import {
@@ -233,6 +234,8 @@ async function get(ctx: DavRequest, dav: WebdavService, headOnly: boolean): Prom
     return;
   }
   const row = item.row;
+  // a GET is a download; HEAD tells only what PROPFIND does
+  if (!headOnly) requireDownload(bytesGrant(ctx.actor, null));
   const blobs = dav.blobs;
   const place = dav.placeOf(ctx.actor, row);
   const stat = await blobs.stat(place);
