@@ -92,6 +92,10 @@ beforeAll(async () => {
     token: session['nimbus-token'],
     query: { fileName: 'notes.txt' },
   });
+  await api('POST', '/addfile', {
+    token: session['nimbus-token'],
+    query: { fileName: 'plan.md' },
+  });
   browser = await launchBrowser();
   ({ context, page } = await openPage(browser, server));
   await signInPage(page, {
@@ -130,5 +134,35 @@ describe('actions follow the role', () => {
     }
     await reopen();
     expect(await offeredFor('notes.txt')).toEqual(all);
+  });
+});
+
+describe('without downloads, files are previewed only', () => {
+  it('opens a document with no download button and no history, and with both when allowed', async () => {
+    const open = async () => {
+      await page.keyboard.press('Escape');
+      await page.locator('[data-testid="file-item"][data-name="plan.md"]').dblclick();
+      await page.getByTestId('editor-title').waitFor({ state: 'visible' });
+    };
+    const close = async () => {
+      await page.getByTestId('editor-close').click();
+      await page.getByTestId('editor-title').waitFor({ state: 'hidden' });
+    };
+    const download = () => page.locator('.nb-editor').getByRole('button', { name: 'Download' });
+
+    await narrowUserRole('cloud:file:download');
+    await reopen();
+    await open();
+    expect(await page.getByTestId('editor-title').textContent()).toBe('plan.md');
+    expect(await page.getByTestId('history-button').count()).toBe(0);
+    expect(await download().count()).toBe(0);
+    await close();
+
+    await narrowUserRole(null);
+    await reopen();
+    await open();
+    await page.getByTestId('history-button').waitFor({ state: 'visible' });
+    expect(await download().count()).toBe(1);
+    await close();
   });
 });

@@ -12,12 +12,15 @@ const sessionToken = (): Record<string, string> => {
   return token ? { [TOKEN_HEADER]: token } : {};
 };
 
-/** The signed-in user's own files, and the files of their mounts (read by id). */
-export function ownerSource(): PreviewSource {
+/**
+ * The signed-in user's own files, and the files of their mounts (read by id). Without downloads
+ * (the role's, or a mounted share's) the viewers only preview.
+ */
+export function ownerSource(canDownload = true): PreviewSource {
   return {
     kind: 'owner',
     bytesUrl: (item) => fileUrl(item),
-    downloadUrl: (item) => fileUrl(item, true),
+    downloadUrl: (item) => (canDownload ? fileUrl(item, true) : null),
     api: (path, query = {}) =>
       `${API_BASE}${path}${toQueryString({ ...query, ...sessionToken() })}`,
     headers: sessionToken,

@@ -30,6 +30,7 @@ export function EditorFrame({
   const { t } = useTranslation('editors');
   const { item, source, onClose } = props;
   const { dirty, shown } = editor;
+  const downloadUrl = source.downloadUrl(item);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -78,11 +79,14 @@ export function EditorFrame({
           {t('save')}
         </Button>
       ) : null}
-      <HistoryPopover
-        fileId={item.id}
-        onShow={(version) => void editor.showVersion(version)}
-        onRestore={(version) => void editor.restore(version)}
-      />
+      {/* earlier versions are part of what a download gives (docs/ARCHITECTURE.md) */}
+      {downloadUrl ? (
+        <HistoryPopover
+          fileId={item.id}
+          onShow={(version) => void editor.showVersion(version)}
+          onRestore={(version) => void editor.restore(version)}
+        />
+      ) : null}
     </Space>
   );
 
@@ -95,7 +99,7 @@ export function EditorFrame({
           {item.name}
         </span>
       }
-      downloadUrl={source.downloadUrl(item)}
+      downloadUrl={downloadUrl}
       className="nb-editor"
       closeTestId="editor-close"
       actions={actions}

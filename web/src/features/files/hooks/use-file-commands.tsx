@@ -142,7 +142,7 @@ export function useFileCommands({
         void navigate(linkTo(child));
         return;
       }
-      dialogs.preview.open(item, items, ownerSource());
+      dialogs.preview.open(item, items, ownerSource(can(FILE_AUTHORITY.download)));
     },
     download: (targets) => void download(targets),
     setFavorite: (targets, favorite) => {

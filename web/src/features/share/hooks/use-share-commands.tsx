@@ -81,7 +81,7 @@ export function useShareCommands({
 
   // a mounter opens files by id with their own session; a visitor through the share
   const source = useMemo(
-    () => (bytesUrl ? ownerSource() : shareSource(shareId, canDownload)),
+    () => (bytesUrl ? ownerSource(canDownload) : shareSource(shareId, canDownload)),
     [bytesUrl, shareId, canDownload],
   );
 
