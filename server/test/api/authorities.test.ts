@@ -516,4 +516,17 @@ describe('history follows the bytes', () => {
     await narrowUserRole('cloud:file:download');
     expect(await facts()).toBe(false);
   });
+
+  it('a mount tells its mounter downloads are off when their role lacks them', async () => {
+    const { mounter } = await mountedDocument(true);
+    const allowed = async () =>
+      (
+        await call<Array<{ allowDownload: boolean }>>(t.app, 'GET', '/mount/list', {
+          token: mounter.token,
+        })
+      ).body.data!.map((m) => m.allowDownload);
+    expect(await allowed()).toEqual([true]);
+    await narrowUserRole('cloud:file:download');
+    expect(await allowed()).toEqual([false]);
+  });
 });

@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { ROOT_ID } from '../files/files.service.ts';
 import { prefixOf, type FilesService } from '../files/files.service.ts';
+import { bytesGrant } from '../files/bytes-grant.ts';
 import { checkName } from '../files/names.ts';
 import {
   isExpired,
@@ -79,7 +80,7 @@ export class MountService {
       fileUsername: located.owner.username,
       fileShowName: located.owner.showName,
       operationPermissionList: operationsOf(located.settings),
-      allowDownload: located.settings.allowDownload,
+      allowDownload: bytesGrant(actor, { ...located, via: 'mount' }).download,
       expireDate:
         located.settings.expiresAt === null ? null : formatDateTime(located.settings.expiresAt),
       expired: isExpired(located.settings, this.now()),
