@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import { SEED_MENUS, USER_ROLE, USER_ROLE_MENUS } from '@nimbus/contract';
 import { zipToBuffer } from '../../src/lib/zip.ts';
 import {
@@ -211,6 +212,7 @@ describe('file authorities', () => {
 
 interface Bytes extends Fixture {
   password: string;
+  pictureId: string;
   notesId: string;
   versionId: string;
   shareId: string;
@@ -265,6 +267,21 @@ const BYTE_ROUTES: ByteRoute[] = [
     'file by id that only downloads (an archive)',
     'download',
     (b) => inject('GET', `/api/pre-file/${b.zipId}/z.zip`, as(b.token)),
+  ],
+  [
+    'image viewer',
+    'preview',
+    (b) => inject('GET', `/api/view/image?id=${b.pictureId}`, as(b.token)),
+  ],
+  [
+    'thumbnail',
+    'preview',
+    (b) => inject('GET', `/api/view/thumbnail?id=${b.pictureId}`, as(b.token)),
+  ],
+  [
+    'whether a file may be had',
+    'download',
+    (b) => inject('GET', `/api/isAllowDownload?fileIds=${b.fileId}`, as(b.token)),
   ],
   [
     'text preview',
@@ -401,6 +418,12 @@ async function bytesWithout(authority: string | null): Promise<Bytes> {
   });
   const versionId = versions.body.data![0]!.id;
   const sharedId = await putFile(t, owner, '/box', 'n.txt', 'shared note');
+  const picture = await sharp({
+    create: { width: 400, height: 300, channels: 3, background: '#2a6' },
+  })
+    .png()
+    .toBuffer();
+  const pictureId = await putFile(t, owner, '/', 'p.png', picture);
   const share = await makeShare(t, f.token, { fileId: f.folderId, allowDownload: true });
   const mounter = await makeUser(t.app, admin.token);
   const mounted = await call(t.app, 'PUT', '/share/mount-folder', {
@@ -412,6 +435,7 @@ async function bytesWithout(authority: string | null): Promise<Bytes> {
   return {
     ...f,
     password: 'user-secret',
+    pictureId,
     notesId,
     versionId,
     shareId: share.shareId,
@@ -436,7 +460,8 @@ describe('what each authority allows of the bytes', () => {
         if (!answer) wrong.push(`${label}: ${res.status} ${res.code}`);
       }
       expect(wrong).toEqual([]);
-    });
+      // some thirty requests, a thumbnail drawn among them
+    }, 120_000);
   }
 });
 
