@@ -50,8 +50,6 @@ export interface Config {
   backgroundMergeBytes: number;
   /** How long a merge request waits for a background merge before answering "still merging". */
   mergeWaitMs: number;
-  /** Saves by one person within this long of a file's last version record no new one. */
-  versionCoalesceMs: number;
   /** At most this many thumbnails and image conversions are made at once. */
   imageWorkers: number;
   /** The caches of derived files are brought under this many bytes by each sweep; 0: no bound. */
@@ -85,7 +83,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.NIMBUS_SECRET_KEY || undefined,
     backgroundMergeBytes: 64 * 1024 * 1024,
     mergeWaitMs: 10_000,
-    versionCoalesceMs: 5 * 60 * 1000,
     imageWorkers: e.NIMBUS_IMAGE_WORKERS,
     cacheMaxBytes: e.NIMBUS_CACHE_MAX_BYTES,
     updateFeed: e.NIMBUS_UPDATE_FEED || undefined,

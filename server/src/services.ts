@@ -85,9 +85,7 @@ export function createServices(database: DbHandle, config: Config) {
   );
   const trash = new TrashService(files);
   const fileOps = new FileOperations(files, trash, jobs);
-  const history = new HistoryService(db, files, settings, {
-    coalesceMs: config.versionCoalesceMs,
-  });
+  const history = new HistoryService(db, files, settings);
   const markdown = new MarkdownService(db, files, fileOps, history);
   const indexer = new TreeIndexer(files);
   const extract = new ExtractService(files, indexer);

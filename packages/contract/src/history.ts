@@ -2,16 +2,20 @@ import { z } from 'zod';
 import { HISTORY_PAGE_SIZE } from './constants.ts';
 import { queryNumber } from './validation.ts';
 
-// Versions of a file (API-NOTES §1.8, spec §3 History version, §4 History list): every save of
-// a text, markdown, mind-map or office file through Nimbus keeps what it replaced.
+// Versions of a file (API-NOTES §1.8, spec §3 History version, §4 History list): every
+// replacement of a text, markdown, mind-map or office file through Nimbus (an upload, a WebDAV
+// PUT, a save, a restore, an office save) keeps what it replaced, one version each.
 
 const id = z.string().max(64);
 const treePath = z.string().max(4096);
 
-/** Versions kept per file unless the administrator says otherwise. */
+/**
+ * Versions kept per file unless the administrator says otherwise: retention. Beyond this many,
+ * the oldest go, but only once they are older than VERSION_PRUNE_AFTER_MS.
+ */
 export const DEFAULT_VERSIONS_PER_FILE = 50;
-/** Saves by one person within this long of the last version record no new one. */
-export const VERSION_COALESCE_MS = 5 * 60 * 1000;
+/** A version younger than this is never pruned by the count (a burst of saves keeps each). */
+export const VERSION_PRUNE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 const paging = {
   pageIndex: queryNumber(z.number().int().min(1)).default(1),

@@ -6,6 +6,7 @@ import {
   DRAFTS_MAX_CHARS,
   DRAFTS_PER_USER,
   ErrorCode,
+  VERSION_PRUNE_AFTER_MS,
   type DocumentView,
   type HistoryText,
   type HistoryVersion,
@@ -32,7 +33,7 @@ const sha = (text: string | Buffer) => createHash('sha256').update(text).digest(
 const disk = (...names: string[]) => path.join(t.dataDir, 'files', ADMIN.username, ...names);
 
 beforeEach(async () => {
-  t = await makeTestApp({ versionCoalesceMs: 0 });
+  t = await makeTestApp();
   admin = await setupAdmin(t.app);
 });
 afterEach(async () => {
@@ -140,18 +141,6 @@ describe('saving documents', () => {
     });
     expect(huge.status).toBe(422);
     expect(fs.readFileSync(disk('copy.md'), 'utf8')).toBe('copied');
-  });
-
-  it('keeps one version per few minutes of one person editing', async () => {
-    await t.close();
-    t = await makeTestApp({ versionCoalesceMs: 60_000 });
-    admin = await setupAdmin(t.app);
-    const id = await putFile(t, owner(), '/', 'draft.md', 'v0');
-    for (const [n, text] of ['v1', 'v2', 'v3'].entries())
-      expect((await save({ fileId: id, contentText: text })).body.code, `save ${n}`).toBe(0);
-    const list = await versions(id);
-    expect(list.body.count).toBe(1);
-    expect(list.body.data![0]!.length).toBe(2);
   });
 
   it('round-trips a KityMinder .km file unchanged', async () => {
@@ -379,14 +368,40 @@ describe('versions', () => {
     expect(new Set(ids).size).toBe(45);
   });
 
-  it('keep at most the configured number per file, oldest going first', async () => {
+  it('keep at most the configured number per file once older than a day, oldest going first', async () => {
     await t.app.services.settings.set('versionsPerFile', 3);
     const id = await putFile(t, owner(), '/', 'few.md', 'v0');
+    const folder = path.join(t.dataDir, 'versions', admin.userId, id);
+    // a burst: every version younger than a day stays, whatever the count
     for (let i = 1; i <= 5; i++) await save({ fileId: id, contentText: `v${i}` });
+    expect((await versions(id)).body.count).toBe(5);
+    expect(fs.readdirSync(folder)).toHaveLength(5);
+
+    // a day and a minute later, the next save prunes down to the newest 3, oldest first
+    await t.database.db
+      .updateTable('fileVersion')
+      .set((eb) => ({ createdAt: eb('createdAt', '-', VERSION_PRUNE_AFTER_MS + 60_000) }))
+      .where('fileId', '=', id)
+      .execute();
+    const spaceBefore = await used();
+    await save({ fileId: id, contentText: 'v6' });
     const list = await versions(id);
     expect(list.body.count).toBe(3);
-    const folder = path.join(t.dataDir, 'versions', admin.userId, id);
+    const texts = await Promise.all(
+      list.body.data!.map(
+        async (v) =>
+          (
+            await call<HistoryText>(t.app, 'GET', '/history/preview/text', {
+              token: admin.token,
+              query: { id: v.id },
+            })
+          ).body.data!.contentText,
+      ),
+    );
+    expect(texts).toEqual(['v5', 'v4', 'v3']);
     expect(fs.readdirSync(folder)).toHaveLength(3);
+    // the space of the pruned ones comes back
+    expect(await used()).toBeLessThan(spaceBefore);
   });
 
   it('count in the space used, and go with the file when it is deleted for good', async () => {

@@ -327,13 +327,13 @@ function jwt(payload: unknown, secret: string): string {
 }
 
 /** A stand-in document server on the loopback: serves an edited file and records what it is asked. */
-async function fakeDocumentServer(file: Buffer) {
+async function fakeDocumentServer(file: Buffer | (() => Buffer)) {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
     if (req.url?.startsWith('/cache/files/')) {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      res.end(file);
+      res.end(typeof file === 'function' ? file() : file);
       return;
     }
     res.writeHead(404);
@@ -596,6 +596,44 @@ describe('OnlyOffice', () => {
         body: { ...data, status: 2 },
       });
       expect(forged.body.code).toBe(ErrorCode.BAD_PARAMETER);
+    } finally {
+      await docServer.close();
+    }
+  });
+
+  it('keeps what each save of an editing session replaced, one version per save', async () => {
+    const saves = [Buffer.from('first save'), Buffer.from('second save'), Buffer.from('closed')];
+    let served = 0;
+    const docServer = await fakeDocumentServer(() => saves[served++]!);
+    try {
+      await call(t.app, 'PUT', '/office/config', {
+        token: admin.token,
+        body: { documentServer: docServer.origin, secret },
+      });
+      const id = await putFile(t, owner(), '/', 'Session.docx', docx);
+      // two force saves (6) while editing, then the save when everyone closed it (2)
+      for (const status of [6, 6, 2]) {
+        const body = { key: `k${served}`, status, url: `${docServer.origin}/cache/files/k/out` };
+        const saved = await call(t.app, 'POST', '/office/track', {
+          query: { fileId: id, 'nimbus-token': admin.token },
+          body: { ...body, token: jwt(body, secret) },
+        });
+        expect(saved.body).toEqual({ error: 0 });
+      }
+      const list = await call<{ id: string }[]>(t.app, 'GET', '/history/list', {
+        token: admin.token,
+        query: { fileId: id },
+      });
+      const kept = await Promise.all(
+        list.body.data!.map(async (v) =>
+          (
+            await bytes(
+              `/history/preview/file?id=${v.id}&fileId=${id}&nimbus-token=${encodeURIComponent(admin.token)}`,
+            )
+          ).body.toString('latin1'),
+        ),
+      );
+      expect(kept).toEqual(['second save', 'first save', docx.toString('latin1')]);
     } finally {
       await docServer.close();
     }

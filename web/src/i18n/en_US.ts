@@ -307,7 +307,8 @@ const en_US = {
         'Shown as plain text under the sign-in and share pages (a record number, a notice).',
       footerTooLong: 'At most 300 characters',
       versions: 'Versions kept per file',
-      versionsHint: 'Older versions of a document go when a save would keep more than this.',
+      versionsHint:
+        'Beyond this many, the oldest versions of a file go once they are a day old; every replacement within a day is kept.',
       save: 'Save',
       saved: 'Saved',
     },

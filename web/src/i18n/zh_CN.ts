@@ -308,7 +308,8 @@ const zh_CN: LocaleTree<typeof en_US> = {
       footerHint: '以纯文本显示在登录页和分享页底部（如备案号、公告）。',
       footerTooLong: '最多 300 个字符',
       versions: '每个文件保留的历史版本数',
-      versionsHint: '保存时超出此数量，最早的版本会被删除。',
+      versionsHint:
+        '超出此数量时，文件最早的历史版本满一天后才会被删除；一天之内的每次替换都会保留。',
       save: '保存',
       saved: '已保存',
     },

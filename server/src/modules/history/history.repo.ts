@@ -21,18 +21,6 @@ export class HistoryRepo {
       .executeTakeFirst();
   }
 
-  /** The newest version of a file. */
-  latest(fileId: string, trx: Db = this.db): Promise<VersionRow | undefined> {
-    return trx
-      .selectFrom('fileVersion')
-      .selectAll()
-      .where('fileId', '=', fileId)
-      .orderBy('createdAt', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-  }
-
   /** A page of a file's versions, newest first, and how many it has. */
   async page(
     fileId: string,
@@ -56,9 +44,14 @@ export class HistoryRepo {
     return { rows, total: Number(total.n) };
   }
 
-  /** A file's versions beyond its newest `keep`. */
-  beyond(fileId: string, keep: number, trx: Db = this.db): Promise<VersionRow[]> {
-    return trx
+  /** A file's versions beyond its newest `keep` that were made before `before` (epoch ms). */
+  async beyond(
+    fileId: string,
+    keep: number,
+    before: number,
+    trx: Db = this.db,
+  ): Promise<VersionRow[]> {
+    const extra = await trx
       .selectFrom('fileVersion')
       .selectAll()
       .where('fileId', '=', fileId)
@@ -67,6 +60,7 @@ export class HistoryRepo {
       .offset(keep)
       .limit(100_000)
       .execute();
+    return extra.filter((v) => v.createdAt < before);
   }
 
   async remove(ids: string[], trx: Db = this.db): Promise<void> {

@@ -5,7 +5,7 @@ import {
   ErrorCode,
   MAX_DOCUMENT_BYTES,
   OFFICE_SUFFIXES,
-  VERSION_COALESCE_MS,
+  VERSION_PRUNE_AFTER_MS,
   type ChangedMeanwhile,
   type HistoryText,
   type HistoryVersion,
@@ -35,16 +35,11 @@ export function isVersioned(row: Pick<FileRow, 'isFolder' | 'suffix'>): boolean 
   return VERSIONED.has(suffix) || isTextSuffix(suffix);
 }
 
-export interface HistoryOptions {
-  /** Saves by one person within this long of the file's last version record no new one. */
-  coalesceMs?: number;
-}
-
 /** What a save may say about the content it replaces. */
 export interface ReplaceRules {
   /** The version the writer started from: anything else there refuses the save. */
   baseHash?: string | null;
-  /** Save over whatever is there; it is kept as a version (never coalesced away). */
+  /** Save over whatever is there (it is kept as a version like any other). */
   force?: boolean;
   /** An upload session whose reserved space is this very write's (not counted twice). */
   exceptSession?: string;
@@ -59,16 +54,13 @@ const missingVersion = () => new AppError(ErrorCode.NOT_FOUND, 'This version doe
  */
 export class HistoryService {
   private readonly repo: HistoryRepo;
-  private readonly coalesceMs: number;
 
   constructor(
     db: Db,
     private readonly files: FilesService,
     private readonly settings: SettingsService,
-    options: HistoryOptions = {},
   ) {
     this.repo = new HistoryRepo(db);
-    this.coalesceMs = options.coalesceMs ?? VERSION_COALESCE_MS;
     files.onChange(async (change, trx) => {
       if (change.kind !== 'purged') return;
       // the rows go with the files' rows; the space they took comes back with them
@@ -131,9 +123,9 @@ export class HistoryService {
       await this.blobs.remove(staged);
       return current;
     }
-    const kept = isVersioned(current)
-      ? await this.keep(owner, operator, current, !rules.force)
-      : null;
+    // every replacement keeps what it replaced: each upload, PUT, save and restore was put as a
+    // whole by someone, so none is merged into another (the editors' autosaves are drafts)
+    const kept = isVersioned(current) ? await this.keep(owner, operator, current) : null;
     try {
       await this.files.assertSpace(owner.id, facts.size - current.size + (kept?.storedSize ?? 0), {
         exceptSession: rules.exceptSession,
@@ -152,7 +144,10 @@ export class HistoryService {
       await this.files.transaction(async (trx) => {
         await this.repo.insert(kept, trx);
         await this.files.adjustSpace(owner.id, kept.storedSize, trx);
-        pruned.push(...(await this.repo.beyond(current.id, keep, trx)));
+        // retention: beyond the newest `keep`, only versions older than a day go, so a burst of
+        // replacements never pushes out what it replaced (the quota bounds it instead)
+        const before = Date.now() - VERSION_PRUNE_AFTER_MS;
+        pruned.push(...(await this.repo.beyond(current.id, keep, before, trx)));
         if (pruned.length === 0) return;
         await this.repo.remove(
           pruned.map((v) => v.id),
@@ -171,21 +166,8 @@ export class HistoryService {
     return updated;
   }
 
-  /**
-   * The current content of `row` compressed into the versions area, as the row to record, or
-   * null when a save by the same person a moment ago already kept an earlier one (`coalesce`).
-   */
-  private async keep(
-    owner: Owner,
-    operator: string,
-    row: FileRow,
-    coalesce: boolean,
-  ): Promise<VersionRow | null> {
-    if (coalesce && this.coalesceMs > 0) {
-      const last = await this.repo.latest(row.id);
-      if (last && last.operator === operator && Date.now() - last.createdAt < this.coalesceMs)
-        return null;
-    }
+  /** The current content of `row` compressed into the versions area, as the row to record. */
+  private async keep(owner: Owner, operator: string, row: FileRow): Promise<VersionRow> {
     const id = newId();
     const at = this.blobs.version(owner.id, row.id, id);
     const source = this.blobs.read(this.files.placeOf(owner, row));

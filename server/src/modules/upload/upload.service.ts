@@ -253,7 +253,9 @@ export class UploadService {
     const session = found && !this.lapsed(found) ? found : undefined;
     if (session?.state === 'done') {
       const file = session.fileId ? await this.files.liveRow(actor.id, session.fileId) : undefined;
-      if (file)
+      // done only while the file still holds these bytes: one replaced since (it keeps its id)
+      // gets them placed again, not an answer that leaves the other content there
+      if (file && file.hash === session.identifier && file.size === session.totalSize)
         return {
           pass: true,
           exist: false,
