@@ -4,6 +4,7 @@ import { visibleEntries as visibleOf } from '../actions/registry';
 import type { Authority, MenuEntry as AnyMenuEntry } from '../actions/types';
 import { useUserInfo } from '../features/auth/api';
 import { FILE_ACTIONS, type ActionContext, type FileAction } from '../features/files/actions';
+import { HISTORY_FILE_ACTIONS } from '../features/history/file-action';
 import {
   SHARE_BROWSER_ACTIONS,
   type ShareBrowserAction,
@@ -20,6 +21,7 @@ export const ACTIONS = {
   ...FILE_ACTIONS,
   ...SHARE_FILE_ACTIONS,
   ...TAG_FILE_ACTIONS,
+  ...HISTORY_FILE_ACTIONS,
 } satisfies Record<string, FileAction>;
 
 export type ActionId = keyof typeof ACTIONS;
@@ -36,6 +38,7 @@ export const MENUS = {
     'tags',
     'favorite',
     'details',
+    'history',
     '-',
     'copy',
     'cut',

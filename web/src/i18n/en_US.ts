@@ -5,6 +5,7 @@ import images from './images.en_US';
 import media from './media.en_US';
 import documents from './documents.en_US';
 import editors from './editors.en_US';
+import history from './history.en_US';
 import security from './security.en_US';
 import search from './search.en_US';
 import tags from './tags.en_US';
@@ -217,6 +218,7 @@ const en_US = {
   media,
   documents,
   editors,
+  history,
   security,
   settings: {
     actions: {
@@ -594,7 +596,7 @@ const en_US = {
     overwrite: {
       title: 'File already exists, overwrite?',
       content:
-        'Files or folders with the same names are already in this folder. Replaced files go to the trash.',
+        'Files or folders with the same names are already in this folder. A text, markdown, mind-map or office file replaced keeps what it held as an earlier version (its menu → History); any other file replaced goes to the trash.',
       ok: 'Overwrite',
     },
     exit: {

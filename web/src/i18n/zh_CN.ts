@@ -6,6 +6,7 @@ import images from './images.zh_CN';
 import media from './media.zh_CN';
 import documents from './documents.zh_CN';
 import editors from './editors.zh_CN';
+import history from './history.zh_CN';
 import security from './security.zh_CN';
 import search from './search.zh_CN';
 import tags from './tags.zh_CN';
@@ -219,6 +220,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
   media,
   documents,
   editors,
+  history,
   security,
   settings: {
     actions: {
@@ -587,7 +589,8 @@ const zh_CN: LocaleTree<typeof en_US> = {
     },
     overwrite: {
       title: '文件已存在，是否覆盖？',
-      content: '当前目录中已有同名文件或文件夹。被覆盖的文件会移到回收站。',
+      content:
+        '当前目录中已有同名文件或文件夹。被覆盖的文本、Markdown、思维导图或 Office 文件会把原来的内容保留为历史版本（在其菜单 → 历史版本中查看）；其他被覆盖的文件会移到回收站。',
       ok: '覆盖',
     },
     exit: {

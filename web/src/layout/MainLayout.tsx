@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { isMobileUserAgent } from '../app/device';
+import { HistoryDialogHost } from '../features/history/components/HistoryDialogHost';
 import { ShareDialogHost } from '../features/share/components/ShareDialogHost';
 import { TagDialogHost } from '../features/tags/components/TagDialogHost';
 import { GlobalUploader } from '../features/upload/components/GlobalUploader';
@@ -75,6 +76,7 @@ export function MainLayout() {
       <GlobalUploader />
       <ShareDialogHost />
       <TagDialogHost />
+      <HistoryDialogHost />
     </Layout>
   );
 }

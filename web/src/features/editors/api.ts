@@ -1,19 +1,15 @@
 import {
   ErrorCode,
-  HISTORY_PAGE_SIZE,
   type ChangedMeanwhile,
   type DocumentView,
-  type HistoryText,
   type MarkdownImage,
-  type HistoryVersion,
   type SavedContent,
 } from '@nimbus/contract';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { ApiError, api, postForm, request, requestData, requestPage } from '../../api/client';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError, api, postForm, request, requestData } from '../../api/client';
 
 export const editorKeys = {
   document: (fileId: string) => ['editors', 'document', fileId] as const,
-  versions: (fileId: string) => ['editors', 'versions', fileId] as const,
 };
 
 /** A document's text and the version it is at; read once per opening (no refetch on focus). */
@@ -77,32 +73,6 @@ export function saveCopy(input: {
 }): Promise<SavedContent> {
   return api.post<SavedContent>('/markdown/edit', input);
 }
-
-/** A file's versions, newest first, a page of 20 at a time. */
-export function useVersions(fileId: string, enabled: boolean) {
-  return useInfiniteQuery({
-    queryKey: editorKeys.versions(fileId),
-    enabled,
-    initialPageParam: 1,
-    queryFn: ({ pageParam }) =>
-      requestPage<HistoryVersion>(
-        '/history/list',
-        { fileId, pageIndex: pageParam, pageSize: HISTORY_PAGE_SIZE },
-        { silent: true },
-      ),
-    // a page that failed is asked for again next time: the page index does not move on
-    getNextPageParam: (last, pages) =>
-      pages.reduce((n, p) => n + p.items.length, 0) < last.total ? pages.length + 1 : undefined,
-    staleTime: 0,
-  });
-}
-
-export const versionText = (id: string, fileId: string) =>
-  api.get<HistoryText>('/history/preview/text', { id, fileId });
-
-/** Bring a version back; the current content becomes a version first. */
-export const recoverVersion = (id: string, fileId: string) =>
-  requestData<SavedContent>('/history/recovery', { method: 'PUT', params: { id, fileId } });
 
 /** An image of the document `fileId` uploaded beside it; `onProgress` in percent. */
 export async function uploadImage(

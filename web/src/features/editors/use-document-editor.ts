@@ -9,17 +9,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback';
 import { onLiveMessage } from '../../api/events';
+import { recoverVersion, versionKeys, versionText } from '../../api/versions';
 import type { PreviewItem } from '../preview/registry';
-import {
-  discardDraft,
-  editorKeys,
-  recoverVersion,
-  saveCopy,
-  saveDocument,
-  saveDraft,
-  useDocument,
-  versionText,
-} from './api';
+import { discardDraft, saveCopy, saveDocument, saveDraft, useDocument } from './api';
 
 /** What the document editors need of their editing widget. */
 export interface EditorSurface {
@@ -127,7 +119,7 @@ export function useDocumentEditor(item: PreviewItem) {
     baseline.current = { text, hash };
     setDirty((surface.current?.getValue() ?? text) !== text);
     setChangedElsewhere(false);
-    void queryClient.invalidateQueries({ queryKey: editorKeys.versions(item.id) });
+    void queryClient.invalidateQueries({ queryKey: versionKeys.list(item.id) });
   };
 
   const save = async (force = false): Promise<boolean> => {

@@ -3,8 +3,8 @@ import type { HistoryVersion } from '@nimbus/contract';
 import { Button, Empty, Popconfirm, Popover, Spin, Tooltip } from 'antd';
 import { useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useVersions } from '../../../api/versions';
 import { formatSize } from '../../../lib/format';
-import { useVersions } from '../api';
 import { operatorLabel } from '../operator';
 
 /** Within this many pixels of the list's end, the next page loads (spec §9). */

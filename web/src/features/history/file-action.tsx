@@ -1,0 +1,27 @@
+import { HistoryOutlined } from '@ant-design/icons';
+import i18n from '../../i18n';
+import type { FileAction } from '../files/actions';
+import { openHistoryDialog } from './history-dialog-store';
+
+/**
+ * The history feature's actions in the file browser's registry (app/action-registry.ts).
+ * "History": one live file of one's own drive, whatever its kind (a renamed file keeps its
+ * versions); the dialog lists them, previews, downloads and restores one.
+ */
+export const HISTORY_FILE_ACTIONS = {
+  history: {
+    id: 'history',
+    label: () => i18n.t('history:action'),
+    icon: <HistoryOutlined />,
+    visible: (ctx) =>
+      ctx.items.length === 1 &&
+      !ctx.items[0]!.isFolder &&
+      !ctx.items[0]!.mount &&
+      ctx.view.kind !== 'trash' &&
+      ctx.view.kind !== 'mount',
+    run: (ctx) => {
+      const item = ctx.items[0];
+      if (item) openHistoryDialog({ id: item.id, name: item.name, suffix: item.suffix });
+    },
+  },
+} satisfies Record<string, FileAction>;
