@@ -20,6 +20,7 @@ import {
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.ts';
 import { AppError } from './lib/errors.ts';
+import { installJsonDepthLimit } from './lib/json-depth.ts';
 import { ResponseShapeError, responseSerializer } from './lib/response-shape.ts';
 import { sandboxState } from './lib/sandbox.ts';
 import { createServices, type Services } from './services.ts';
@@ -264,6 +265,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // WebDAV leaves Fastify before routing and body parsing: its methods and bodies are its own
   registerWebdav(app);
   await app.register(cookie);
+  installJsonDepthLimit(app);
   // form bodies, as the original client sends for some calls (API-NOTES §1.0)
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',

@@ -54,3 +54,15 @@ export const MenuType = {
   TOP_BAR: 3,
   AVATAR: 4,
 } as const;
+
+/** Most bytes (UTF-8) of one file or folder name: what every disk and archive format holds. */
+export const MAX_NAME_BYTES = 255;
+/**
+ * Most bytes (UTF-8) of an item's whole path in a user's tree (`/a/b/c.txt`): with the storage
+ * folder in front it stays well inside the 4,096 bytes a path on disk may have.
+ */
+export const MAX_PATH_BYTES = 3000;
+/** Most folders one above another in a path. */
+export const MAX_PATH_DEPTH = 100;
+/** Most levels of `{}`/`[]` nesting a JSON body may have. */
+export const MAX_JSON_DEPTH = 64;

@@ -32,6 +32,8 @@ export const ErrorCode = {
   NOT_FOUND: 23,
   /** The content changed since the client read it (a save from a stale base). */
   CHANGED_MEANWHILE: 24,
+  /** The item is locked (a WebDAV lock) by someone else until a given time. */
+  ITEM_LOCKED: 25,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
@@ -67,6 +69,7 @@ export const httpStatusOf: Record<ErrorCodeValue, number> = {
   [ErrorCode.TOO_MANY_REQUESTS]: 429,
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.CHANGED_MEANWHILE]: 409,
+  [ErrorCode.ITEM_LOCKED]: 423,
 };
 
 /** Every API answer has this shape. */

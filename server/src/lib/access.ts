@@ -9,6 +9,8 @@ export interface Actor {
   isAdmin: boolean;
   authorities: ReadonlySet<string>;
   sessionId: string;
+  /** Lock tokens the request sent (a WebDAV client holding a lock): its writes may pass them. */
+  lockTokens?: ReadonlySet<string>;
 }
 
 /** The authority that lets a file's bytes leave as a download (modules/files/bytes-grant.ts). */

@@ -8,7 +8,7 @@ import yauzl from 'yauzl';
 import tar from 'tar-stream';
 import { ErrorCode } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
-import { checkName } from './names.ts';
+import { checkName, checkPathLength } from './names.ts';
 import { repackAsTar } from './programs/repack.ts';
 
 export interface ExtractLimits {
@@ -40,7 +40,9 @@ export function entrySegments(raw: string): string[] {
   if (segments.some((s) => s === '..'))
     throw refuse(`The archive has an entry outside its folder: ${raw}`);
   try {
-    return segments.map((s) => checkName(s));
+    const checked = segments.map((s) => checkName(s));
+    checkPathLength(checked, 'The entry path');
+    return checked;
   } catch (err) {
     throw refuse(
       `The archive has an entry with a name that cannot be used: ${raw} (${(err as Error).message})`,

@@ -4,6 +4,8 @@ import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { archiveKind, DEFAULT_LIMITS, extractArchive } from './archive.ts';
 import { newFileRow } from './file-row.ts';
+import { newItemScope } from './item-locks.ts';
+import { checkPlace } from './names.ts';
 import { toView, type FileView } from './file-view.ts';
 import type { FilesService } from './files.service.ts';
 import type { TreeIndexer } from './tree-index.ts';
@@ -66,6 +68,10 @@ export class ExtractService {
           id: folderId,
           prefix: `${target.prefix}${name}/`,
         });
+        // the archive's deepest entry below the folder it gets must still fit on the disk
+        checkPlace(target.prefix, name);
+        await files.itemLocks.assertFree(actor, [newItemScope(target.prefix, name)]);
+        for (const r of rows) checkPlace(r.path, r.name);
         const folderRow = newFileRow(actor, target, name, {
           isFolder: true,
           id: folderId,

@@ -8,7 +8,8 @@ import { newFileRow } from './file-row.ts';
 import type { FileRow } from './files.repo.ts';
 import { failureOf, fullPathOf, toView, type FileView } from './file-view.ts';
 import { prefixOf, type FilesService, type FolderRef, type Owner } from './files.service.ts';
-import { checkName, suffixOf } from './names.ts';
+import { newItemScope, scopeOf } from './item-locks.ts';
+import { checkName, checkPlace, suffixOf } from './names.ts';
 import { emptyFileContent } from './empty-files.ts';
 import type { TrashService } from './trash.service.ts';
 
@@ -51,6 +52,11 @@ export class FileOperations {
       const clash = await this.repo.childNamed(actor.id, row.parentId, name);
       if (clash && clash.id !== row.id) throw exists(`"${name}" already exists in this folder`);
       await this.files.assertNoMount(actor.id, row.parentId, name);
+      checkPlace(row.path, name);
+      await this.files.itemLocks.assertFree(actor, [
+        scopeOf(row, 'membership'),
+        newItemScope(row.path, name),
+      ]);
       const from = this.files.placeOf(actor, row);
       const to = this.blobs.item(actor.username, row.path, name);
       const typeFacts = typeFactsOf(name, row.isFolder === 1);
@@ -140,6 +146,13 @@ export class FileOperations {
       const target = await this.files.folderById(actor.id, toId);
       const rows = await this.files.liveItems(actor.id, froms);
       for (const row of rows) this.assertNotInside(row, target);
+      // a locked item, or a folder holding one, stops the whole move before anything moves
+      await this.files.itemLocks.assertFree(
+        actor,
+        rows
+          .filter((r) => r.parentId !== target.id)
+          .flatMap((r) => [scopeOf(r, 'membership'), newItemScope(target.prefix, r.name)]),
+      );
       const results: OperationResult[] = [];
       for (const row of rows) {
         const toPath = `${target.prefix}${row.name}`;
@@ -211,6 +224,11 @@ export class FileOperations {
       if (await this.repo.childNamed(actor.id, target.id, name))
         throw exists(`"${name}" already exists in the target folder`);
       await this.files.assertNoMount(actor.id, target.id, name);
+      checkPlace(target.prefix, name);
+      await this.files.itemLocks.assertFree(actor, [
+        scopeOf(row, 'membership'),
+        newItemScope(target.prefix, name),
+      ]);
       const from = this.files.placeOf(actor, row);
       const to = this.blobs.item(actor.username, target.prefix, name);
       const typeFacts = typeFactsOf(name, row.isFolder === 1);
@@ -300,6 +318,13 @@ export class FileOperations {
           ? (await this.repo.subtreeTotals(actor.id, prefixOf(row))).bytes
           : row.size;
       await this.files.assertSpace(actor.id, bytes);
+      // copying into a locked folder, or over a locked item, is refused before anything is copied
+      await this.files.itemLocks.assertFree(
+        actor,
+        rows
+          .filter((r) => r.parentId !== target.id)
+          .map((r) => newItemScope(target.prefix, r.name)),
+      );
       const results: OperationResult[] = [];
       for (const row of rows) {
         let name = row.name;
@@ -361,6 +386,8 @@ export class FileOperations {
       ),
     ];
     const bytes = copies.reduce((sum, c) => sum + (c.isFolder ? 0 : Number(c.size ?? 0)), 0);
+    for (const c of copies) checkPlace(c.path, c.name);
+    await this.files.itemLocks.assertFree(owner, [newItemScope(target.prefix, name)]);
     await this.files.journaled(
       owner.id,
       'copy',
@@ -431,6 +458,7 @@ export class FileOperations {
       if (await this.repo.childNamed(actor.id, parent.id, name))
         throw exists(`"${name}" already exists in this folder`);
       await this.files.assertNoMount(actor.id, parent.id, name);
+      await this.files.itemLocks.assertFree(actor, [newItemScope(parent.prefix, name)]);
       const content = await emptyFileContent(suffixOf(name), name);
       await this.files.assertSpace(actor.id, content.length);
       const target = this.blobs.item(actor.username, parent.prefix, name);

@@ -20,13 +20,24 @@ import {
   type SortProp,
 } from './files.repo.ts';
 import { Journal, type IntentKind } from './journal.ts';
-import { checkName, folderPathOf, numberedName, parseFolderPath } from './names.ts';
+import { ItemLocks, newItemScope } from './item-locks.ts';
+import { ItemLocksRepo } from './item-locks.repo.ts';
+import {
+  checkName,
+  checkPlace,
+  checkSegment,
+  folderPathOf,
+  numberedName,
+  parseFolderPath,
+} from './names.ts';
 import { spaceFull, spaceLeft, withSpace, type SpaceOptions } from './quota.ts';
 import { stageBytes, type StagedBytes } from './stage-bytes.ts';
 
 export interface Owner {
   id: string;
   username: string;
+  /** Lock tokens the request sent (a WebDAV client holding a lock). */
+  lockTokens?: ReadonlySet<string>;
 }
 
 export type Publish = (userId: string, url: string, body: unknown) => void;
@@ -80,6 +91,8 @@ export const ROOT: FolderRef = { id: ROOT_ID, prefix: '/' };
 
 export class FilesService {
   readonly repo: FilesRepo;
+  /** The WebDAV locks every change of the tree passes (`ItemLocks.assertFree`). */
+  readonly itemLocks: ItemLocks;
   private readonly journal: Journal;
   private readonly locks = new Gate();
   private readonly listeners: FileChangeListener[] = [];
@@ -91,6 +104,7 @@ export class FilesService {
     private readonly publish: Publish = () => {},
   ) {
     this.repo = new FilesRepo(db);
+    this.itemLocks = new ItemLocks(new ItemLocksRepo(db));
     this.journal = new Journal(db, blobs, (userId, bytes, reserve, options) =>
       this.withSpace(userId, bytes, reserve, options),
     );
@@ -342,6 +356,8 @@ export class FilesService {
     name: string,
     trx: Db = this.db,
   ): Promise<FileRow> {
+    checkPlace(parent.prefix, name);
+    await this.itemLocks.assertFree(owner, [newItemScope(parent.prefix, name)]);
     await this.blobs.makeFolder(this.blobs.item(owner.username, parent.prefix, name));
     const row = newFileRow(owner, parent, name, { isFolder: true });
     await trx.transaction().execute(async (t) => {
@@ -360,9 +376,9 @@ export class FilesService {
   ): Promise<FolderRef> {
     let folder = from;
     for (const segment of segments) {
-      const name = checkName(segment);
+      const name = checkSegment(segment);
       const found = await this.repo.childNamed(owner.id, folder.id, name);
-      if (!found) await this.assertNoMount(owner.id, folder.id, name);
+      if (!found) await this.assertNoMount(owner.id, folder.id, checkName(name));
       if (found) {
         if (found.isFolder !== 1) throw exists(`"${name}" exists and is not a folder`);
         folder = { id: found.id, prefix: prefixOf(found) };
@@ -383,6 +399,7 @@ export class FilesService {
     fields: { size: number; hash: string | null; updateDate?: number },
     trx: Db = this.db,
   ): Promise<FileRow> {
+    checkPlace(parent.prefix, name);
     const row = newFileRow(owner, parent, name, { isFolder: false, ...fields });
     const write = async (t: Db) => {
       await this.repo.insertMany([row], t);
@@ -494,6 +511,8 @@ export class FilesService {
   ): Promise<FileRow> {
     return this.withLock(owner.id, async () => {
       const name = await this.freeName(owner.id, folder.id, wanted, false);
+      checkPlace(folder.prefix, name);
+      await this.itemLocks.assertFree(owner, [newItemScope(folder.prefix, name)]);
       const target = this.blobs.item(owner.username, folder.prefix, name);
       const row = await this.journaled(
         owner.id,

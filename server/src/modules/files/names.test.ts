@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors.ts';
+import { MAX_PATH_BYTES, MAX_PATH_DEPTH } from '@nimbus/contract';
 import {
   checkName,
+  checkPathLength,
   escapeLike,
   folderPathOf,
   numberedName,
@@ -37,6 +39,71 @@ describe('names', () => {
     expect(refusal(() => checkName('a\nb'))).toMatch(/control/);
     expect(refusal(() => checkName('a\u009fb'))).toMatch(/control/);
     expect(refusal(() => checkName(42))).toMatch(/name/);
+  });
+
+  it('refuses marks that turn text around, wherever they are', () => {
+    for (const mark of [
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+    ])
+      expect(refusal(() => checkName(`photo${mark}gpj.exe`))).toMatch(/direction of text/);
+    // a path to an item already stored is read as it is
+    expect(parseFolderPath('/old\u202ename')).toEqual(['old\u202ename']);
+    expect(refusal(() => parseFolderPath('/new\u202ename', checkName))).toMatch(/direction/);
+  });
+
+  it('refuses the names Windows keeps for devices, in any case, with any extension', () => {
+    for (const name of [
+      'CON',
+      'con',
+      'Prn',
+      'AUX',
+      'nul',
+      'NUL.txt',
+      'nul.tar.gz',
+      'COM1',
+      'com9.log',
+      'LPT1',
+      'lpt9',
+      'CON.',
+      'con ',
+      'NUL .txt',
+      'aux...',
+      'COM¹',
+      'conin$',
+      'CONOUT$.txt',
+    ])
+      expect(
+        refusal(() => checkName(name)),
+        name,
+      ).toMatch(/device/);
+    for (const name of ['console.txt', 'CONFIG', 'com10', 'lpt0', 'nul_x', 'a.con', 'auxiliary'])
+      expect(checkName(name)).toBe(name);
+  });
+
+  it('limits a path to MAX_PATH_BYTES and MAX_PATH_DEPTH', () => {
+    const segment = 'a'.repeat(200);
+    const fits = Array.from({ length: Math.floor(MAX_PATH_BYTES / 201) }, () => segment);
+    expect(parseFolderPath(`/${fits.join('/')}`)).toHaveLength(fits.length);
+    expect(refusal(() => parseFolderPath(`/${[...fits, segment].join('/')}`))).toMatch(
+      /folder path is too long/,
+    );
+    const deep = Array.from({ length: MAX_PATH_DEPTH + 1 }, () => 'd');
+    expect(refusal(() => parseFolderPath(deep.join('/')))).toMatch(/too deep/);
+    expect(refusal(() => checkPathLength(deep, 'The relative path'))).toMatch(
+      /^The relative path is too deep/,
+    );
+    expect(refusal(() => parseFolderPath('x'.repeat(100_000)))).toMatch(/too long/);
   });
 
   it('limits a name to 255 bytes of UTF-8, counted in its stored form', () => {

@@ -1,16 +1,21 @@
 import path from 'node:path';
+import { MAX_NAME_BYTES, MAX_PATH_BYTES, MAX_PATH_DEPTH } from '@nimbus/contract';
 import { badParameter } from '../../lib/errors.ts';
 
-const MAX_NAME_BYTES = 255;
 // C0 and C1 control characters, and DEL
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// marks that turn the text around them (`photo\u202Etxt.exe` shows as `photoexe.txt`)
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+// names Windows takes for a device, whatever follows the first dot (`nul.txt` too)
+const DEVICE = /^(con|prn|aux|nul|conin\$|conout\$|com[1-9¹²³]|lpt[1-9¹²³])$/i;
 
 /**
- * A file or folder name as a person gave it, checked so it is one safe path segment on every
- * disk: not empty, not `.` or `..`, no `/`, `\`, NUL or control characters, at most 255 bytes.
+ * One segment of a path that names an item already in the tree (a folder path to list, a file
+ * to open): one safe path segment on every disk, not empty, not `.` or `..`, no `/`, `\`, NUL
+ * or control characters, at most 255 bytes. Answers it in NFC.
  */
-export function checkName(raw: unknown): string {
+export function checkSegment(raw: unknown): string {
   if (typeof raw !== 'string') throw badParameter('Enter a name');
   const name = raw.normalize('NFC');
   if (name.trim() === '') throw badParameter('The name cannot be empty');
@@ -25,18 +30,66 @@ export function checkName(raw: unknown): string {
 }
 
 /**
- * A folder path from the client (`/a/b`, `a/b/`, '' or 'undefined' for the root) as its segments,
- * each checked like a name, so no path ever escapes the user's tree.
+ * A name a person gives a new or renamed file or folder: a safe segment (`checkSegment`) that
+ * also shows what it is on every system: no marks that reverse the text (they disguise
+ * `exe` as `txt`), and not a name Windows reserves for a device (`CON`, `nul.txt`, `COM1 .`),
+ * which a WebDAV client or an unpacked download there could not create or would write to the
+ * device. Every path that creates or renames an item uses it.
  */
-export function parseFolderPath(raw: unknown): string[] {
+export function checkName(raw: unknown): string {
+  const name = checkSegment(raw);
+  if (BIDI.test(name))
+    throw badParameter('A name cannot contain marks that change the direction of text');
+  const stem = name
+    .replace(/[. ]+$/, '')
+    .split('.')[0]!
+    .trimEnd();
+  if (DEVICE.test(stem))
+    throw badParameter(`"${name}" is a name Windows keeps for a device; choose another name`);
+  return name;
+}
+
+/**
+ * A path in a user's tree as segments, refused when it is longer than a disk holds
+ * (MAX_PATH_BYTES, MAX_PATH_DEPTH); `what` names the field in the message.
+ */
+export function checkPathLength(segments: readonly string[], what = 'The path'): void {
+  if (segments.length > MAX_PATH_DEPTH)
+    throw badParameter(`${what} is too deep (at most ${MAX_PATH_DEPTH} folders)`);
+  let bytes = 0;
+  for (const s of segments) bytes += Buffer.byteLength(s, 'utf8') + 1;
+  if (bytes > MAX_PATH_BYTES)
+    throw badParameter(`${what} is too long (at most ${MAX_PATH_BYTES} bytes)`);
+}
+
+/** An item named `name` in the folder whose rows carry `prefix` (`/a/b/`) fits on the disk. */
+export function checkPlace(prefix: string, name: string): void {
+  checkPathLength([...prefix.split('/').filter(Boolean), name]);
+}
+
+/**
+ * A folder path from the client (`/a/b`, `a/b/`, '' or 'undefined' for the root) as its segments,
+ * each checked like a segment and the whole like a path, so no path ever escapes the user's
+ * tree or outgrows the disk. `rule` is `checkName` where the folders are to be created.
+ */
+export function parseFolderPath(
+  raw: unknown,
+  rule: (segment: string) => string = checkSegment,
+  what = 'The folder path',
+): string[] {
   if (raw === undefined || raw === null) return [];
-  if (typeof raw !== 'string') throw badParameter('A folder path must be text');
+  if (typeof raw !== 'string') throw badParameter(`${what} must be text`);
   const text = raw;
   if (text === '' || text === '/' || text === 'undefined' || text === 'null') return [];
-  return text
+  // a cheap bound before splitting: a path this long fails the check below anyway
+  if (text.length > MAX_PATH_BYTES * 2)
+    throw badParameter(`${what} is too long (at most ${MAX_PATH_BYTES} bytes)`);
+  const segments = text
     .split('/')
     .filter((s) => s !== '')
-    .map((s) => checkName(s));
+    .map((s) => rule(s));
+  checkPathLength(segments, what);
+  return segments;
 }
 
 /** `/`, `/a/`, `/a/b/`: the form the `path` column holds. */

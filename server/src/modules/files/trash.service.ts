@@ -5,6 +5,7 @@ import type { FileRow } from './files.repo.ts';
 import { failureOf, fullPathOf, toView } from './file-view.ts';
 import { prefixOf, type FilesService, type Owner } from './files.service.ts';
 import { parseFolderPath } from './names.ts';
+import { newItemScope, scopeOf } from './item-locks.ts';
 
 /** The rows not inside a folder among them: `/a/` and `/a/b.txt` give `/a/`. */
 export function outermost<T extends Pick<FileRow, 'path' | 'name' | 'isFolder'>>(rows: T[]): T[] {
@@ -38,6 +39,11 @@ export class TrashService {
     requireAuthority(actor, 'cloud:file:delete');
     return this.files.withLock(actor.id, async () => {
       const roots = outermost(await this.files.liveItems(actor.id, ids));
+      // a locked item, or a folder holding one, stops the whole delete before anything goes
+      await this.files.itemLocks.assertFree(
+        actor,
+        roots.map((r) => scopeOf(r, 'membership')),
+      );
       for (const row of roots) await this.trashRow(actor, row);
       this.files.notify(actor.id, 'operationTips', { operation: 'delete', success: true, msg: '' });
       return roots.length;
@@ -52,6 +58,7 @@ export class TrashService {
 
   /** Move one live item to the trash; the caller holds the lock. */
   async trashRow(owner: Owner, row: FileRow): Promise<void> {
+    await this.files.itemLocks.assertFree(owner, [scopeOf(row, 'membership')]);
     const from = this.files.placeOf(owner, row);
     const to = this.blobs.trashed(owner.username, row.id);
     const now = Date.now();
@@ -80,6 +87,10 @@ export class TrashService {
     requireAuthority(actor, 'cloud:file:delete');
     return this.files.withLock(actor.id, async () => {
       const roots = outermost(await this.files.liveItems(actor.id, ids));
+      await this.files.itemLocks.assertFree(
+        actor,
+        roots.map((r) => scopeOf(r, 'membership')),
+      );
       for (const row of roots) {
         const from = this.files.placeOf(actor, row);
         const aside = this.blobs.trashed(actor.username, row.id);
@@ -135,6 +146,7 @@ export class TrashService {
     // the original folder, recreated if it went away meanwhile
     const parent = await this.files.ensureFolders(actor, parseFolderPath(row.path));
     const name = await this.files.freeName(actor.id, parent.id, row.name, row.isFolder === 1);
+    await this.files.itemLocks.assertFree(actor, [newItemScope(parent.prefix, name)]);
     const from = this.blobs.trashed(actor.username, row.id);
     const to = this.blobs.item(actor.username, parent.prefix, name);
     await this.files.journaled(

@@ -25,6 +25,7 @@ import { toView } from '../files/file-view.ts';
 import type { FilesService, Owner } from '../files/files.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { HistoryRepo, type VersionRow } from './history.repo.ts';
+import { scopeOf } from '../files/item-locks.ts';
 
 /** Kinds whose saves keep what they replaced: text and code, documents of the editors, office. */
 const VERSIONED = new Set<string>([...OFFICE_SUFFIXES, 'md', 'markdown', 'mind', 'km', 'txt']);
@@ -107,6 +108,8 @@ export class HistoryService {
     const current = await this.files.liveRow(owner.id, row.id);
     if (!current || current.isFolder)
       throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file does not exist');
+    // every save, overwrite and restore of a file's content passes here: a lock holds them all
+    await this.files.itemLocks.assertFree(owner, [scopeOf(current, 'content')]);
     if (!rules.force && rules.baseHash !== undefined && current.hash !== rules.baseHash) {
       const data: ChangedMeanwhile = {
         hash: current.hash,

@@ -37,6 +37,7 @@ import {
   viewableWebp,
   type ImageFile,
 } from './programs/image-tools.ts';
+import { scopeOf } from '../files/item-locks.ts';
 
 /** Derived image bytes to send: where they are, and how they are named and typed. */
 export interface ImageBytes {
@@ -475,6 +476,8 @@ export class ImagesService {
         // changed meanwhile (renamed, moved, rewritten): left as it is
         if (!current || current.path !== row.path || current.name !== row.name) return;
         if (current.hash !== row.hash || current.size !== row.size) return;
+        // a file locked over WebDAV is its client's: it stays as it is
+        if (!(await this.files.itemLocks.isFree(owner, [scopeOf(current, 'membership')]))) return;
         const stem = row.name.slice(0, row.name.length - row.suffix.length - 1) || row.name;
         const name = await this.files.freeName(owner.id, row.parentId, `${stem}.webp`, false);
         const to = this.blobs.item(owner.username, row.path, name);

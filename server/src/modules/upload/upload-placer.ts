@@ -7,6 +7,7 @@ import type { TrashService } from '../files/trash.service.ts';
 import { isVersioned, type HistoryService } from '../history/history.service.ts';
 import type { UploadPolicy } from './upload-rules.ts';
 import type { UploadRepo } from './upload.repo.ts';
+import { newItemScope } from '../files/item-locks.ts';
 
 /** Where an upload's finished bytes become a file of the tree: a merge's end, an instant copy. */
 export class UploadPlacer {
@@ -40,6 +41,8 @@ export class UploadPlacer {
       const folder = await this.files.ensureFolders(owner, segments);
       await this.files.assertNoMount(owner.id, folder.id, filename);
       const clash = await this.files.childNamed(owner.id, folder.id, filename);
+      // a new name in a locked folder, or a locked file replaced, is refused with the lock's holder
+      await this.files.itemLocks.assertFree(owner, [newItemScope(folder.prefix, filename)]);
       if (clash) {
         if (clash.isFolder)
           throw new AppError(ErrorCode.EXISTS, `A folder named "${filename}" is already here`);

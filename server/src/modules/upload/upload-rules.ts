@@ -1,7 +1,7 @@
 import { MAX_CHUNK_SIZE, type ChunkParams } from '@nimbus/contract';
 import { badParameter } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
-import { checkName, folderPathOf, parseFolderPath } from '../files/names.ts';
+import { checkName, checkPathLength, folderPathOf, parseFolderPath } from '../files/names.ts';
 
 /** Chunks of one upload at most (10 TiB in chunks of 1 MiB): each is a row. */
 const MAX_CHUNKS = 10_000_000;
@@ -17,9 +17,14 @@ export function targetSegments(
   p: Pick<ChunkParams, 'currentDirectory' | 'relativePath' | 'folderPath' | 'filename'>,
 ): string[] {
   const base = parseFolderPath(p.currentDirectory);
-  const relative = (p.relativePath ?? '').split('/').filter(Boolean);
-  const inner = relative.length > 1 ? relative.slice(0, -1) : parseFolderPath(p.folderPath);
-  return [...base, ...inner.map((s) => checkName(s))];
+  const relative = parseFolderPath(p.relativePath, checkName, 'The relative path');
+  const inner =
+    relative.length > 1
+      ? relative.slice(0, -1)
+      : parseFolderPath(p.folderPath, checkName, 'The folder path');
+  const segments = [...base, ...inner];
+  checkPathLength([...segments, p.filename], 'The path of the file');
+  return segments;
 }
 
 /**

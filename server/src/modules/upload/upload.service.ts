@@ -14,7 +14,7 @@ import type { TrashService } from '../files/trash.service.ts';
 import type { HistoryService } from '../history/history.service.ts';
 import { toView, type FileView } from '../files/file-view.ts';
 import type { FilesService, FolderRef, Owner } from '../files/files.service.ts';
-import { checkName, folderPathOf, parseFolderPath } from '../files/names.ts';
+import { checkName, checkPathLength, folderPathOf, parseFolderPath } from '../files/names.ts';
 import { Gate } from '../../lib/gate.ts';
 import { SESSION_IDLE_MS, VISITOR_SESSION_IDLE_MS } from '../files/quota.ts';
 import { formatDateTime } from '../../lib/time.ts';
@@ -496,9 +496,10 @@ export class UploadService {
     requireAuthority(actor, 'cloud:file:upload');
     const segments = [
       ...parseFolderPath(p.currentDirectory),
-      ...parseFolderPath(p.folderPath),
+      ...parseFolderPath(p.folderPath, checkName),
       checkName(p.filename),
     ];
+    checkPathLength(segments, 'The folder path');
     return this.files.withLock(actor.id, async () => {
       const folder = await this.files.ensureFolders(actor, segments);
       return this.files.info(actor, folder.id);

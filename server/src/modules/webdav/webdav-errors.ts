@@ -34,6 +34,8 @@ export function davStatusOf(err: AppError): number {
       return 400;
     case ErrorCode.TOO_MANY_REQUESTS:
       return 429;
+    case ErrorCode.ITEM_LOCKED:
+      return 423;
     default:
       return err.status && err.status >= 400 ? err.status : 409;
   }

@@ -124,7 +124,8 @@ async function handle(
     const ctx: DavRequest = {
       req,
       res: out,
-      actor,
+      // the services let a change through a lock whose token the If header names
+      actor: { ...actor, lockTokens: submitted },
       path: treePathOf(req.url ?? '/'),
       ifLists,
       submitted,
@@ -552,7 +553,8 @@ async function lock(ctx: DavRequest, dav: WebdavService): Promise<void> {
   });
   if (!existing) {
     try {
-      await dav.touch(actor, ctx.path);
+      // the new lock's own token lets its empty file through
+      await dav.touch({ ...actor, lockTokens: new Set([...ctx.submitted, taken.token]) }, ctx.path);
     } catch (err) {
       await dav.repo.deleteLock(actor.id, taken.token);
       throw err;
