@@ -74,4 +74,35 @@ describe('WebDAV in the browser', () => {
       .waitFor({ state: 'visible' });
     await saveScreenshot(page, 'webdav-live-put');
   });
+  it('shows who holds a WebDAV lock when a rename in the browser meets it', async () => {
+    const name = 'locked report.txt';
+    const path = `${server.baseUrl}/webdav/${encodeURIComponent(name)}`;
+    expect(
+      (await fetch(path, { method: 'PUT', headers: { authorization: basic }, body: 'x' })).status,
+    ).toBe(201);
+    const locked = await fetch(path, {
+      method: 'LOCK',
+      headers: { authorization: basic, depth: '0', 'content-type': 'application/xml' },
+      body:
+        '<?xml version="1.0" encoding="utf-8"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope>' +
+        "<D:locktype><D:write/></D:locktype><D:owner>Alice's laptop</D:owner></D:lockinfo>",
+    });
+    expect(locked.status).toBe(200);
+    const file = page.locator(`[data-testid="file-item"][data-name="${name}"]`);
+    await file.waitFor({ state: 'visible' });
+    await file.click();
+    await page.keyboard.press('F2');
+    const input = page.getByTestId('file-rename-input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('renamed.txt');
+    await input.press('Enter');
+    await page
+      .getByText(
+        /The item is locked by a WebDAV client — "\/locked report.txt" is locked by Alice's laptop over WebDAV until/,
+      )
+      .waitFor({ state: 'visible' });
+    await saveScreenshot(page, 'webdav-locked-rename');
+    await input.press('Escape');
+    expect(await file.count()).toBe(1);
+  });
 });

@@ -653,6 +653,7 @@ const en_US = {
     '22': 'Too many attempts, please wait and try again',
     '23': 'Not found',
     '24': 'The file was changed elsewhere since you opened it',
+    '25': 'The item is locked by a WebDAV client',
   },
 };
 
