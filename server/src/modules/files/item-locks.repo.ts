@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { DavLockTable } from '../../db/schema.ts';
 
@@ -8,29 +8,13 @@ export type LockRow = Selectable<DavLockTable>;
 export class ItemLocksRepo {
   constructor(private readonly db: Db) {}
 
-  /**
-   * The user's locks in force that touch `path`: on it, on one of `ancestors`, or (with
-   * `below`) on anything under it.
-   */
-  locksAround(
-    userId: string,
-    path: string,
-    ancestors: string[],
-    below: boolean,
-    now: number,
-  ): Promise<LockRow[]> {
-    const prefix = path === '/' ? '/' : `${path}/`;
+  /** The user's locks in force (a few at most, usually none: one query for a whole change). */
+  locksOf(userId: string, now: number): Promise<LockRow[]> {
     return this.db
       .selectFrom('davLock')
       .selectAll()
       .where('userId', '=', userId)
       .where('expiresAt', '>', now)
-      .where((eb) =>
-        eb.or([
-          eb('path', 'in', [path, ...ancestors]),
-          ...(below ? [sql<boolean>`substr(path, 1, ${[...prefix].length}) = ${prefix}`] : []),
-        ]),
-      )
       .execute();
   }
 }

@@ -81,48 +81,43 @@ export class ItemLocks {
 
   /** Refuse (ITEM_LOCKED, 423) when a lock protects one of these changes and no token opens it. */
   async assertFree(holder: LockHolder, scopes: LockScope[]): Promise<void> {
-    for (const scope of scopes) {
-      const lock = await this.blocking(holder, scope);
-      if (!lock) continue;
-      const until = new Date(lock.expiresAt).toISOString();
-      const who = holderOf(lock, holder.username);
-      throw new AppError(
-        ErrorCode.ITEM_LOCKED,
-        `"${lock.path}" is locked by ${who} over WebDAV until ${until}`,
-        { path: lock.path, holder: who, until },
-      );
-    }
+    const lock = await this.blocking(holder, scopes);
+    if (!lock) return;
+    const until = new Date(lock.expiresAt).toISOString();
+    const who = holderOf(lock, holder.username);
+    throw new AppError(
+      ErrorCode.ITEM_LOCKED,
+      `"${lock.path}" is locked by ${who} over WebDAV until ${until}`,
+      { path: lock.path, holder: who, until },
+    );
   }
 
   /** Whether no lock protects these changes (work the server does by itself leaves them). */
   async isFree(holder: LockHolder, scopes: LockScope[]): Promise<boolean> {
-    for (const scope of scopes) if (await this.blocking(holder, scope)) return false;
-    return true;
+    return !(await this.blocking(holder, scopes));
   }
 
-  /** The first lock protecting the change that the holder sent no token of, if any. */
-  private async blocking(holder: LockHolder, scope: LockScope): Promise<LockRow | undefined> {
-    const parent = parentOf(scope.path);
-    const ancestors = ancestorsOf(scope.path);
-    const rows = await this.repo.locksAround(
-      holder.id,
-      scope.path,
-      ancestors,
-      scope.below,
-      Date.now(),
-    );
-    const protecting = rows.filter(
-      (l) =>
-        l.path === scope.path ||
-        (l.deep === 1 && ancestors.includes(l.path)) ||
-        (scope.membership && l.path === parent && scope.path !== '/') ||
-        (scope.below && isWithin(l.path, scope.path)),
-    );
-    // one token opens a lock; locks held on different items each need theirs
-    const byPath = new Map<string, LockRow[]>();
-    for (const l of protecting) byPath.set(l.path, [...(byPath.get(l.path) ?? []), l]);
-    for (const locks of byPath.values())
-      if (!locks.some((l) => holder.lockTokens?.has(l.token))) return locks[0];
+  /** The first lock protecting one of the changes that the holder sent no token of, if any. */
+  private async blocking(holder: LockHolder, scopes: LockScope[]): Promise<LockRow | undefined> {
+    if (scopes.length === 0) return undefined;
+    const held = await this.repo.locksOf(holder.id, Date.now());
+    if (held.length === 0) return undefined;
+    for (const scope of scopes) {
+      const parent = parentOf(scope.path);
+      const ancestors = new Set(ancestorsOf(scope.path));
+      const protecting = held.filter(
+        (l) =>
+          l.path === scope.path ||
+          (l.deep === 1 && ancestors.has(l.path)) ||
+          (scope.membership && l.path === parent && scope.path !== '/') ||
+          (scope.below && isWithin(l.path, scope.path)),
+      );
+      // one token opens a lock; locks held on different items each need theirs
+      const byPath = new Map<string, LockRow[]>();
+      for (const l of protecting) byPath.set(l.path, [...(byPath.get(l.path) ?? []), l]);
+      for (const locks of byPath.values())
+        if (!locks.some((l) => holder.lockTokens?.has(l.token))) return locks[0];
+    }
     return undefined;
   }
 }
