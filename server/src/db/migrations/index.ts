@@ -17,6 +17,7 @@ import * as m015 from './015-document-draft.ts';
 import * as m016 from './016-audit.ts';
 import * as m017 from './017-transcode-failure.ts';
 import * as m018 from './018-job-key.ts';
+import * as m019 from './019-audit-without-codes.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '016-audit': m016,
   '017-transcode-failure': m017,
   '018-job-key': m018,
+  '019-audit-without-codes': m019,
 };
 
 export const migrationProvider: MigrationProvider = {

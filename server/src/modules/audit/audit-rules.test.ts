@@ -29,4 +29,17 @@ describe('auditTargetOf', () => {
     );
     expect(target).toBe('/user/add username=bob ids=a,b');
   });
+
+  it('keeps the code of a role, and no other code: second-factor, recovery and share codes', () => {
+    expect(auditTargetOf('/role/add', {}, { code: 'editors', name: 'Editors' })).toBe(
+      '/role/add name=Editors code=editors',
+    );
+    expect(auditTargetOf('/mfa/enable', {}, { secret: 'ABCDEFGH', code: '976460' })).toBe(
+      '/mfa/enable',
+    );
+    expect(auditTargetOf('/mfa/disable', { code: 'JVR3X-DTRBI' }, {})).toBe('/mfa/disable');
+    expect(auditTargetOf('/public/valid-share-code', {}, { shareCode: 'ab12' })).toBe(
+      '/public/valid-share-code',
+    );
+  });
 });

@@ -43,14 +43,20 @@ export function auditActionOf(method: string, route: string): AuditAction | null
 }
 
 /** Fields of a request that name what it acts on; nothing else (no secrets) is kept. */
-const NAMING_FIELDS = ['username', 'id', 'ids', 'name', 'netdiskName', 'roleName', 'code'];
+const NAMING_FIELDS = ['username', 'id', 'ids', 'name', 'netdiskName', 'roleName'];
+/**
+ * A role's `code` names it; everywhere else a `code` is a secret (a second-factor code, a
+ * recovery code, a share code), so it is named on the role routes only.
+ */
+const namingFieldsOf = (route: string) =>
+  route.startsWith('/role/') ? [...NAMING_FIELDS, 'code'] : NAMING_FIELDS;
 
 /** What a request acted on, in a few words: the route and the naming fields it carried. */
 export function auditTargetOf(route: string, ...sources: unknown[]): string {
   const parts: string[] = [];
   for (const source of sources) {
     if (!source || typeof source !== 'object') continue;
-    for (const key of NAMING_FIELDS) {
+    for (const key of namingFieldsOf(route)) {
       const value = (source as Record<string, unknown>)[key];
       if (value === undefined || value === null || value === '') continue;
       const text = Array.isArray(value)
