@@ -21,6 +21,7 @@ import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.ts';
 import { AppError } from './lib/errors.ts';
 import { installJsonDepthLimit } from './lib/json-depth.ts';
+import { redactUrl } from './lib/redact-url.ts';
 import { ResponseShapeError, responseSerializer } from './lib/response-shape.ts';
 import { sandboxState } from './lib/sandbox.ts';
 import { createServices, type Services } from './services.ts';
@@ -51,6 +52,8 @@ import { JOB_UPLOAD_CLEANUP } from './modules/upload/upload.jobs.ts';
 import { JOB_CACHE_SWEEP } from './modules/cache/cache.jobs.ts';
 import { registerWebdav } from './modules/webdav/webdav.plugin.ts';
 
+export { redactUrl };
+
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
@@ -58,41 +61,6 @@ declare module 'fastify' {
     /** Every route as registered, with its schema (tests walk them). */
     routeTable: RouteEntry[];
   }
-}
-
-/**
- * Query parameters whose values are secrets, by name in any case and spelling (`shareToken`,
- * `share-token`, `access_token`, `code`, `oldPassword`…): tokens, codes, passwords, keys.
- */
-const SECRET_PARAM = /token|code|pass|pwd|secret|key|auth|cookie|session|sig/i;
-
-const decodedName = (name: string) => {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch {
-    return name;
-  }
-};
-
-/** A URL with every secret masked: token-, code- and password-like parameters, share-file tokens. */
-export function redactUrl(url: string): string {
-  const at = url.indexOf('?');
-  const path = (at < 0 ? url : url.slice(0, at)).replace(
-    /(\/share-file\/[^/?#]+\/)[^/?#]+(?=\/[^/?#]+)/,
-    '$1***',
-  );
-  if (at < 0) return path;
-  const query = url
-    .slice(at + 1)
-    .split('&')
-    .map((part) => {
-      const eq = part.indexOf('=');
-      if (eq < 0) return part;
-      const name = part.slice(0, eq);
-      return SECRET_PARAM.test(decodedName(name)) ? `${name}=***` : part;
-    })
-    .join('&');
-  return `${path}?${query}`;
 }
 
 /** What the log keeps of a request: its method, its URL with secrets masked, its address. */

@@ -59,6 +59,16 @@ describe('the log', () => {
     const pathToken = secret();
     secrets.push(pathToken);
     urls.push(`/api/share-file/abc123/${pathToken}/name.txt`);
+    // nested in another parameter (the PDF viewer's `file`), encoded once or twice, and the
+    // token segment of a share's HLS path
+    const nested = [secret(), secret(), secret()];
+    secrets.push(...nested);
+    const inner = (value: string) => `/api/pre-file/x/a.pdf?nimbus-token=${value}`;
+    urls.push(
+      `/pdfjs/web/viewer.html?file=${encodeURIComponent(inner(nested[0]!))}`,
+      `/api/x?file=${encodeURIComponent(encodeURIComponent(inner(nested[1]!)))}`,
+      `/api/public/video/hls/abc123/${nested[2]}/bob/index.m3u8`,
+    );
     for (const url of urls) await app.inject({ method: 'GET', url });
 
     const headerSecrets = {
