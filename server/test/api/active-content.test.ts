@@ -58,7 +58,6 @@ const PNG = Buffer.concat([
 const INERT: Record<string, { bytes: Buffer; type: RegExp }> = {
   'plain.txt': { bytes: Buffer.from('just words, 3 < 4'), type: /^text\/plain/ },
   'pic.png': { bytes: PNG, type: /^image\/png$/ },
-  'paper.pdf': { bytes: Buffer.from('%PDF-1.4 not really'), type: /^application\/pdf$/ },
 };
 
 const SANDBOX = "sandbox; default-src 'none'";
@@ -157,6 +156,68 @@ describe('bytes a browser could run', () => {
     const asked = await raw(t, `/pre-file/${ids.get('pic.png')}/pic.png?o=download`, asAdmin);
     expect(String(asked.headers['content-disposition'])).toMatch(/^attachment;/);
     expect(asked.headers['content-security-policy']).toBe(SANDBOX);
+  });
+
+  it('sends a PDF as an attachment from every byte route, so only the bundled viewer shows it', async () => {
+    // a browser's own PDF viewer runs the document's scripts (app.alert) whatever the CSP says
+    const pdf = Buffer.from(
+      '%PDF-1.4\n1 0 obj << /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\n%%EOF',
+    );
+    await makeFolder(t, admin.token, '/', 'drop');
+    const id = await putFile(t, owner(), '/drop', 'paper.pdf', pdf);
+    const folder = await call<Array<{ id: string; name: string }>>(t.app, 'GET', '/list', {
+      token: admin.token,
+    });
+    const dropId = folder.body.data!.find((i) => i.name === 'drop')!.id;
+    const share = await makeShare(t, admin.token, { fileId: dropId, isPrivacy: true });
+    const shareToken = await unlock(t, share.shortId, share.extractionCode!);
+    // a share that allows no download still lets its page's viewer read the PDF
+    const alone = await putFile(t, owner(), '/', 'paper.pdf', pdf);
+    const viewOnly = await makeShare(t, admin.token, { fileId: alone, allowDownload: false });
+    const bob = await makeUser(t.app, admin.token, { username: 'bob' });
+    const mount = await call(t.app, 'PUT', '/share/mount-folder', {
+      token: bob.token,
+      headers: { 'share-token': shareToken },
+      body: { shareId: share.shareId, fileId: '0' },
+    });
+    expect(mount.body.code, mount.body.message).toBe(0);
+    const asAdmin = { 'nimbus-token': admin.token };
+    const q = `shareId=${share.shareId}&share-token=${shareToken}`;
+    const routes = [
+      ['own file', '/file/admin/drop/paper.pdf', asAdmin],
+      ['pre-file', `/pre-file/${id}/paper.pdf`, asAdmin],
+      ['mounted pre-file', `/pre-file/${id}/paper.pdf`, { 'nimbus-token': bob.token }],
+      ['share-file with token', `/share-file/${id}/${shareToken}/paper.pdf`, {}],
+      ['share-file', `/share-file/${id}/paper.pdf?${q}`, {}],
+      ['public preview', `/public/s/preview/paper.pdf?${q}&fileId=${id}`, {}],
+      ['public preview as the owner', `/public/s/preview/paper.pdf?${q}&fileId=${id}`, asAdmin],
+      ['public download', `/public/s/download/paper.pdf?${q}&fileId=${id}`, {}],
+      [
+        'public preview of a share without downloads',
+        `/public/s/preview/paper.pdf?shareId=${viewOnly.shareId}&fileId=${alone}`,
+        {},
+      ],
+    ] as const;
+    for (const [route, url, headers] of routes) {
+      const res = await raw(t, url, headers);
+      expect(res.status, route).toBe(200);
+      expect(res.body, route).toContain('%PDF-1.4');
+      expect(String(res.headers['content-disposition']), route).toMatch(/^attachment;/);
+      expect(res.headers['content-security-policy'], route).toBe(SANDBOX);
+      expect(res.headers['x-content-type-options'], route).toBe('nosniff');
+    }
+
+    // WebDAV, on a listening server as its clients reach it
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    const dav = await fetch(`http://127.0.0.1:${port}/webdav/drop/paper.pdf`, {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64')}`,
+      },
+    });
+    expect(dav.status).toBe(200);
+    expect(dav.headers.get('content-disposition')).toMatch(/^attachment;/);
+    await dav.arrayBuffer();
   });
 
   it('puts zips of stored bytes under the same policy', async () => {

@@ -144,7 +144,8 @@ describe('office documents as PDF', () => {
     ]);
     expect(first.status).toBe(200);
     expect(first.headers['content-type']).toBe('application/pdf');
-    expect(first.headers['content-disposition']).toMatch(/^inline;.*Quarterly\.pdf/);
+    // read by the bundled viewer only, never shown by the browser's own
+    expect(first.headers['content-disposition']).toMatch(/^attachment;.*Quarterly\.pdf/);
     expect(first.headers['x-content-type-options']).toBe('nosniff');
     expect(first.body.subarray(0, 5).toString()).toBe('%PDF-');
     expect(second.body.equals(first.body)).toBe(true);

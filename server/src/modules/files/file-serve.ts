@@ -128,7 +128,6 @@ const INERT_MEDIA = new Set([
   'audio/ogg',
   'audio/mp4',
   'audio/opus',
-  'application/pdf',
 ]);
 
 /** Text types shown inline as plain text. Markup (HTML, XML, SVG) is never among them. */
@@ -153,6 +152,9 @@ export function servingOf(row: Pick<FileRow, 'contentType' | 'suffix'>, head: Bu
   const asText = INERT_TEXT.has(declared) || isTextSuffix(row.suffix);
   if (isActiveContent(row.suffix) || looksLikeMarkup(head, asText)) return download;
   if (INERT_MEDIA.has(declared)) return { type: declared, inline: true, preview: 'media' };
+  // a browser's own PDF viewer runs a document's scripts whatever the CSP says: a PDF is shown
+  // only by the app's bundled viewer (which fetches it) and otherwise goes out as a download
+  if (declared === 'application/pdf') return { type: declared, inline: false, preview: 'media' };
   if (asText && !head.includes(0))
     return { type: 'text/plain; charset=utf-8', inline: true, preview: 'text' };
   if (declared === 'folder' || /(^|[/+])(x?html|xml)$/.test(declared)) return download;
@@ -202,7 +204,7 @@ export async function sendFileBytes(
   const serving = servingOf(row, head);
   let limit = size;
   if (options.previewOnly) {
-    if (options.download || !serving.inline || !serving.preview) throw options.previewOnly();
+    if (options.download || !serving.preview) throw options.previewOnly();
     if (serving.preview === 'text') limit = Math.min(size, TEXT_PREVIEW_BYTES);
   }
   const etag = `"${row.hash ? row.hash.slice(0, 32) : `${size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}`}"`;
