@@ -464,21 +464,14 @@ export function useUnmount() {
 
 // ---- addresses of bytes ---------------------------------------------------------------------
 
-function tokenQuery(): Record<string, string> {
-  const token = useSessionStore.getState().token;
-  return token ? { [TOKEN_HEADER]: token } : {};
-}
-
 /**
- * The bytes of a file by id. The token rides in the query so that plain links, `<img>` and
- * downloads work (the server honours it for GET only).
+ * The bytes of a file by id. Plain links, `<img>` and downloads are signed in by the session's
+ * cookie (sent to `/api` by the browser itself): no token rides in the address, where logs,
+ * history and referrers would keep it.
  */
 export function fileUrl(item: Pick<FileItem, 'id' | 'name'>, download = false): string {
   return `/api/pre-file/${encodeURIComponent(item.id)}/${encodeURIComponent(item.name)}${toQueryString(
-    {
-      ...(download ? { o: 'download' } : {}),
-      ...tokenQuery(),
-    },
+    download ? { o: 'download' } : {},
   )}`;
 }
 

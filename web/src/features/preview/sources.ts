@@ -21,8 +21,8 @@ export function ownerSource(canDownload = true): PreviewSource {
     kind: 'owner',
     bytesUrl: (item) => fileUrl(item),
     downloadUrl: (item) => (canDownload ? fileUrl(item, true) : null),
-    api: (path, query = {}) =>
-      `${API_BASE}${path}${toQueryString({ ...query, ...sessionToken() })}`,
+    // addresses carry no token: the session's cookie signs them in
+    api: (path, query = {}) => `${API_BASE}${path}${toQueryString(query)}`,
     headers: sessionToken,
   };
 }
@@ -30,9 +30,12 @@ export function ownerSource(canDownload = true): PreviewSource {
 /** A share as a visitor (or a signed-in mounter) opens it on its page. */
 export function shareSource(shareId: string, canDownload: boolean): PreviewSource {
   const shareToken = shareTokenFor(shareId) ?? '';
-  const credentials = (): Record<string, string> => ({
+  const shareCredentials = (): Record<string, string> => ({
     shareId,
     ...(shareToken ? { 'share-token': shareToken } : {}),
+  });
+  const credentials = (): Record<string, string> => ({
+    ...shareCredentials(),
     ...sessionToken(),
   });
   return {
@@ -42,7 +45,8 @@ export function shareSource(shareId: string, canDownload: boolean): PreviewSourc
     bytesUrl: (item) => sharedPreviewUrl(shareId, item),
     downloadUrl: (item) => (canDownload ? sharedDownloadUrl(shareId, item) : null),
     api: (path, query = {}) =>
-      `${API_BASE}/public/s${path}${toQueryString({ ...query, ...credentials() })}`,
+      // a signed-in mounter's session comes from the cookie, never the address
+      `${API_BASE}/public/s${path}${toQueryString({ ...query, ...shareCredentials() })}`,
     headers: credentials,
   };
 }

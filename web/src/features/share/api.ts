@@ -6,11 +6,9 @@ import type {
   ShareView,
   Sharer,
 } from '@nimbus/contract';
-import { TOKEN_HEADER } from '@nimbus/contract';
 import { infiniteQueryOptions, type QueryClient } from '@tanstack/react-query';
 import { api, request } from '../../api/client';
 import { toQueryString, type QueryParams } from '../../api/query-string';
-import { useSessionStore } from '../../stores/session';
 import { selectShare, shareTokenFor } from './share-tokens';
 
 export const shareKeys = {
@@ -198,16 +196,16 @@ export function deleteShared(shareId: string, fileIds: string[]) {
   return api.delete<void>('/public/delete', { shareId, fileIds });
 }
 
-/** The query that lets a plain link or `<img>` reach a shared file (GET only). */
+/**
+ * The query that lets a plain link or `<img>` reach a shared file (GET only). A signed-in
+ * mounter's session comes from the cookie the browser sends by itself, never the address.
+ */
 function bytesQuery(shareId: string, extra: QueryParams = {}): string {
   const token = shareTokenFor(shareId);
-  const session = useSessionStore.getState().token;
   return toQueryString({
     shareId,
     ...extra,
     ...(token ? { 'share-token': token } : {}),
-    // a mounter reaches the share with their own session
-    ...(session ? { [TOKEN_HEADER]: session } : {}),
   });
 }
 
