@@ -185,6 +185,62 @@ describe('files a browser could run', () => {
     expect(after.map((i) => i.name).filter((n) => n.startsWith('pwned'))).toEqual([]);
   });
 
+  it('downloads a PDF opened directly from any byte route, so its scripts never run', async () => {
+    // a PDF whose opening action is a script: a browser's own PDF viewer would run it
+    const pdf = [
+      '%PDF-1.4',
+      '1 0 obj << /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R >> endobj',
+      '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
+      '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >> endobj',
+      '4 0 obj << /S /JavaScript /JS (app.alert("pdf script ran")) >> endobj',
+      'trailer << /Root 1 0 R >>',
+      '%%EOF',
+    ].join('\n');
+    await page.goto('/?path=%2Fdrop%2F&vmode=list');
+    await page.getByTestId('sidebar').waitFor();
+    await page
+      .getByTestId('upload-input-files')
+      .setInputFiles([
+        { name: 'active.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) },
+      ]);
+    let id = '';
+    await until(async () => {
+      const listed = await api<Array<{ id: string; name: string }>>(
+        'GET',
+        '/list?currentDirectory=%2Fdrop%2F',
+      ).catch(() => []);
+      id = listed.find((i) => i.name === 'active.pdf')?.id ?? '';
+      return id !== '';
+    }, 'the PDF lands in /drop');
+    const root = await api<Array<{ id: string; name: string }>>('GET', '/list');
+    const share = await api<{ shareId: string }>('POST', '/share/generate', {
+      fileId: root.find((i) => i.name === 'drop')!.id,
+    });
+    const q = `shareId=${share.shareId}`;
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    for (const url of [
+      '/api/file/admin/drop/active.pdf',
+      `/api/pre-file/${id}/active.pdf`,
+      `/api/share-file/${id}/active.pdf?${q}`,
+      `/api/public/s/preview/active.pdf?${q}&fileId=${id}`,
+      `/api/public/s/download/active.pdf?${q}&fileId=${id}`,
+    ]) {
+      const download = page.waitForEvent('download', { timeout: 10_000 });
+      const answer = page.waitForResponse((res) => res.url().endsWith(url));
+      await page.goto(url).catch(() => undefined);
+      // an attachment: the browser's own viewer never opens it
+      expect((await answer).headers()['content-disposition'], url).toMatch(/^attachment;/);
+      const saved = await download;
+      expect(saved.suggestedFilename(), url).toBe('active.pdf');
+      await saved.cancel().catch(() => undefined);
+    }
+    expect(dialogs).toEqual([]);
+  });
+
   it('cannot be framed by another site', async () => {
     const other = await context.newPage();
     await other.setContent(`<iframe id="f" src="${server.baseUrl}/" width="800"></iframe>`);
