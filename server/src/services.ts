@@ -68,8 +68,8 @@ export function createServices(database: DbHandle, config: Config) {
   // one limiter of guesses: sign-in passwords, current passwords, share codes
   const attempts = new AttemptLimiter(db);
   const updates = new UpdateCheckService({ feed: config.updateFeed });
-  const users = new UsersService(db, config, sessions, settings, attempts, updates);
   const accessTokens = new AccessTokenService(db);
+  const users = new UsersService(db, config, sessions, accessTokens, settings, attempts, updates);
   const secrets = SecretBox.open(config.dataDir, config.secretKey);
   const mfa = new MfaService(db, users, settings, attempts, secrets);
   const ldap = new LdapService(settings, secrets);

@@ -84,16 +84,35 @@ export const userInfo = z.object({
 });
 export type UserInfo = z.infer<typeof userInfo>;
 
+/**
+ * What an access token may do, chosen when it is made: `read` reads (the API's reading routes,
+ * WebDAV's PROPFIND, GET, HEAD, OPTIONS), `readWrite` does what its owner does except the
+ * account's security (password, two-factor sign-in, access tokens), `webdav` works over WebDAV
+ * alone, reading and writing.
+ */
+export const ACCESS_TOKEN_SCOPES = ['read', 'readWrite', 'webdav'] as const;
+export const accessTokenScope = z.enum(ACCESS_TOKEN_SCOPES);
+export type AccessTokenScope = z.infer<typeof accessTokenScope>;
+
 /** An access token as listed: its text is shown once, when it is made, and never again. */
 export const accessTokenView = z.object({
   id: z.string(),
   name: z.string(),
   username: z.string(),
+  scope: accessTokenScope,
   createTime: z.string(),
   /** Empty until the token is first used. */
   lastActiveTime: z.string(),
+  /** Empty for a token that does not expire. */
+  expireTime: z.string(),
+  /** Milliseconds since 1970 when it stops working, or null. */
+  expiresAt: z.number().nullable(),
+  expired: z.boolean(),
 });
 export type AccessTokenView = z.infer<typeof accessTokenView>;
+
+/** The longest an access token may be made to last (ten years). */
+export const ACCESS_TOKEN_MAX_LIFETIME_MS = 3650 * 86400_000;
 
 export const generateAccessTokenQuery = z.object({
   tokenName: z
@@ -101,7 +120,31 @@ export const generateAccessTokenQuery = z.object({
     .trim()
     .min(1, 'enter a name for the token')
     .max(64, 'a token name has at most 64 characters'),
+  /** Without one, a token reads and writes (as tokens made before scopes did). */
+  scope: accessTokenScope.optional().default('readWrite'),
+  /** When it stops working (milliseconds since 1970, in the future); absent: never. */
+  expiresAt: z.coerce
+    .number()
+    .int('expiresAt: milliseconds since 1970')
+    .positive('expiresAt: milliseconds since 1970')
+    .optional(),
 });
+export type GenerateAccessTokenQuery = z.input<typeof generateAccessTokenQuery>;
+
+/**
+ * What a recovery step (a new password, an administrator's reset, turning two-factor sign-in
+ * on) ends for an account: its other sessions and all its access tokens.
+ */
+export const accessSummaryQuery = z.object({
+  /** Another user's (with the right to reset passwords); absent: one's own. */
+  id: z.string().min(1).max(64).optional(),
+});
+export const accessSummary = z.object({
+  /** Signed-in sessions besides the one asking. */
+  otherSessions: z.number().int(),
+  accessTokens: z.number().int(),
+});
+export type AccessSummary = z.infer<typeof accessSummary>;
 
 export const deleteAccessTokenQuery = z.object({ id: z.string().min(1).max(64) });
 
@@ -138,7 +181,11 @@ export type MfaSetup = z.infer<typeof mfaSetup>;
 export const mfaEnableBody = z.object({ secret: mfaSecret, code: totpCode });
 /** The recovery codes, shown this once. */
 export const mfaEnableResult = z.object({ recoveryCodes: z.array(z.string()) });
-export const mfaDisableBody = z.object({ code: mfaCode });
+/** Turning two-factor sign-in off takes the account's password and a code (or recovery code). */
+export const mfaDisableBody = z.object({
+  password: givenPasswordSchema.min(1, 'enter your password'),
+  code: mfaCode,
+});
 
 export const verifyTotpBody = z.object({
   username: z.string().trim().min(1).max(USERNAME_MAX_LENGTH),

@@ -42,6 +42,10 @@ export interface AccessTokenTable {
   tokenHash: string;
   createdAt: number;
   lastActiveAt: number | null;
+  /** What it may do: `read`, `readWrite` or `webdav` (AccessTokenScope). */
+  scope: string;
+  /** When it stops working; null: never. */
+  expiresAt: number | null;
 }
 
 export interface MfaChallengeTable {

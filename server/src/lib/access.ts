@@ -1,4 +1,4 @@
-import { SEED_MENUS, USER_ROLE_MENUS } from '@nimbus/contract';
+import { SEED_MENUS, USER_ROLE_MENUS, type AccessTokenScope } from '@nimbus/contract';
 import { forbidden } from './errors.ts';
 
 /** The signed-in person a request acts for. */
@@ -8,9 +8,12 @@ export interface Actor {
   isCreator: boolean;
   isAdmin: boolean;
   authorities: ReadonlySet<string>;
+  /** The session the request came with ('' for background work and access tokens). */
   sessionId: string;
   /** Lock tokens the request sent (a WebDAV client holding a lock): its writes may pass them. */
   lockTokens?: ReadonlySet<string>;
+  /** The access token the request came with instead of a session, and what it may do. */
+  accessToken?: { id: string; scope: AccessTokenScope };
 }
 
 /** The authority that lets a file's bytes leave as a download (modules/files/bytes-grant.ts). */

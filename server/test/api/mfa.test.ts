@@ -116,7 +116,7 @@ describe('two-factor sign-in', () => {
     const { secret } = await enrol(bob.token);
     const wrong = await call(t.app, 'POST', '/mfa/disable', {
       token: bob.token,
-      body: { code: codeFor(secret, 9) },
+      body: { password: bob.password, code: codeFor(secret, 9) },
     });
     expect(wrong.status).toBe(401);
 

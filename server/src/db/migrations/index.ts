@@ -18,6 +18,7 @@ import * as m016 from './016-audit.ts';
 import * as m017 from './017-transcode-failure.ts';
 import * as m018 from './018-job-key.ts';
 import * as m019 from './019-audit-without-codes.ts';
+import * as m020 from './020-access-token-scope.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '017-transcode-failure': m017,
   '018-job-key': m018,
   '019-audit-without-codes': m019,
+  '020-access-token-scope': m020,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TOKEN_HEADER } from '@nimbus/contract';
 import type { Actor } from '../../lib/access.ts';
 import { ByteBudget } from '../../lib/byte-budget.ts';
-import { notLoggedIn } from '../../lib/errors.ts';
+import { forbidden, notLoggedIn } from '../../lib/errors.ts';
+import { tokenRefusal } from './token-scope.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,6 +23,12 @@ declare module 'fastify' {
      * another site cannot know it, so it can make no such request.
      */
     formAuth?: boolean;
+    /** A GET that changes something (the compatible API's `/move`): not for read-only tokens. */
+    changes?: boolean;
+    /** A POST that only reads (a check, a form's download): read-only tokens may send it. */
+    readsOnly?: boolean;
+    /** The account's security (password, two-factor sign-in, access tokens): a session only. */
+    sessionOnly?: boolean;
   }
 }
 
@@ -53,6 +60,25 @@ export function actorOf(request: FastifyRequest): Actor {
   return request.actor;
 }
 
+/**
+ * The actor of a request, once its access token (if it came with one) may do it: every API
+ * request with a token passes here, so a token's scope is kept in this one place.
+ */
+function admit(request: FastifyRequest, actor: Actor): Actor {
+  if (actor.accessToken) {
+    const { config } = request.routeOptions;
+    const refusal = tokenRefusal(actor.accessToken.scope, {
+      surface: 'api',
+      method: request.method,
+      changes: config.changes,
+      readsOnly: config.readsOnly,
+      sessionOnly: config.sessionOnly,
+    });
+    if (refusal) throw forbidden(refusal);
+  }
+  return actor;
+}
+
 export function installAuth(api: FastifyInstance): void {
   api.decorateRequest('actor', null);
   api.addHook('onRequest', async (request, reply) => {
@@ -60,7 +86,7 @@ export function installAuth(api: FastifyInstance): void {
     if (token) {
       const found = await api.services.auth.authenticate(token);
       if (found) {
-        request.actor = found.actor;
+        request.actor = admit(request, found.actor);
         if (found.refreshedToken) reply.header(TOKEN_HEADER, found.refreshedToken);
       }
     }
@@ -87,6 +113,6 @@ export function installAuth(api: FastifyInstance): void {
     const found = token ? await api.services.auth.authenticate(token) : null;
     if (!found)
       throw notLoggedIn(token ? 'Login has expired, please log in again' : 'Not logged in');
-    request.actor = found.actor;
+    request.actor = admit(request, found.actor);
   });
 }

@@ -39,6 +39,18 @@ export class SessionRepo {
     await q.execute();
   }
 
+  /** How many live sessions the user has, besides one. */
+  async countLiveOf(userId: string, now: number, exceptId?: string): Promise<number> {
+    let q = this.db
+      .selectFrom('session')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('userId', '=', userId)
+      .where('revokedAt', 'is', null)
+      .where('expiresAt', '>', now);
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  }
+
   /** True when the user has a session made from this (stored) address since the given time. */
   async madeFrom(userId: string, storedIp: string, since: number): Promise<boolean> {
     const row = await this.db
@@ -194,6 +206,10 @@ export class AccessTokenRepo {
       .where('userId', '=', userId)
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  async removeAllOf(userId: string): Promise<void> {
+    await this.db.deleteFrom('accessToken').where('userId', '=', userId).execute();
   }
 
   async touch(id: string, at: number): Promise<void> {

@@ -118,7 +118,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     '/public/mfa/setup',
     {
-      config: { public: true },
+      config: { public: true, sessionOnly: true },
       schema: { querystring: mfaSetupQuery, response: answers(mfaSetup) },
     },
     async (request) => {
@@ -136,21 +136,26 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     '/mfa/enable',
-    { schema: { body: mfaEnableBody, response: answers(mfaEnableResult) } },
+    {
+      config: { sessionOnly: true },
+      schema: { body: mfaEnableBody, response: answers(mfaEnableResult) },
+    },
     async (request) => {
-      const user = await users.accountById(actorOf(request).id);
+      const actor = actorOf(request);
+      const user = await users.accountById(actor.id);
       if (!user) throw notLoggedIn();
-      return ok({ recoveryCodes: await mfa.enable(user, request.body.secret, request.body.code) });
+      const { secret, code } = request.body;
+      return ok({ recoveryCodes: await mfa.enable(user, secret, code, actor.sessionId) });
     },
   );
 
   api.post(
     '/mfa/disable',
-    { schema: { body: mfaDisableBody, response: confirms } },
+    { config: { sessionOnly: true }, schema: { body: mfaDisableBody, response: confirms } },
     async (request) => {
       const user = await users.accountById(actorOf(request).id);
       if (!user) throw notLoggedIn();
-      await mfa.disable(user, request.body.code);
+      await mfa.disable(user, request.body.password, request.body.code);
       return ok();
     },
   );
@@ -192,10 +197,15 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   api.put(
     '/user/setting/generateAccessToken',
-    { schema: { querystring: generateAccessTokenQuery, response: answers(z.string()) } },
+    {
+      config: { sessionOnly: true },
+      schema: { querystring: generateAccessTokenQuery, response: answers(z.string()) },
+    },
     async (request) => {
-      const actor = actorOf(request);
-      return ok(await accessTokens.generate(actor.id, request.query.tokenName));
+      const { tokenName, scope, expiresAt } = request.query;
+      return ok(
+        await accessTokens.generate(actorOf(request).id, { name: tokenName, scope, expiresAt }),
+      );
     },
   );
 
@@ -210,7 +220,10 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   api.delete(
     '/user/setting/deleteAccessToken',
-    { schema: { querystring: deleteAccessTokenQuery, response: confirms } },
+    {
+      config: { sessionOnly: true },
+      schema: { querystring: deleteAccessTokenQuery, response: confirms },
+    },
     async (request) => {
       await accessTokens.remove(actorOf(request).id, request.query.id);
       return ok();

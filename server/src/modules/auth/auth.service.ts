@@ -179,7 +179,7 @@ export class AuthService {
 
   async logout(actor: Actor): Promise<void> {
     // signing out with an access token ends nothing: the token is deleted in the settings
-    if (actor.sessionId.startsWith('token:')) return;
+    if (actor.accessToken || !actor.sessionId) return;
     await this.sessions.revoke(actor.sessionId);
   }
 
@@ -202,7 +202,7 @@ export class AuthService {
   async authenticate(token: string): Promise<{ actor: Actor; refreshedToken?: string } | null> {
     const access = await this.accessTokens.resolve(token);
     const session = access
-      ? { userId: access.userId, sessionId: `token:${access.tokenId}`, refreshedToken: undefined }
+      ? { userId: access.userId, sessionId: '', refreshedToken: undefined }
       : await this.sessions.resolve(token);
     if (!session) return null;
     const user = await this.users.accountById(session.userId);
@@ -217,6 +217,7 @@ export class AuthService {
         isAdmin,
         authorities: new Set(grants.authorities),
         sessionId: session.sessionId,
+        ...(access ? { accessToken: access.token } : {}),
       },
       refreshedToken: session.refreshedToken,
     };

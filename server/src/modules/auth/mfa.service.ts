@@ -83,8 +83,17 @@ export class MfaService {
     };
   }
 
-  /** Turn two-factor sign-in on with a code from the app: the recovery codes, shown this once. */
-  async enable(user: UserRow, secret: string, code: string): Promise<string[]> {
+  /**
+   * Turn two-factor sign-in on with a code from the app: the recovery codes, shown this once.
+   * The account's other sessions and its access tokens end (they were had without a code);
+   * `keepSessionId` is the session turning it on.
+   */
+  async enable(
+    user: UserRow,
+    secret: string,
+    code: string,
+    keepSessionId?: string,
+  ): Promise<string[]> {
     if (user.mfaEnabled) throw new AppError(ErrorCode.EXISTS, 'Two-factor sign-in is on already');
     const clean = secret.toUpperCase().replace(/\s/g, '');
     try {
@@ -104,11 +113,17 @@ export class MfaService {
       mfaRecovery: JSON.stringify(recovery.map(hashRecovery)),
       mfaLastStep: step,
     });
+    await this.users.endAccess(user.id, keepSessionId);
     return recovery;
   }
 
-  /** Turn it off: a current code (or a recovery code) is needed. */
-  async disable(user: UserRow, code: string): Promise<void> {
+  /**
+   * Turn it off: the account's password and a current code (or a recovery code) are needed,
+   * so neither a stolen session nor a phone alone takes the second factor away.
+   */
+  async disable(user: UserRow, password: string, code: string): Promise<void> {
+    if (!(await this.users.confirmOwnPassword(user.id, password)))
+      throw new AppError(ErrorCode.WARNING, 'The password is wrong');
     if (!user.mfaEnabled) return;
     if (!(await this.checkCode(user, code))) throw wrongCode();
     await this.clear(user.id);

@@ -90,6 +90,11 @@ export class SessionService {
     await this.repo.revokeAllOf(userId, this.now(), exceptSessionId);
   }
 
+  /** How many sessions of the user are live, besides one (the caller's own). */
+  countLive(userId: string, exceptSessionId?: string): Promise<number> {
+    return this.repo.countLiveOf(userId, this.now(), exceptSessionId);
+  }
+
   /** True when the user signed in from this address since the given time. */
   async signedInFrom(userId: string, ip: string, since: number): Promise<boolean> {
     return this.repo.madeFrom(userId, storedAddress(ip), since);

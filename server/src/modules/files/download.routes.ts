@@ -64,7 +64,10 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
   // the same for a selection too long for a query string
   api.post(
     '/isAllowPackageDownload',
-    { schema: { body: chosenIdsBody, response: answers(downloadPermit) } },
+    {
+      config: { readsOnly: true },
+      schema: { body: chosenIdsBody, response: answers(downloadPermit) },
+    },
     async (request) => ok(await downloads.permit(actorOf(request), request.body.fileIds)),
   );
 
@@ -77,7 +80,7 @@ export async function downloadRoutes(app: FastifyInstance): Promise<void> {
   // a long selection: the browser posts a form (ids and token) and downloads the answer
   api.post(
     '/packageDownload',
-    { config: { formAuth: true }, schema: { body: packageDownloadForm } },
+    { config: { formAuth: true, readsOnly: true }, schema: { body: packageDownloadForm } },
     async (request, reply) =>
       sendZip(reply, await downloads.zipOf(actorOf(request), request.body.fileIds)),
   );

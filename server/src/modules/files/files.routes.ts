@@ -127,13 +127,16 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  api.get('/rename', { schema: { querystring: renameQuery, response: oneItem } }, async (request) =>
-    ok(await fileOps.rename(actorOf(request), request.query.id, request.query.newFileName)),
+  api.get(
+    '/rename',
+    { config: { changes: true }, schema: { querystring: renameQuery, response: oneItem } },
+    async (request) =>
+      ok(await fileOps.rename(actorOf(request), request.query.id, request.query.newFileName)),
   );
 
   api.get(
     '/rename/path',
-    { schema: { querystring: renamePathQuery, response: oneItem } },
+    { config: { changes: true }, schema: { querystring: renamePathQuery, response: oneItem } },
     async (request) =>
       ok(await fileOps.renameAt(actorOf(request), request.query.path, request.query.newFileName)),
   );
@@ -162,18 +165,26 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
   api.get('/check-move-copy', { schema: { querystring: moveQuery, response: listed } }, (request) =>
     conflicts(request, request.query),
   );
-  api.post('/check-move-copy', { schema: { body: moveBody, response: listed } }, (request) =>
-    conflicts(request, request.body),
+  api.post(
+    '/check-move-copy',
+    { config: { readsOnly: true }, schema: { body: moveBody, response: listed } },
+    (request) => conflicts(request, request.body),
   );
-  api.get('/move', { schema: { querystring: moveQuery, response: results } }, (request) =>
-    move(request, request.query),
+  // GETs that change the tree (the original client's): not for tokens that only read
+  const changes = { changes: true };
+  api.get(
+    '/move',
+    { config: changes, schema: { querystring: moveQuery, response: results } },
+    (request) => move(request, request.query),
   );
   api.post('/move', { schema: { body: moveBody, response: results } }, (request) =>
     move(request, request.body),
   );
   const copied = answers(copyAnswer);
-  api.get('/copy', { schema: { querystring: moveQuery, response: copied } }, (request) =>
-    copy(request, request.query),
+  api.get(
+    '/copy',
+    { config: changes, schema: { querystring: moveQuery, response: copied } },
+    (request) => copy(request, request.query),
   );
   api.post('/copy', { schema: { body: moveBody, response: copied } }, (request) =>
     copy(request, request.body),
@@ -181,7 +192,7 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     '/duplicate',
-    { schema: { querystring: duplicateQuery, response: oneItem } },
+    { config: changes, schema: { querystring: duplicateQuery, response: oneItem } },
     async (request) =>
       ok(
         await fileOps.duplicate(actorOf(request), request.query.fileId, request.query.newFilename),
@@ -220,15 +231,18 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
     return ok(undefined, { message: 'Trash emptied' });
   });
 
-  api.get('/unzip', { schema: { querystring: unzipQuery, response: oneItem } }, async (request) =>
-    ok(
-      await extract.unzip(
-        actorOf(request),
-        request.query.fileId,
-        request.query.destFileId || undefined,
+  api.get(
+    '/unzip',
+    { config: changes, schema: { querystring: unzipQuery, response: oneItem } },
+    async (request) =>
+      ok(
+        await extract.unzip(
+          actorOf(request),
+          request.query.fileId,
+          request.query.destFileId || undefined,
+        ),
+        { message: 'Extracted' },
       ),
-      { message: 'Extracted' },
-    ),
   );
 
   api.post('/favorite', { schema: { ...chosen, response: confirms } }, async (request) => {

@@ -16,17 +16,22 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
   const { fileSync } = app.services;
 
   // whole drive: every user's tree (administrators)
-  api.get('/cloud/setting/sync', { schema: { response: answers(startedTasks) } }, async (request) =>
-    ok(
-      { taskIds: await fileSync.rebuildAll(actorOf(request)) },
-      { message: 'Index rebuild started' },
-    ),
+  // these GETs start work: not for tokens that only read
+  const changes = { changes: true };
+  api.get(
+    '/cloud/setting/sync',
+    { config: changes, schema: { response: answers(startedTasks) } },
+    async (request) =>
+      ok(
+        { taskIds: await fileSync.rebuildAll(actorOf(request)) },
+        { message: 'Index rebuild started' },
+      ),
   );
 
   // one folder of one's own tree
   api.get(
     '/user/setting/sync',
-    { schema: { querystring: syncFolderQuery, response: answers(startedTask) } },
+    { config: changes, schema: { querystring: syncFolderQuery, response: answers(startedTask) } },
     async (request) =>
       ok(
         { taskId: await fileSync.rebuildFolder(actorOf(request), request.query) },
@@ -42,7 +47,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     '/cloud/setting/recalculateFolderSize',
-    { schema: { response: answers(startedTask) } },
+    { config: changes, schema: { response: answers(startedTask) } },
     async (request) =>
       ok(
         { taskId: await fileSync.recalculateFolderSizes(actorOf(request)) },

@@ -258,7 +258,7 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     '/public/rename',
     {
-      ...open,
+      config: { public: true, changes: true },
       schema: { querystring: publicRenameQuery, response: answers(publicFileView.optional()) },
     },
     async (request) =>

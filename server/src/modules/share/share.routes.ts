@@ -38,7 +38,10 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     '/share/generate/share-token',
-    { schema: { querystring: fileIdOfShareQuery, response: answers(z.string()) } },
+    {
+      config: { changes: true },
+      schema: { querystring: fileIdOfShareQuery, response: answers(z.string()) },
+    },
     async (request) => ok(await shares.tokenFor(actorOf(request), request.query.fileId)),
   );
 

@@ -32,7 +32,10 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     '/checkExist',
-    { schema: { body: checkExistBody, response: answers(checkExistAnswer) } },
+    {
+      config: { readsOnly: true },
+      schema: { body: checkExistBody, response: answers(checkExistAnswer) },
+    },
     async (request) => {
       const exist = await uploads.checkExist(
         actorOf(request),

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  accessSummary,
+  accessSummaryQuery,
   answers,
   confirms,
   addUserBody,
@@ -77,9 +79,19 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
+  // what a new password (or two-factor sign-in turned on) would end, for the confirmation
+  api.get(
+    '/user/access-summary',
+    { schema: { querystring: accessSummaryQuery, response: answers(accessSummary) } },
+    async (request) => ok(await users.accessSummary(actorOf(request), request.query.id)),
+  );
+
   api.put(
     '/user/reset-pass',
-    { schema: { body: resetPassBody, response: answers(resetPassResult) } },
+    {
+      config: { sessionOnly: true },
+      schema: { body: resetPassBody, response: answers(resetPassResult) },
+    },
     async (request) => {
       const password = await users.resetPassword(
         actorOf(request),
@@ -92,7 +104,10 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     '/valid-old-pass',
-    { schema: { body: validOldPassBody, response: answers(z.boolean().optional()) } },
+    {
+      config: { sessionOnly: true },
+      schema: { body: validOldPassBody, response: answers(z.boolean().optional()) },
+    },
     async (request, reply) => {
       const valid = await users.checkOldPassword(
         actorOf(request),
@@ -105,7 +120,7 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
 
   api.put(
     '/user/update-pass',
-    { schema: { body: updatePassBody, response: confirms } },
+    { config: { sessionOnly: true }, schema: { body: updatePassBody, response: confirms } },
     async (request) => {
       const { id, oldPassword, password } = request.body;
       await users.changePassword(actorOf(request), id, oldPassword, password);

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { ErrorCode, type UserInfo, type UserListItem, type Theme } from '@nimbus/contract';
+import {
+  ErrorCode,
+  type AccessSummary,
+  type UserInfo,
+  type UserListItem,
+  type Theme,
+} from '@nimbus/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { mayGive, requireAuthority, requireSelfOr, type Actor } from '../../lib/access.ts';
@@ -8,6 +14,7 @@ import { newId } from '../../lib/ids.ts';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/password.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { tooManyAttempts, type AttemptLimiter } from '../auth/attempt-limiter.ts';
+import type { AccessTokenService } from '../auth/access-token.service.ts';
 import type { SessionService } from '../auth/session.service.ts';
 import { ADMIN_ROLE, USER_ROLE } from '../menus/menu-seed.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
@@ -59,6 +66,7 @@ export class UsersService {
     private readonly db: Db,
     private readonly config: Config,
     private readonly sessions: SessionService,
+    private readonly accessTokens: AccessTokenService,
     private readonly settings: SettingsService,
     private readonly attempts: AttemptLimiter,
     private readonly updates: UpdateCheckService,
@@ -279,8 +287,38 @@ export class UsersService {
     await this.assertMayManage(actor, row);
     const next = password ?? generatePassword();
     await this.setPassword(id, next);
-    await this.sessions.revokeAllForUser(id);
+    await this.endAccess(id);
     return next;
+  }
+
+  /**
+   * A recovery step (a new password, an administrator's reset, two-factor sign-in turned on)
+   * ends the account's sessions, but the one taking the step, and all its access tokens: a
+   * thief holding any of them is out.
+   */
+  async endAccess(userId: string, keepSessionId?: string): Promise<void> {
+    await this.sessions.revokeAllForUser(userId, keepSessionId || undefined);
+    await this.accessTokens.removeAllOf(userId);
+  }
+
+  /** What a recovery step would end: one's own other sessions, or another user's (a reset). */
+  async accessSummary(actor: Actor, id = actor.id): Promise<AccessSummary> {
+    if (actor.id !== id) {
+      requireAuthority(actor, 'sys:user:update');
+      await this.assertMayManage(actor, await this.mustFind(id));
+    }
+    return {
+      otherSessions: await this.sessions.countLive(id, actor.id === id ? actor.sessionId : ''),
+      accessTokens: await this.accessTokens.countOf(id),
+    };
+  }
+
+  /**
+   * Whether this is one's own password (turning two-factor sign-in off), under the same guess
+   * limit as the current password of a change.
+   */
+  async confirmOwnPassword(userId: string, password: string): Promise<boolean> {
+    return this.guessCurrentPassword(await this.mustFind(userId), password);
   }
 
   /** Whether one's own current password is this one; five wrong guesses in a row pause it. */
@@ -331,7 +369,10 @@ export class UsersService {
       throw forbidden('You cannot grant permissions you do not hold');
   }
 
-  /** Change one's own password (the old one is required) and sign out every other session. */
+  /**
+   * Change one's own password (the old one is required): every other session and every access
+   * token ends.
+   */
   async changePassword(
     actor: Actor,
     id: string,
@@ -347,7 +388,7 @@ export class UsersService {
       throw new AppError(ErrorCode.WARNING, 'The current password is wrong');
     }
     await this.setPassword(id, password);
-    await this.sessions.revokeAllForUser(id, actor.sessionId);
+    await this.endAccess(id, actor.sessionId);
   }
 
   private async setPassword(id: string, password: string): Promise<void> {

@@ -67,7 +67,10 @@ export function basicAuthenticator(deps: {
     if (secret.startsWith(ACCESS_TOKEN_PREFIX)) {
       // a token cannot be guessed: a right one is let in, a wrong one counts as a failure
       const token = await deps.accessTokens.resolve(secret);
-      if (user && token && token.userId === user.id) return deps.auth.actorFor(user.id);
+      if (user && token && token.userId === user.id) {
+        const actor = await deps.auth.actorFor(user.id);
+        return actor && { ...actor, accessToken: token.token };
+      }
       const counted = await deps.attempts.reserve([rules.address, rules.pair, rules.user]);
       if (!counted.granted) throw tooManyAttempts('failed sign-in attempts', counted.retryAfterMs);
       return null;

@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors.ts';
 import { contentDisposition, parseRange, servingOf, USER_BYTES_CSP } from '../files/file-serve.ts';
 import { bytesGrant, requireDownload } from '../files/bytes-grant.ts';
 import { davStatusOf, DavError, notFound, preconditionFailed } from './webdav-errors.ts';
+import { tokenRefusal } from '../auth/token-scope.ts';
 import type { DavAuthenticator } from './webdav-auth.ts';
 import {
   DAV_ROOT,
@@ -172,11 +173,17 @@ async function signIn(request: FastifyRequest, authenticate: DavAuthenticator) {
   const decoded = Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return null;
-  return authenticate({
+  const actor = await authenticate({
     username: decoded.slice(0, colon),
     secret: decoded.slice(colon + 1),
     ip: request.ip,
   });
+  // an access token does what its scope allows (the same rule as the API's)
+  const refusal =
+    actor?.accessToken &&
+    tokenRefusal(actor.accessToken.scope, { surface: 'webdav', method: request.raw.method ?? '' });
+  if (refusal) throw new DavError(403, refusal);
+  return actor;
 }
 
 // ---- conditions and locks -----------------------------------------------------------------
