@@ -3,16 +3,26 @@ import type { Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import { ADMIN_ROLE } from '../menus/menu-seed.ts';
-import type { UsersService } from '../users/users.service.ts';
+import type { UserRow, UsersService } from '../users/users.service.ts';
 import { tooManyAttempts, type AttemptLimiter, type AttemptRule } from './attempt-limiter.ts';
 import { SIGN_IN_MEMORY_MS, type SessionService } from './session.service.ts';
 import type { AccessTokenService } from './access-token.service.ts';
 import type { LdapService } from './ldap.service.ts';
 import type { MfaService } from './mfa.service.ts';
 
-// A fixed hash to verify against when the user does not exist, so timing does not tell.
+// A fixed hash verified when no local password is checked (an unknown name, a name the
+// directory checks), so every sign-in does the same scrypt work and timing does not tell.
 const DUMMY_HASH =
   'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+/**
+ * A refused sign-in is answered no sooner than this after it began, so a directory that
+ * answers slower or faster than scrypt takes does not tell which path a name took.
+ */
+export const SIGN_IN_FLOOR_MS = 250;
+
+const sleepUntil = (time: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, time - Date.now())));
 
 const WINDOW_MS = 15 * 60_000;
 
@@ -68,6 +78,7 @@ export class AuthService {
    * used up its own five attempts: nobody can lock an owner out from where they usually sign in.
    */
   async login(input: LoginInput): Promise<LoginResult & { token: string }> {
+    const started = Date.now();
     const username = input.username.trim();
     const rules = signInRules(username, input.ip);
     const user = await this.users.accountByUsername(username);
@@ -83,21 +94,15 @@ export class AuthService {
     if (!reservation.granted) throw signInRefused(reservation.retryAfterMs);
     let account = user;
     try {
-      // a local account checks its own password; an LDAP one, or a name not known here while
-      // LDAP sign-in is on, asks the directory (and an LDAP sign-in makes the account)
-      const local = user !== undefined && user.authSource !== 'ldap';
-      const valid = local
-        ? await verifyPassword(input.password, user.passwordHash)
-        : (await this.ldap.enabled())
-          ? await this.ldap.verify(user?.username ?? username, input.password)
-          : await verifyPassword(input.password, DUMMY_HASH).then(() => false);
-      if (!valid) account = undefined;
+      if (!(await this.checkPassword(user, username, input.password))) account = undefined;
       else if (!account) account = await this.provisionFromLdap(username);
     } catch (err) {
       await this.attempts.release(reservation);
+      await sleepUntil(started + SIGN_IN_FLOOR_MS);
       throw err;
     }
     if (!account) {
+      await sleepUntil(started + SIGN_IN_FLOOR_MS);
       throw new AppError(ErrorCode.ERROR, 'Wrong username or password', undefined, 401);
     }
     // a right password is not a guess: its attempt is given back (failures stay counted)
@@ -112,6 +117,27 @@ export class AuthService {
       return { token: '', mfaForceEnable: true, mfaToken };
     }
     return this.startSession(account, input.rememberMe, input);
+  }
+
+  /**
+   * Whether the password is right. A local account checks its own hash; an LDAP one, or a name
+   * not known here while LDAP sign-in is on, asks the directory. Every path verifies exactly one
+   * scrypt hash (the directory's paths a fixed one, alongside the directory's answer, which is
+   * waited for even when the directory fails), so none is quicker than a local wrong password.
+   */
+  private async checkPassword(
+    user: UserRow | undefined,
+    username: string,
+    password: string,
+  ): Promise<boolean> {
+    if (user && user.authSource !== 'ldap') return verifyPassword(password, user.passwordHash);
+    const dummy = verifyPassword(password, DUMMY_HASH);
+    const directory = (await this.ldap.enabled())
+      ? this.ldap.verify(user?.username ?? username, password)
+      : Promise.resolve(false);
+    const [answer] = await Promise.allSettled([directory, dummy]);
+    if (answer.status === 'rejected') throw answer.reason;
+    return answer.value;
   }
 
   /** `/public/verify-totp`: the code that completes a sign-in of an account with two factors. */
