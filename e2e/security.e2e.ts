@@ -12,9 +12,10 @@ import {
   type NimbusServer,
 } from './harness.ts';
 
-// Two-factor sign-in and access tokens as a person uses them: turn two-factor sign-in on with
-// the code an authenticator app would show (computed here), sign out and back in with a code,
-// and make an access token that works for the API.
+// Two-factor sign-in and access tokens as a person uses them: a read-only token whose write is
+// refused, turn two-factor sign-in on with the code an authenticator app would show (computed
+// here; the dialog says the tokens end), sign out and back in with a code, and a password
+// change that says what it ends.
 // The steps share one page and run in order.
 
 const ADMIN = { username: 'admin', password: 'admin-secret-1' };
@@ -25,6 +26,7 @@ let context: BrowserContext;
 let page: Page;
 let secret = '';
 let enrolledStep = 0;
+let backupToken = '';
 
 async function api<T>(method: string, url: string, token?: string) {
   const res = await fetch(`${server.baseUrl}/api${url}`, {
@@ -63,6 +65,48 @@ afterAll(async () => {
 });
 
 describe.sequential('security settings in the browser', () => {
+  it('makes a read-only token: it reads, its write is refused, and its last use is listed', async () => {
+    await page.goto('/setting/user');
+    await page.getByTestId('token-name').fill('reader');
+    await page.getByTestId('token-scope').click();
+    await page.locator('.ant-select-item-option', { hasText: 'Read only' }).click();
+    await page.getByTestId('token-generate').click();
+    const made = await page.getByTestId('token-made').locator('code').innerText();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByTestId('token-scope-reader').waitFor();
+    expect(await page.getByTestId('token-scope-reader').innerText()).toBe('Read only');
+    expect(await page.getByTestId('token-last-used-reader').innerText()).toBe('Never');
+
+    expect((await api('GET', '/list', made)).code).toBe(0);
+    const write = await fetch(
+      `${server.baseUrl}/api/new_folder?currentDirectory=%2F&filename=by-a-reader`,
+      { method: 'POST', headers: { 'nimbus-token': made } },
+    );
+    expect(write.status).toBe(403);
+    expect(((await write.json()) as { message: string }).message).toBe(
+      'This access token only reads',
+    );
+
+    await page.reload();
+    await until(
+      async () =>
+        /^\d{4}-\d{2}-\d{2} /.test(await page.getByTestId('token-last-used-reader').innerText()),
+      'the last use listed',
+    );
+    await saveScreenshot(page, 'security-token-read-only');
+  });
+
+  it('says before turning two-factor sign-in on that it ends the access tokens', async () => {
+    await page.getByTestId('mfa-turn-on').click();
+    const notice = page.getByTestId('access-ends');
+    await notice.waitFor();
+    expect(await notice.innerText()).toContain(
+      '0 other signed-in sessions and 1 access token will stop working.',
+    );
+    await page.keyboard.press('Escape');
+    await page.getByTestId('mfa-enrol').waitFor({ state: 'detached' });
+  });
+
   it('turns two-factor sign-in on with a code from the app and shows the recovery codes once', async () => {
     await page.goto('/setting/user');
     await page.getByTestId('mfa-turn-on').click();
@@ -79,6 +123,8 @@ describe.sequential('security settings in the browser', () => {
     await saveScreenshot(page, 'security-mfa-recovery');
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByTestId('mfa-on').waitFor();
+    // the read-only token ended with it
+    await page.getByTestId('token-scope-reader').waitFor({ state: 'detached' });
   });
 
   it('makes an access token that is shown once and works for the API', async () => {
@@ -87,6 +133,7 @@ describe.sequential('security settings in the browser', () => {
     const made = await page.getByTestId('token-made').locator('code').innerText();
     expect(made).toMatch(/^nat_/);
     expect((await api('GET', '/list', made)).code).toBe(0);
+    backupToken = made;
     await page.getByRole('button', { name: 'Done' }).click();
     await until(
       async () => (await page.getByText('backup script').count()) > 0,
@@ -112,6 +159,27 @@ describe.sequential('security settings in the browser', () => {
     // signed in: back where the sign-out happened
     await page.waitForURL((url) => !url.pathname.startsWith('/login'));
     await page.getByTestId('sidebar').waitFor();
+  });
+
+  it('says before a password change what it ends, keeps this browser in and ends the token', async () => {
+    await page.goto('/setting/user');
+    await page.getByTestId('password-old').fill(ADMIN.password);
+    await page.getByTestId('password-new').fill('admin-secret-2');
+    await page.getByTestId('password-confirm').fill('admin-secret-2');
+    await page.getByTestId('password-save').click();
+    const notice = page.getByTestId('access-ends');
+    await notice.waitFor();
+    expect(await notice.innerText()).toContain(
+      '0 other signed-in sessions and 1 access token will stop working.',
+    );
+    await saveScreenshot(page, 'security-password-confirm');
+    await page.getByTestId('password-confirm-ok').click();
+    await page.getByText('Password changed').waitFor();
+    await page.getByTestId('token-scope-backup script').waitFor({ state: 'detached' });
+    expect((await api('GET', '/list', backupToken)).code).toBe(5);
+    // this browser is still signed in
+    await page.reload();
+    await page.getByTestId('tokens-card').waitFor();
   });
 
   it('fits a phone in the dark theme', async () => {

@@ -129,7 +129,6 @@ export const generateAccessTokenQuery = z.object({
     .positive('expiresAt: milliseconds since 1970')
     .optional(),
 });
-export type GenerateAccessTokenQuery = z.input<typeof generateAccessTokenQuery>;
 
 /**
  * What a recovery step (a new password, an administrator's reset, turning two-factor sign-in

@@ -37,6 +37,16 @@ const en_US = {
       cancel: 'Cancel',
       ok: 'OK',
     },
+    accessEnds: {
+      both: '{{sessions}} and {{tokens}} will stop working.',
+      otherSessions_one: '{{count}} other signed-in session',
+      otherSessions_other: '{{count}} other signed-in sessions',
+      sessions_one: '{{count}} signed-in session',
+      sessions_other: '{{count}} signed-in sessions',
+      tokens_one: '{{count}} access token',
+      tokens_other: '{{count}} access tokens',
+      nothing: 'No other session or access token is open.',
+    },
     table: {
       total: '{{count}} in total',
     },
@@ -255,6 +265,8 @@ const en_US = {
       confirm: 'Confirm new password',
       submit: 'Change password',
       changed: 'Password changed',
+      confirmTitle: 'Change your password?',
+      confirmLead: 'This browser stays signed in. Programs using a token need a new one.',
     },
     appearance: {
       title: 'Appearance',

@@ -39,6 +39,16 @@ const zh_CN: LocaleTree<typeof en_US> = {
       cancel: '取消',
       ok: '确定',
     },
+    accessEnds: {
+      both: '{{sessions}}和{{tokens}}将失效。',
+      otherSessions_one: '其他 {{count}} 个登录会话',
+      otherSessions_other: '其他 {{count}} 个登录会话',
+      sessions_one: '{{count}} 个登录会话',
+      sessions_other: '{{count}} 个登录会话',
+      tokens_one: '{{count}} 个访问令牌',
+      tokens_other: '{{count}} 个访问令牌',
+      nothing: '没有其他登录会话或访问令牌。',
+    },
     table: {
       total: '共 {{count}} 条',
     },
@@ -257,6 +267,8 @@ const zh_CN: LocaleTree<typeof en_US> = {
       confirm: '确认新密码',
       submit: '修改密码',
       changed: '密码已修改',
+      confirmTitle: '确定修改密码？',
+      confirmLead: '当前浏览器保持登录。使用令牌的程序需要新的令牌。',
     },
     appearance: {
       title: '外观',

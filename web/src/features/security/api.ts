@@ -1,4 +1,4 @@
-import type { AccessTokenView, MfaSetup } from '@nimbus/contract';
+import type { AccessTokenScope, AccessTokenView, MfaSetup } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { authKeys } from '../auth/api';
@@ -20,10 +20,8 @@ export function useAccessTokens() {
 export function useGenerateAccessToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (tokenName: string) =>
-      api.put<string>('/user/setting/generateAccessToken', undefined, {
-        params: { tokenName },
-      }),
+    mutationFn: (params: { tokenName: string; scope: AccessTokenScope; expiresAt?: number }) =>
+      api.put<string>('/user/setting/generateAccessToken', undefined, { params }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: securityKeys.accessTokens }),
   });
 }
@@ -49,14 +47,19 @@ export function useEnableMfa() {
   return useMutation({
     mutationFn: (input: { secret: string; code: string }) =>
       api.post<{ recoveryCodes: string[] }>('/mfa/enable', input),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
+    // turning it on ends the access tokens
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
+        queryClient.invalidateQueries({ queryKey: securityKeys.accessTokens }),
+      ]),
   });
 }
 
 export function useDisableMfa() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) => api.post('/mfa/disable', { code }),
+    mutationFn: (input: { password: string; code: string }) => api.post('/mfa/disable', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
   });
 }

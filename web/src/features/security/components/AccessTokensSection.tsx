@@ -1,9 +1,29 @@
 import { DeleteOutlined, KeyOutlined } from '@ant-design/icons';
-import type { AccessTokenView } from '@nimbus/contract';
-import { Alert, Button, Card, Form, Input, Modal, Popconfirm, Table, Typography } from 'antd';
+import { ACCESS_TOKEN_SCOPES, type AccessTokenScope, type AccessTokenView } from '@nimbus/contract';
+import {
+  Alert,
+  Button,
+  Card,
+  DatePicker,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Select,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccessTokens, useDeleteAccessToken, useGenerateAccessToken } from '../api';
+
+interface NewToken {
+  tokenName: string;
+  scope: AccessTokenScope;
+  expires?: Dayjs | null;
+}
 
 /**
  * Access tokens for programs (WebDAV clients, scripts), and the WebDAV password of an account
@@ -15,15 +35,23 @@ export function AccessTokensSection() {
   const generate = useGenerateAccessToken();
   const remove = useDeleteAccessToken();
   const [made, setMade] = useState<string | null>(null);
-  const [form] = Form.useForm<{ tokenName: string }>();
+  const [form] = Form.useForm<NewToken>();
 
-  const onFinish = ({ tokenName }: { tokenName: string }) =>
-    generate.mutate(tokenName.trim(), {
-      onSuccess: (token) => {
-        setMade(token);
-        form.resetFields();
+  const onFinish = ({ tokenName, scope, expires }: NewToken) =>
+    generate.mutate(
+      {
+        tokenName: tokenName.trim(),
+        scope,
+        // the end of the chosen day
+        ...(expires ? { expiresAt: expires.endOf('day').valueOf() } : {}),
       },
-    });
+      {
+        onSuccess: (token) => {
+          setMade(token);
+          form.resetFields();
+        },
+      },
+    );
 
   return (
     <Card
@@ -34,14 +62,41 @@ export function AccessTokensSection() {
       }
       data-testid="tokens-card"
     >
-      <p style={{ color: 'var(--nb-text-2)' }}>{t('tokens.lead')}</p>
-      <Form form={form} layout="inline" onFinish={onFinish} style={{ marginBottom: 16, gap: 8 }}>
+      <p style={{ color: 'var(--nb-text-2)' }}>
+        {t('tokens.lead')} {t('tokens.securityNote')}
+      </p>
+      <Form
+        form={form}
+        layout="inline"
+        onFinish={onFinish}
+        initialValues={{ scope: 'readWrite' }}
+        style={{ marginBottom: 16, gap: 8 }}
+      >
         <Form.Item
           name="tokenName"
           rules={[{ required: true, whitespace: true, max: 64, message: t('tokens.nameRule') }]}
           style={{ flex: '1 1 180px', marginInlineEnd: 0 }}
         >
           <Input placeholder={t('tokens.name')} maxLength={64} data-testid="token-name" />
+        </Form.Item>
+        <Form.Item name="scope" style={{ marginInlineEnd: 0 }}>
+          <Select<AccessTokenScope>
+            aria-label={t('tokens.scope')}
+            style={{ width: 170 }}
+            data-testid="token-scope"
+            options={ACCESS_TOKEN_SCOPES.map((scope) => ({
+              value: scope,
+              label: t(`tokens.scopes.${scope}`),
+            }))}
+          />
+        </Form.Item>
+        <Form.Item name="expires" style={{ marginInlineEnd: 0 }}>
+          <DatePicker
+            placeholder={t('tokens.neverExpires')}
+            aria-label={t('tokens.expires')}
+            disabledDate={(day) => day.isBefore(dayjs(), 'day')}
+            data-testid="token-expires"
+          />
         </Form.Item>
         <Button
           type="primary"
@@ -62,11 +117,30 @@ export function AccessTokensSection() {
         locale={{ emptyText: t('tokens.none') }}
         columns={[
           { title: t('tokens.name'), dataIndex: 'name', ellipsis: true },
+          {
+            title: t('tokens.scope'),
+            dataIndex: 'scope',
+            render: (scope: AccessTokenScope, row) => (
+              <span data-testid={`token-scope-${row.name}`}>{t(`tokens.scopes.${scope}`)}</span>
+            ),
+          },
           { title: t('tokens.created'), dataIndex: 'createTime', responsive: ['sm'] },
           {
             title: t('tokens.lastUsed'),
             dataIndex: 'lastActiveTime',
-            render: (value: string) => value || t('tokens.never'),
+            render: (value: string, row) => (
+              <span data-testid={`token-last-used-${row.name}`}>{value || t('tokens.never')}</span>
+            ),
+          },
+          {
+            title: t('tokens.expires'),
+            dataIndex: 'expireTime',
+            render: (value: string, row) =>
+              row.expired ? (
+                <Tag color="red">{t('tokens.expired')}</Tag>
+              ) : (
+                value || t('tokens.neverExpires')
+              ),
           },
           {
             title: '',

@@ -3,6 +3,7 @@ import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { Button, Card, Form, Input, Modal, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AccessEndsNotice } from '../../../components/AccessEndsNotice';
 import { fetchMfaSetup, useDisableMfa, useEnableMfa } from '../api';
 import { EnrolForm, RecoveryCodes } from './EnrolForm';
 
@@ -59,16 +60,19 @@ export function TwoFactorSection({ user }: { user: UserInfo }) {
         {codes ? (
           <RecoveryCodes codes={codes} />
         ) : setup ? (
-          <EnrolForm
-            setup={setup}
-            busy={enable.isPending}
-            onSubmit={(code) =>
-              enable.mutate(
-                { secret: setup.secret, code },
-                { onSuccess: (result) => setCodes(result.recoveryCodes) },
-              )
-            }
-          />
+          <>
+            <AccessEndsNotice />
+            <EnrolForm
+              setup={setup}
+              busy={enable.isPending}
+              onSubmit={(code) =>
+                enable.mutate(
+                  { secret: setup.secret, code },
+                  { onSuccess: (result) => setCodes(result.recoveryCodes) },
+                )
+              }
+            />
+          </>
         ) : null}
       </Modal>
 
@@ -81,10 +85,20 @@ export function TwoFactorSection({ user }: { user: UserInfo }) {
       >
         <Form
           layout="vertical"
-          onFinish={({ code }: { code: string }) =>
-            disable.mutate(code.trim(), { onSuccess: () => setDisabling(false) })
+          onFinish={({ password, code }: { password: string; code: string }) =>
+            disable.mutate(
+              { password, code: code.trim() },
+              { onSuccess: () => setDisabling(false) },
+            )
           }
         >
+          <Form.Item
+            name="password"
+            label={t('mfa.password')}
+            rules={[{ required: true, message: t('mfa.passwordRule') }]}
+          >
+            <Input.Password autoComplete="current-password" data-testid="mfa-off-password" />
+          </Form.Item>
           <Form.Item
             name="code"
             label={t('mfa.codeOrRecovery')}

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client';
+import { AccessEndsNotice } from '../../../components/AccessEndsNotice';
 import { ImageInput } from '../../../components/ImageInput';
 import { PageHeader } from '../../../components/PageHeader';
 import { useSaving } from '../../../components/use-saving';
@@ -14,6 +15,7 @@ import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
 import { authKeys, useUserInfo } from '../../auth/api';
 import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
 import { clearAvatar, updatePassword, updateProfile, uploadAvatar, validOldPassword } from '../api';
+import { securityKeys } from '../../security/api';
 import { AccessTokensSection } from '../../security/components/AccessTokensSection';
 import { TwoFactorSection } from '../../security/components/TwoFactorSection';
 import { AppearanceForm } from '../components/AppearanceForm';
@@ -151,6 +153,9 @@ function PasswordCard({ user }: { user: UserInfo }) {
   const { message } = App.useApp();
   const [form] = Form.useForm<PasswordValues>();
   const { saving, save } = useSaving();
+  const queryClient = useQueryClient();
+  // a right current password: the change waits for the confirmation of what it ends
+  const [confirming, setConfirming] = useState<PasswordValues | null>(null);
 
   const onFinish = (values: PasswordValues) =>
     save(async () => {
@@ -165,12 +170,20 @@ function PasswordCard({ user }: { user: UserInfo }) {
         }
         throw error;
       }
+      setConfirming(values);
+    });
+
+  const change = (values: PasswordValues) =>
+    save(async () => {
       await updatePassword({
         id: user.id,
         oldPassword: values.oldPassword,
         password: values.password,
       });
+      setConfirming(null);
       form.resetFields();
+      // the change ended the access tokens
+      void queryClient.invalidateQueries({ queryKey: securityKeys.accessTokens });
       void message.success(t('password.changed'));
     });
 
@@ -197,6 +210,19 @@ function PasswordCard({ user }: { user: UserInfo }) {
           {t('password.submit')}
         </Button>
       </Form>
+      <Modal
+        open={confirming !== null}
+        title={t('password.confirmTitle')}
+        okText={t('password.submit')}
+        okButtonProps={{ 'data-testid': 'password-confirm-ok' }}
+        confirmLoading={saving}
+        onOk={() => confirming && void change(confirming)}
+        onCancel={() => setConfirming(null)}
+        destroyOnHidden
+      >
+        <AccessEndsNotice />
+        <p>{t('password.confirmLead')}</p>
+      </Modal>
     </Card>
   );
 }

@@ -25,6 +25,7 @@ import {
 import type { TableColumnsType } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AccessEndsNotice } from '../../../components/AccessEndsNotice';
 import { DataTable, defaultPageSize } from '../../../components/DataTable';
 import { IconButton } from '../../../components/IconButton';
 import { TablePage } from '../../../components/TablePage';
@@ -222,6 +223,7 @@ function ResetPasswordDialog({
         </div>
       ) : (
         <Form form={form} layout="vertical" preserve={false}>
+          {user ? <AccessEndsNotice userId={user.id} /> : null}
           <p style={{ color: 'var(--nb-text-2)' }}>{t('users.resetHint')}</p>
           <Form.Item
             name="password"
