@@ -6,7 +6,8 @@ import { call, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harnes
 import { LDAP_ADMIN_DN, LDAP_BASE, startLdap, type LdapServer } from '../ldap-server.ts';
 
 // A refused sign-in must not tell which path its name took: every path verifies one scrypt
-// hash (counted on the real function, not timed), and no answer comes before the floor.
+// hash (counted on the real function, not timed), and with a directory, no answer comes
+// before the floor.
 // Each test signs in a dozen times, some through a directory: they get minutes on a busy machine.
 
 let ldap: LdapServer;
@@ -65,7 +66,7 @@ async function refused(username: string, secret: string, n = 0) {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 describe('sign-in timing', () => {
-  it('verifies one scrypt hash and waits out the floor on every refused path', async () => {
+  it('verifies one scrypt hash on every refused path, and with LDAP on waits out the floor', async () => {
     // LDAP off: a local wrong password and an unknown name
     const paths: Array<[string, () => Promise<{ status: number; hashes: number; ms: number }>]> = [
       ['local, LDAP off', () => refused('local', 'wrong-password')],
@@ -75,7 +76,6 @@ describe('sign-in timing', () => {
       const result = await run();
       expect(result.status, name).toBe(401);
       expect(result.hashes, name).toBe(1);
-      expect(result.ms, name).toBeGreaterThanOrEqual(SIGN_IN_FLOOR_MS - 5);
     }
 
     await useLdap();

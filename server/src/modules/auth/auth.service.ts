@@ -16,8 +16,9 @@ const DUMMY_HASH =
   'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 /**
- * A refused sign-in is answered no sooner than this after it began, so a directory that
- * answers slower or faster than scrypt takes does not tell which path a name took.
+ * While LDAP sign-in is on, a refused sign-in is answered no sooner than this after it began,
+ * so a directory that answers slower or faster than scrypt takes does not tell which path a
+ * name took. (Without a directory every path is the same scrypt work and nothing else.)
  */
 export const SIGN_IN_FLOOR_MS = 250;
 
@@ -93,16 +94,19 @@ export class AuthService {
     }
     if (!reservation.granted) throw signInRefused(reservation.retryAfterMs);
     let account = user;
+    const directory = await this.ldap.enabled();
+    const floor = directory ? started + SIGN_IN_FLOOR_MS : 0;
     try {
-      if (!(await this.checkPassword(user, username, input.password))) account = undefined;
+      if (!(await this.checkPassword(user, username, input.password, directory)))
+        account = undefined;
       else if (!account) account = await this.provisionFromLdap(username);
     } catch (err) {
       await this.attempts.release(reservation);
-      await sleepUntil(started + SIGN_IN_FLOOR_MS);
+      await sleepUntil(floor);
       throw err;
     }
     if (!account) {
-      await sleepUntil(started + SIGN_IN_FLOOR_MS);
+      await sleepUntil(floor);
       throw new AppError(ErrorCode.ERROR, 'Wrong username or password', undefined, 401);
     }
     // a right password is not a guess: its attempt is given back (failures stay counted)
@@ -129,10 +133,11 @@ export class AuthService {
     user: UserRow | undefined,
     username: string,
     password: string,
+    directoryOn: boolean,
   ): Promise<boolean> {
     if (user && user.authSource !== 'ldap') return verifyPassword(password, user.passwordHash);
     const dummy = verifyPassword(password, DUMMY_HASH);
-    const directory = (await this.ldap.enabled())
+    const directory = directoryOn
       ? this.ldap.verify(user?.username ?? username, password)
       : Promise.resolve(false);
     const [answer] = await Promise.allSettled([directory, dummy]);
