@@ -122,18 +122,27 @@ describe('the administrator pages', () => {
     await page.getByTestId('users-table').getByText('Dave D').waitFor({ state: 'visible' });
   });
 
-  step('resets the password to a generated one, shown once', async () => {
-    await page.getByTestId('user-reset-dave').click();
-    await page.getByTestId('reset-password-submit').click();
-    const value = page.getByTestId('reset-password-value');
-    await value.waitFor({ state: 'visible' });
-    const generated = await value.inputValue();
-    expect(generated.length).toBeGreaterThan(0);
-    davePassword = generated;
-    expect((await login({ username: 'dave', password: generated })).code).toBe(0);
-    await page.getByRole('button', { name: 'Done' }).click();
-    await value.waitFor({ state: 'hidden' });
-  });
+  step(
+    'resets the password to a generated one, shown once, saying first what it ends',
+    async () => {
+      await page.getByTestId('user-reset-dave').click();
+      // the dialog says first what the reset ends: dave's sessions and access tokens
+      const ends = page.getByTestId('access-ends');
+      await ends.waitFor();
+      expect(await ends.innerText()).toMatch(
+        /^[1-9]\d* signed-in sessions? and 0 access tokens will stop working\.$/,
+      );
+      await page.getByTestId('reset-password-submit').click();
+      const value = page.getByTestId('reset-password-value');
+      await value.waitFor({ state: 'visible' });
+      const generated = await value.inputValue();
+      expect(generated.length).toBeGreaterThan(0);
+      davePassword = generated;
+      expect((await login({ username: 'dave', password: generated })).code).toBe(0);
+      await page.getByRole('button', { name: 'Done' }).click();
+      await value.waitFor({ state: 'hidden' });
+    },
+  );
 
   step(
     'turns off the user\u2019s two-factor sign-in after asking, as for a lost phone',
@@ -232,6 +241,9 @@ describe('the administrator pages', () => {
 
     await page.getByTestId('password-old').fill(ADMIN.password);
     await page.getByTestId('password-save').click();
+    // the confirmation says what the change ends, then the change is made
+    await page.getByTestId('access-ends').waitFor();
+    await page.getByTestId('password-confirm-ok').click();
     await page.getByText('Password changed').first().waitFor({ state: 'visible' });
     await until(
       async () => (await login({ ...ADMIN, password: NEW_PASSWORD })).code === 0,
