@@ -284,7 +284,8 @@ describe('the image input', () => {
     await saveScreenshot(page, 'editor-image-input-refused');
     await page.getByRole('button', { name: 'Link to it instead' }).click();
     await until(
-      async () => (await surface.locator(`img[src="${pictureUrl}"]`).count()) > 0,
+      // another origin: held back until the reader asks (remote-content.e2e.ts)
+      async () => (await surface.locator(`img[data-nb-remote-src="${pictureUrl}"]`).count()) > 0,
       'the linked image is in the document',
     );
     await page.getByTestId('editor-save').click();

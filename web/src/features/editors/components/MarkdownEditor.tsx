@@ -1,5 +1,5 @@
 import { TOKEN_HEADER, type MarkdownImage } from '@nimbus/contract';
-import { Modal, Spin } from 'antd';
+import { Alert, Button, Modal, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Vditor from 'vditor';
@@ -12,6 +12,7 @@ import type { ViewerProps } from '../../preview/registry';
 import { ImageInput } from '../../../components/ImageInput';
 import { importImage, uploadImage } from '../api';
 import { linkBaseOf } from '../assets';
+import { keepPlantUmlHome, loadGuardedLute, openDocumentView } from '../remote-guard';
 import { useDocumentEditor } from '../use-document-editor';
 import { EditorFrame } from './EditorFrame';
 
@@ -74,7 +75,8 @@ const toolbarWith = (imageButton: IMenuItem): (string | IMenuItem)[] => [
   '|',
   'fullscreen',
   'edit-mode',
-  { name: 'more', toolbar: ['both', 'code-theme', 'content-theme', 'outline', 'preview', 'info'] },
+  // no 'info': Vditor's about box shows a logo from another site
+  { name: 'more', toolbar: ['both', 'code-theme', 'content-theme', 'outline', 'preview'] },
 ];
 
 /** Vditor's answer shape of an upload, made of ours. */
@@ -110,7 +112,8 @@ function linkAnswer(text: string): string {
 /**
  * A markdown document in Vditor (instant rendering, live preview): images pasted, dropped or
  * picked go to the document's assets folder; images pasted from other sites are fetched into
- * it by the server. What it renders is sanitised.
+ * it by the server. What it renders is sanitised, and holds back images and other content from
+ * other sites until the reader asks for them (one click, for this document view).
  */
 export default function MarkdownEditor(props: ViewerProps) {
   const { item } = props;
@@ -123,9 +126,30 @@ export default function MarkdownEditor(props: ViewerProps) {
   const lang = useAppStore((s) => s.lang);
   const username = useSessionStore((s) => s.username);
   const [imageOpen, setImageOpen] = useState(false);
+  /** The document whose view held remote content back, and the one whose reader let it in. */
+  const [heldIn, setHeldIn] = useState<string | null>(null);
+  const [loadedIn, setLoadedIn] = useState<string | null>(null);
+  const documentView = useRef<ReturnType<typeof openDocumentView> | null>(null);
   const widget = useRef<Vditor | null>(null);
   const text = editor.document.data?.contentText;
   const loaded = text !== undefined;
+
+  // one view per document: its remote content is held until its reader lets it in
+  useEffect(() => {
+    const id = item.id;
+    const opened = openDocumentView(() => setHeldIn(id));
+    documentView.current = opened;
+    return () => {
+      opened.close();
+      documentView.current = null;
+    };
+  }, [item.id]);
+
+  /** Let this view's remote content in: what is shown loads it now, later renderings keep it. */
+  const loadRemote = () => {
+    if (host.current) documentView.current?.release(host.current);
+    setLoadedIn(item.id);
+  };
 
   useEffect(() => {
     if (!loaded || !host.current) return;
@@ -138,6 +162,10 @@ export default function MarkdownEditor(props: ViewerProps) {
     const element = host.current;
     /** The made widget, as the editor's surface and the image dialog's target. */
     const connect = (made: Vditor) => {
+      // links to videos stay links: Vditor would embed players from other sites (an option
+      // given as false at the start is not taken, so it is set here)
+      const render = made.vditor.options.preview?.render;
+      if (render?.media) render.media.enable = false;
       widget.current = made;
       editor.surface.current = {
         getValue: () => made.getValue(),
@@ -149,6 +177,7 @@ export default function MarkdownEditor(props: ViewerProps) {
       };
     };
     const make = () => {
+      keepPlantUmlHome(t('markdown.plantUmlOff'));
       vditor = new Vditor(element, {
         cdn: VDITOR_CDN,
         value: kept.current ?? text,
@@ -191,7 +220,7 @@ export default function MarkdownEditor(props: ViewerProps) {
       });
       if (ready) connect(vditor);
     };
-    void loadIcons().then(() => {
+    void Promise.all([loadIcons(), loadGuardedLute(VDITOR_CDN)]).then(() => {
       if (!gone) make();
     });
     return () => {
@@ -224,7 +253,25 @@ export default function MarkdownEditor(props: ViewerProps) {
   };
 
   return (
-    <EditorFrame props={props} editor={editor}>
+    <EditorFrame
+      props={props}
+      editor={editor}
+      tools={
+        heldIn === item.id && loadedIn !== item.id ? (
+          <Alert
+            type="info"
+            showIcon
+            data-testid="remote-content-held"
+            title={t('markdown.remoteHeld')}
+            action={
+              <Button size="small" data-testid="remote-content-load" onClick={loadRemote}>
+                {t('markdown.loadRemote')}
+              </Button>
+            }
+          />
+        ) : undefined
+      }
+    >
       {loaded ? (
         <div ref={host} className="nb-markdown" data-testid="markdown-editor" />
       ) : (

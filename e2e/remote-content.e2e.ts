@@ -1,0 +1,259 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createAdmin,
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  signInPage,
+  startServer,
+  until,
+  type NimbusServer,
+} from './harness.ts';
+
+// A markdown document with an image from another site: reading it tells that site nothing until
+// the reader asks for it. Every request for an address off this machine is answered here (never
+// sent), and recorded: none may be made before the reader's click.
+
+const ADMIN = { username: 'admin', password: 'admin-secret-1' };
+const REMOTE = 'https://example.invalid/x.png';
+const DOCUMENT = [
+  '# Trip',
+  '',
+  '![beach](assets/beach.png)',
+  '',
+  `![far](${REMOTE})`,
+  '',
+  '<img src="https://example.invalid/raw.png" alt="raw">',
+  '',
+].join('\n');
+
+let server: NimbusServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token = '';
+let remotePng: Buffer;
+/** Requests for addresses off this machine, in order. */
+const offMachine: string[] = [];
+/** What the console said about the content security policy, and errors thrown in the page. */
+const policyComplaints: string[] = [];
+
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', '::1', 'localhost']);
+const isOffMachine = (url: string) => {
+  const parsed = new URL(url);
+  return /^(https?|wss?|ftp):$/.test(parsed.protocol) && !LOOPBACK.has(parsed.hostname);
+};
+
+const notes = () => path.join(server.dataDir, 'files', ADMIN.username, 'notes');
+const item = (target: Page, name: string) =>
+  target.locator(`[data-testid="file-item"][data-name="${name}"]`);
+const surface = () => page.locator('[data-testid="markdown-editor"] .vditor-ir .vditor-reset');
+const loadedWidth = (selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0));
+
+async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.baseUrl}/api${url}`, {
+    method,
+    headers: {
+      'nimbus-token': token,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await res.json()) as { code: number; message: string; data: T };
+  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
+  return envelope.data;
+}
+
+/** Never let a request leave the machine: answer it with a picture made here. */
+async function keepOnMachine(target: BrowserContext): Promise<void> {
+  await target.route(
+    (url) => isOffMachine(url.href),
+    (route) => route.fulfill({ status: 200, contentType: 'image/png', body: remotePng }),
+  );
+}
+
+function watch(target: Page): void {
+  target.on('request', (request: Request) => {
+    if (isOffMachine(request.url())) offMachine.push(request.url());
+  });
+  target.on('console', (message) => {
+    if (/content.security.policy/i.test(message.text())) policyComplaints.push(message.text());
+  });
+  target.on('pageerror', (error) => policyComplaints.push(`page error: ${error.message}`));
+}
+
+async function closeEditor(): Promise<void> {
+  await page.getByTestId('editor-close').click();
+  await until(
+    async () => (await page.locator('.ant-modal-wrap:visible').count()) === 0,
+    'the editor closes',
+  );
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  const session = await createAdmin(server, ADMIN);
+  token = session.token;
+  remotePng = await sharp({
+    create: { width: 7, height: 5, channels: 3, background: { r: 200, g: 30, b: 30 } },
+  })
+    .png()
+    .toBuffer();
+  fs.mkdirSync(path.join(notes(), 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(notes(), 'trip.md'), DOCUMENT);
+  fs.writeFileSync(
+    path.join(notes(), 'assets', 'beach.png'),
+    await sharp({
+      create: { width: 30, height: 20, channels: 3, background: { r: 30, g: 120, b: 200 } },
+    })
+      .png()
+      .toBuffer(),
+  );
+  await api('GET', '/user/setting/sync?path=%2F');
+  await until(
+    async () =>
+      (await api<{ name: string }[]>('GET', '/list?currentDirectory=%2Fnotes').catch(() => []))
+        .length >= 2,
+    'the files are indexed',
+    30_000,
+  );
+  browser = await launchBrowser();
+  ({ context, page } = await openPage(browser, server));
+  await keepOnMachine(context);
+  watch(page);
+  await signInPage(page, { token, userId: session.userId, username: ADMIN.username });
+  await item(page, 'notes').dblclick();
+  await item(page, 'trip.md').waitFor({ state: 'visible' });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('the markdown editor', () => {
+  it('shows the drive’s image and holds the other site’s back until asked', async () => {
+    await item(page, 'trip.md').dblclick();
+    await surface().waitFor({ state: 'visible' });
+    await until(
+      async () =>
+        (await loadedWidth('[data-testid="markdown-editor"] img[src*="assets/beach"]')) === 30,
+      'the image beside the document loads',
+    );
+    const held = surface().locator(`img[data-nb-remote-src="${REMOTE}"]`);
+    await held.waitFor({ state: 'attached' });
+    expect(await held.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    // raw HTML in the document is held back the same way
+    expect(
+      await surface().locator('img[data-nb-remote-src="https://example.invalid/raw.png"]').count(),
+    ).toBeGreaterThan(0);
+    await page.getByTestId('remote-content-held').waitFor({ state: 'visible' });
+    await saveScreenshot(page, 'editor-markdown-remote-held');
+    expect(offMachine).toEqual([]);
+
+    // an edit and a save keep the addresses in the text
+    await surface().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('Back home.');
+    await page.getByTestId('editor-save').click();
+    await until(
+      async () => (await page.getByTestId('editor-title').textContent()) === 'trip.md',
+      'saved',
+    );
+    const saved = fs.readFileSync(path.join(notes(), 'trip.md'), 'utf8');
+    expect(saved).toContain(`![far](${REMOTE})`);
+    expect(saved).toContain('<img src="https://example.invalid/raw.png" alt="raw">');
+    expect(saved).not.toContain('data-nb-remote');
+    expect(offMachine).toEqual([]);
+
+    await page.getByTestId('remote-content-load').click();
+    await until(() => offMachine.includes(REMOTE), 'the image is asked for');
+    await until(
+      async () => (await loadedWidth(`[data-testid="markdown-editor"] img[src="${REMOTE}"]`)) === 7,
+      'the image shows (as answered here)',
+    );
+    expect(await page.getByTestId('remote-content-held').count()).toBe(0);
+    await closeEditor();
+  });
+
+  it('holds it back again in a new view, in the preview pane too', async () => {
+    offMachine.length = 0;
+    // a fresh page: the browser would otherwise reuse the picture it already has
+    await page.reload();
+    await item(page, 'trip.md').dblclick();
+    await surface().waitFor({ state: 'visible' });
+    await page.getByTestId('remote-content-held').waitFor({ state: 'visible' });
+    await page
+      .locator('[data-testid="markdown-editor"] .vditor-toolbar [data-type="more"]')
+      .click();
+    await page
+      .locator('[data-testid="markdown-editor"] .vditor-toolbar [data-type="preview"]')
+      .click();
+    const preview = page.locator('[data-testid="markdown-editor"] .vditor-preview');
+    await preview.waitFor({ state: 'visible' });
+    await until(
+      async () =>
+        (await loadedWidth(
+          '[data-testid="markdown-editor"] .vditor-preview img[src*="assets/beach"]',
+        )) === 30,
+      'the image beside the document loads in the preview',
+    );
+    await preview.locator(`img[data-nb-remote-src="${REMOTE}"]`).waitFor({ state: 'attached' });
+    await saveScreenshot(page, 'editor-markdown-preview-remote-held');
+    expect(offMachine).toEqual([]);
+
+    await page.getByTestId('remote-content-load').click();
+    await until(() => offMachine.includes(REMOTE), 'the image is asked for');
+    await until(
+      async () =>
+        (await loadedWidth(
+          `[data-testid="markdown-editor"] .vditor-preview img[src="${REMOTE}"]`,
+        )) === 7,
+      'the image shows in the preview',
+    );
+    await closeEditor();
+  });
+
+  it('logged no breach of the content security policy', () => {
+    expect(policyComplaints).toEqual([]);
+  });
+});
+
+describe('a visitor of a share', () => {
+  it('reads the document as text and asks no other site for anything', async () => {
+    const listed = await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F');
+    const folder = listed.find((entry) => entry.name === 'notes')!;
+    await api('POST', '/share/generate', {
+      fileId: folder.id,
+      isFolder: true,
+      isPrivacy: false,
+      shortId: 'trip-notes',
+    });
+    const visitor = await openPage(browser, server);
+    await keepOnMachine(visitor.context);
+    const requests: string[] = [];
+    visitor.page.on('request', (request) => {
+      if (isOffMachine(request.url())) requests.push(request.url());
+    });
+    try {
+      await visitor.page.goto('/s/trip-notes');
+      await item(visitor.page, 'trip.md').dblclick();
+      const text = visitor.page.getByTestId('text-preview-content');
+      await text.waitFor({ state: 'visible' });
+      await until(async () => ((await text.innerText()) ?? '').includes(REMOTE), 'the text shows');
+      expect(await text.locator('img').count()).toBe(0);
+      expect(requests).toEqual([]);
+    } finally {
+      await visitor.context.close();
+    }
+  });
+});
