@@ -33,6 +33,9 @@ const envSchema = z.object({
     .optional(),
 });
 
+/** The names of the environment variables Nimbus reads (README's table names each). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export interface Config {
   port: number;
   host: string;

@@ -62,8 +62,8 @@ export interface PublishOptions {
 /**
  * Per-user live events. Publishing never throws and never waits: events are best effort (a
  * client that misses one refetches). Events of one user are delivered in publish order.
- * Implementations: `InProcessEventBus` (one node); a Redis pub/sub bus for several nodes
- * implements the same interface.
+ * Implementation: `InProcessEventBus` (one process). A bus across several processes (Redis
+ * pub/sub) is planned, not built; it would implement this interface.
  */
 export interface EventBus {
   /** Connects what it needs; events published before are still delivered in-process. */

@@ -6,7 +6,7 @@ const KEY_FILE = 'secret.key';
 
 /**
  * Secrets kept at rest (two-factor secrets) are sealed with AES-256-GCM under a key that is
- * not in the database: `NIMBUS_SECRET_KEY` when set (every node of a cluster sets the same),
+ * not in the database: `NIMBUS_SECRET_KEY` when set,
  * otherwise a key file made once in the data folder, readable by its owner only. A copy of the
  * database alone opens nothing.
  */
