@@ -222,9 +222,54 @@ describe('the markdown editor', () => {
     );
     await closeEditor();
   });
+});
 
-  it('logged no breach of the content security policy', () => {
-    expect(policyComplaints).toEqual([]);
+describe('the mind-map editor', () => {
+  const MAP_REMOTE = 'https://example.invalid/topic.png';
+  const images = () => page.locator('[data-testid="mind-map"] image');
+  const hrefs = async () =>
+    images().evaluateAll((list) =>
+      list.map((image) => image.getAttribute('href') ?? image.getAttribute('xlink:href') ?? ''),
+    );
+
+  it('holds a topic’s image from another site back until asked, and saves it unchanged', async () => {
+    offMachine.length = 0;
+    const local = `/api/file/${ADMIN.username}/notes/assets/beach.png`;
+    const km = JSON.stringify({
+      root: {
+        data: { id: 'r1', text: 'Plan', image: MAP_REMOTE, imageSize: { width: 40, height: 30 } },
+        children: [
+          {
+            data: { id: 'c1', text: 'Beach', image: local, imageSize: { width: 30, height: 20 } },
+            children: [],
+          },
+        ],
+      },
+      template: 'default',
+      theme: 'fresh-blue',
+      version: '1.4.43',
+    });
+    fs.writeFileSync(path.join(notes(), 'plan.km'), km);
+    await api('GET', '/user/setting/sync?path=%2Fnotes');
+    await page.reload();
+    await item(page, 'plan.km').waitFor({ state: 'visible' });
+    await item(page, 'plan.km').dblclick();
+    await page.getByTestId('mind-map').waitFor({ state: 'visible' });
+    await until(async () => (await images().count()) === 2, 'both topic images are drawn');
+    const drawn = await hrefs();
+    expect(drawn).toContain(local);
+    expect(drawn.some((href) => href.startsWith('data:image/svg+xml'))).toBe(true);
+    expect(drawn).not.toContain(MAP_REMOTE);
+    await page.getByTestId('remote-content-held').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('editor-title').textContent()).toBe('plan.km');
+    expect(offMachine).toEqual([]);
+
+    await page.getByTestId('remote-content-load').click();
+    await until(() => offMachine.includes(MAP_REMOTE), 'the image is asked for');
+    await until(async () => (await hrefs()).includes(MAP_REMOTE), 'the image is drawn');
+    expect(await page.getByTestId('editor-title').textContent()).toBe('plan.km');
+    expect(fs.readFileSync(path.join(notes(), 'plan.km'), 'utf8')).toBe(km);
+    await closeEditor();
   });
 });
 
@@ -255,5 +300,11 @@ describe('a visitor of a share', () => {
     } finally {
       await visitor.context.close();
     }
+  });
+});
+
+describe('the whole visit', () => {
+  it('logged no breach of the content security policy and no page error', () => {
+    expect(policyComplaints).toEqual([]);
   });
 });

@@ -40,12 +40,13 @@ const editors = {
     showing: 'Viewing the version of {{date}} saved by {{who}} (read-only)',
     back: 'Cancel preview',
   },
+  remote: {
+    held: 'Images and other content from other sites are not loaded, so those sites do not learn that this document is being read.',
+    load: 'Load remote images',
+  },
   markdown: {
     image: 'Image from a file or a web address',
     placeholder: 'Write here. Paste or drop images to add them.',
-    remoteHeld:
-      'Images and other content from other sites are not loaded, so those sites do not learn that this document is being read.',
-    loadRemote: 'Load remote images',
     plantUmlOff: 'PlantUML diagrams are not drawn: that would send the diagram to plantuml.com.',
   },
   mind: {

@@ -43,11 +43,13 @@ const editors: LocaleTree<typeof en> = {
     showing: '正在查看 {{who}} 于 {{date}} 保存的版本（只读）',
     back: '取消预览',
   },
+  remote: {
+    held: '未加载来自其他网站的图片和内容，这些网站因此不会知道此文档正在被阅读。',
+    load: '加载远程图片',
+  },
   markdown: {
     image: '从文件或网址插入图片',
     placeholder: '在这里写作。粘贴或拖入图片即可添加。',
-    remoteHeld: '未加载来自其他网站的图片和内容，这些网站因此不会知道此文档正在被阅读。',
-    loadRemote: '加载远程图片',
     plantUmlOff: '不绘制 PlantUML 图：那需要把图的内容发送到 plantuml.com。',
   },
   mind: {

@@ -46,7 +46,7 @@ const HELD = 'data-nb-remote-';
 export const HELD_IMAGE_CLASS = 'nb-remote-held';
 
 /** A grey picture frame: what stands in for a held-back image. */
-const PLACEHOLDER =
+export const REMOTE_PLACEHOLDER =
   'data:image/svg+xml,' +
   encodeURIComponent(
     '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 48 48">' +
@@ -113,7 +113,7 @@ export function holdRemote(html: string, base: string): { html: string; held: nu
       element.removeAttribute(name);
     }
     if (image) {
-      element.setAttribute('src', PLACEHOLDER);
+      element.setAttribute('src', REMOTE_PLACEHOLDER);
       element.classList.add(HELD_IMAGE_CLASS);
     }
     held += 1;

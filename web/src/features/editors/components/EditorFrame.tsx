@@ -19,10 +19,13 @@ export function EditorFrame({
   props,
   editor,
   tools,
+  notice,
   children,
 }: {
   props: ViewerProps;
   editor: DocumentEditor;
+  /** A bar of the editor's own above its controls. */
+  notice?: ReactNode;
   /** The editor's own controls, in a row under the bar. */
   tools?: ReactNode;
   children: ReactNode;
@@ -167,6 +170,7 @@ export function EditorFrame({
             }
           />
         ) : null}
+        {notice}
         {tools ? <div className="nb-editor__tools">{tools}</div> : null}
         <div className="nb-editor__surface">{children}</div>
       </div>

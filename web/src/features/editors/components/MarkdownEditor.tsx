@@ -1,5 +1,5 @@
 import { TOKEN_HEADER, type MarkdownImage } from '@nimbus/contract';
-import { Alert, Button, Modal, Spin } from 'antd';
+import { Modal, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Vditor from 'vditor';
@@ -15,6 +15,7 @@ import { linkBaseOf } from '../assets';
 import { keepPlantUmlHome, loadGuardedLute, openDocumentView } from '../remote-guard';
 import { useDocumentEditor } from '../use-document-editor';
 import { EditorFrame } from './EditorFrame';
+import { RemoteContentBar } from './RemoteContentBar';
 
 /** Vditor's scripts (lute, languages, highlighting) are served by Nimbus itself. */
 const VDITOR_CDN = '/vditor';
@@ -256,20 +257,8 @@ export default function MarkdownEditor(props: ViewerProps) {
     <EditorFrame
       props={props}
       editor={editor}
-      tools={
-        heldIn === item.id && loadedIn !== item.id ? (
-          <Alert
-            type="info"
-            showIcon
-            data-testid="remote-content-held"
-            title={t('markdown.remoteHeld')}
-            action={
-              <Button size="small" data-testid="remote-content-load" onClick={loadRemote}>
-                {t('markdown.loadRemote')}
-              </Button>
-            }
-          />
-        ) : undefined
+      notice={
+        heldIn === item.id && loadedIn !== item.id ? <RemoteContentBar onLoad={loadRemote} /> : null
       }
     >
       {loaded ? (

@@ -32,9 +32,11 @@ import {
   type KmTemplate,
   type KmTheme,
 } from '../km';
+import { holdRemoteImages, releaseRemoteImages } from '../km-remote';
 import { themeConfigOf } from '../mind-themes';
 import { useDocumentEditor } from '../use-document-editor';
 import { EditorFrame } from './EditorFrame';
+import { RemoteContentBar } from './RemoteContentBar';
 
 /** Zoom in percent: the slider's range and default (spec §9). */
 const ZOOM = { min: 10, max: 300, initial: 100 };
@@ -63,6 +65,9 @@ export default function MindMapEditor(props: ViewerProps) {
   const [theme, setTheme] = useState<KmTheme>('fresh-blue');
   const [zoom, setZoom] = useState(ZOOM.initial);
   const [hand, setHand] = useState(true);
+  /** Topic images from other sites are held back until the reader lets them in (this view). */
+  const remoteAllowed = useRef(false);
+  const [heldIn, setHeldIn] = useState<string | null>(null);
   /** The topic an image is being chosen for. */
   const [imageFor, setImageFor] = useState<unknown>(null);
   const { message } = App.useApp();
@@ -79,6 +84,15 @@ export default function MindMapEditor(props: ViewerProps) {
 
   useEffect(() => {
     if (!loaded || !host.current) return;
+    const id = item.id;
+    remoteAllowed.current = false;
+    /** What the widget draws of a document: images from other sites held back, unless let in. */
+    const shownTree = (doc: KmDocument): DrawnNode => {
+      if (remoteAllowed.current) return drawnTree(doc);
+      const { tree, held } = holdRemoteImages(drawnTree(doc), window.location.href);
+      if (held > 0) setHeldIn(id);
+      return tree;
+    };
     const opened = parseKm(text, title);
     current.current = { doc: opened, text };
     const chosen = { template: templateOf(opened.template), theme: themeOf(opened.theme) };
@@ -86,7 +100,7 @@ export default function MindMapEditor(props: ViewerProps) {
     setTheme(chosen.theme);
     const mindMap = new MindMap({
       el: host.current,
-      data: drawnTree(opened),
+      data: shownTree(opened),
       layout: LAYOUT_OF[chosen.template],
       themeConfig: themeConfigOf(chosen.theme),
       // a map larger than the window is shrunk to fit it at first (a small one keeps 100 %)
@@ -113,7 +127,7 @@ export default function MindMapEditor(props: ViewerProps) {
     map.current = mindMap;
     const textOf = (kmTemplate: KmTemplate, kmTheme: KmTheme) => {
       const shown = current.current!;
-      const drawn = mindMap.getData(false) as DrawnNode;
+      const drawn = releaseRemoteImages(mindMap.getData(false) as DrawnNode);
       return kmText(kmOf(shown.doc, drawn, kmTemplate, kmTheme), shown.text, shown.doc);
     };
     const report = () => editor.changed(textOf(templateRef.current, themeRef.current));
@@ -137,7 +151,7 @@ export default function MindMapEditor(props: ViewerProps) {
         setTheme(kmTheme);
         mindMap.setLayout(LAYOUT_OF[kmTemplate], true);
         mindMap.setThemeConfig(themeConfigOf(kmTheme), true);
-        mindMap.setData(drawnTree(doc));
+        mindMap.setData(shownTree(doc));
         editor.changed(next);
       },
       setReadOnly: (readOnly) => mindMap.setMode(readOnly ? 'readonly' : 'edit'),
@@ -152,6 +166,14 @@ export default function MindMapEditor(props: ViewerProps) {
   }, [loaded, item.id]);
 
   const readOnly = editor.shown !== null;
+
+  /** Let this view's topic images from other sites in: drawn again with their addresses. */
+  const loadRemote = () => {
+    remoteAllowed.current = true;
+    setHeldIn(null);
+    const mindMap = map.current;
+    if (mindMap) mindMap.setData(releaseRemoteImages(mindMap.getData(false) as DrawnNode));
+  };
 
   const chooseTemplate = (value: KmTemplate) => {
     templateRef.current = value;
@@ -302,7 +324,12 @@ export default function MindMapEditor(props: ViewerProps) {
   );
 
   return (
-    <EditorFrame props={props} editor={editor} tools={tools}>
+    <EditorFrame
+      props={props}
+      editor={editor}
+      tools={tools}
+      notice={heldIn === item.id ? <RemoteContentBar onLoad={loadRemote} /> : null}
+    >
       {loaded ? (
         <div ref={host} className="nb-mind-map" data-testid="mind-map" />
       ) : (
