@@ -91,7 +91,8 @@ describe('secrets sent to the sensitive routes', () => {
     keep(verified.body.data!['nimbus-token']);
     const disabled = await call(app, 'POST', '/mfa/disable', {
       token,
-      body: { code: recovery[0] },
+      // turning it off takes the password and a code
+      body: { password: ADMIN.password, code: recovery[0] },
     });
     expect(disabled.body.code, disabled.body.message).toBe(0);
 
