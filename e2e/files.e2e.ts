@@ -204,15 +204,22 @@ describe('the file browser', () => {
     await until(async () => !(await inReports()), 'memo.txt is back');
     expect(await namesIn('/')).toContain('memo.txt');
 
-    // dropped again where the name is taken: asked before anything is replaced
-    await api('POST', '/addfile', { fileName: 'memo.txt', parentPath: '/Reports 2025' });
+    // dropped again: moved, and it stays there for the next steps
     await item('memo.txt').dragTo(item('Reports 2025'));
+    await item('memo.txt').waitFor({ state: 'detached' });
+    await until(inReports, 'memo.txt is in the folder again');
+
+    // dropped where the name is taken: asked before anything is replaced
+    await api('POST', '/addfile', { fileName: 'notes.txt', parentPath: '/' });
+    await api('POST', '/addfile', { fileName: 'notes.txt', parentPath: '/Reports 2025' });
+    await item('notes.txt').waitFor({ state: 'visible' });
+    await item('notes.txt').dragTo(item('Reports 2025'));
     const dialog = page.locator('.ant-modal-confirm');
     await dialog.waitFor({ state: 'visible' });
-    expect(await dialog.textContent()).toContain('memo.txt');
+    expect(await dialog.textContent()).toContain('notes.txt');
     await confirmDialog();
-    await item('memo.txt').waitFor({ state: 'detached' });
-    await until(inReports, 'memo.txt is in the folder');
+    await item('notes.txt').waitFor({ state: 'detached' });
+    expect(await namesIn('/')).not.toContain('notes.txt');
     expect(await namesIn('/')).not.toContain('memo.txt');
   });
 
