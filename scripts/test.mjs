@@ -312,7 +312,7 @@ for (const project of ['packages/contract', 'server', 'web', 'e2e', 'bench']) {
   await check(`tsc -p ${project}`, process.execPath, [tsc, '-p', project], 10 * MINUTE);
 }
 
-await vitestSuite('vitest', [], 40 * MINUTE);
+await vitestSuite('vitest', [], 50 * MINUTE);
 
 if (!interrupted) {
   const [npm, npmArgs] = npmCommand(['run', 'build', '-w', 'web']);
