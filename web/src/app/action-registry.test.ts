@@ -72,7 +72,8 @@ describe('one action registry', () => {
   });
 
   const needs: Record<string, ActionId[]> = {
-    [FILE_AUTHORITY.download]: ['download'],
+    // versions are part of what a download gives
+    [FILE_AUTHORITY.download]: ['download', 'history'],
     [FILE_AUTHORITY.share]: ['share'],
     [FILE_AUTHORITY.update]: ['tags', 'cut', 'rename'],
     // paste with nothing cut makes copies
