@@ -1,5 +1,7 @@
 import { ErrorCode, SIMULTANEOUS_UPLOADS } from '@nimbus/contract';
 import { ApiError } from '../../../api/client';
+import { browserStorage } from '../../../stores/storage';
+import { storedChunkSize } from '../chunk-plan';
 import { NoDataError } from '../api';
 import { cleanRelativePath, foldersToCreate, isSameFile, topLevelNames } from '../paths';
 import { isAbort, isConnectionError } from '../retry';
@@ -245,6 +247,9 @@ export class UploadQueue {
 
     const batchId = newId();
     const now = Date.now();
+    // the files picked together keep the chunk size of that moment, even if the server asks
+    // for another one while the first of them are on the wire
+    const chunkSize = storedChunkSize(browserStorage());
     const added: UploadItem[] = entries.map((entry, index) => ({
       id: newId(),
       batchId,
@@ -253,6 +258,7 @@ export class UploadQueue {
       lastModified: entry.file.lastModified,
       relativePath: entry.relativePath,
       currentDirectory,
+      chunkSize,
       status: 'waiting',
       checkProgress: 0,
       uploaded: 0,
