@@ -156,7 +156,8 @@ export async function openPage(
     colorScheme: 'light',
     ...options,
   });
-  context.setDefaultTimeout(15_000);
+  // generous: a loaded two-core machine can take seconds to open a lazily loaded editor
+  context.setDefaultTimeout(30_000);
   const page = await context.newPage();
   return { context, page };
 }
@@ -233,7 +234,7 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
 export async function until(
   check: () => Promise<boolean> | boolean,
   message: string,
-  timeoutMs = 15_000,
+  timeoutMs = 30_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
