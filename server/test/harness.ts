@@ -7,9 +7,10 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { afterAll, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
-import { openDatabase, type DbHandle } from '../src/db/index.ts';
+import { DB_FILE, migrateToLatest, openDatabase, type DbHandle } from '../src/db/index.ts';
 import { migrationProvider } from '../src/db/migrations/index.ts';
 import type { Envelope } from '@nimbus/contract';
+import { PG_TEMPLATE } from './pg-global-setup.ts';
 
 /** The dialect this test project runs on: every database test runs on both. */
 export const dialect = (process.env.NIMBUS_TEST_DIALECT ?? 'sqlite') as 'sqlite' | 'postgres';
@@ -24,14 +25,35 @@ export interface TestApp {
   restart(): Promise<TestApp>;
 }
 
-async function freshDatabaseUrl(): Promise<string> {
+/**
+ * A new PostgreSQL database: empty, or (`migrated`) a copy of the one the run migrated once
+ * (pg-global-setup.ts), as a first start would leave it.
+ */
+async function freshDatabaseUrl(migrated = false): Promise<string> {
   const base = inject('pgUrl');
   const name = `t_${Math.random().toString(36).slice(2, 12)}`;
   const client = new pg.Client({ connectionString: `${base}/postgres` });
   await client.connect();
-  await client.query(`create database ${name}`);
+  await client.query(`create database ${name}${migrated ? ` template ${PG_TEMPLATE}` : ''}`);
   await client.end();
   return `${base}/${name}`;
+}
+
+/**
+ * A SQLite database file migrated once per test file: each app's data folder starts with a
+ * copy of it, which takes a fraction of running every migration again.
+ */
+let sqliteTemplate: Promise<string> | undefined;
+function migratedSqliteFile(): Promise<string> {
+  sqliteTemplate ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-migrated-'));
+    createdDirs.push(dir);
+    const database = openDatabase({ dataDir: dir });
+    await migrateToLatest(database.db);
+    await database.close();
+    return path.join(dir, DB_FILE);
+  })();
+  return sqliteTemplate;
 }
 
 /**
@@ -62,7 +84,14 @@ afterAll(() => {
 export async function makeTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-test-'));
   createdDirs.push(dataDir);
-  const databaseUrl = dialect === 'postgres' ? await freshDatabaseUrl() : undefined;
+  const fresh = overrides.dataDir === undefined && overrides.databaseUrl === undefined;
+  const databaseUrl =
+    dialect === 'postgres' && overrides.databaseUrl === undefined
+      ? await freshDatabaseUrl(true)
+      : undefined;
+  // a fresh data folder starts with a migrated database; one a test brings keeps its own
+  if (dialect === 'sqlite' && fresh)
+    fs.copyFileSync(await migratedSqliteFile(), path.join(dataDir, DB_FILE));
   const config = testConfig({ dataDir, databaseUrl, ...overrides });
   return start(config, config.dataDir);
 }

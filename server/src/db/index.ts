@@ -40,6 +40,9 @@ export interface DbLog {
   warn(details: object, message: string): void;
 }
 
+/** The SQLite database's file in the data folder. */
+export const DB_FILE = 'nimbus.db';
+
 export function openDatabase(options: {
   databaseUrl?: string;
   dataDir: string;
@@ -56,7 +59,7 @@ export function openDatabase(options: {
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const file = path.join(options.dataDir, 'nimbus.db');
+  const file = path.join(options.dataDir, DB_FILE);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

@@ -32,7 +32,9 @@ async function startServer(t: TestApp, port: number): Promise<ChildProcess> {
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  for (let i = 0; i < 200; i++) {
+  // a busy machine takes a while to compile and start the server: a minute, unless it died
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && child.exitCode === null) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/public/health`);
       if (res.ok) return child;

@@ -52,9 +52,9 @@ const versions = (fileId: string, pageIndex = 1, pageSize = 20) =>
     query: { fileId, pageIndex, pageSize },
   });
 
-/** Ask again until `check` holds (at most a few seconds). */
+/** Ask again until `check` holds (half a minute at most: a busy machine is slow). */
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
     if (await check()) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -48,7 +48,7 @@ function slowChunk(fields: Record<string, string | number>, bytes: Buffer) {
 /** Until the slow request has opened its session and (with claims) taken its chunk. */
 async function settled(identifier: string) {
   const db = t.database.db;
-  for (let i = 0; i < 200; i++) {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
     const session = await db
       .selectFrom('uploadSession')
       .select('id')

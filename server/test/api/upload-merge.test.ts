@@ -41,7 +41,7 @@ const merge = (token: string, base: Record<string, string | number>) =>
 
 /** Ask again until the answer is no longer "still merging". */
 async function mergeUntilDone(token: string, base: Record<string, string | number>) {
-  for (let i = 0; i < 100; i++) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     const res = await merge(token, base);
     if (!res.body.data?.merging) return res;
     await new Promise((r) => setTimeout(r, 100));
