@@ -14,6 +14,7 @@ export default defineConfig({
             'packages/contract/src/**/*.test.ts',
             'server/src/**/*.test.ts',
             'web/src/**/*.test.ts',
+            'web/build/**/*.test.ts',
           ],
           environment: 'node',
         },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { precompress } from './build/precompress';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -102,7 +103,7 @@ const vendorGroups = [
 ];
 
 export default defineConfig({
-  plugins: [react(), pdfjsAssets(), vditorAssets()],
+  plugins: [react(), pdfjsAssets(), vditorAssets(), precompress()],
   server: {
     port: 5173,
     proxy: {

@@ -373,7 +373,23 @@ async function registerWeb(app: FastifyInstance, config: Config): Promise<void> 
   const hasWeb = fs.existsSync(index);
   if (hasWeb) {
     // wildcard: files of a rebuild made while the server runs are served too
-    await app.register(fastifyStatic, { root: config.webDir, wildcard: true, index: false });
+    const hashed = path.join(config.webDir, 'assets') + path.sep;
+    await app.register(fastifyStatic, {
+      root: config.webDir,
+      wildcard: true,
+      index: false,
+      // the build writes brotli and gzip copies beside each file; the request's
+      // Accept-Encoding picks one
+      preCompressed: true,
+      // a file under assets/ has its content's hash in its name: it never changes; the rest
+      // (index.html, the viewers' libraries) is asked again each time, answered 304 if unchanged
+      setHeaders: (reply, file) => {
+        reply.header(
+          'cache-control',
+          file.startsWith(hashed) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
     // the app's own root: the static handler would refuse it as a folder
     app.get('/', (_request, reply) =>
       reply.header('cache-control', 'no-cache').sendFile('index.html'),
