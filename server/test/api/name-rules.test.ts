@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { MAX_PATH_BYTES } from '@nimbus/contract';
+import { ErrorCode, MAX_PATH_BYTES, MAX_PATH_DEPTH } from '@nimbus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipToBuffer } from '../../src/lib/zip.ts';
 import { ADMIN, call, makeTestApp, putFile, setupAdmin, type TestApp } from '../harness.ts';
@@ -250,5 +250,128 @@ describe('limits of paths and bodies', () => {
     const put = await dav('PUT', `/${longPath(5000)}/x.txt`, {}, 'x');
     expect(put.status).toBeGreaterThanOrEqual(400);
     expect(put.status).toBeLessThan(500);
+  });
+
+  describe('a folder whose deepest item would no longer fit', () => {
+    const me = () => ({ id: admin.userId, username: ADMIN.username });
+    /** Folders below `/top`, created where missing; the id of the last one. */
+    const folders = (segments: string[]) =>
+      t.app.services.files.withLock(
+        admin.userId,
+        async () => (await t.app.services.files.ensureFolders(me(), segments)).id,
+      );
+    const idOf = async (directory: string, name: string) => {
+      const res = await call<Array<{ id: string; name: string }>>(t.app, 'GET', '/list', {
+        token: admin.token,
+        query: { currentDirectory: directory, pageSize: 1000 },
+      });
+      return res.body.data!.find((i) => i.name === name)!.id;
+    };
+    /** `/top/…/file.txt` exactly `room` bytes short of MAX_PATH_BYTES; the id of `top`. */
+    async function longTree(top: string, room: number): Promise<string> {
+      const segments = [top, ...Array.from({ length: 14 }, (_, i) => `${i}`.padEnd(200, 's'))];
+      await folders(segments);
+      const folderPath = `/${segments.join('/')}`;
+      const used = Buffer.byteLength(`${folderPath}/`);
+      await putFile(t, owner(), folderPath, 'f'.repeat(MAX_PATH_BYTES - room - used), 'deep');
+      return idOf('/', top);
+    }
+    /** `/top/d/…/f.txt`: MAX_PATH_DEPTH segments in all; the id of `top`. */
+    async function deepTree(top: string): Promise<string> {
+      const segments = [top, ...Array.from({ length: MAX_PATH_DEPTH - 2 }, () => 'd')];
+      await folders(segments);
+      await putFile(t, owner(), `/${segments.join('/')}`, 'f.txt', 'deep');
+      return idOf('/', top);
+    }
+    const refused = (
+      res: { status: number; body: { code: number; message: string; data?: unknown } },
+      field: string,
+      why: RegExp,
+    ) => {
+      expect(res.status, res.body.message).toBe(422);
+      expect(res.body.code).toBe(ErrorCode.BAD_PARAMETER);
+      expect(res.body.message).toMatch(why);
+      expect(res.body.data).toEqual({ field });
+    };
+
+    it('refuses a rename that makes the longest path too long, and takes one that fits', async () => {
+      const id = await longTree('long', 3);
+      const tooLong = await call(t.app, 'GET', '/rename', {
+        token: admin.token,
+        query: { id, newFileName: 'longer-name' },
+      });
+      refused(tooLong, 'newFileName', /new name would make the path .* too long \(at most 3000/);
+      expect(await names('/')).toContain('long');
+      const fits = await call(t.app, 'GET', '/rename', {
+        token: admin.token,
+        query: { id, newFileName: 'lon12' },
+      });
+      expect(fits.body.code, fits.body.message).toBe(0);
+    });
+
+    it('refuses a move or a copy that puts the deepest item too deep, over the API and WebDAV', async () => {
+      const id = await deepTree('deep');
+      const box = await folders(['box']);
+      const move = await call(t.app, 'POST', '/move', {
+        token: admin.token,
+        body: { froms: [id], to: box, isOverride: false },
+      });
+      refused(move, 'to', /would put an item inside the folder too deep \(at most 100 folders\)/);
+      const copy = await call(t.app, 'POST', '/copy', {
+        token: admin.token,
+        body: { froms: [id], to: box, isOverride: false },
+      });
+      refused(copy, 'to', /too deep/);
+      expect(await names('/box')).toEqual([]);
+      expect(await names('/')).toContain('deep');
+
+      for (const method of ['MOVE', 'COPY']) {
+        const res = await dav(method, '/deep', { destination: `${base}/box/deep` });
+        expect(res.status, method).toBe(400);
+        expect(await res.text()).toMatch(/too deep/);
+      }
+      expect(await names('/box')).toEqual([]);
+      // one level less below it, and the same move fits
+      const d = await idOf('/deep', 'd');
+      const folded = await call(t.app, 'DELETE', '/delete', {
+        token: admin.token,
+        query: { fileIds: [d] },
+      });
+      expect(folded.body.code, folded.body.message).toBe(0);
+      const fine = await call(t.app, 'POST', '/move', {
+        token: admin.token,
+        body: { froms: [id], to: box, isOverride: false },
+      });
+      expect(fine.body.code, fine.body.message).toBe(0);
+      expect(await names('/box')).toEqual(['deep']);
+    });
+
+    it('refuses a WebDAV rename that makes the longest path too long', async () => {
+      await longTree('davlong', 2);
+      const res = await dav('MOVE', '/davlong', { destination: `${base}/davlong-renamed` });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toMatch(/too long/);
+      expect(await names('/')).toContain('davlong');
+    });
+
+    it('restores a folder under a numbered name only when what is below it still fits', async () => {
+      const id = await longTree('kept', 1);
+      const trashed = await call(t.app, 'DELETE', '/delete', {
+        token: admin.token,
+        query: { fileIds: [id] },
+      });
+      expect(trashed.body.code, trashed.body.message).toBe(0);
+      await folders(['kept']);
+      const restored = await call<Array<{ code: number; msg: string }>>(t.app, 'POST', '/restore', {
+        token: admin.token,
+        query: { fileIds: [id] },
+      });
+      // like every item a restore cannot bring back: a failed result of its own, the rest goes on
+      expect(restored.body.data![0], restored.body.data![0]!.msg).toMatchObject({ code: -1 });
+      expect(restored.body.data![0]!.msg).toMatch(
+        /"kept\(1\)" restored would make the path .* too long/,
+      );
+      expect(await names('/')).not.toContain('kept(1)');
+    });
   });
 });

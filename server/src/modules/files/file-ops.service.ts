@@ -9,7 +9,7 @@ import type { FileRow } from './files.repo.ts';
 import { failureOf, fullPathOf, toView, type FileView } from './file-view.ts';
 import { prefixOf, type FilesService, type FolderRef, type Owner } from './files.service.ts';
 import { newItemScope, scopeOf } from './item-locks.ts';
-import { checkName, checkPlace, suffixOf } from './names.ts';
+import { checkName, suffixOf } from './names.ts';
 import { emptyFileContent } from './empty-files.ts';
 import type { TrashService } from './trash.service.ts';
 
@@ -52,7 +52,7 @@ export class FileOperations {
       const clash = await this.repo.childNamed(actor.id, row.parentId, name);
       if (clash && clash.id !== row.id) throw exists(`"${name}" already exists in this folder`);
       await this.files.assertNoMount(actor.id, row.parentId, name);
-      checkPlace(row.path, name);
+      await this.files.assertTreeFits(actor.id, row, row.path, name, 'newFileName', 'The new name');
       await this.files.itemLocks.assertFree(actor, [
         scopeOf(row, 'membership'),
         newItemScope(row.path, name),
@@ -104,6 +104,20 @@ export class FileOperations {
     return rows.filter((r) => names.has(r.name) && r.parentId !== target.id).map(toView);
   }
 
+  /** Each item (but those already there) and everything below it fits in the target folder. */
+  private async assertBatchFits(actor: Actor, rows: FileRow[], target: FolderRef): Promise<void> {
+    for (const row of rows)
+      if (row.parentId !== target.id)
+        await this.files.assertTreeFits(
+          actor.id,
+          row,
+          target.prefix,
+          row.name,
+          'to',
+          `The target folder for "${row.name}"`,
+        );
+  }
+
   private assertNotInside(row: FileRow, target: FolderRef): void {
     if (row.isFolder && (target.id === row.id || target.prefix.startsWith(prefixOf(row)))) {
       throw badParameter(`"${row.name}" cannot be moved or copied into itself`);
@@ -146,6 +160,8 @@ export class FileOperations {
       const target = await this.files.folderById(actor.id, toId);
       const rows = await this.files.liveItems(actor.id, froms);
       for (const row of rows) this.assertNotInside(row, target);
+      // an item that would not fit in the target folder stops the whole move before anything moves
+      await this.assertBatchFits(actor, rows, target);
       // a locked item, or a folder holding one, stops the whole move before anything moves
       await this.files.itemLocks.assertFree(
         actor,
@@ -224,7 +240,7 @@ export class FileOperations {
       if (await this.repo.childNamed(actor.id, target.id, name))
         throw exists(`"${name}" already exists in the target folder`);
       await this.files.assertNoMount(actor.id, target.id, name);
-      checkPlace(target.prefix, name);
+      await this.files.assertTreeFits(actor.id, row, target.prefix, name, 'to', 'The destination');
       await this.files.itemLocks.assertFree(actor, [
         scopeOf(row, 'membership'),
         newItemScope(target.prefix, name),
@@ -290,6 +306,12 @@ export class FileOperations {
   ): Promise<{ answer: CopyAnswer; queued: boolean }> {
     requireAuthority(actor, 'cloud:file:upload');
     const size = await this.measure(actor, froms);
+    // a copy that would not fit is refused now, not by a task that fails later
+    await this.assertBatchFits(
+      actor,
+      await this.files.liveItems(actor.id, froms),
+      await this.files.folderById(actor.id, toId),
+    );
     if (size.items <= BACKGROUND_COPY_ITEMS && size.bytes <= BACKGROUND_COPY_BYTES)
       return { answer: await this.copy(actor, froms, toId, override), queued: false };
     await this.files.assertSpace(actor.id, size.bytes);
@@ -312,6 +334,7 @@ export class FileOperations {
       const target = await this.files.folderById(actor.id, toId);
       const rows = await this.files.liveItems(actor.id, froms);
       for (const row of rows) this.assertNotInside(row, target);
+      await this.assertBatchFits(actor, rows, target);
       let bytes = 0;
       for (const row of rows)
         bytes += row.isFolder
@@ -351,6 +374,7 @@ export class FileOperations {
 
   /** Copy one item (and everything below it) under a name; the caller holds the lock. */
   async copyRow(owner: Owner, row: FileRow, target: FolderRef, name: string): Promise<FileRow> {
+    await this.files.assertTreeFits(owner.id, row, target.prefix, name, 'to', 'The copy');
     const from = this.files.placeOf(owner, row);
     const to = this.blobs.item(owner.username, target.prefix, name);
     const tmp = this.blobs.staging();
@@ -386,7 +410,6 @@ export class FileOperations {
       ),
     ];
     const bytes = copies.reduce((sum, c) => sum + (c.isFolder ? 0 : Number(c.size ?? 0)), 0);
-    for (const c of copies) checkPlace(c.path, c.name);
     await this.files.itemLocks.assertFree(owner, [newItemScope(target.prefix, name)]);
     await this.files.journaled(
       owner.id,

@@ -401,6 +401,31 @@ export class FilesRepo {
     return { count: Number(r.n), bytes: Number(r.bytes ?? 0) };
   }
 
+  /**
+   * The longest path (in bytes, its name included) and the deepest one (in folders) among the
+   * rows below a folder: the live ones under `prefix`, or those of one trash entry. One query,
+   * whatever the tree holds; zeros when there is nothing below.
+   */
+  async deepestBelow(
+    userId: string,
+    below: { prefix: string } | { trashId: string },
+    trx: Db = this.db,
+  ): Promise<{ bytes: number; depth: number }> {
+    let query = trx
+      .selectFrom('file')
+      .select([
+        sql<number | null>`max(octet_length(path) + octet_length(name))`.as('bytes'),
+        sql<number | null>`max(length(path) - length(replace(path, '/', '')))`.as('depth'),
+      ])
+      .where('userId', '=', userId);
+    query =
+      'prefix' in below
+        ? query.where('trashId', 'is', null).where(underPrefix(below.prefix))
+        : query.where('trashId', '=', below.trashId).whereRef('id', '!=', 'trashId');
+    const r = await query.executeTakeFirstOrThrow();
+    return { bytes: Number(r.bytes ?? 0), depth: Number(r.depth ?? 0) };
+  }
+
   /** Rewrite the path prefix of every live row below a folder: one statement. */
   async rewritePrefix(
     userId: string,

@@ -26,6 +26,7 @@ import {
   checkName,
   checkPlace,
   checkSegment,
+  checkSubtreeMove,
   folderPathOf,
   numberedName,
   parseFolderPath,
@@ -411,6 +412,32 @@ export class FilesService {
     if (trx.isTransaction) await write(trx);
     else await trx.transaction().execute(write);
     return row;
+  }
+
+  /**
+   * An item put as `name` in the folder whose rows carry `toPrefix` (renamed, moved, copied,
+   * restored) fits on the disk, and so does everything below it: the deepest and the longest
+   * of its descendants, measured by one query. `field`: what the client sent, for the message.
+   */
+  async assertTreeFits(
+    userId: string,
+    row: FileRow,
+    toPrefix: string,
+    name: string,
+    field: string,
+    what: string,
+  ): Promise<void> {
+    try {
+      checkPlace(toPrefix, name);
+    } catch (err) {
+      if (err instanceof AppError)
+        throw badParameter(`${what}: ${err.message.replace(/^The path/, 'the path')}`, { field });
+      throw err;
+    }
+    if (row.isFolder !== 1) return;
+    const below = row.trashId === row.id ? { trashId: row.id } : { prefix: prefixOf(row) };
+    const deepest = await this.repo.deepestBelow(userId, below);
+    checkSubtreeMove(prefixOf(row), `${toPrefix}${name}/`, deepest, field, what);
   }
 
   /** A mounted share holds its name in the folder it sits in: nothing else may take it. */

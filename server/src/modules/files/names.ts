@@ -67,6 +67,39 @@ export function checkPlace(prefix: string, name: string): void {
   checkPathLength([...prefix.split('/').filter(Boolean), name]);
 }
 
+/** The bytes and the folders of a path such as `/a/b/` (a prefix) as the path column holds it. */
+const measure = (prefix: string) => ({
+  bytes: Buffer.byteLength(prefix, 'utf8'),
+  depth: prefix.split('/').length - 1,
+});
+
+/**
+ * A folder whose rows carry `oldPrefix` below it (`/a/box/`) goes to `newPrefix`: its deepest
+ * and longest descendant (`deepest`, as `FilesRepo.deepestBelow` measures it under the old
+ * prefix) must still fit on the disk. `field` names what the client sent that would not fit.
+ */
+export function checkSubtreeMove(
+  oldPrefix: string,
+  newPrefix: string,
+  deepest: { bytes: number; depth: number },
+  field: string,
+  what: string,
+): void {
+  if (deepest.bytes === 0) return;
+  const from = measure(oldPrefix);
+  const to = measure(newPrefix);
+  if (deepest.depth - from.depth + to.depth > MAX_PATH_DEPTH)
+    throw badParameter(
+      `${what} would put an item inside the folder too deep (at most ${MAX_PATH_DEPTH} folders)`,
+      { field },
+    );
+  if (deepest.bytes - from.bytes + to.bytes > MAX_PATH_BYTES)
+    throw badParameter(
+      `${what} would make the path of an item inside the folder too long (at most ${MAX_PATH_BYTES} bytes)`,
+      { field },
+    );
+}
+
 /**
  * A folder path from the client (`/a/b`, `a/b/`, '' or 'undefined' for the root) as its segments,
  * each checked like a segment and the whole like a path, so no path ever escapes the user's

@@ -146,6 +146,15 @@ export class TrashService {
     // the original folder, recreated if it went away meanwhile
     const parent = await this.files.ensureFolders(actor, parseFolderPath(row.path));
     const name = await this.files.freeName(actor.id, parent.id, row.name, row.isFolder === 1);
+    // a numbered name ("a(1)") may push what is below it past what a disk holds
+    await this.files.assertTreeFits(
+      actor.id,
+      row,
+      parent.prefix,
+      name,
+      'fileIds',
+      `"${name}" restored`,
+    );
     await this.files.itemLocks.assertFree(actor, [newItemScope(parent.prefix, name)]);
     const from = this.blobs.trashed(actor.username, row.id);
     const to = this.blobs.item(actor.username, parent.prefix, name);
