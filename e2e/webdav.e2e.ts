@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -6,11 +9,13 @@ import {
   saveScreenshot,
   signInPage,
   startServer,
+  until,
   type NimbusServer,
 } from './harness.ts';
 
-// WebDAV as a person meets it: the address in the sidebar, and a file a WebDAV client writes
-// appearing in the open browser without a reload.
+// WebDAV as a person meets it: the address in the sidebar, a file a WebDAV client writes
+// appearing in the open browser without a reload, and a WebDAV lock stopping a rename or an
+// upload in the browser with the name of who holds it.
 
 const ADMIN = { username: 'admin', password: 'admin-secret-1' };
 
@@ -104,5 +109,46 @@ describe('WebDAV in the browser', () => {
     await saveScreenshot(page, 'webdav-locked-rename');
     await input.press('Escape');
     expect(await file.count()).toBe(1);
+  });
+
+  it('refuses an upload over a locked file before any chunk goes out, naming who holds it', async () => {
+    // the file of the step before is still locked by Alice's laptop
+    const name = 'locked report.txt';
+    const local = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-e2e-dav-')), name);
+    fs.writeFileSync(local, 'a newer report from the browser');
+    const chunks: string[] = [];
+    const onRequest = (request: { method(): string; url(): string }) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/upload')
+        chunks.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      // the selection of the step before is let go: the toolbar shows its upload button again
+      const upload = page.getByTestId('upload-button');
+      if (!(await upload.isVisible())) await page.keyboard.press('Escape');
+      await upload.waitFor({ state: 'visible' });
+      const chooser = page.waitForEvent('filechooser');
+      await upload.click();
+      await page.getByTestId('upload-menu-files').click();
+      await (await chooser).setFiles(local);
+      await page.getByTestId('upload-overwrite-ok').click();
+      const row = page.locator(`[data-testid="upload-item"][data-name="${name}"]`);
+      await until(
+        async () => (await row.getAttribute('data-status')) === 'failure',
+        'the upload is refused',
+      );
+      expect(await row.getByTestId('upload-item-error').textContent()).toMatch(
+        /^The item is locked by a WebDAV client — "\/locked report.txt" is locked by Alice's laptop over WebDAV until 20/,
+      );
+      await saveScreenshot(page, 'webdav-locked-upload');
+      expect(chunks).toEqual([]);
+      const now = await fetch(`${server.baseUrl}/webdav/${encodeURIComponent(name)}`, {
+        headers: { authorization: basic },
+      });
+      expect(await now.text()).toBe('x');
+    } finally {
+      page.off('request', onRequest);
+      fs.rmSync(path.dirname(local), { recursive: true, force: true });
+    }
   });
 });

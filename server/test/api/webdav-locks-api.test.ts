@@ -12,7 +12,7 @@ import {
   type TestApp,
 } from '../harness.ts';
 import { makeFolder, makeShare, publicUpload, unlock, visitor } from '../share-fixtures.ts';
-import { uploadFile } from '../upload-client.ts';
+import { chunkPlan, sendChunk, uploadFile } from '../upload-client.ts';
 
 // A lock taken over WebDAV holds on every path that changes the item: the web API, a share's
 // visitors and WebDAV clients without the lock's token are all refused with 423, naming who holds
@@ -120,7 +120,23 @@ describe('a WebDAV lock holds against the web API', () => {
       currentDirectory: '/one',
       content: Buffer.from('uploaded over'),
     });
-    expectLocked(upload.merged ?? upload.test!, '/one/a.md');
+    // refused at the chunk test, before any chunk is sent
+    expect(upload.sent).toBe(0);
+    expectLocked(upload.test!, '/one/a.md');
+    // and a first chunk sent without the test
+    const { base, chunks } = chunkPlan({
+      name: 'a.md',
+      currentDirectory: '/one',
+      content: Buffer.from('uploaded over'),
+    });
+    const first = chunks[0]!;
+    const chunk = await sendChunk(
+      t.app,
+      token(),
+      { ...base, chunkNumber: 1, currentChunkSize: first.currentChunkSize },
+      first.bytes,
+    );
+    expectLocked({ status: chunk.status, body: chunk.body }, '/one/a.md');
     expectLocked(
       await call(t.app, 'POST', '/markdown/edit', {
         token: token(),
@@ -215,7 +231,8 @@ describe('a WebDAV lock holds against the web API', () => {
       currentDirectory: '/top/inner',
       content: Buffer.from('new'),
     });
-    expectLocked(up.merged ?? up.test!, '/top/inner');
+    expect(up.sent).toBe(0);
+    expectLocked(up.test!, '/top/inner');
     // a share's visitor with every permission
     const share = await makeShare(t, token(), {
       fileId: top,
@@ -229,6 +246,18 @@ describe('a WebDAV lock holds against the web API', () => {
       content: Buffer.from('v'),
     });
     expectLocked(visit.failed!, '/top/inner');
+    const { base: visitBase, chunks: visitChunks } = chunkPlan({
+      name: 'drop.txt',
+      currentDirectory: '/inner',
+      content: Buffer.from('v'),
+    });
+    expectLocked(
+      await call(t.app, 'GET', '/public/upload', {
+        headers,
+        query: { ...visitBase, chunkNumber: 1, currentChunkSize: visitChunks[0]!.currentChunkSize },
+      }),
+      '/top/inner',
+    );
     expectLocked(
       await call(t.app, 'GET', '/public/rename', {
         headers,

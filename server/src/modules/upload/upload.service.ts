@@ -13,6 +13,7 @@ import { sha256 } from '../../lib/ids.ts';
 import type { TrashService } from '../files/trash.service.ts';
 import type { HistoryService } from '../history/history.service.ts';
 import { toView, type FileView } from '../files/file-view.ts';
+import { newItemScope } from '../files/item-locks.ts';
 import type { FilesService, FolderRef, Owner } from '../files/files.service.ts';
 import { checkName, checkPathLength, folderPathOf, parseFolderPath } from '../files/names.ts';
 import { Gate } from '../../lib/gate.ts';
@@ -248,6 +249,7 @@ export class UploadService {
   ): Promise<ChunkTestResult & { file?: FileView }> {
     requireAuthority(actor, 'cloud:file:upload');
     validateChunk(p);
+    await this.assertNotLocked(actor, p);
     const id = sessionKey(actor.id, p, policy.visitor?.shareId);
     const found = await this.find(id);
     const session = found && !this.lapsed(found) ? found : undefined;
@@ -283,6 +285,16 @@ export class UploadService {
       upload: resume.length > 0,
       merge: resume.length === session.totalChunks,
     };
+  }
+
+  /**
+   * A file locked over WebDAV (or a new name in a locked folder) is refused at the chunk test
+   * and at every chunk, with the lock's holder (423), not only at the merge after every chunk
+   * was sent. The merge checks again: a lock may be taken meanwhile.
+   */
+  private async assertNotLocked(actor: Actor, p: ChunkParams): Promise<void> {
+    const folder = folderPathOf(targetSegments(p));
+    await this.files.itemLocks.assertFree(actor, [newItemScope(folder, checkName(p.filename))]);
   }
 
   /** A new file made from one the user already owns with the same hash and size: no bytes sent. */
@@ -321,6 +333,7 @@ export class UploadService {
   ): Promise<{ upload: boolean; merge: boolean }> {
     requireAuthority(actor, 'cloud:file:upload');
     validateChunk(p);
+    await this.assertNotLocked(actor, p);
     const session = await this.open(actor, p, policy);
     if (session.state === 'done') return { upload: true, merge: false };
     if (session.state !== 'uploading')
