@@ -333,6 +333,10 @@ describe('documents', () => {
       expect(config.document).toMatchObject({ fileType: 'docx', title: 'report.docx' });
       expect(config.documentType).toBe('word');
       expect(config.editorConfig.user.name).toBe(ADMIN.username);
+      // no session token rides in what the document server is given: its addresses are signed
+      // for this file and this user only
+      expect(JSON.stringify(config)).not.toContain(token);
+      expect(JSON.stringify(config)).not.toContain('nimbus-token');
       // the server signed exactly this configuration with the secret
       const [head, body, signature] = config.token.split('.');
       expect(createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url')).toBe(

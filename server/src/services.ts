@@ -56,6 +56,7 @@ import { OfficeService, officeCacheKeeper } from './modules/office/office.servic
 import { CacheService } from './modules/cache/cache.service.ts';
 import { registerCacheJobs } from './modules/cache/cache.jobs.ts';
 import { imageCacheKeepers } from './modules/images/image-cache-keys.ts';
+import { OfficeLinks } from './modules/office/office-links.ts';
 import { OfficeSettings } from './modules/office/office-settings.ts';
 import { OFFICE_CONVERT_TIMEOUT_MS, OFFICE_SUFFIXES } from '@nimbus/contract';
 
@@ -146,8 +147,10 @@ export function createServices(database: DbHandle, config: Config) {
     files,
     shareAccess,
     new OfficeSettings(settings, secrets),
-    (token) => auth.authenticate(token),
+    auth,
     history,
+    downloads,
+    new OfficeLinks(secrets),
     { parallel: 2, timeoutMs: OFFICE_CONVERT_TIMEOUT_MS },
   );
   // a document's tile shows its first page, drawn from the PDF it is viewed as

@@ -88,10 +88,45 @@ export const publicOfficeShareQuery = publicShareQuery.extend({
   shareToken: z.string().max(2048).optional(),
 });
 
-/** `POST /office/track?fileId=&nimbus-token=&name=`: where the document server calls back. */
+/**
+ * The signature of an address Nimbus hands the document server (`/office/file`,
+ * `/office/track`): made for one file (and version) and one user, until `expires` (epoch ms).
+ */
+const officeLink = {
+  user: id.optional(),
+  expires: queryNumber(z.number().int().min(0)).optional(),
+  signature: z.string().max(128).optional(),
+};
+
+/**
+ * `POST /office/track?fileId=&user=&expires=&signature=`: where the document server calls
+ * back. The `nimbus-token` form of older editors is still read (and masked in the log); Nimbus
+ * makes no such address any more.
+ */
 export const officeTrackQuery = z
-  .object({ fileId: id, 'nimbus-token': z.string().max(2048).optional() })
+  .object({ fileId: id, ...officeLink, 'nimbus-token': z.string().max(2048).optional() })
   .passthrough();
+
+/** `GET /office/file?fileId=&id=&user=&expires=&signature=`: a document's bytes (or a version's). */
+export const officeFileQuery = z.object({ fileId: id, id: id.optional(), ...officeLink });
+
+/** `GET /office/editor?fileId=&lang=`: the signed DocsAPI configuration of one's document. */
+export const officeEditorQuery = z.object({
+  fileId: id,
+  lang: z
+    .string()
+    .max(16)
+    .regex(/^[a-zA-Z_-]+$/)
+    .optional(),
+});
+
+/** `GET /office/version?fileId=&id=&version=`: the signed data of one version for the editor. */
+export const officeVersionQuery = z.object({
+  fileId: id,
+  /** A kept version; none: the current bytes. */
+  id: id.optional(),
+  version: queryNumber(z.number().int().min(1).max(1_000_000)),
+});
 
 /** The document server's callback body (its "track" request). */
 export const officeTrackBody = z
@@ -129,6 +164,10 @@ export type OfficeConfigView = z.infer<typeof officeConfigView>;
 /** What a share's visitor learns: where the document server is, never the secret. */
 export const publicOfficeConfigView = officeConfigView.omit({ secret: true });
 export type PublicOfficeConfigView = z.infer<typeof publicOfficeConfigView>;
+
+/** A DocsAPI configuration (or a version's data), with its JWT when a secret is set. */
+export const officeEditorConfig = z.record(z.string(), z.unknown());
+export type OfficeEditorConfig = z.infer<typeof officeEditorConfig>;
 
 /** The reply the document server expects from its callback. */
 export const officeTrackAnswer = z.object({ error: z.number().int() });

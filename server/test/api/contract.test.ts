@@ -30,7 +30,7 @@ const NOT_JSON = new Set([
 
 /** Byte routes: paths that serve file content, zips or thumbnails. */
 const isByteRoute = (url: string) =>
-  /^\/api\/(file|pre-file|share-file|packageDownload|preview\/office|view\/(?!image\/info)|preview\/(path\/)?text\/stream|history\/preview\/(file|text\/stream)|public\/s\/(preview|download|thumbnail|view\/(?!image\/info)|packageDownload)|thumbnail|(public\/)?video\/hls\/|(public\/s\/)?media\/cover)/.test(
+  /^\/api\/(file|pre-file|share-file|packageDownload|preview\/office|view\/(?!image\/info)|preview\/(path\/)?text\/stream|history\/preview\/(file|text\/stream)|public\/s\/(preview|download|thumbnail|view\/(?!image\/info)|packageDownload)|thumbnail|(public\/)?video\/hls\/|(public\/s\/)?media\/cover|office\/file)/.test(
     url,
   );
 

@@ -10,6 +10,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import {
   ErrorCode,
   MASKED_SECRET,
+  SEED_MENUS,
+  USER_ROLE,
+  USER_ROLE_MENUS,
   type OfficeConfigView,
   type OfficeHistory,
 } from '@nimbus/contract';
@@ -635,6 +638,207 @@ describe('OnlyOffice', () => {
         ),
       );
       expect(kept).toEqual(['second save', 'first save', docx.toString('latin1')]);
+    } finally {
+      await docServer.close();
+    }
+  });
+});
+
+describe('OnlyOffice addresses', () => {
+  const secret = 'a-document-server-secret';
+  interface EditorConfig {
+    token?: string;
+    document: { key: string; url: string; fileType: string; permissions: { edit: boolean } };
+    editorConfig: { callbackUrl: string; user: { id: string } };
+  }
+  /** A path and query of this API from an address the document server was given. */
+  const local = (address: string) => {
+    const url = new URL(address);
+    expect(url.origin).toBe('http://nimbus:8088');
+    return `${url.pathname.replace(/^\/api/, '')}${url.search}`;
+  };
+  const editorOf = async (token: string, fileId: string) => {
+    const res = await call<EditorConfig>(t.app, 'GET', '/office/editor', {
+      token,
+      query: { fileId, lang: 'en' },
+    });
+    expect(res.body.code, res.body.message).toBe(0);
+    return res.body.data!;
+  };
+  const setUp = (documentServer = 'http://office.example') =>
+    call(t.app, 'PUT', '/office/config', {
+      token: admin.token,
+      body: { documentServer, secret, callbackServer: 'http://nimbus:8088/api' },
+    });
+
+  it('hands the editor no session token: its addresses are signed for one file and one user', async () => {
+    await setUp();
+    const id = await putFile(t, owner(), '/', 'Quarterly.docx', docx);
+    const other = await putFile(t, owner(), '/', 'Other.docx', Buffer.from('other'));
+    const config = await editorOf(admin.token, id);
+    expect(JSON.stringify(config)).not.toContain(admin.token);
+    expect(JSON.stringify(config)).not.toContain('nimbus-token');
+    expect(config.document).toMatchObject({ fileType: 'docx', permissions: { edit: true } });
+    expect(config.editorConfig.user.id).toBe(admin.userId);
+    // the configuration is signed as a whole with the document server's secret
+    const { token: signature, ...unsigned } = config;
+    expect(signature).toBe(jwt(unsigned, secret));
+
+    // the document's address opens its bytes, without any session
+    const file = local(config.document.url);
+    const fetched = await bytes(file);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body.equals(docx)).toBe(true);
+
+    // not another file's, not with a changed signature, not after its few minutes
+    const refused = async (address: string) => {
+      const res = await bytes(address);
+      expect(res.status, address).toBe(403);
+      expect(res.json().code).toBe(ErrorCode.PERMISSION_DENIED);
+    };
+    await refused(file.replace(`fileId=${id}`, `fileId=${other}`));
+    const signed = new URL(config.document.url).searchParams.get('signature')!;
+    const flipped = `${signed[0] === 'A' ? 'B' : 'A'}${signed.slice(1)}`;
+    await refused(file.replace(`signature=${signed}`, `signature=${flipped}`));
+    await refused(file.replace(`signature=${signed}`, 'signature=not-a-signature'));
+    await refused(
+      file.replace(/&user=[^&]+/, `&user=${(await makeUser(t.app, admin.token)).userId}`),
+    );
+    await refused(file.replace(/&expires=(\d+)/, (_, e: string) => `&expires=${Number(e) + 1}`));
+    // the callback's signature opens no bytes, the file's no callback
+    const callback = local(config.editorConfig.callbackUrl);
+    await refused(`/office/file?${new URL(config.editorConfig.callbackUrl).search.slice(1)}`);
+    expect((await bytes(file.replace(/&signature=[^&]+/, ''))).status).toBe(403);
+    const unreadable = await bytes(file.replace(/&expires=\d+/, '&expires=soon'));
+    expect(unreadable.status).toBe(422);
+    expect(unreadable.json().code).toBe(ErrorCode.BAD_PARAMETER);
+    expect(callback).toMatch(/^\/office\/track\?/);
+
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 6 * 60_000);
+    try {
+      await refused(file);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  it('takes the save callback for its file only, while its user may still edit it', async () => {
+    const docServer = await fakeDocumentServer(editedDocx);
+    try {
+      await setUp(docServer.origin);
+      const user = await makeUser(t.app, admin.token);
+      const mine = { userId: user.userId, username: user.username };
+      const id = await putFile(t, mine, '/', 'Mine.docx', docx);
+      const other = await putFile(t, mine, '/', 'Other.docx', docx);
+      const config = await editorOf(user.token, id);
+      const callback = local(config.editorConfig.callbackUrl);
+      const save = (address: string) => {
+        const body = {
+          key: config.document.key,
+          status: 2,
+          url: `${docServer.origin}/cache/files/k/output.docx`,
+        };
+        return call<never>(t.app, 'POST', address, { body: { ...body, token: jwt(body, secret) } });
+      };
+      // another file's callback, a changed signature: refused, nothing fetched
+      const elsewhere = await save(callback.replace(`fileId=${id}`, `fileId=${other}`));
+      expect(elsewhere.status).toBe(403);
+      const tampered = await save(callback.replace(/signature=[^&]+/, 'signature=AAAA'));
+      expect(tampered.status).toBe(403);
+      expect(docServer.requests).toEqual([]);
+
+      // within the editing session's day, the save goes over the file
+      const later = Date.now() + 3 * 3600_000;
+      const clock = vi.spyOn(Date, 'now').mockReturnValue(later);
+      try {
+        expect((await save(callback)).body).toEqual({ error: 0 });
+      } finally {
+        clock.mockRestore();
+      }
+      expect(docServer.requests).toHaveLength(1);
+      const row = await t.app.services.files.liveRow(user.userId, id);
+      expect(row?.size).toBe(editedDocx.length);
+
+      // the user loses the right to change files: the same address saves nothing more
+      const narrowed = await call(t.app, 'PUT', '/role/update', {
+        token: admin.token,
+        body: {
+          id: USER_ROLE.id,
+          menuIds: USER_ROLE_MENUS.filter(
+            (m) => SEED_MENUS.find((s) => s.id === m)?.authority !== 'cloud:file:update',
+          ),
+        },
+      });
+      expect(narrowed.body.code, narrowed.body.message).toBe(0);
+      const lost = await save(callback);
+      expect(lost.status).toBe(403);
+      expect(docServer.requests).toHaveLength(1);
+
+      // and after a day, the address has expired
+      const dayLater = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 25 * 3600_000);
+      try {
+        const late = await save(callback);
+        expect(late.status).toBe(403);
+        expect(late.body.message).toMatch(/expired/);
+      } finally {
+        dayLater.mockRestore();
+      }
+    } finally {
+      await docServer.close();
+    }
+  });
+
+  it('shows a kept version to the document server by a signed address of that version', async () => {
+    const docServer = await fakeDocumentServer(editedDocx);
+    try {
+      await setUp(docServer.origin);
+      const id = await putFile(t, owner(), '/', 'Quarterly.docx', docx);
+      const config = await editorOf(admin.token, id);
+      const body = {
+        key: config.document.key,
+        status: 2,
+        url: `${docServer.origin}/cache/files/k/out`,
+      };
+      const saved = await call(t.app, 'POST', local(config.editorConfig.callbackUrl), {
+        body: { ...body, token: jwt(body, secret) },
+      });
+      expect(saved.body).toEqual({ error: 0 });
+      const history = await call<OfficeHistory>(t.app, 'GET', '/history/office/list', {
+        token: admin.token,
+        query: { fileId: id },
+      });
+      const kept = history.body.data!.history[0]!;
+      const data = await call<{ url: string; key: string; token: string }>(
+        t.app,
+        'GET',
+        '/office/version',
+        { token: admin.token, query: { fileId: id, id: kept.key, version: 1 } },
+      );
+      expect(data.body.code, data.body.message).toBe(0);
+      const { token: signature, ...unsigned } = data.body.data!;
+      expect(signature).toBe(jwt(unsigned, secret));
+      expect(JSON.stringify(data.body.data)).not.toContain(admin.token);
+      const address = local(data.body.data!.url);
+      const fetched = await bytes(address);
+      expect(fetched.status).toBe(200);
+      expect(fetched.body.equals(docx)).toBe(true);
+      // the version's signature opens neither the current bytes nor another version
+      expect((await bytes(address.replace(/&id=[^&]+/, ''))).status).toBe(403);
+      const current = await call<{ url: string }>(t.app, 'GET', '/office/version', {
+        token: admin.token,
+        query: { fileId: id, version: 2 },
+      });
+      const currentBytes = await bytes(local(current.body.data!.url));
+      expect(currentBytes.body.equals(editedDocx)).toBe(true);
+      // nobody else's versions are signed
+      const stranger = await makeUser(t.app, admin.token);
+      const theirs = await call(t.app, 'GET', '/office/version', {
+        token: stranger.token,
+        query: { fileId: id, id: kept.key, version: 1 },
+      });
+      expect(theirs.status).toBeGreaterThanOrEqual(400);
+      expect(theirs.status).toBeLessThan(500);
     } finally {
       await docServer.close();
     }

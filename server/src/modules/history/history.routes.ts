@@ -58,8 +58,8 @@ export async function historyRoutes(app: FastifyInstance): Promise<void> {
       ok(await history.text(actorOf(request), request.query.id, request.query.fileId)),
   );
 
-  // a version's bytes: always a download, never shown inline from this origin; the file one is
-  // also what an OnlyOffice document server fetches to show a version (the token in its address)
+  // a version's bytes: always a download, never shown inline from this origin (an OnlyOffice
+  // document server fetches a version by a signed `/office/file` address instead)
   const sendVersion = (asText: boolean) =>
     api.get(
       asText ? '/history/preview/text/stream' : '/history/preview/file',

@@ -230,7 +230,8 @@ export class HistoryService {
   }
 
   /** One version of the actor's, checked against the file it is asked for. */
-  private async version(actor: Actor, id: string, fileId?: string): Promise<VersionRow> {
+  /** One of the actor's kept versions (of `fileId` when named), or a 404. */
+  async version(actor: Actor, id: string, fileId?: string): Promise<VersionRow> {
     const version = await this.repo.byId(actor.id, id);
     if (!version || (fileId !== undefined && version.fileId !== fileId)) throw missingVersion();
     return version;

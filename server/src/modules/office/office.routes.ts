@@ -5,12 +5,16 @@ import {
   answers,
   officeConfigBody,
   officeConfigView,
+  officeEditorConfig,
+  officeEditorQuery,
+  officeFileQuery,
   officeHistory,
   officeHistoryQuery,
   officeQuery,
   officeTrackAnswer,
   officeTrackBody,
   officeTrackQuery,
+  officeVersionQuery,
   publicOfficeConfigView,
   publicOfficeQuery,
   publicOfficeShareQuery,
@@ -18,11 +22,20 @@ import {
 import { z } from 'zod';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
-import { sendFileBytes } from '../files/file-serve.ts';
+import { contentDisposition, markUserBytes, sendFileBytes } from '../files/file-serve.ts';
 import { credentialsOf } from '../share/share-request.ts';
 import type { OfficePdf } from './office.service.ts';
 
 const fileIdOf = (q: { fileId?: string; id?: string }) => q.fileId ?? q.id ?? '';
+
+/** Where the document server reaches this API when no callback server is set: as the browser did. */
+const apiAddressOf = (request: FastifyRequest) => `${request.protocol}://${request.host}/api`;
+
+const linkOf = (q: { user?: string; expires?: number; signature?: string }) => ({
+  user: q.user,
+  expires: q.expires,
+  signature: q.signature,
+});
 
 /** A DocsAPI configuration to sign: any JSON object, checked by the service. */
 const signatureBody = z.record(z.string(), z.unknown());
@@ -101,7 +114,54 @@ export async function officeRoutes(app: FastifyInstance): Promise<void> {
     async (request) => ok(await office.publicSignature(credentialsOf(request), request.body)),
   );
 
-  // the document server calls this; it carries the user's token in its address (API-NOTES §1.15)
+  // the editor's configuration, its addresses signed for this file and user (office-links.ts)
+  api.get(
+    '/office/editor',
+    { schema: { querystring: officeEditorQuery, response: answers(officeEditorConfig) } },
+    async (request) =>
+      ok(
+        await office.editor(actorOf(request), request.query.fileId, {
+          api: apiAddressOf(request),
+          lang: request.query.lang,
+        }),
+      ),
+  );
+
+  api.get(
+    '/office/version',
+    { schema: { querystring: officeVersionQuery, response: answers(officeEditorConfig) } },
+    async (request) =>
+      ok(
+        await office.versionData(actorOf(request), request.query.fileId, {
+          id: request.query.id,
+          version: request.query.version,
+          api: apiAddressOf(request),
+        }),
+      ),
+  );
+
+  // the document server fetches a document (or a version) here, by a signed address
+  api.get(
+    '/office/file',
+    { config: open, schema: { querystring: officeFileQuery } },
+    async (request, reply) => {
+      const q = request.query;
+      const found = await office.signedFile({ fileId: q.fileId, id: q.id }, linkOf(q));
+      if (found.kind === 'current')
+        return sendFileBytes(request, reply, found.bytes, found.bytes.row, {
+          download: false,
+          previewOnly: found.bytes.previewOnly,
+        });
+      markUserBytes(reply);
+      reply.header('content-type', 'application/octet-stream');
+      reply.header('content-disposition', contentDisposition('attachment', found.filename));
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('cache-control', 'private, no-store');
+      return reply.send(found.body);
+    },
+  );
+
+  // the document server calls this, by the signed address of the editor's configuration
   api.post(
     '/office/track',
     {
@@ -115,6 +175,7 @@ export async function officeRoutes(app: FastifyInstance): Promise<void> {
     async (request) =>
       office.track({
         fileId: request.query.fileId,
+        link: linkOf(request.query),
         nimbusToken: request.query[TOKEN_HEADER],
         body: request.body,
         authorization: request.headers.authorization,

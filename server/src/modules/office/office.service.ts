@@ -12,13 +12,14 @@ import {
   type OfficeHistory,
   type PublicOfficeConfigView,
 } from '@nimbus/contract';
-import { requireAuthority, type Actor } from '../../lib/access.ts';
+import { can, requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError, badParameter, forbidden, notLoggedIn } from '../../lib/errors.ts';
 import { Gate } from '../../lib/gate.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { Place } from '../../storage/blob-store.ts';
 import { fileIdAtStart, markUsed, type CacheKeeper } from '../cache/cache-keeper.ts';
 import { bytesGrant, requireDownload } from '../files/bytes-grant.ts';
+import type { BytesToSend, DownloadService } from '../files/download.service.ts';
 import type { FileRow } from '../files/files.repo.ts';
 import { type FilesService, type Owner } from '../files/files.service.ts';
 import {
@@ -29,6 +30,12 @@ import {
   type ShareTarget,
 } from '../share/share-access.ts';
 import { verifyJwt, signJwt } from './office-jwt.ts';
+import {
+  OFFICE_CALLBACK_TTL_MS,
+  OFFICE_FILE_LINK_TTL_MS,
+  type OfficeLinkQuery,
+  type OfficeLinks,
+} from './office-links.ts';
 import type { HistoryService } from '../history/history.service.ts';
 import type { OfficeSettings } from './office-settings.ts';
 import { convertToPdf, hasSoffice } from './programs/soffice.ts';
@@ -41,8 +48,13 @@ export interface OfficePdf {
   previewOnly?: () => Error;
 }
 
-/** What verifies a `nimbus-token` of a callback: the auth service's `authenticate`. */
-export type Authenticate = (token: string) => Promise<{ actor: Actor } | null>;
+/** Who a callback or a signed address acts for: the auth service's lookups. */
+export interface OfficeAuth {
+  /** The actor of a `nimbus-token` (the callback form of older editors). */
+  authenticate(token: string): Promise<{ actor: Actor } | null>;
+  /** The actor a signed address was made for, with the user's current grants. */
+  actorFor(userId: string): Promise<Actor | null>;
+}
 
 export interface OfficeOptions {
   /** LibreOffice conversions at once, across all files. */
@@ -50,7 +62,30 @@ export interface OfficeOptions {
   timeoutMs: number;
   /** What an edited document the document server hands back may weigh at most. */
   maxSaveBytes?: number;
+  /** How long the document server may fetch a document by the address it was given. */
+  fileLinkTtlMs?: number;
+  /** How long the save callback's address of an editing session holds. */
+  callbackTtlMs?: number;
 }
+
+/** The bytes a signed address opens: a document's current ones, or a kept version. */
+export type OfficeFileBytes =
+  { kind: 'current'; bytes: BytesToSend } | { kind: 'version'; filename: string; body: Readable };
+
+const DOCUMENT_TYPES: Record<string, string> = {
+  xls: 'cell',
+  xlsx: 'cell',
+  ods: 'cell',
+  csv: 'cell',
+  ppt: 'slide',
+  pptx: 'slide',
+  odp: 'slide',
+};
+
+const queryOf = (values: Record<string, string | number | undefined>) =>
+  new URLSearchParams(
+    Object.entries(values).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+  ).toString();
 
 const OFFICE = new Set<string>(OFFICE_SUFFIXES);
 /** A document that could not be converted is not tried again before this (a broken file). */
@@ -102,8 +137,10 @@ export class OfficeService {
     private readonly files: FilesService,
     private readonly shareAccess: ShareAccess,
     readonly settings: OfficeSettings,
-    private readonly authenticate: Authenticate,
+    private readonly auth: OfficeAuth,
     private readonly versions: HistoryService,
+    private readonly downloads: DownloadService,
+    private readonly links: OfficeLinks,
     private readonly options: OfficeOptions,
   ) {
     this.gate = new Gate(Math.max(1, options.parallel));
@@ -299,16 +336,137 @@ export class OfficeService {
     return this.sign(config);
   }
 
+  // ---- the editor's configuration and its signed addresses ----------------------------------
+
+  /**
+   * The DocsAPI configuration that opens one of the actor's documents (their own or a mounted
+   * share's) in the document server's editor, signed with its secret. The document's address
+   * and the save callback carry a signature for this file and this user (office-links.ts),
+   * never a session token. `api`: the address the document server reaches Nimbus's API at,
+   * when no callback server is set.
+   */
+  async editor(
+    actor: Actor,
+    fileId: string,
+    input: { api: string; lang?: string },
+  ): Promise<Record<string, unknown>> {
+    requireAuthority(actor, 'cloud:file:list');
+    const { row, open } = await this.shareAccess.fileForActor(actor, fileId);
+    if (row.isFolder === 1) throw notOffice();
+    // the editor shows the bytes: what reading them by id needs
+    const bytes = await this.downloads.fileById(actor, row.id, false);
+    const config = await this.settings.get();
+    const api = (config.callbackServer || input.api).replace(/\/+$/, '');
+    const suffix = row.suffix.toLowerCase();
+    const file = this.links.sign(
+      { kind: 'file', fileId: row.id },
+      actor.id,
+      this.options.fileLinkTtlMs ?? OFFICE_FILE_LINK_TTL_MS,
+    );
+    const track = this.links.sign(
+      { kind: 'track', fileId: row.id },
+      actor.id,
+      this.options.callbackTtlMs ?? OFFICE_CALLBACK_TTL_MS,
+    );
+    const docs: Record<string, unknown> = {
+      document: {
+        fileType: suffix,
+        key: documentKey(row),
+        title: row.name,
+        url: `${api}/office/file?${queryOf({ fileId: row.id, ...file })}`,
+        permissions: { edit: this.mayEdit(actor, open), download: !bytes.previewOnly },
+      },
+      documentType: DOCUMENT_TYPES[suffix] ?? 'word',
+      editorConfig: {
+        callbackUrl: `${api}/office/track?${queryOf({ fileId: row.id, ...track })}`,
+        lang: input.lang ?? 'en',
+        user: { id: actor.id, name: actor.username },
+      },
+      width: '100%',
+      height: '100%',
+    };
+    return this.signed(docs, config.secret);
+  }
+
+  /**
+   * The data the editor's history panel shows one version by (`id`: a kept one, none: the
+   * current bytes), its address signed for this file, version and user.
+   */
+  async versionData(
+    actor: Actor,
+    fileId: string,
+    input: { id?: string; version: number; api: string },
+  ): Promise<Record<string, unknown>> {
+    const { row, open } = await this.shareAccess.fileForActor(actor, fileId);
+    if (row.isFolder === 1) throw notOffice();
+    requireDownload(bytesGrant(actor, open));
+    if (input.id) await this.versions.version(actor, input.id, row.id);
+    const config = await this.settings.get();
+    const api = (config.callbackServer || input.api).replace(/\/+$/, '');
+    const link = this.links.sign(
+      { kind: 'file', fileId: row.id, version: input.id },
+      actor.id,
+      this.options.fileLinkTtlMs ?? OFFICE_FILE_LINK_TTL_MS,
+    );
+    const data = {
+      fileType: row.suffix.toLowerCase(),
+      key: input.id ?? documentKey(row),
+      url: `${api}/office/file?${queryOf({ fileId: row.id, id: input.id, ...link })}`,
+      version: input.version,
+    };
+    return this.signed(data, config.secret);
+  }
+
+  /** The bytes a signed address opens, read as the user it was made for, with today's rights. */
+  async signedFile(
+    target: { fileId: string; id?: string },
+    link: Partial<OfficeLinkQuery>,
+  ): Promise<OfficeFileBytes> {
+    const actor = await this.linkActor(
+      { kind: 'file', fileId: target.fileId, version: target.id },
+      link,
+    );
+    if (!target.id)
+      return { kind: 'current', bytes: await this.downloads.fileById(actor, target.fileId, false) };
+    const { version, body } = await this.versions.bytes(actor, target.id, target.fileId);
+    return { kind: 'version', filename: version.filename, body };
+  }
+
+  private async linkActor(
+    target: Parameters<OfficeLinks['verify']>[0],
+    link: Partial<OfficeLinkQuery>,
+  ): Promise<Actor> {
+    const actor = await this.auth.actorFor(this.links.verify(target, link));
+    if (!actor) throw forbidden('The user this address was made for no longer exists');
+    return actor;
+  }
+
+  private mayEdit(actor: Actor, open: OpenShare | null): boolean {
+    if (!can(actor, 'cloud:file:update')) return false;
+    try {
+      if (open) this.requireEdit(open);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private signed(data: Record<string, unknown>, secret: string): Record<string, unknown> {
+    return secret ? { ...data, token: signJwt(data, secret) } : data;
+  }
+
   // ---- the save callback --------------------------------------------------------------------
 
   /**
    * The document server's callback (API-NOTES §1.15). With a secret set, its body counts only
    * when signed (the `token` field, or the Authorization header whose `payload` is the body).
-   * The `nimbus-token` names the user the editor was opened for, who must be allowed to change
-   * the file. Saves download the edited document from the document server only.
+   * The address's signature (or, from older editors, its `nimbus-token`) names the user the
+   * editor was opened for, who must still be allowed to change the file. Saves download the
+   * edited document from the document server only.
    */
   async track(input: {
     fileId: string;
+    link: Partial<OfficeLinkQuery>;
     nimbusToken: string | undefined;
     body: Record<string, unknown>;
     authorization: string | undefined;
@@ -327,9 +485,14 @@ export class OfficeService {
       if (!signed || typeof signed !== 'object') throw forbidden('The callback has no signed body');
       body = signed as Record<string, unknown>;
     }
-    const found = input.nimbusToken ? await this.authenticate(input.nimbusToken) : null;
-    if (!found) throw notLoggedIn();
-    const actor = found.actor;
+    let actor: Actor;
+    if (input.link.signature || !input.nimbusToken) {
+      actor = await this.linkActor({ kind: 'track', fileId: input.fileId }, input.link);
+    } else {
+      const found = await this.auth.authenticate(input.nimbusToken);
+      if (!found) throw notLoggedIn();
+      actor = found.actor;
+    }
     const status = Number(body.status);
     if (!SAVE_STATUSES.has(status)) {
       // 1 editing, 3 save failed, 4 closed unchanged, 7 force-save failed: nothing to do

@@ -4,10 +4,11 @@ import { useSessionStore } from '../../../stores/session';
 import { el, statusLine, text } from './viewer-page';
 
 /**
- * The OnlyOffice editor page (`/resource/onlyoffice/editor.html?id=&name=`): builds the DocsAPI
- * configuration of one of the signed-in user's documents (API-NOTES §1.15), has the server sign
- * it, and loads the configured document server's editor, which saves through `/office/track`.
- * The server lets this page alone load scripts from the document server.
+ * The OnlyOffice editor page (`/resource/onlyoffice/editor.html?id=&name=`): asks the server for
+ * the DocsAPI configuration of one of the signed-in user's documents (API-NOTES §1.15), signed,
+ * its addresses made for this file and user only (no session token leaves in them), and loads
+ * the configured document server's editor, which saves through `/office/track`. The server lets
+ * this page alone load scripts from the document server.
  */
 
 /** The editor's calls this page makes (DocsAPI): the history panel's list and one version. */
@@ -19,16 +20,6 @@ interface DocEditor {
 interface DocsApi {
   DocEditor: new (element: string, config: Record<string, unknown>) => DocEditor;
 }
-
-const DOCUMENT_TYPES: Record<string, string> = {
-  xls: 'cell',
-  xlsx: 'cell',
-  ods: 'cell',
-  csv: 'cell',
-  ppt: 'slide',
-  pptx: 'slide',
-  odp: 'slide',
-};
 
 async function apiGet<T>(path: string, token: string): Promise<T> {
   const response = await fetch(`/api${path}`, { headers: { [TOKEN_HEADER]: token } });
@@ -46,33 +37,19 @@ function loadScript(src: string): Promise<void> {
   });
 }
 
-/** `/office/signature`: the server signs with the document server's secret ('' when none is set). */
-async function signed(data: Record<string, unknown>, token: string): Promise<string> {
-  const response = await fetch('/api/office/signature', {
-    method: 'POST',
-    headers: { [TOKEN_HEADER]: token, 'content-type': 'application/json' },
-    body: JSON.stringify(data),
-  });
-  return ((await response.json()) as { data?: string }).data ?? '';
-}
-
 /**
- * The editor's history panel (DocsAPI events): the versions Nimbus keeps, each shown from its
- * own address (the kept bytes, or the file for the current one); restoring one goes through
+ * The editor's history panel (DocsAPI events): the versions Nimbus keeps, each shown from an
+ * address the server signs for it (`/office/version`); restoring one goes through
  * `/history/recovery` (the current content is kept as a version first), then the editor opens
  * the restored document afresh.
  */
 function historyEvents(input: {
   editor: () => DocEditor | null;
   fileId: string;
-  fileType: string;
-  api: string;
-  credentials: string;
-  currentUrl: string;
   token: string;
   history: OfficeHistory;
 }): Record<string, unknown> {
-  const { fileId, fileType, api, credentials, token } = input;
+  const { fileId, token } = input;
   let history = input.history;
   const load = async () => {
     history = await apiGet<OfficeHistory>(
@@ -94,19 +71,13 @@ function historyEvents(input: {
         input.editor()?.setHistoryData({ version: event.data, error: text('failed') });
         return;
       }
-      const url =
-        entry.version === history.currentVersion
-          ? input.currentUrl
-          : `${api}/history/preview/file?id=${encodeURIComponent(entry.key)}&fileId=${encodeURIComponent(fileId)}&${credentials}`;
-      const data: Record<string, unknown> = {
-        fileType,
-        key: entry.key,
-        url,
-        version: entry.version,
-      };
-      void signed(data, token).then(
-        (signature) =>
-          input.editor()?.setHistoryData(signature ? { ...data, token: signature } : data),
+      const kept =
+        entry.version === history.currentVersion ? '' : `&id=${encodeURIComponent(entry.key)}`;
+      void apiGet<Record<string, unknown>>(
+        `/office/version?fileId=${encodeURIComponent(fileId)}${kept}&version=${entry.version}`,
+        token,
+      ).then(
+        (data) => input.editor()?.setHistoryData(data),
         () => input.editor()?.setHistoryData({ version: entry.version, error: text('failed') }),
       );
     },
@@ -136,7 +107,7 @@ async function main(): Promise<void> {
   const params = new URLSearchParams(window.location.search);
   const id = params.get('id') ?? '';
   const name = params.get('name') ?? '';
-  const { token, username, userId } = useSessionStore.getState();
+  const { token } = useSessionStore.getState();
   if (!id || !name || !token) {
     status.show(text('noFile'), true);
     return;
@@ -147,31 +118,12 @@ async function main(): Promise<void> {
       `/history/office/list?fileId=${encodeURIComponent(id)}`,
       token,
     );
-    const key = history.history.at(-1)?.key ?? id;
-    // the address the document server reaches Nimbus at (it may differ from the browser's)
-    const api = config.callbackServer || `${window.location.origin}/api`;
-    const suffix = name.split('.').pop()?.toLowerCase() ?? '';
-    const credentials = `${TOKEN_HEADER}=${encodeURIComponent(token)}`;
-    const url = `${api}/pre-file/${encodeURIComponent(id)}/${encodeURIComponent(name)}?${credentials}`;
-    const docs: Record<string, unknown> = {
-      document: {
-        fileType: suffix,
-        key,
-        title: name,
-        url,
-        permissions: { edit: true, download: true },
-      },
-      documentType: DOCUMENT_TYPES[suffix] ?? 'word',
-      editorConfig: {
-        callbackUrl: `${api}/office/track?fileId=${encodeURIComponent(id)}&${credentials}&name=${encodeURIComponent(username)}`,
-        lang: useAppStore.getState().lang === 'zh_CN' ? 'zh' : 'en',
-        user: { id: userId, name: username },
-      },
-      width: '100%',
-      height: '100%',
-    };
-    const signature = await signed(docs, token);
-    if (signature) docs.token = signature;
+    // the configuration as the server made and signed it
+    const lang = useAppStore.getState().lang === 'zh_CN' ? 'zh' : 'en';
+    const docs = await apiGet<Record<string, unknown>>(
+      `/office/editor?fileId=${encodeURIComponent(id)}&lang=${lang}`,
+      token,
+    );
     await loadScript(`${config.documentServer}/web-apps/apps/api/documents/api.js`);
     const api$ = (window as unknown as { DocsAPI?: DocsApi }).DocsAPI;
     if (!api$) throw new Error(text('failed'));
@@ -181,10 +133,6 @@ async function main(): Promise<void> {
     docs.events = historyEvents({
       editor: () => editor,
       fileId: id,
-      fileType: suffix,
-      api,
-      credentials,
-      currentUrl: url,
       token,
       history,
     });
