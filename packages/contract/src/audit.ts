@@ -6,6 +6,8 @@ import { queryNumber } from './validation.ts';
 /** What an entry records. */
 export const AUDIT_ACTIONS = [
   'signIn',
+  /** A password that passed, with the second factor still to come. */
+  'signInSecondFactorNext',
   'signOut',
   'user.add',
   'user.update',

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
 import type { AuditEntry } from '@nimbus/contract';
+import * as secondFactorMigration from '../../src/db/migrations/021-audit-second-factor.ts';
 import { ADMIN, call, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
 
 // The audit log (issue 13): sign-ins, failed ones too, and administrative and security changes,
@@ -36,6 +38,39 @@ describe('the audit log', () => {
     expect(signIns.some((e) => e.ok && e.username === ADMIN.username)).toBe(true);
     expect(signIns[0]!.ip).toMatch(/127\.0\.0\.1|::1|::ffff:127/);
     expect(signIns[0]!.time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  });
+
+  it('records a password that passed with a second factor still to come as its own action', async () => {
+    await call(t.app, 'PUT', '/cloud/setting/mfa-force-enable', {
+      token: admin.token,
+      query: { mfaForceEnable: true },
+    });
+    await makeUser(t.app, admin.token, { username: 'bob', password: 'bob-secret-1' });
+    const first = await call(t.app, 'POST', '/login', {
+      body: { username: 'bob', password: 'bob-secret-1', rememberMe: false },
+    });
+    expect(first.body.code, first.body.message).toBe(0);
+    const pending = await entries({ action: 'signInSecondFactorNext' });
+    // the words are the web's to translate: the entry carries an action, its target the route
+    expect(pending[0]).toMatchObject({ username: 'bob', ok: true, target: '/login' });
+    const all = await entries();
+    expect(all.some((e) => /second factor/i.test(e.target))).toBe(false);
+  });
+
+  it('turns entries written with English words for a pending second factor into that action', async () => {
+    await call(t.app, 'POST', '/login', {
+      body: { username: ADMIN.username, password: ADMIN.password, rememberMe: false },
+    });
+    // an entry as the log wrote it before
+    await t.database.db
+      .updateTable('auditEntry')
+      .set({ target: '/login (second factor next)' })
+      .where('action', '=', 'signIn')
+      .execute();
+    await secondFactorMigration.up(t.database.db as unknown as Kysely<unknown>);
+    const pending = await entries({ action: 'signInSecondFactorNext' });
+    expect(pending.length).toBeGreaterThan(0);
+    expect(pending.every((e) => e.target === '/login')).toBe(true);
   });
 
   it('records who changed users and settings, without any password', async () => {

@@ -301,6 +301,7 @@ const en_US = {
       refresh: 'Refresh',
       actions: {
         signIn: 'Sign-in',
+        signInSecondFactorNext: 'Sign-in, second factor next',
         signOut: 'Sign-out',
         'user.add': 'User added',
         'user.update': 'User changed',
@@ -512,6 +513,7 @@ const en_US = {
       newPasswordOnce: 'The new password is shown only this once. Give it to the user safely.',
     },
     roles: {
+      builtinNames: { 'role-admin': 'Administrator', 'role-user': 'User' },
       title: 'Roles',
       subtitle: 'What each role may see and do.',
       add: 'Add role',

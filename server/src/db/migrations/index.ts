@@ -19,6 +19,7 @@ import * as m017 from './017-transcode-failure.ts';
 import * as m018 from './018-job-key.ts';
 import * as m019 from './019-audit-without-codes.ts';
 import * as m020 from './020-access-token-scope.ts';
+import * as m021 from './021-audit-second-factor.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '018-job-key': m018,
   '019-audit-without-codes': m019,
   '020-access-token-scope': m020,
+  '021-audit-second-factor': m021,
 };
 
 export const migrationProvider: MigrationProvider = {

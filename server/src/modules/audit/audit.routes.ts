@@ -46,7 +46,7 @@ function succeededWith(payload: unknown): Record<string, unknown> | null {
 export function installAudit(api: FastifyInstance): void {
   api.addHook('onSend', async (request, reply, payload) => {
     const route = routeOf(request);
-    const action = auditActionOf(request.method, route);
+    let action = auditActionOf(request.method, route);
     if (!action) return payload;
     const data = succeededWith(payload);
     const body = request.body as Record<string, unknown> | undefined;
@@ -56,8 +56,9 @@ export function installAudit(api: FastifyInstance): void {
     if (SIGN_IN_ROUTES.has(route)) {
       username = typeof body?.username === 'string' ? body.username.trim() : username;
       if (typeof data?.userId === 'string') userId = data.userId;
-      if (data?.mfaToken || data?.mfaForceEnable) target = `${route} (second factor next)`;
-      else target = route;
+      // the log keeps no words of its own: the web names the action in the reader's language
+      if (data?.mfaToken || data?.mfaForceEnable) action = 'signInSecondFactorNext';
+      target = route;
     }
     await api.services.audit
       .record({

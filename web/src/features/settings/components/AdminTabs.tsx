@@ -18,6 +18,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
 import { EmptyState } from '../../../components/EmptyState';
+import { roleLabel } from '../../../layout/roles';
 import { fetchRoles } from '../../system/api';
 import {
   resetMfa,
@@ -275,7 +276,7 @@ export function LdapTab() {
               loading={roles.isPending}
               options={(roles.data?.items ?? []).map((role) => ({
                 value: role.code,
-                label: role.name,
+                label: roleLabel(role),
               }))}
             />
           </Form.Item>

@@ -10,6 +10,7 @@ import { IconButton } from '../../../components/IconButton';
 import { MenuIcon } from '../../../components/MenuIcon';
 import { TablePage } from '../../../components/TablePage';
 import { buildMenuTree, flattenMenus, menuLabel } from '../../../layout/menus';
+import { roleLabel } from '../../../layout/roles';
 import { deleteRoles, fetchMenus, fetchRoles, saveRole, systemKeys, type RoleForm } from '../api';
 import { createdColumn } from '../columns';
 import { AddButton } from '../components/AddButton';
@@ -166,7 +167,7 @@ export function RolesPage() {
   const remove = (role: Role) =>
     confirmDelete({
       title: t('roles.deleteTitle'),
-      content: t('roles.deleteConfirm', { name: role.name }),
+      content: t('roles.deleteConfirm', { name: roleLabel(role) }),
       onOk: async () => {
         await deleteRoles([role.id]);
         await queryClient.invalidateQueries({ queryKey: systemKeys.roles });
@@ -178,10 +179,10 @@ export function RolesPage() {
       key: 'name',
       dataIndex: 'name',
       title: t('roles.name'),
-      sorter: (a, b) => a.name.localeCompare(b.name),
-      render: (name: string, row) => (
+      sorter: (a, b) => roleLabel(a).localeCompare(roleLabel(b)),
+      render: (_: string, row) => (
         <Space>
-          <span style={{ fontWeight: 500 }}>{name}</span>
+          <span style={{ fontWeight: 500 }}>{roleLabel(row)}</span>
           {row.builtin ? <Tag>{t('roles.builtin')}</Tag> : null}
         </Space>
       ),

@@ -23,9 +23,10 @@ import {
   Typography,
 } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { useMemo, useState, type Key } from 'react';
+import { useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AccessEndsNotice } from '../../../components/AccessEndsNotice';
+import { roleLabel } from '../../../layout/roles';
 import { DataTable, defaultPageSize } from '../../../components/DataTable';
 import { IconButton } from '../../../components/IconButton';
 import { TablePage } from '../../../components/TablePage';
@@ -135,7 +136,7 @@ function UserDialog({
           loading={roles.isPending}
           options={(roles.data?.items ?? []).map((role) => ({
             value: role.id,
-            label: role.name,
+            label: roleLabel(role),
           }))}
           optionFilterProp="label"
           data-testid="user-roles"
@@ -264,15 +265,12 @@ export function UsersPage() {
     placeholderData: keepPreviousData,
   });
   const roles = useQuery({ queryKey: systemKeys.roles, queryFn: fetchRoles });
-  const roleNames = useMemo(
-    () =>
-      new Map(
-        (roles.data?.items ?? []).flatMap((r) => [
-          [r.id, r.name],
-          [r.code, r.name],
-        ]),
-      ),
-    [roles.data],
+  // worked out on every render: a built-in role's label follows the language
+  const roleNames = new Map(
+    (roles.data?.items ?? []).flatMap((r) => [
+      [r.id, roleLabel(r)],
+      [r.code, roleLabel(r)],
+    ]),
   );
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['user', 'list'] });
