@@ -31,6 +31,13 @@ describe('failure texts', () => {
     expect(describeFailure(full, zh).startsWith('Your')).toBe(false);
   });
 
+  it('show the server message alone when the code only says something went wrong', () => {
+    const wrong = { code: -1, message: 'Wrong username or password' };
+    expect(describeFailure(wrong, en)).toBe('Wrong username or password');
+    expect(describeFailure(wrong, zh)).toBe('Wrong username or password');
+    expect(describeFailure({ code: -1, message: '' }, en)).toBe('Something went wrong');
+  });
+
   it('classify by code alone, whatever the message says', () => {
     const tooLarge = { code: 10, message: 'The request is larger than the server accepts' };
     expect(describeFailure(tooLarge, en)).toMatch(/^A parameter value is not valid — /);
