@@ -246,3 +246,20 @@ describe('the web app in Chinese', () => {
     await saveScreenshot(page, 'chinese-audit');
   });
 });
+
+describe('form checks', () => {
+  it("speak Nimbus's words, not Ant Design's defaults", async () => {
+    const english = await openPage(browser, server);
+    try {
+      await signInPage(english.page, admin);
+      await english.page.goto('/setting/cloudManager');
+      await english.page.locator('.ant-tabs-tab[data-node-key="ldap"]').click();
+      const tab = english.page.getByTestId('ldap-tab');
+      await tab.getByRole('button', { name: 'Save' }).click();
+      await tab.getByText('Enter Server address', { exact: true }).waitFor({ state: 'visible' });
+      expect(await tab.getByText(/Please enter/).count()).toBe(0);
+    } finally {
+      await english.context.close();
+    }
+  });
+});

@@ -47,13 +47,37 @@ export function AppShell() {
   const scheme = useColorScheme();
   const theme = useMemo(() => antdThemeFor(scheme), [scheme]);
   useDeviceWatcher();
+  const { t } = useTranslation('common');
+  // every form check speaks Nimbus's words, not Ant Design's defaults
+  const validateMessages = useMemo(() => {
+    const tooLong = t('validation.tooLong');
+    const tooShort = t('validation.tooShort');
+    const outOfRange = t('validation.outOfRange');
+    return {
+      required: t('validation.required'),
+      types: Object.fromEntries(
+        ['string', 'number', 'email', 'url', 'integer', 'float', 'date'].map((type) => [
+          type,
+          t('validation.badType'),
+        ]),
+      ),
+      string: { max: tooLong, min: tooShort, range: outOfRange },
+      number: { range: outOfRange },
+      pattern: { mismatch: t('validation.badPattern') },
+    };
+  }, [t]);
 
   useEffect(() => {
     document.documentElement.dataset.theme = scheme;
   }, [scheme]);
 
   return (
-    <ConfigProvider locale={ANTD_LOCALES[lang]} theme={theme} button={{ autoInsertSpace: false }}>
+    <ConfigProvider
+      locale={ANTD_LOCALES[lang]}
+      theme={theme}
+      button={{ autoInsertSpace: false }}
+      form={{ validateMessages }}
+    >
       <AntApp message={{ maxCount: 3 }}>
         <FeedbackBinder />
         <DocumentTitle />

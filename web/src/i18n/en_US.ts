@@ -27,6 +27,15 @@ const en_US = {
       linkOnly: 'Link to it instead',
     },
     copyUnsupported: 'This browser does not support automatic copy',
+    // Ant Design's form checks in Nimbus's words; ${label} and ${max} are Ant Design's templates
+    validation: {
+      required: 'Enter ${label}',
+      tooLong: '${label} can be at most ${max} characters',
+      tooShort: '${label} needs at least ${min} characters',
+      badPattern: '${label} is not in the expected form',
+      badType: '${label} is not valid',
+      outOfRange: '${label} must be between ${min} and ${max}',
+    },
     theme: {
       label: 'Theme',
       auto: 'Auto',

@@ -19,6 +19,14 @@ const zh_CN: LocaleTree<typeof en_US> = {
     loading: '加载中…',
     language: '语言',
     copied: '已复制',
+    validation: {
+      required: '请输入${label}',
+      tooLong: '${label}最多 ${max} 个字符',
+      tooShort: '${label}至少需要 ${min} 个字符',
+      badPattern: '${label}的格式不正确',
+      badType: '${label}无效',
+      outOfRange: '${label}必须在 ${min} 到 ${max} 之间',
+    },
     imageInput: {
       pick: '点击或拖入一张图片',
       address: '或粘贴图片的网址',
