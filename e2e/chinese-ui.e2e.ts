@@ -235,6 +235,11 @@ describe('the web app in Chinese', () => {
       async () => (await page.getByTestId('users-table').innerText()).includes('普通用户'),
       'bob is shown with the user role in Chinese',
     );
+    // used space and quota in one unit, the same in the table and the sidebar's bar
+    const table = page.getByTestId('users-table');
+    await table.getByText('<0.01 / 10G', { exact: true }).first().waitFor({ state: 'visible' });
+    await table.getByText('0 / 10G', { exact: true }).first().waitFor({ state: 'visible' });
+    expect(await page.getByTestId('quota-bar').innerText()).toContain('<0.01 / 10G');
     await saveScreenshot(page, 'chinese-users');
     await page.goto('/setting/cloudManager');
     await page.locator('.ant-tabs-tab[data-node-key="audit"]').click();

@@ -1,5 +1,5 @@
 import { LockOutlined } from '@ant-design/icons';
-import { formatSize, quotaPercent, type UserInfo } from '@nimbus/contract';
+import { quotaPercent, type UserInfo } from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Avatar, Button, Card, Form, Input, Modal, Progress, Space, Tag } from 'antd';
 import { useState } from 'react';
@@ -10,7 +10,7 @@ import { AccessEndsNotice } from '../../../components/AccessEndsNotice';
 import { ImageInput } from '../../../components/ImageInput';
 import { PageHeader } from '../../../components/PageHeader';
 import { useSaving } from '../../../components/use-saving';
-import { quotaColor } from '../../../layout/quota';
+import { quotaColor, quotaParts } from '../../../layout/quota';
 import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
 import { authKeys, useUserInfo } from '../../auth/api';
 import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
@@ -105,10 +105,7 @@ function ProfileCard({ user }: { user: UserInfo }) {
         <dd>
           <Progress percent={percent} strokeColor={quotaColor(percent)} size="small" />
           <span style={{ color: 'var(--nb-text-2)', fontSize: 12 }}>
-            {t('profile.storageUsed', {
-              used: formatSize(user.takeUpSpace),
-              quota: `${user.quota}G`,
-            })}
+            {t('profile.storageUsed', quotaParts(user.takeUpSpace, user.quota))}
           </span>
         </dd>
         {user.createTime ? (

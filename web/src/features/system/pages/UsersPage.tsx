@@ -6,7 +6,7 @@ import {
   SafetyCertificateOutlined,
   SearchOutlined,
 } from '@ant-design/icons';
-import { formatSize, quotaPercent, type UserListItem } from '@nimbus/contract';
+import { quotaPercent, type UserListItem } from '@nimbus/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -32,7 +32,7 @@ import { IconButton } from '../../../components/IconButton';
 import { TablePage } from '../../../components/TablePage';
 import { useSaving } from '../../../components/use-saving';
 import { copyText } from '../../../lib/clipboard';
-import { quotaColor } from '../../../layout/quota';
+import { quotaColor, quotaText } from '../../../layout/quota';
 import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
 import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
 import { resetMfa } from '../../settings/api';
@@ -356,7 +356,7 @@ export function UsersPage() {
               strokeColor={quotaColor(percent)}
             />
             <span style={{ fontSize: 12, color: 'var(--nb-text-2)' }}>
-              {formatSize(row.takeUpSpace)} / {row.quota}G
+              {quotaText(row.takeUpSpace, row.quota)}
             </span>
           </div>
         );
