@@ -268,3 +268,20 @@ describe('form checks', () => {
     }
   });
 });
+
+describe('a share that is gone', () => {
+  it("offers the way to the drive under the drive's own name", async () => {
+    await api('PUT', '/user/setting/update_netdisk_name?netdiskName=Cirrus');
+    const visitor = await openPage(browser, server);
+    try {
+      await visitor.page.goto('/s/no-such-share');
+      const problem = visitor.page.getByTestId('share-problem');
+      await problem.waitFor({ state: 'visible' });
+      await problem.getByRole('button', { name: 'Go to Cirrus' }).waitFor({ state: 'visible' });
+      await saveScreenshot(visitor.page, 'share-gone-drive-name');
+    } finally {
+      await visitor.context.close();
+      await api('PUT', '/user/setting/update_netdisk_name?netdiskName=Nimbus');
+    }
+  });
+});

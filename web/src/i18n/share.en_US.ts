@@ -107,7 +107,7 @@ const share = {
     expired: 'This share link has expired',
     cancelled: 'This share link does not exist or has been cancelled',
     unavailable: 'This share cannot be opened',
-    home: 'Go to Nimbus',
+    home: 'Go to {{name}}',
     download: 'Download',
     downloadZip: 'Download as zip',
     downloadSelected: 'Download {{count}} as zip',

@@ -108,7 +108,7 @@ const share: LocaleTree<typeof en> = {
     expired: '该链接已失效',
     cancelled: '该分享链接不存在或已被取消',
     unavailable: '无法打开此分享',
-    home: '前往 Nimbus',
+    home: '前往{{name}}',
     download: '下载',
     downloadZip: '打包下载',
     downloadSelected: '打包下载 {{count}} 项',

@@ -10,6 +10,7 @@ import { Avatar, Button, Card, Input, Result, Space, Spin, Typography, type Inpu
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { useBranding } from '../../../app/branding';
 import { ApiError } from '../../../api/client';
 import { EmptyState } from '../../../components/EmptyState';
 import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
@@ -155,6 +156,7 @@ function CodePrompt({
 /** Expired, cancelled or otherwise unavailable: one clear message. */
 function ShareProblem({ error }: { error: unknown }) {
   const { t } = useTranslation('share');
+  const { name } = useBranding();
   const code = error instanceof ApiError ? error.code : 0;
   const title =
     code === 19 ? t('page.expired') : code === 23 ? t('page.cancelled') : t('page.unavailable');
@@ -166,7 +168,7 @@ function ShareProblem({ error }: { error: unknown }) {
       data-code={code}
       extra={
         <Link to="/">
-          <Button>{t('page.home')}</Button>
+          <Button>{t('page.home', { name })}</Button>
         </Link>
       }
     />
