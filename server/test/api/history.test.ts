@@ -143,6 +143,39 @@ describe('saving documents', () => {
     expect(fs.readFileSync(disk('copy.md'), 'utf8')).toBe('copied');
   });
 
+  it('saves text and code of any kind the text editor opens, one version per save', async () => {
+    // kinds the server has no word for (Kotlin, a Dockerfile, a Ruby script) are text all the
+    // same when an editor saves them: each save keeps what it replaced
+    for (const name of ['Main.kt', 'Dockerfile', 'build.rb', 'notes.txt']) {
+      const id = await putFile(t, owner(), '/', name, 'one');
+      for (const [from, to] of [
+        ['one', 'two'],
+        ['two', 'three'],
+      ] as const) {
+        const saved = await save({ fileId: id, contentText: to, baseHash: sha(from) });
+        expect(saved.body.code, `${name}: ${saved.body.message}`).toBe(0);
+      }
+      expect(fs.readFileSync(disk(name), 'utf8')).toBe('three');
+      expect((await versions(id)).body.count, name).toBe(2);
+      // a save from the first version now is a conflict, and changes nothing
+      const stale = await save({ fileId: id, contentText: 'four', baseHash: sha('one') });
+      expect(stale.status).toBe(409);
+      expect(stale.body.code).toBe(ErrorCode.CHANGED_MEANWHILE);
+      expect(stale.body.data).toMatchObject({ hash: sha('three') });
+      expect(fs.readFileSync(disk(name), 'utf8')).toBe('three');
+      expect((await versions(id)).body.count, name).toBe(2);
+    }
+  });
+
+  it('refuses a text larger than a save carries, naming the field, and keeps the file', async () => {
+    const id = await putFile(t, owner(), '/', 'big.log', 'small');
+    const huge = await save({ fileId: id, contentText: 'x'.repeat(17 * 1024 * 1024) });
+    expect(huge.status).toBe(422);
+    expect(huge.body.message).toContain('contentText');
+    expect(fs.readFileSync(disk('big.log'), 'utf8')).toBe('small');
+    expect((await versions(id)).body.count).toBe(0);
+  });
+
   it('round-trips a KityMinder .km file unchanged', async () => {
     const km = JSON.stringify(
       {

@@ -44,6 +44,11 @@ export interface ReplaceRules {
   force?: boolean;
   /** An upload session whose reserved space is this very write's (not counted twice). */
   exceptSession?: string;
+  /**
+   * The writer knows the content is text (an editor's save): what it replaces is kept as a
+   * version whatever the file's suffix (a `Dockerfile`, a `.kt` the server has no word for).
+   */
+  isText?: boolean;
 }
 
 const missingVersion = () => new AppError(ErrorCode.NOT_FOUND, 'This version does not exist');
@@ -128,7 +133,8 @@ export class HistoryService {
     }
     // every replacement keeps what it replaced: each upload, PUT, save and restore was put as a
     // whole by someone, so none is merged into another (the editors' autosaves are drafts)
-    const kept = isVersioned(current) ? await this.keep(owner, operator, current) : null;
+    const kept =
+      rules.isText || isVersioned(current) ? await this.keep(owner, operator, current) : null;
     try {
       await this.files.assertSpace(owner.id, facts.size - current.size + (kept?.storedSize ?? 0), {
         exceptSession: rules.exceptSession,

@@ -186,7 +186,7 @@ export class MarkdownService {
           size,
           hash,
         },
-        { baseHash: rules.baseHash, force: rules.force },
+        { baseHash: rules.baseHash, force: rules.force, isText: true },
       );
       // saved: the draft has served
       await this.repo.dropDraft(row.id, actor.id);
