@@ -1,4 +1,5 @@
 import {
+  ErrorCode,
   MAX_DRAFT_BYTES,
   type ChangedMeanwhile,
   type DocumentDraft,
@@ -6,8 +7,11 @@ import {
 } from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import dayjs from 'dayjs';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback';
+import { ApiError, errorText } from '../../api/client';
 import { onLiveMessage } from '../../api/events';
 import { recoverVersion, versionKeys, versionText } from '../../api/versions';
 import type { PreviewItem } from '../preview/registry';
@@ -35,6 +39,20 @@ export function copyName(name: string, copyWord: string): string {
   return dot > 0
     ? `${name.slice(0, dot)} (${copyWord})${name.slice(dot)}`
     : `${name} (${copyWord})`;
+}
+
+/** Why a save failed, in words: a WebDAV lock names who holds it and until when. */
+function saveFailure(error: unknown, t: TFunction<'editors'>): string {
+  if (error instanceof ApiError && error.code === ErrorCode.ITEM_LOCKED) {
+    const lock = error.envelope?.data as { holder?: string; until?: string } | undefined;
+    return t('locked', {
+      holder: lock?.holder ?? '?',
+      until: lock?.until ? dayjs(lock.until).format('YYYY-MM-DD HH:mm') : '?',
+    });
+  }
+  if (error instanceof ApiError && error.envelope)
+    return `${t('saveFailed')}: ${errorText(error.envelope)}`;
+  return t('saveFailed');
 }
 
 /**
@@ -142,8 +160,8 @@ export function useDocumentEditor(item: PreviewItem) {
       setConflict(null);
       void feedback().message.success({ content: t('saved'), duration: 1 });
       return true;
-    } catch {
-      void feedback().message.error({ content: t('saveFailed'), duration: 3 });
+    } catch (error) {
+      void feedback().message.error({ content: saveFailure(error, t), duration: 5 });
       return false;
     } finally {
       setSaving(false);

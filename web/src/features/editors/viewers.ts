@@ -1,33 +1,52 @@
 import { lazy } from 'react';
-import { suffixOf } from '../files/file-kinds';
+import { FILE_AUTHORITY } from '../../actions/authorities';
+import { isTextLike, suffixOf } from '../files/file-kinds';
 import { useSessionStore } from '../../stores/session';
-import type { PreviewItem, PreviewSource, Viewer } from '../preview/registry';
+import type { DispatchContext, PreviewItem, Viewer } from '../preview/registry';
 
 /** Markdown documents the owner edits (a share's visitor reads them as text). */
 export const MARKDOWN_SUFFIXES: readonly string[] = ['md', 'markdown'];
 /** Mind maps in the KityMinder shape. */
 export const MIND_MAP_SUFFIXES: readonly string[] = ['mind', 'km'];
+/**
+ * Texts larger than this open in the streaming viewer, read-only: the editor holds the whole
+ * text in the page (a save carries at most MAX_DOCUMENT_BYTES).
+ */
+export const TEXT_EDITOR_MAX_BYTES = 2 * 1024 * 1024;
 
-/** The signed-in user's own file (not a visitor's, nor a mounted share's). */
-const isMine = (item: PreviewItem, source: PreviewSource) =>
+/**
+ * The signed-in user's own file (not a visitor's, nor a mounted share's), and a role that may
+ * write it (the server's rule for a save): anyone else reads it in a viewer.
+ */
+const mayEdit = (item: PreviewItem, { source, can }: DispatchContext) =>
   source.kind === 'owner' &&
-  (item.userId === undefined || item.userId === useSessionStore.getState().userId);
+  (item.userId === undefined || item.userId === useSessionStore.getState().userId) &&
+  can(FILE_AUTHORITY.upload);
 
 export const markdownEditor: Viewer = {
   id: 'markdown',
   stage: 'editor',
-  accepts: (item: PreviewItem, { source }) =>
-    isMine(item, source) && MARKDOWN_SUFFIXES.includes(suffixOf(item)),
+  accepts: (item, context) => mayEdit(item, context) && MARKDOWN_SUFFIXES.includes(suffixOf(item)),
   view: lazy(() => import('./components/MarkdownEditor')),
 };
 
 export const mindMapEditor: Viewer = {
   id: 'mind-map',
   stage: 'editor',
-  accepts: (item: PreviewItem, { source }) =>
-    isMine(item, source) && MIND_MAP_SUFFIXES.includes(suffixOf(item)),
+  accepts: (item, context) => mayEdit(item, context) && MIND_MAP_SUFFIXES.includes(suffixOf(item)),
   view: lazy(() => import('./components/MindMapEditor')),
 };
 
-/** The viewers of the editors feature, for the composition root. */
-export const EDITOR_VIEWERS: readonly Viewer[] = [markdownEditor, mindMapEditor];
+/** Whether a file is text the text editor takes (its tree opens those, the rest it greys). */
+export const isEditableText = (item: Pick<PreviewItem, 'name' | 'suffix' | 'isFolder' | 'size'>) =>
+  isTextLike(item) && suffixOf(item) !== 'drawio' && item.size <= TEXT_EDITOR_MAX_BYTES;
+
+export const textEditor: Viewer = {
+  id: 'text-editor',
+  stage: 'editor',
+  accepts: (item, context) => mayEdit(item, context) && isEditableText(item),
+  view: lazy(() => import('./components/TextEditor')),
+};
+
+/** The viewers of the editors feature, for the composition root (the first that takes a file wins). */
+export const EDITOR_VIEWERS: readonly Viewer[] = [markdownEditor, mindMapEditor, textEditor];

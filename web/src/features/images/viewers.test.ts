@@ -24,6 +24,7 @@ const context: DispatchContext = {
     api: () => '',
     headers: () => ({}),
   },
+  can: () => true,
 };
 
 describe('opening a picture', () => {

@@ -31,6 +31,7 @@ const context = (iframe = DEFAULT_IFRAME_RULES): DispatchContext => ({
     api: () => '',
     headers: () => ({}),
   },
+  can: () => true,
 });
 
 describe('the open dispatch', () => {

@@ -54,7 +54,7 @@ export type PreviewSource = SourceAddresses &
  * with a viewer that accepts the file opens it; within a stage, the first registered wins.
  */
 export const PREVIEW_STAGES = [
-  /** the document editors (markdown, mind maps), for the owner */
+  /** the editors (markdown, mind maps, text and code), for an owner who may write */
   'editor',
   /** the admin's iframe viewers by suffix (Preview Config; built-ins pdf and epub) */
   'iframe',
@@ -85,6 +85,8 @@ export interface DispatchContext {
   source: PreviewSource;
   /** The Preview Config of the signed-in user's drive (user info `iframe`), parsed. */
   iframe: readonly IframeRule[];
+  /** Whether the signed-in user's role holds an authority (an editor needs the right to write). */
+  can: (authority: string) => boolean;
 }
 
 /** What an open viewer is given. */

@@ -1,6 +1,7 @@
 import { Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Spin } from 'antd';
 import './preview.css';
+import { authorityCheck } from '../../actions/authorities';
 import { useUserInfo } from '../auth/api';
 import { suffixOf } from '../files/file-kinds';
 import { NoPreviewDialog } from './components/NoPreviewDialog';
@@ -40,17 +41,18 @@ export const previewSuffix = (item: PreviewItem) => suffixOf(item);
 export function usePreview(viewers: readonly Viewer[]): Preview {
   const info = useUserInfo();
   const iframe = useMemo(() => parseIframeRules(info.data?.iframe), [info.data?.iframe]);
+  const can = useMemo(() => authorityCheck(info.data?.authorities ?? []), [info.data?.authorities]);
   const [shown, setShown] = useState<Shown | null>(null);
 
   const open = useCallback(
     (item: PreviewItem, siblings: readonly PreviewItem[], source: PreviewSource) => {
-      const context: DispatchContext = { source, iframe };
+      const context: DispatchContext = { source, iframe, can };
       const viewer = viewerFor(viewers, item, context);
       if (!viewer) setShown({ kind: 'none', item, source });
       else if (viewer.run) viewer.run(item, siblings, source);
       else setShown({ kind: 'view', viewer, item, siblings, source });
     },
-    [viewers, iframe],
+    [viewers, iframe, can],
   );
 
   const close = useCallback(() => setShown(null), []);

@@ -1,12 +1,12 @@
 import { SaveOutlined } from '@ant-design/icons';
-import { Alert, Button, Modal, Space } from 'antd';
+import { Button, Modal, Space } from 'antd';
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FullScreenViewer } from '../../preview/components/FullScreenViewer';
 import type { ViewerProps } from '../../preview/registry';
-import { operatorLabel } from '../operator';
 import type { DocumentEditor } from '../use-document-editor';
+import { EditorNotices } from './EditorNotices';
 import { HistoryPopover } from './HistoryPopover';
 import '../editors.css';
 
@@ -110,95 +110,11 @@ export function EditorFrame({
       onClose={close}
     >
       <div className="nb-editor__body">
-        {shown ? (
-          <Alert
-            className="nb-editor__notice"
-            type="info"
-            showIcon
-            data-testid="version-bar"
-            message={t('version.showing', {
-              date: shown.version.uploadDate,
-              who: operatorLabel(shown.version.metadata.operator, t),
-            })}
-            action={
-              <Space>
-                <Button size="small" onClick={() => void editor.restore(shown.version)}>
-                  {t('history.restore')}
-                </Button>
-                <Button
-                  size="small"
-                  type="primary"
-                  data-testid="version-close"
-                  onClick={editor.closeVersion}
-                >
-                  {t('version.back')}
-                </Button>
-              </Space>
-            }
-          />
-        ) : null}
-        {editor.draft ? (
-          <Alert
-            className="nb-editor__notice"
-            type="warning"
-            showIcon
-            data-testid="draft-bar"
-            message={t('draft.found', { date: editor.draft.updateDate })}
-            action={
-              <Space>
-                <Button size="small" type="primary" onClick={editor.restoreDraft}>
-                  {t('draft.restore')}
-                </Button>
-                <Button size="small" onClick={editor.dropDraft}>
-                  {t('draft.discard')}
-                </Button>
-              </Space>
-            }
-          />
-        ) : null}
-        {editor.changedElsewhere && !editor.conflict ? (
-          <Alert
-            className="nb-editor__notice"
-            type="warning"
-            showIcon
-            data-testid="changed-elsewhere"
-            message={t('conflict.elsewhere')}
-            action={
-              <Button size="small" onClick={() => void editor.reload()}>
-                {t('conflict.reload')}
-              </Button>
-            }
-          />
-        ) : null}
+        <EditorNotices editor={editor} />
         {notice}
         {tools ? <div className="nb-editor__tools">{tools}</div> : null}
         <div className="nb-editor__surface">{children}</div>
       </div>
-      <Modal
-        open={editor.conflict !== null}
-        title={t('conflict.title')}
-        onCancel={editor.dismissConflict}
-        footer={null}
-        destroyOnHidden
-      >
-        <p>{t('conflict.body', { date: editor.conflict?.updateDate ?? '' })}</p>
-        <Space direction="vertical" style={{ width: '100%' }}>
-          <Button block data-testid="conflict-reload" onClick={() => void editor.reload()}>
-            {t('conflict.reload')}
-          </Button>
-          <Button
-            block
-            type="primary"
-            data-testid="conflict-keep"
-            onClick={() => void editor.save(true)}
-          >
-            {t('conflict.keepMine')}
-          </Button>
-          <Button block data-testid="conflict-copy" onClick={() => void editor.saveAsCopy()}>
-            {t('conflict.copy')}
-          </Button>
-        </Space>
-      </Modal>
     </FullScreenViewer>
   );
 }
