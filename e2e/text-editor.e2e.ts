@@ -110,6 +110,9 @@ describe('the text editor', () => {
     await page.keyboard.press('Control+s');
     await titleIs('notes.txt');
     expect(onDisk('notes.txt')).toBe('Shopping list');
+    // the text starts beside the line numbers, not under them
+    const scrolled = pane('notes.txt').locator('.nb-codearea__scroller');
+    expect(await scrolled.evaluate((el) => el.scrollLeft)).toBe(0);
 
     // Enter keeps the indentation of the line above
     await page.keyboard.press('Enter');
@@ -160,6 +163,7 @@ describe('the text editor', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nprint(greet("tabs"))');
     await titleIs('*helper.py');
+    expect(await scroller.evaluate((el) => el.scrollLeft)).toBe(0);
     await saveScreenshot(page, 'text-editor-desktop-light');
     await page.getByTestId('text-editor-full').click();
     await until(

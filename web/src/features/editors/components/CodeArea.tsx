@@ -156,53 +156,58 @@ export function CodeArea({
   return (
     <div className="nb-codearea nb-code" data-testid="text-editor-area">
       <div ref={scroller} className="nb-codearea__scroller">
-        <div className="nb-codearea__content">
+        {/* one cell holds every layer: the textarea starts at the left edge, so focusing it
+            never scrolls the text under the line numbers */}
+        <div
+          className="nb-codearea__content"
+          style={{
+            ['--nb-gutter' as string]: `calc(${Math.max(2, String(lineCount).length)}ch + 22px)`,
+          }}
+        >
+          <div
+            className="nb-codearea__caret-line"
+            style={{ top: PAD_TOP + caretLine * CODE_LINE_HEIGHT }}
+          />
+          {html !== null ? (
+            <pre
+              className="nb-codearea__colours hljs"
+              aria-hidden="true"
+              data-highlighted="true"
+              // highlight.js escapes the text; only its own spans are markup
+              dangerouslySetInnerHTML={{ __html: `${html} ` }}
+            />
+          ) : (
+            <pre className="nb-codearea__colours" aria-hidden="true">
+              {`${text} `}
+            </pre>
+          )}
+          <textarea
+            ref={area}
+            className="nb-codearea__input"
+            value={text}
+            rows={1}
+            cols={1}
+            wrap="off"
+            spellCheck={false}
+            autoCapitalize="off"
+            autoComplete="off"
+            autoCorrect="off"
+            readOnly={isReadOnly}
+            aria-label={label}
+            aria-readonly={isReadOnly}
+            data-testid="text-editor-input"
+            onChange={(event) => {
+              change(event.target.value);
+              trackCaret();
+            }}
+            onKeyDown={onKeyDown}
+            onKeyUp={trackCaret}
+            onClick={trackCaret}
+            onSelect={trackCaret}
+          />
           <pre className="nb-codearea__gutter" aria-hidden="true">
             {numbers}
           </pre>
-          <div className="nb-codearea__text">
-            <div
-              className="nb-codearea__caret-line"
-              style={{ top: PAD_TOP + caretLine * CODE_LINE_HEIGHT }}
-            />
-            {html !== null ? (
-              <pre
-                className="nb-codearea__colours hljs"
-                aria-hidden="true"
-                data-highlighted="true"
-                // highlight.js escapes the text; only its own spans are markup
-                dangerouslySetInnerHTML={{ __html: `${html} ` }}
-              />
-            ) : (
-              <pre className="nb-codearea__colours" aria-hidden="true">
-                {`${text} `}
-              </pre>
-            )}
-            <textarea
-              ref={area}
-              className="nb-codearea__input"
-              value={text}
-              rows={1}
-              cols={1}
-              wrap="off"
-              spellCheck={false}
-              autoCapitalize="off"
-              autoComplete="off"
-              autoCorrect="off"
-              readOnly={isReadOnly}
-              aria-label={label}
-              aria-readonly={isReadOnly}
-              data-testid="text-editor-input"
-              onChange={(event) => {
-                change(event.target.value);
-                trackCaret();
-              }}
-              onKeyDown={onKeyDown}
-              onKeyUp={trackCaret}
-              onClick={trackCaret}
-              onSelect={trackCaret}
-            />
-          </div>
         </div>
       </div>
       {minimap ? (
