@@ -156,9 +156,15 @@ describe('credentials in addresses', () => {
     );
     await closeViewer();
 
+    // the owner's text opens in the editor, read through the same session
     await item(page, 'notes.txt').dblclick();
-    await page.getByTestId('text-preview-content').getByText('Meeting notes').first().waitFor();
-    await closeViewer();
+    const text = page.getByTestId('text-editor-input');
+    await until(async () => (await text.inputValue()).includes('Meeting notes'), 'the text shows');
+    await page.getByTestId('editor-close').click();
+    await until(
+      async () => (await page.locator('.ant-modal-wrap:visible').count()) === 0,
+      'the editor closes',
+    );
 
     await item(page, 'paper.pdf').dblclick();
     const pdf = page.frameLocator('[data-testid="iframe-viewer"]');

@@ -110,6 +110,15 @@ async function seed(): Promise<void> {
 const item = (name: string) => page.locator(`[data-testid="file-item"][data-name="${name}"]`);
 const textPreview = () => page.getByTestId('text-preview-content');
 
+/** The text editor keeps Escape for itself: its close button closes it. */
+async function closeEditor(): Promise<void> {
+  await page.getByTestId('editor-close').click();
+  await until(
+    async () => (await page.locator('.ant-modal-wrap:visible').count()) === 0,
+    'the editor closes',
+  );
+}
+
 async function closeDialog(): Promise<void> {
   await page.keyboard.press('Escape');
   await until(
@@ -137,31 +146,27 @@ afterAll(async () => {
 });
 
 describe('opening files', () => {
-  it('shows source code with line numbers and its language\u2019s colours', async () => {
+  it('opens the owner\u2019s source code in the editor, with line numbers and colours', async () => {
+    // the read-only viewer's colours are a share visitor's (below); the owner edits
     await item('geometry.ts').dblclick();
-    await until(
-      async () => (await textPreview().getAttribute('data-highlighted')) === 'true',
-      'the code is highlighted',
-    );
-    const comment = textPreview().locator('.hljs-comment').first();
-    expect(await comment.textContent()).toBe('// a tiny module');
-    expect(await textPreview().locator('.hljs-keyword').first().textContent()).toBe('export');
+    const editor = page.getByTestId('text-editor-area');
+    const colours = editor.locator('pre[data-highlighted="true"]');
+    await colours.waitFor({ state: 'visible' });
+    expect(await colours.locator('.hljs-comment').first().textContent()).toBe('// a tiny module');
+    expect(await colours.locator('.hljs-keyword').first().textContent()).toBe('export');
     // the block comment stays a comment on both its lines
-    expect(await textPreview().locator('.hljs-comment').count()).toBe(3);
-    expect(await textPreview().getAttribute('data-lines')).toBe('11');
+    expect(await colours.locator('.hljs-comment').count()).toBe(3);
+    expect(await page.getByTestId('text-editor-input').inputValue()).toBe(CODE);
     await saveScreenshot(page, 'preview-code');
-    await closeDialog();
+    await closeEditor();
   });
 
   it('reads a GB18030 text in its own charset', async () => {
     await item('chinese.txt').dblclick();
-    await until(
-      async () => ((await textPreview().textContent()) ?? '').includes(CHINESE),
-      'the Chinese text shows',
-    );
-    expect(await page.getByTestId('text-preview-decoder').textContent()).toBe('GB18030');
+    const input = page.getByTestId('text-editor-input');
+    await until(async () => (await input.inputValue()).includes(CHINESE), 'the Chinese text shows');
     await saveScreenshot(page, 'preview-gb18030');
-    await closeDialog();
+    await closeEditor();
   });
 
   it('shows a big log at once and scrolls to its last line', async () => {
@@ -183,8 +188,9 @@ describe('opening files', () => {
 
   it('opens a file that is text by its content, whatever its suffix', async () => {
     await item('notes.nfo').dblclick();
-    await textPreview().getByText('a plain note').waitFor();
-    await closeDialog();
+    const text = page.getByTestId('text-editor-input');
+    await until(async () => (await text.inputValue()).includes('a plain note'), 'the note shows');
+    await closeEditor();
   });
 
   it('offers to download a file it cannot show', async () => {
@@ -235,10 +241,10 @@ describe('opening files', () => {
     expect(file.origin).toBe(server.baseUrl);
     expect(file.pathname).toMatch(/^\/api\/pre-file\/[^/]+\/big\.log$/);
     await page.getByTestId('iframe-viewer-close').click();
-    // a code file is not in the config: it still opens as code
+    // a code file is not in the config: it still opens as code, in the editor
     await item('geometry.ts').dblclick();
-    await textPreview().waitFor({ state: 'visible' });
-    await closeDialog();
+    await page.getByTestId('text-editor-input').waitFor({ state: 'visible' });
+    await closeEditor();
   });
 
   it('previews the same way for a visitor of a share, without an account', async () => {

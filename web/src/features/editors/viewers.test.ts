@@ -38,8 +38,12 @@ const addresses = {
 const OWNER: PreviewSource = { kind: 'owner', ...addresses };
 const VISITOR: PreviewSource = { kind: 'share', shareId: 's1', shareToken: '', ...addresses };
 
-const context = (source: PreviewSource, granted: string[]): DispatchContext => ({
-  iframe: DEFAULT_IFRAME_RULES,
+const context = (
+  source: PreviewSource,
+  granted: string[],
+  iframe = DEFAULT_IFRAME_RULES,
+): DispatchContext => ({
+  iframe,
   source,
   can: (authority) => granted.includes(authority),
 });
@@ -64,6 +68,15 @@ describe('opening text and code', () => {
     expect(opens(file('plan.mind'), context(OWNER, READER))).toBe('code');
     expect(opens(file('notes.txt'), context(VISITOR, WRITER))).toBe('code');
     expect(opens(file('notes.txt', { userId: 'u-other' }), context(OWNER, WRITER))).toBe('code');
+  });
+
+  it('leaves a suffix the Preview Config names to the viewer it names', () => {
+    const rules = [
+      ...DEFAULT_IFRAME_RULES,
+      { suffixes: ['log'], name: 'Log viewer', template: '/viewers/log.html?src=$e_url' },
+    ];
+    expect(opens(file('a.log'), context(OWNER, WRITER, rules))).toBe('iframe');
+    expect(opens(file('a.txt'), context(OWNER, WRITER, rules))).toBe('text-editor');
   });
 
   it('leaves texts too large to edit to the streaming viewer', () => {

@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { FILE_AUTHORITY } from '../../actions/authorities';
 import { isTextLike, suffixOf } from '../files/file-kinds';
 import { useSessionStore } from '../../stores/session';
+import { iframeRuleFor } from '../preview/iframe-rules';
 import type { DispatchContext, PreviewItem, Viewer } from '../preview/registry';
 
 /** Markdown documents the owner edits (a share's visitor reads them as text). */
@@ -41,10 +42,14 @@ export const mindMapEditor: Viewer = {
 export const isEditableText = (item: Pick<PreviewItem, 'name' | 'suffix' | 'isFolder' | 'size'>) =>
   isTextLike(item) && suffixOf(item) !== 'drawio' && item.size <= TEXT_EDITOR_MAX_BYTES;
 
+/** Text and code, unless the Preview Config sends the suffix to a viewer of the admin's choice. */
 export const textEditor: Viewer = {
   id: 'text-editor',
   stage: 'editor',
-  accepts: (item, context) => mayEdit(item, context) && isEditableText(item),
+  accepts: (item, context) =>
+    mayEdit(item, context) &&
+    isEditableText(item) &&
+    !iframeRuleFor(context.iframe, suffixOf(item)),
   view: lazy(() => import('./components/TextEditor')),
 };
 
