@@ -166,3 +166,23 @@ describe('without downloads, files are previewed only', () => {
     await close();
   });
 });
+
+describe('without the right to write, texts are read only', () => {
+  it('opens a text in the viewer, not the editor, and in the editor again when allowed', async () => {
+    const notes = page.locator('[data-testid="file-item"][data-name="notes.txt"]');
+    await narrowUserRole('cloud:file:upload');
+    await reopen();
+    await notes.dblclick();
+    await page.getByTestId('text-preview').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('text-editor-input').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('text-preview').waitFor({ state: 'detached' });
+
+    await narrowUserRole(null);
+    await reopen();
+    await notes.dblclick();
+    await page.getByTestId('text-editor-input').waitFor({ state: 'visible' });
+    await page.getByTestId('editor-close').click();
+    await page.getByTestId('text-editor-input').waitFor({ state: 'detached' });
+  });
+});
