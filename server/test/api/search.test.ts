@@ -100,7 +100,8 @@ describe('names', () => {
     // Latin by prefix, any case
     expect(await names('rep')).toEqual(['Quarterly Report final.pdf']);
     expect(await names('QUARTER')).toEqual(['Quarterly Report final.pdf']);
-    expect(await names('port')).toEqual([]);
+    // any part of a name: the middle of a word too
+    expect(await names('port')).toEqual(['Quarterly Report final.pdf']);
     // mixed Chinese and Latin, and pieces of IMG_20230101
     expect(await names('报告 2024')).toEqual(['项目报告2024.docx']);
     expect(await names('img 旅行')).toEqual(['IMG_20230101_旅行照片.jpg']);
@@ -116,6 +117,78 @@ describe('names', () => {
     expect(count).toBe(3);
     expect(hits.map((h) => h.name)).toEqual(['notes', 'notes-2024.md', 'my notes.txt']);
     expect(hits[0]!.highlight).toEqual(['notes']);
+  });
+
+  it('finds any part of a name: inside words, one letter, CJK, and %, _, \\ and quotes as typed', async () => {
+    await putFile(t, owner(), '/', 'report.txt', 'x');
+    await putFile(t, owner(), '/', '年度报告.docx', 'x');
+    await putFile(t, owner(), '/', '100% done.txt', 'x');
+    await putFile(t, owner(), '/', '1000 done.txt', 'x');
+    await putFile(t, owner(), '/', 'a_b.txt', 'x');
+    await putFile(t, owner(), '/', 'axb.txt', 'x');
+    await putFile(t, owner(), '/', "it's here.md", 'x');
+    await putFile(t, owner(), '/', 'Zebra.png', 'x');
+    for (let i = 0; i < 12; i++)
+      await putFile(t, owner(), '/', `item_2${String(i).padStart(2, '0')}.txt`, 'x');
+    await putFile(t, owner(), '/', 'item 3.txt', 'x');
+    await putFile(t, owner(), '/', 'item-2.txt', 'x');
+
+    expect(await names('port')).toEqual(['report.txt']);
+    expect(await names('EPO')).toEqual(['report.txt']);
+    const items = await search('item_2', { pageSize: 50 });
+    expect(items.count).toBe(12);
+    expect(items.hits.every((h) => h.name.startsWith('item_2'))).toBe(true);
+    // one letter
+    expect(await names('z')).toEqual(['Zebra.png']);
+    expect(await names('b')).toEqual(['Zebra.png', 'a_b.txt', 'axb.txt']);
+    // CJK substrings of two and one characters, and longer
+    expect(await names('报告')).toEqual(['年度报告.docx']);
+    expect(await names('度')).toEqual(['年度报告.docx']);
+    expect(await names('年度报告')).toEqual(['年度报告.docx']);
+    // wildcards and escapes of SQL are plain characters
+    expect(await names('%')).toEqual(['100% done.txt']);
+    expect(await names('0% d')).toEqual(['100% done.txt']);
+    expect(await names('a_b')).toEqual(['a_b.txt']);
+    expect(await names('_')).toEqual([
+      'a_b.txt',
+      ...Array.from({ length: 12 }, (_, i) => `item_2${String(i).padStart(2, '0')}.txt`),
+    ]);
+    expect(await names('\\')).toEqual([]);
+    expect(await names("it's")).toEqual(["it's here.md"]);
+    expect(await names('"')).toEqual([]);
+    // the same through the other query path (a filter, a sort)
+    expect(await names('port', { sortableProp: 'name' })).toEqual(['report.txt']);
+    expect(await names('_', { queryFileType: 'document' })).toEqual([
+      'a_b.txt',
+      ...Array.from({ length: 12 }, (_, i) => `item_2${String(i).padStart(2, '0')}.txt`),
+    ]);
+    expect(await names('报告', { searchOverall: false, currentDirectory: '/' })).toEqual([
+      '年度报告.docx',
+    ]);
+  });
+
+  it('lists names beginning with the keyword first, by relevance and under a sort', async () => {
+    await putFile(t, owner(), '/', 'a-report.txt', 'x'.repeat(300));
+    await putFile(t, owner(), '/', 'report-b.txt', 'x'.repeat(10));
+    await putFile(t, owner(), '/', 'zz report.txt', 'x'.repeat(200));
+    await putFile(t, owner(), '/', 'reports.txt', 'x'.repeat(100));
+    const byRelevance = (await search('rep')).hits.map((h) => h.name);
+    expect(byRelevance.slice(0, 2).sort()).toEqual(['report-b.txt', 'reports.txt']);
+    expect(byRelevance.slice(2).sort()).toEqual(['a-report.txt', 'zz report.txt']);
+    const bySize = (await search('rep', { sortableProp: 'size', order: 'descending' })).hits;
+    expect(bySize.map((h) => h.name)).toEqual([
+      'reports.txt',
+      'report-b.txt',
+      'a-report.txt',
+      'zz report.txt',
+    ]);
+    const byName = (await search('port', { sortableProp: 'name', order: 'ascending' })).hits;
+    expect(byName.map((h) => h.name)).toEqual([
+      'a-report.txt',
+      'report-b.txt',
+      'reports.txt',
+      'zz report.txt',
+    ]);
   });
 
   it('pages through many matches with a stable total', async () => {
@@ -331,6 +404,11 @@ describe('privacy and options', () => {
     await indexed(t, admin.userId);
     expect(await names('plan')).toEqual(['public plan.txt']);
     expect(await names('机密')).toEqual([]);
+    // parts of names, one letter and two characters look in the caller's own tree only
+    expect(await names('cret')).toEqual([]);
+    expect(await names('密')).toEqual([]);
+    expect(await names('lan')).toEqual(['public plan.txt']);
+    expect(await names('t 机', { sortableProp: 'name' })).toEqual([]);
     expect(await names('treasure')).toEqual([]);
     // with filters and sorting (the other query path) too
     expect(await names('treasure', { sortableProp: 'name' })).toEqual([]);

@@ -20,6 +20,7 @@ import * as m018 from './018-job-key.ts';
 import * as m019 from './019-audit-without-codes.ts';
 import * as m020 from './020-access-token-scope.ts';
 import * as m021 from './021-audit-second-factor.ts';
+import * as m022 from './022-name-substring-search.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '019-audit-without-codes': m019,
   '020-access-token-scope': m020,
   '021-audit-second-factor': m021,
+  '022-name-substring-search': m022,
 };
 
 export const migrationProvider: MigrationProvider = {

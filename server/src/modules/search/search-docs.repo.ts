@@ -1,7 +1,7 @@
 import { sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { SearchDocTable } from '../../db/schema.ts';
-import { normalizeText, uniqueTerms } from './tokenize.ts';
+import { foldName, uniqueTerms } from './tokenize.ts';
 import { KEY_SPAN, splitChunks, type DocSource, type DocState } from './search-types.ts';
 
 /**
@@ -33,12 +33,13 @@ export abstract class SearchDocsRepo {
     now: number,
   ): Promise<void>;
 
-  /** The name terms of a renamed document. */
+  /** The name terms and folded name (`name_norm`) of a renamed document. */
   protected abstract indexName(
     trx: Db,
     docKey: number,
     live: boolean,
     terms: string[],
+    nameNorm: string,
   ): Promise<void>;
 
   /** The live documents of a subtree that went to the trash leave the full-text index. */
@@ -107,7 +108,7 @@ export abstract class SearchDocsRepo {
   // ---- names ------------------------------------------------------------------------------
 
   async ensureNameIndex(): Promise<void> {
-    await sql`create index if not exists search_doc_name_idx on search_doc (user_id, live, name_norm)`.execute(
+    await sql`create index if not exists search_doc_name_idx on search_doc (user_id, live, name_norm, doc_key)`.execute(
       this.db,
     );
   }
@@ -139,14 +140,15 @@ export abstract class SearchDocsRepo {
     const now = Date.now();
     for (const row of rows) {
       const terms = uniqueTerms(row.name);
+      const nameNorm = foldName(row.name);
       const doc = await trx
         .updateTable('searchDoc')
-        .set({ name: row.name, nameNorm: normalizeText(row.name), updatedAt: now })
+        .set({ name: row.name, nameNorm, updatedAt: now })
         .where('fileId', '=', row.fileId)
         .returning(['docKey', 'live'])
         .executeTakeFirst();
       if (!doc) continue;
-      await this.indexName(trx, doc.docKey, doc.live === 1, terms);
+      await this.indexName(trx, doc.docKey, doc.live === 1, terms, nameNorm);
     }
   }
 
@@ -200,7 +202,7 @@ export abstract class SearchDocsRepo {
       for (const r of batch.filter((b) => b.name !== b.fileName)) {
         await trx
           .updateTable('searchDoc')
-          .set({ name: r.fileName, nameNorm: normalizeText(r.fileName) })
+          .set({ name: r.fileName, nameNorm: foldName(r.fileName) })
           .where('docKey', '=', r.docKey)
           .execute();
       }

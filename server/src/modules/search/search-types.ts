@@ -1,4 +1,10 @@
-import { normalizeText, uniqueTerms, type QueryTerm } from './tokenize.ts';
+import {
+  foldName,
+  nameQueryMatches,
+  uniqueTerms,
+  type NameQuery,
+  type QueryTerm,
+} from './tokenize.ts';
 
 /** Document keys are `slot * KEY_SPAN + sequence`: each user owns one contiguous range. */
 export const KEY_SPAN = 2 ** 36;
@@ -41,6 +47,11 @@ export interface SearchQuery {
   keyword: string;
   /** The keyword must occur as typed (folded), not only its words. */
   verify: boolean;
+  /**
+   * How names match when the search is not exact: each word anywhere in the name. Absent,
+   * names match by `terms` (whole words, with `verify`) as text does.
+   */
+  name?: NameQuery;
   includeName: boolean;
   /** Tags of the user whose names match the keyword. */
   tagIds: string[];
@@ -62,12 +73,16 @@ export interface SearchPage {
 export const hasFilters = (f: SearchFilters) => Object.values(f).some((v) => v !== undefined);
 
 /** Whether a name matches a query, decided as the index decides (same terms, same rules). */
-export function nameMatches(name: string, q: Pick<SearchQuery, 'terms' | 'verify' | 'keyword'>) {
+export function nameMatches(
+  name: string,
+  q: Pick<SearchQuery, 'terms' | 'verify' | 'keyword' | 'name'>,
+) {
+  if (q.name) return nameQueryMatches(name, q.name);
   const terms = uniqueTerms(name);
   const all = q.terms.every((c) =>
     terms.some((t) => (c.prefix ? t.startsWith(c.term) : t === c.term)),
   );
-  return all && (!q.verify || normalizeText(name).includes(q.keyword));
+  return all && (!q.verify || foldName(name).includes(foldName(q.keyword)));
 }
 
 /** Text in chunks of CHUNK_CHARS, never splitting a surrogate pair. */

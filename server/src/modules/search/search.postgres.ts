@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import { normalizeText, uniqueTerms, type QueryTerm } from './tokenize.ts';
+import { foldName, uniqueTerms, type QueryTerm } from './tokenize.ts';
+import { escapeLike } from '../files/names.ts';
 import { SearchRepo, type DocSource, type SearchPage, type SearchQuery } from './search.repo.ts';
 
 /** The text of a tsquery: lexemes quoted, prefixes marked. */
@@ -28,7 +29,7 @@ export class PostgresSearchRepo extends SearchRepo {
     await sql`insert into search_doc (doc_key, file_id, user_id, name, name_norm, live, state, updated_at, name_vec)
       select k, f, ${userId}, n, nn, l, s, ${now}, array_to_tsvector(string_to_array(t, ' '))
       from unnest(${col((b) => b.key)}::bigint[], ${col((b) => b.doc.fileId)}::varchar[],
-        ${col((b) => b.doc.name)}::varchar[], ${col((b) => normalizeText(b.doc.name))}::varchar[],
+        ${col((b) => b.doc.name)}::varchar[], ${col((b) => foldName(b.doc.name))}::varchar[],
         ${col((b) => (b.doc.live ? 1 : 0))}::int[], ${col((b) => b.doc.state)}::varchar[],
         ${col((b) => b.terms)}::text[]) as x(k, f, n, nn, l, s, t)`.execute(trx);
   }
@@ -81,9 +82,20 @@ export class PostgresSearchRepo extends SearchRepo {
     return this.searchJoined(q, slot);
   }
 
+  /**
+   * Not exact: each piece anywhere in the folded name (`like`, through the trigram index when
+   * the database has `pg_trgm`), CJK words by their terms. Exact: whole terms, and `verify`.
+   */
   protected nameHits(q: SearchQuery, _slot: number, verify: RawBuilder<unknown>) {
+    const where = [sql`d.user_id = ${q.userId}`, sql`d.live = 1`];
+    if (!q.name) where.push(sql`d.name_vec @@ ${tsQuery(q.terms)}::tsquery`, verify);
+    else {
+      if (q.name.terms.length > 0) where.push(sql`d.name_vec @@ ${tsQuery(q.name.terms)}::tsquery`);
+      for (const part of q.name.parts)
+        where.push(sql`d.name_norm like ${`%${escapeLike(part)}%`} escape '\\'`);
+    }
     return sql`select d.doc_key as doc_key, 0 as tier from search_doc d
-      where d.user_id = ${q.userId} and d.live = 1 and d.name_vec @@ ${tsQuery(q.terms)}::tsquery and ${verify}`;
+      where ${sql.join(where, sql` and `)}`;
   }
 
   /** Every term somewhere in the document, whichever chunk holds it. */

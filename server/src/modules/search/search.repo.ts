@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { SearchLanesRepo } from './search-lanes.repo.ts';
 import type { SearchFilters, SearchPage, SearchQuery, SortProp, Tier } from './search-types.ts';
+import { foldName } from './tokenize.ts';
 
 export * from './search-types.ts';
 
@@ -26,7 +27,11 @@ export abstract class SearchRepo extends SearchLanesRepo {
   async search(q: SearchQuery): Promise<SearchPage> {
     const slot = await this.slotOf(q.userId);
     if (slot === undefined || q.limit <= 0) return { hits: [], total: 0 };
-    if (q.terms.length === 0) return { hits: [], total: 0 };
+    const byName = q.name ? q.name.parts.length + q.name.terms.length > 0 : q.terms.length > 0;
+    if (!byName && q.terms.length === 0) return { hits: [], total: 0 };
+    // text and tags are found by words: a keyword of symbols only (`%`) looks at names
+    if (q.terms.length === 0) q = { ...q, includeContent: false, tagIds: [] };
+    if (!byName) q = { ...q, includeName: false };
     return this.find(q, slot);
   }
 
@@ -54,7 +59,10 @@ export abstract class SearchRepo extends SearchLanesRepo {
   protected async searchJoined(q: SearchQuery, slot: number): Promise<SearchPage> {
     const branches: RawBuilder<unknown>[] = [];
     if (q.includeName) {
-      const verify = q.verify ? this.contains(sql.ref('d.name_norm'), q.keyword) : sql`1 = 1`;
+      const verify =
+        q.verify && !q.name
+          ? this.contains(sql.ref('d.name_norm'), foldName(q.keyword))
+          : sql`1 = 1`;
       branches.push(this.nameHits(q, slot, verify));
     }
     if (q.tagIds.length > 0) {
@@ -101,11 +109,17 @@ export abstract class SearchRepo extends SearchLanesRepo {
       updateDate: sql.ref('f.update_date'),
       uploadDate: sql.ref('f.upload_date'),
     };
+    // names beginning with the keyword first: the one equal to it, then the others by name
+    // (by relevance), or in the order asked for (sorted)
+    const key = q.name?.key ?? foldName(q.keyword);
+    const keyLength = [...key].length;
+    const prefixed = sql`b.tier = 0 and substr(d.name_norm, 1, ${keyLength}) = ${key}`;
     const order = q.sort
-      ? sql`${columns[q.sort.prop]} ${sql.raw(q.sort.order === 'descending' ? 'desc' : 'asc')}, f.name asc`
-      : sql`b.tier, case when b.tier = 0 and d.name_norm = ${q.keyword} then 0
-          when b.tier = 0 and substr(d.name_norm, 1, ${[...q.keyword].length}) = ${q.keyword} then 1 else 2 end,
-          case when b.tier = 0 and substr(d.name_norm, 1, ${[...q.keyword].length}) = ${q.keyword} then d.name_norm end,
+      ? sql`case when ${prefixed} then 0 else 1 end,
+          ${columns[q.sort.prop]} ${sql.raw(q.sort.order === 'descending' ? 'desc' : 'asc')}, f.name asc`
+      : sql`b.tier, case when b.tier = 0 and d.name_norm = ${key} then 0
+          when ${prefixed} then 1 else 2 end,
+          case when ${prefixed} then d.name_norm end,
           b.doc_key desc`;
 
     const from = await this.joinedFrom(q, slot, where);

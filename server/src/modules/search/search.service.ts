@@ -16,7 +16,13 @@ import type { OcrConfig, OcrSettings } from './ocr-settings.ts';
 import type { SearchHistoryRepo } from './search-history.repo.ts';
 import type { SearchIndexer } from './search-index.ts';
 import type { SearchFilters, SearchRepo, SortProp, Tier } from './search.repo.ts';
-import { normalizeText, parseQuery, uniqueTerms, type ParsedQuery } from './tokenize.ts';
+import {
+  nameQuery,
+  nameQueryMatches,
+  normalizeText,
+  parseQuery,
+  type ParsedQuery,
+} from './tokenize.ts';
 
 export interface SearchParams {
   keyword: string;
@@ -77,14 +83,6 @@ export function snippetOf(text: string, words: string[]): string {
   return piece;
 }
 
-/** Every term of the query found in a name's terms (fuzzy tag matching). */
-function fuzzyMatch(query: ParsedQuery, name: string): boolean {
-  const terms = uniqueTerms(name);
-  return query.terms.every((q) =>
-    terms.some((t) => (q.prefix ? t.startsWith(q.term) : t === q.term)),
-  );
-}
-
 /**
  * Search (API-NOTES §1.13): by name, tag name and content; within a folder or the whole
  * drive; filtered by type, dates and sizes; ranked (names first) or sorted. Only the caller's
@@ -106,6 +104,14 @@ export class SearchService {
     const keyword = p.keyword.trim();
     const exact = p.exactSearch && (await this.settings.get('exactSearch'));
     const query = parseQuery(keyword, exact);
+    // names (and tag names) match by any part unless the search is exact
+    const name = exact ? undefined : nameQuery(keyword);
+    const nameWords = name ? name.parts.length + name.terms.length : query.terms.length;
+    // what was typed is shown marked as typed (`item_2`, not `item` and `2`)
+    if (name)
+      query.highlights = [
+        ...new Set([...keyword.split(/\s+/u).filter(Boolean), ...query.highlights]),
+      ];
     const filters: SearchFilters = {
       fileType: p.fileType && FILE_TYPES.has(p.fileType) ? p.fileType : undefined,
       isFolder: p.isFolder,
@@ -134,7 +140,7 @@ export class SearchService {
       await this.remember(actor.id, keyword);
 
     // no words to look for: the filters alone choose (newest first unless told)
-    if (query.terms.length === 0) {
+    if (nameWords === 0 && query.terms.length === 0) {
       const anyFilter = Object.values(filters).some((v) => v !== undefined);
       if (!anyFilter) return { items: [], total: 0 };
       const found = await this.repo.filterOnly(
@@ -154,8 +160,10 @@ export class SearchService {
 
     const tagIds = p.includeTagName
       ? (
-          await this.tags.matching(actor.id, (name) =>
-            exact ? normalizeText(name).includes(query.normalized) : fuzzyMatch(query, name),
+          await this.tags.matching(actor.id, (tagName) =>
+            name
+              ? nameQueryMatches(tagName, name)
+              : normalizeText(tagName).includes(query.normalized),
           )
         ).map((t) => t.id)
       : [];
@@ -167,6 +175,7 @@ export class SearchService {
       terms: query.terms,
       keyword: query.normalized,
       verify: exact && !single,
+      name,
       includeName: p.includeFileName,
       tagIds,
       includeContent: p.includeFileContent,

@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import { indexTerms, normalizeText, uniqueTerms, type QueryTerm } from './tokenize.ts';
+import { foldName, indexTerms, uniqueTerms, type QueryTerm } from './tokenize.ts';
 import {
   SearchRepo,
   TIER_CAP,
@@ -19,6 +19,14 @@ const BOOST_CAP = 100;
 function ftsQuery(terms: QueryTerm[]): string {
   return terms.map((t) => `"${t.term.replace(/"/g, '')}"${t.prefix ? '*' : ''}`).join(' AND ');
 }
+
+/** A trigram query: each piece a quoted phrase (found anywhere), all required. */
+function trigramQuery(parts: string[]): string {
+  return parts.map((p) => `"${p.replace(/"/g, '""')}"`).join(' AND ');
+}
+
+/** Pieces this long or longer are looked up by their trigrams; shorter ones by scanning. */
+const TRIGRAM = 3;
 
 /**
  * The search index on SQLite: contentless FTS5 tables (`search_name_fts`, `search_content_fts`)
@@ -51,7 +59,7 @@ export class SqliteSearchRepo extends SearchRepo {
         doc.fileId,
         userId,
         doc.name,
-        normalizeText(doc.name),
+        foldName(doc.name),
         doc.live ? 1 : 0,
         doc.state,
         now,
@@ -70,6 +78,12 @@ export class SqliteSearchRepo extends SearchRepo {
           live.flatMap((b) => [b.key, b.terms]),
         ),
       );
+      await trx.executeQuery(
+        CompiledQuery.raw(
+          `insert into search_name_tri (rowid, name) values ${live.map(() => '(?, ?)').join(', ')}`,
+          live.flatMap((b) => [b.key, foldName(b.doc.name)]),
+        ),
+      );
     }
   }
 
@@ -78,17 +92,24 @@ export class SqliteSearchRepo extends SearchRepo {
     docKey: number,
     live: boolean,
     terms: string[],
+    nameNorm: string,
   ): Promise<void> {
     await sql`delete from search_name_fts where rowid = ${docKey}`.execute(trx);
-    if (live)
+    await sql`delete from search_name_tri where rowid = ${docKey}`.execute(trx);
+    if (live) {
       await sql`insert into search_name_fts (rowid, terms) values (${docKey}, ${terms.join(' ')})`.execute(
         trx,
       );
+      await sql`insert into search_name_tri (rowid, name) values (${docKey}, ${nameNorm})`.execute(
+        trx,
+      );
+    }
   }
 
   protected async unindexTrashed(trx: Db, userId: string, trashId: string): Promise<void> {
     const docs = this.liveDocsInTrash(trx, userId, trashId);
     await sql`delete from search_name_fts where rowid in (${docs})`.execute(trx);
+    await sql`delete from search_name_tri where rowid in (${docs})`.execute(trx);
     await sql`delete from search_content_fts where rowid in (${docs})`.execute(trx);
   }
 
@@ -98,6 +119,9 @@ export class SqliteSearchRepo extends SearchRepo {
   ): Promise<void> {
     await sql`insert into search_name_fts (rowid, terms) values ${sql.join(
       batch.map((r) => sql`(${r.docKey}, ${uniqueTerms(r.fileName).join(' ')})`),
+    )}`.execute(trx);
+    await sql`insert into search_name_tri (rowid, name) values ${sql.join(
+      batch.map((r) => sql`(${r.docKey}, ${foldName(r.fileName)})`),
     )}`.execute(trx);
     // stored text is put back into the full-text table by the content job
     await trx
@@ -153,28 +177,25 @@ export class SqliteSearchRepo extends SearchRepo {
   private async searchFast(q: SearchQuery, slot: number): Promise<SearchPage> {
     const [lo, hi] = this.range(slot);
     const match = ftsQuery(q.terms);
-    const verifyName = q.verify
-      ? sql`exists (select 1 from search_doc d where d.doc_key = search_name_fts.rowid and ${this.contains(sql.ref('d.name_norm'), q.keyword)})`
-      : sql`1 = 1`;
+    const names = this.nameSet(q, slot);
 
     let nameCount = 0;
     let boosted: number[] = [];
     if (q.includeName) {
       const counted = await sql<{
         n: number;
-      }>`select count(*) as n from search_name_fts where search_name_fts match ${match} and rowid between ${lo} and ${hi} and ${verifyName}`.execute(
-        this.db,
-      );
+      }>`select count(*) as n from (${names})`.execute(this.db);
       nameCount = Number(counted.rows[0]?.n ?? 0);
-      if (nameCount > 0 && q.keyword) {
+      const key = q.name?.key ?? foldName(q.keyword);
+      if (nameCount > 0 && key) {
         const prefixed = await this.db
           .selectFrom('searchDoc')
           .select(['docKey', 'name'])
           .where('userId', '=', q.userId)
           .where('live', '=', 1)
-          .where('nameNorm', '>=', q.keyword)
-          .where('nameNorm', '<', `${q.keyword}\u{10ffff}`)
-          .orderBy(sql`name_norm = ${q.keyword}`, 'desc')
+          .where('nameNorm', '>=', key)
+          .where('nameNorm', '<', `${key}\u{10ffff}`)
+          .orderBy(sql`name_norm = ${key}`, 'desc')
           .orderBy('nameNorm')
           .limit(BOOST_CAP)
           .execute();
@@ -226,11 +247,10 @@ export class SqliteSearchRepo extends SearchRepo {
     take(boosted, 0);
     const rest = nameCount - boosted.length;
     if (limit > 0 && offset < rest) {
-      const skip = boosted.length > 0 ? sql`rowid not in (${sql.join(boosted)})` : sql`1 = 1`;
-      const rows = await sql<{ rowid: number }>`select rowid from search_name_fts
-        where search_name_fts match ${match} and rowid between ${lo} and ${hi} and ${skip} and ${verifyName}
-        order by rowid desc limit ${limit} offset ${offset}`.execute(this.db);
-      for (const r of rows.rows) keys.push({ key: Number(r.rowid), tier: 0 });
+      const skip = boosted.length > 0 ? sql`doc_key not in (${sql.join(boosted)})` : sql`1 = 1`;
+      const rows = await sql<{ docKey: number }>`select doc_key from (${names})
+        where ${skip} order by doc_key desc limit ${limit} offset ${offset}`.execute(this.db);
+      for (const r of rows.rows) keys.push({ key: Number(r.docKey), tier: 0 });
       limit -= rows.rows.length;
       offset = 0;
     } else offset = Math.max(0, offset - rest);
@@ -273,15 +293,61 @@ export class SqliteSearchRepo extends SearchRepo {
       .map((k) => ({ fileId: files.get(k.key)!, docKey: k.key, tier: k.tier }));
   }
 
-  protected nameHits(q: SearchQuery, slot: number, verify: RawBuilder<unknown>) {
+  protected nameHits(q: SearchQuery, slot: number) {
+    return sql`select doc_key, 0 as tier from (${this.nameSet(q, slot)})`;
+  }
+
+  /**
+   * The user's live documents whose names match, as `doc_key`s. Not exact: pieces of three
+   * characters or more through the trigram index, CJK words through the term index, and
+   * shorter pieces by reading the folded names (of the candidates, or of the user's names in
+   * the name index). Exact: whole terms, and the keyword as typed.
+   */
+  private nameSet(q: SearchQuery, slot: number): RawBuilder<unknown> {
     const [lo, hi] = this.range(slot);
-    const match = ftsQuery(q.terms);
-    return q.verify
-      ? sql`select d.doc_key as doc_key, 0 as tier from search_name_fts
-          join search_doc d on d.doc_key = search_name_fts.rowid
-          where search_name_fts match ${match} and search_name_fts.rowid between ${lo} and ${hi} and ${verify}`
-      : sql`select rowid as doc_key, 0 as tier from search_name_fts
-          where search_name_fts match ${match} and rowid between ${lo} and ${hi}`;
+    const termsIn = (terms: QueryTerm[], key: RawBuilder<unknown>) =>
+      sql`${key} in (select rowid from search_name_fts where search_name_fts match ${ftsQuery(terms)} and rowid between ${lo} and ${hi})`;
+    if (!q.name) {
+      const verify = q.verify
+        ? sql` and exists (select 1 from search_doc d where d.doc_key = search_name_fts.rowid and ${this.contains(sql.ref('d.name_norm'), foldName(q.keyword))})`
+        : sql``;
+      return sql`select rowid as doc_key from search_name_fts
+        where search_name_fts match ${ftsQuery(q.terms)} and rowid between ${lo} and ${hi}${verify}`;
+    }
+    const { parts, terms } = q.name;
+    const long = parts.filter((p) => [...p].length >= TRIGRAM);
+    const short = parts.filter((p) => [...p].length < TRIGRAM);
+    const shortIn = (key: RawBuilder<unknown>) =>
+      short.map(
+        (p) =>
+          sql`exists (select 1 from search_doc d where d.doc_key = ${key} and instr(d.name_norm, ${p}) > 0)`,
+      );
+    if (long.length > 0) {
+      const key = sql.ref('search_name_tri.rowid');
+      const where = [
+        sql`search_name_tri match ${trigramQuery(long)}`,
+        sql`search_name_tri.rowid between ${lo} and ${hi}`,
+      ];
+      if (terms.length > 0) where.push(termsIn(terms, key));
+      where.push(...shortIn(key));
+      return sql`select search_name_tri.rowid as doc_key from search_name_tri where ${sql.join(where, sql` and `)}`;
+    }
+    if (terms.length > 0) {
+      const key = sql.ref('search_name_fts.rowid');
+      const where = [
+        sql`search_name_fts match ${ftsQuery(terms)}`,
+        sql`search_name_fts.rowid between ${lo} and ${hi}`,
+        ...shortIn(key),
+      ];
+      return sql`select search_name_fts.rowid as doc_key from search_name_fts where ${sql.join(where, sql` and `)}`;
+    }
+    // one or two characters only: the user's names, read from the name index
+    const where = [
+      sql`user_id = ${q.userId}`,
+      sql`live = 1`,
+      ...short.map((p) => sql`instr(name_norm, ${p}) > 0`),
+    ];
+    return sql`select doc_key from search_doc where ${sql.join(where, sql` and `)}`;
   }
 
   protected contentHits(q: SearchQuery, slot: number) {
@@ -318,12 +384,16 @@ export class SqliteSearchRepo extends SearchRepo {
   /** About how many documents match (names and text), counted in the index. */
   private async estimateHits(q: SearchQuery, slot: number) {
     const [lo, hi] = this.range(slot);
-    const match = ftsQuery(q.terms);
     let total = 0;
-    for (const table of ['search_name_fts', 'search_content_fts']) {
-      if (table === 'search_name_fts' ? !q.includeName : !q.includeContent) continue;
-      const counted = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}
-        where ${sql.table(table)} match ${match} and rowid between ${lo} and ${hi}`.execute(
+    if (q.includeName) {
+      const counted = await sql<{
+        n: number;
+      }>`select count(*) as n from (${this.nameSet(q, slot)})`.execute(this.db);
+      total += Number(counted.rows[0]?.n ?? 0);
+    }
+    if (q.includeContent) {
+      const counted = await sql<{ n: number }>`select count(*) as n from search_content_fts
+        where search_content_fts match ${ftsQuery(q.terms)} and rowid between ${lo} and ${hi}`.execute(
         this.db,
       );
       total += Number(counted.rows[0]?.n ?? 0);

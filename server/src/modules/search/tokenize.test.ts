@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  foldName,
   foldWord,
   hasCjk,
   indexTerms,
+  nameQuery,
+  nameQueryMatches,
   normalizeText,
   parseQuery,
   uniqueTerms,
@@ -71,5 +74,24 @@ describe('queries', () => {
     expect(hasCjk('カタカナ')).toBe(true);
     expect(hasCjk('한국어')).toBe(true);
     expect(hasCjk('report')).toBe(false);
+  });
+});
+
+describe('name queries', () => {
+  it('fold names and keywords alike: case, full width, Latin accents; kana marks stay', () => {
+    expect(foldName('Résumé ＡＢＣ.PDF')).toBe('resume abc.pdf');
+    expect(foldName('がか')).toBe('がか');
+    expect(nameQueryMatches('Résumé.pdf', nameQuery('resume'))).toBe(true);
+  });
+
+  it('look for each word anywhere in the name, symbols as typed, CJK words by their pairs', () => {
+    const q = nameQuery('item_2 %  PORT');
+    expect(q.parts).toEqual(['item_2', '%', 'port']);
+    expect(nameQueryMatches('item_205 100% report.txt', q)).toBe(true);
+    expect(nameQueryMatches('item-205 100% report.txt', q)).toBe(false);
+    expect(nameQueryMatches('年度报告.docx', nameQuery('报告'))).toBe(true);
+    expect(nameQueryMatches('目总结项目.txt', nameQuery('项目总结'))).toBe(true);
+    // a piece inside another adds nothing
+    expect(nameQuery('rep report').parts).toEqual(['report']);
   });
 });

@@ -182,3 +182,58 @@ export function parseQuery(keyword: string, exact = false): ParsedQuery {
 }
 
 export const hasCjk = (text: string) => CJK_CHAR.test(text);
+
+const LATIN_MARKS = /(?<=[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])\p{M}+/gu;
+
+/**
+ * The form a name is searched in (`search_doc.name_norm`): compatibility forms and case folded,
+ * and the accents of Latin, Greek and Cyrillic letters dropped (`Résumé` → `resume`). Marks of
+ * other scripts (kana voicing, Hangul) stay, so `が` never finds `か`.
+ */
+export function foldName(text: string): string {
+  const lower = text.normalize('NFKC').toLowerCase();
+  if (ASCII.test(lower)) return lower;
+  return lower.normalize('NFKD').replace(LATIN_MARKS, '').normalize('NFC');
+}
+
+/** A keyword as name conditions: every one must hold for a name to match. */
+export interface NameQuery {
+  /** Pieces of the folded name, each found anywhere in it, every character as typed. */
+  parts: string[];
+  /** Index terms of the words holding CJK (their characters and pairs anywhere in the name). */
+  terms: QueryTerm[];
+  /** The folded keyword: names beginning with it come first. */
+  key: string;
+}
+
+/**
+ * What a file-name search looks for: each word of the keyword (split at spaces) anywhere in
+ * the name, inside words too (`port` finds `report.txt`, `item_2` every `item_2xx`). A word
+ * holding Chinese, Japanese or Korean keeps the index's rule for those scripts (its pairs of
+ * characters anywhere, so `项目总结` finds `目总结项目`), which finds every name holding it.
+ */
+export function nameQuery(keyword: string): NameQuery {
+  const parts = new Set<string>();
+  const terms = new Map<string, QueryTerm>();
+  for (const word of keyword.trim().split(/\s+/u)) {
+    if (!word) continue;
+    if (hasCjk(word)) {
+      for (const t of parseQuery(word).terms) terms.set(`${t.term}\u0000${t.prefix}`, t);
+    } else {
+      const folded = foldName(word);
+      if (folded) parts.add(folded);
+    }
+  }
+  // a piece inside another piece adds nothing
+  const list = [...parts].filter((p) => ![...parts].some((o) => o !== p && o.includes(p)));
+  return { parts: list, terms: [...terms.values()], key: foldName(keyword.trim()) };
+}
+
+/** Whether a name matches a name query, decided as the database decides. */
+export function nameQueryMatches(name: string, q: NameQuery): boolean {
+  const folded = foldName(name);
+  if (!q.parts.every((p) => folded.includes(p))) return false;
+  if (q.terms.length === 0) return true;
+  const terms = uniqueTerms(name);
+  return q.terms.every((c) => terms.some((t) => (c.prefix ? t.startsWith(c.term) : t === c.term)));
+}
