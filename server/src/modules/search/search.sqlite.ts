@@ -305,8 +305,6 @@ export class SqliteSearchRepo extends SearchRepo {
    */
   private nameSet(q: SearchQuery, slot: number): RawBuilder<unknown> {
     const [lo, hi] = this.range(slot);
-    const termsIn = (terms: QueryTerm[], key: RawBuilder<unknown>) =>
-      sql`${key} in (select rowid from search_name_fts where search_name_fts match ${ftsQuery(terms)} and rowid between ${lo} and ${hi})`;
     if (!q.name) {
       const verify = q.verify
         ? sql` and exists (select 1 from search_doc d where d.doc_key = search_name_fts.rowid and ${this.contains(sql.ref('d.name_norm'), foldName(q.keyword))})`
@@ -317,29 +315,24 @@ export class SqliteSearchRepo extends SearchRepo {
     const { parts, terms } = q.name;
     const long = parts.filter((p) => [...p].length >= TRIGRAM);
     const short = parts.filter((p) => [...p].length < TRIGRAM);
-    const shortIn = (key: RawBuilder<unknown>) =>
-      short.map(
+    // each index answers its own part once, and the parts are intersected: a `rowid in (…)`
+    // beside a MATCH would make FTS5 run its query again for every key
+    const sets: RawBuilder<unknown>[] = [];
+    if (long.length > 0)
+      sets.push(sql`select rowid as doc_key from search_name_tri
+        where search_name_tri match ${trigramQuery(long)} and rowid between ${lo} and ${hi}`);
+    if (terms.length > 0)
+      sets.push(sql`select rowid as doc_key from search_name_fts
+        where search_name_fts match ${ftsQuery(terms)} and rowid between ${lo} and ${hi}`);
+    if (sets.length > 0) {
+      const found = sql.join(sets, sql` intersect `);
+      if (short.length === 0)
+        return sets.length === 1 ? found : sql`select doc_key from (${found})`;
+      const reads = short.map(
         (p) =>
-          sql`exists (select 1 from search_doc d where d.doc_key = ${key} and instr(d.name_norm, ${p}) > 0)`,
+          sql`exists (select 1 from search_doc d where d.doc_key = s.doc_key and instr(d.name_norm, ${p}) > 0)`,
       );
-    if (long.length > 0) {
-      const key = sql.ref('search_name_tri.rowid');
-      const where = [
-        sql`search_name_tri match ${trigramQuery(long)}`,
-        sql`search_name_tri.rowid between ${lo} and ${hi}`,
-      ];
-      if (terms.length > 0) where.push(termsIn(terms, key));
-      where.push(...shortIn(key));
-      return sql`select search_name_tri.rowid as doc_key from search_name_tri where ${sql.join(where, sql` and `)}`;
-    }
-    if (terms.length > 0) {
-      const key = sql.ref('search_name_fts.rowid');
-      const where = [
-        sql`search_name_fts match ${ftsQuery(terms)}`,
-        sql`search_name_fts.rowid between ${lo} and ${hi}`,
-        ...shortIn(key),
-      ];
-      return sql`select search_name_fts.rowid as doc_key from search_name_fts where ${sql.join(where, sql` and `)}`;
+      return sql`select doc_key from (${found}) s where ${sql.join(reads, sql` and `)}`;
     }
     // one or two characters only: the user's names, read from the name index
     const where = [
