@@ -5,6 +5,8 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipToBuffer } from '../server/src/lib/zip.ts';
 import {
+  DESKTOP,
+  PHONE,
   launchBrowser,
   openPage,
   saveScreenshot,
@@ -192,6 +194,82 @@ describe('search and tags', () => {
     await until(async () => (await history.count()) === 2, 'one recent search forgotten');
     expect(await history.allTextContents()).toEqual(['离', '预算']);
     await page.keyboard.press('Escape');
+  });
+
+  step(
+    'opens the filter panel alone, and a type picked by clicking narrows the results',
+    async () => {
+      await call('POST', '/new_folder?filename=report%20archive&currentDirectory=%2F', {});
+      await typeSearch('report');
+      await page.getByTestId('search-panel').waitFor();
+      // the filter icon closes the suggestions and opens only the filters
+      await page.getByTestId('search-options-button').click();
+      await page.getByTestId('search-options').waitFor();
+      await until(
+        async () => (await page.getByTestId('search-panel').count()) === 0,
+        'no recent searches over the filters',
+      );
+      await page.getByTestId('search-option-type').click();
+      await page.locator('.ant-select-item-option', { hasText: 'Documents' }).click();
+      await until(
+        async () => (await page.getByTestId('search-panel').count()) === 0,
+        'still no recent searches over the filters',
+      );
+      await saveScreenshot(page, 'search-filters-1440-light');
+      await page.getByTestId('search-option-apply').click();
+      await page.waitForURL((url) => url.searchParams.get('type') === 'document');
+      await result('Quarterly Report.md').waitFor();
+      expect(await page.getByTestId('search-result').count()).toBe(1);
+      await page.getByTestId('search-options-button').click();
+      await page.getByTestId('search-option-reset').click();
+      await page.getByTestId('search-option-apply').click();
+      await until(() => new URL(page.url()).searchParams.get('type') === null, 'no type filter');
+      await result('report archive').waitFor();
+    },
+  );
+
+  step('finds a name by any part: inside a word, one letter', async () => {
+    await typeSearch('port');
+    await page.getByTestId('search-input').press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('keyword') === 'port');
+    await result('Quarterly Report.md').waitFor();
+    await result('report archive').waitFor();
+    await saveScreenshot(page, 'search-results-1440-light');
+  });
+
+  step('shows the results on a phone, by Enter and by "See all results"', async () => {
+    await page.setViewportSize(PHONE);
+    try {
+      await page.goto('/');
+      await page.waitForURL((url) => url.pathname === '/home_m');
+      await typeSearch('report');
+      await page.getByTestId('search-input').press('Enter');
+      await until(
+        () => new URL(page.url()).searchParams.get('keyword') === 'report',
+        'the results of "report" in the address',
+      );
+      await result('Quarterly Report.md').waitFor();
+      await result('report archive').waitFor();
+      expect(await page.getByTestId('search-input').inputValue()).toBe('report');
+      await saveScreenshot(page, 'search-results-375-light');
+      await typeSearch('notes');
+      // the row stays put once the results while typing are in
+      await page.getByTestId('search-quick-item').filter({ hasText: 'notes.txt' }).waitFor();
+      await page.getByTestId('search-see-all').click();
+      await until(
+        () => new URL(page.url()).searchParams.get('keyword') === 'notes',
+        'the results of "notes" in the address',
+      );
+      await result('notes.txt').waitFor();
+      expect(await page.getByTestId('search-input').inputValue()).toBe('notes');
+      await page.getByTestId('search-options-button').click();
+      await page.getByTestId('search-options').waitFor();
+      expect(await page.getByTestId('search-panel').count()).toBe(0);
+      await saveScreenshot(page, 'search-filters-375-light');
+      await page.keyboard.press('Escape');
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
   });
 
   step('narrows a search with the options: type, whole drive, content only', async () => {

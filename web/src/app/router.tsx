@@ -121,7 +121,11 @@ export const routes: RouteObject[] = [
               },
               {
                 path: '/home_m',
-                element: <FilesView key="home_m" kind="home" />,
+                element: (
+                  <SearchOrBrowse>
+                    <FilesView key="home_m" kind="home" />
+                  </SearchOrBrowse>
+                ),
                 handle: { title: 'allFiles' } satisfies RouteHandle,
               },
               {

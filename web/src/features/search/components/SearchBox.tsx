@@ -66,7 +66,8 @@ export function SearchBox() {
   const [params] = useSearchParams();
   const mobile = useAppStore((s) => s.device === 'mobile');
   const browsing = useCurrentFolder();
-  const onResults = pathname === '/' && params.has('keyword');
+  // the results page is the home page with a keyword (`/home_m` on a phone)
+  const onResults = (pathname === '/' || pathname === '/home_m') && params.has('keyword');
   const folder = onResults ? (params.get('path') ?? '/') : browsing.path;
   const urlKeyword = onResults ? (params.get('keyword') ?? '') : '';
 
@@ -82,7 +83,17 @@ export function SearchBox() {
     setText(urlKeyword);
   }
   const [open, setOpen] = useState(false);
-  const [optionsOpen, setOptionsOpen] = useState(false);
+  const [optionsOpen, setOptionsOpenState] = useState(false);
+  // one popup at a time: the filters close the suggestions and keep them closed
+  const optionsShown = useRef(false);
+  const setOptionsOpen = (next: boolean) => {
+    optionsShown.current = next;
+    setOptionsOpenState(next);
+    if (next) {
+      setOpen(false);
+      setActive(-1);
+    }
+  };
   const [active, setActive] = useState(-1);
   const input = useRef<InputRef>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -121,6 +132,9 @@ export function SearchBox() {
     if (entry.kind === 'hit') {
       setOpen(false);
       void navigate(locationUrl(entry.hit));
+    } else if (entry.kind === 'all') {
+      // what the box holds now, even before the results while typing have caught up
+      submit(text.trim() || entry.keyword);
     } else submit(entry.keyword);
   };
 
@@ -196,10 +210,13 @@ export function SearchBox() {
         prefix={<SearchOutlined className="nb-search__icon" />}
         onChange={(e) => {
           setText(e.target.value);
+          if (optionsShown.current) setOptionsOpen(false);
           setOpen(true);
           setActive(-1);
         }}
-        onFocus={() => setOpen(true)}
+        onFocus={() => {
+          if (!optionsShown.current) setOpen(true);
+        }}
         onKeyDown={onKeyDown}
         aria-label={t('placeholder')}
         title={`${t('placeholder')} (${t('shortcut')})`}
@@ -208,27 +225,35 @@ export function SearchBox() {
         role="combobox"
         data-testid="search-input"
         suffix={
-          <Popover
-            open={optionsOpen}
-            onOpenChange={setOptionsOpen}
-            trigger="click"
-            placement="bottomRight"
-            destroyOnHidden
-            title={t('options')}
-            content={<SearchOptionsPanel value={options} onApply={applyOptions} />}
+          // a click here is the filters' alone: the box around would focus the input and open
+          // the suggestions over them
+          <span
+            className="nb-search__options"
+            onClick={(e) => e.stopPropagation()}
+            onMouseDown={(e) => e.preventDefault()}
           >
-            <Tooltip title={t('options')}>
-              <Badge dot={changed > 0} offset={[-2, 2]}>
-                <Button
-                  type="text"
-                  size="small"
-                  icon={<ControlOutlined />}
-                  aria-label={t('options')}
-                  data-testid="search-options-button"
-                />
-              </Badge>
-            </Tooltip>
-          </Popover>
+            <Popover
+              open={optionsOpen}
+              onOpenChange={setOptionsOpen}
+              trigger="click"
+              placement="bottomRight"
+              destroyOnHidden
+              title={t('options')}
+              content={<SearchOptionsPanel value={options} onApply={applyOptions} />}
+            >
+              <Tooltip title={t('options')}>
+                <Badge dot={changed > 0} offset={[-2, 2]}>
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={<ControlOutlined />}
+                    aria-label={t('options')}
+                    data-testid="search-options-button"
+                  />
+                </Badge>
+              </Tooltip>
+            </Popover>
+          </span>
         }
       />
       {panel ? (
