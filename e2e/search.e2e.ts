@@ -267,6 +267,23 @@ describe('search and tags', () => {
       expect(await page.getByTestId('search-panel').count()).toBe(0);
       await saveScreenshot(page, 'search-filters-375-light');
       await page.keyboard.press('Escape');
+      for (const theme of ['dark', 'light'] as const) {
+        await page.getByTestId('theme-switch').click();
+        await page.getByTestId(`theme-${theme}`).click();
+        await until(
+          async () =>
+            (await page.evaluate(() => document.documentElement.dataset.theme ?? '')) === theme ||
+            theme === 'light',
+          `the ${theme} theme`,
+        );
+        if (theme === 'dark') {
+          await saveScreenshot(page, 'search-results-375-dark');
+          await page.setViewportSize(DESKTOP);
+          await result('notes.txt').waitFor();
+          await saveScreenshot(page, 'search-results-1440-dark');
+          await page.setViewportSize(PHONE);
+        }
+      }
     } finally {
       await page.setViewportSize(DESKTOP);
     }
