@@ -1,6 +1,8 @@
 import type { SearchHistoryItem, SearchHit } from '@nimbus/contract';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, requestPage } from '../../api/client';
+import { onLiveMessage } from '../../api/events';
+import { queryClient } from '../../api/query-client';
 import type { QueryParams } from '../../api/query-string';
 
 export type { SearchHit };
@@ -69,8 +71,30 @@ export function useQuickSearch(params: QueryParams, enabled: boolean) {
   });
 }
 
+let live = false;
+
+/**
+ * Results follow the drive: a file added, renamed, moved or removed anywhere (this tab, another,
+ * WebDAV) makes the results and quick results on screen ask again.
+ */
+function followFileEvents(): void {
+  if (live) return;
+  live = true;
+  // a bulk operation sends thousands of messages: ask once they have paused
+  let timer: number | null = null;
+  onLiveMessage('fileChange', () => {
+    if (timer !== null) window.clearTimeout(timer);
+    timer = window.setTimeout(() => {
+      timer = null;
+      void queryClient.invalidateQueries({ queryKey: ['search', 'results'] });
+      void queryClient.invalidateQueries({ queryKey: ['search', 'quick'] });
+    }, 300);
+  });
+}
+
 /** The results page: pages of results as the list scrolls. */
 export function useSearchResults(params: QueryParams) {
+  followFileEvents();
   return useInfiniteQuery({
     queryKey: searchKeys.results(params),
     queryFn: ({ pageParam, signal }) => fetchResults(params, pageParam, RESULTS_PAGE_SIZE, signal),
