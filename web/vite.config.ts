@@ -55,32 +55,6 @@ function vditorAssets(): Plugin {
 
 const apiTarget = process.env.NIMBUS_API_URL ?? 'http://localhost:8088';
 
-/** A package and everything it depends on, by name, as installed (web's own modules first). */
-function withDependencies(name: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(name)) return seen;
-  seen.add(name);
-  for (const root of [path.join(here, 'node_modules'), path.join(here, '..', 'node_modules')]) {
-    const manifest = path.join(root, name, 'package.json');
-    if (!fs.existsSync(manifest)) continue;
-    const { dependencies = {} } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {
-      dependencies?: Record<string, string>;
-    };
-    for (const dependency of Object.keys(dependencies)) withDependencies(dependency, seen);
-    break;
-  }
-  return seen;
-}
-
-/**
- * What only the viewer pages (pdf.js, epub.js) and the editors (Vditor, simple-mind-map) load:
- * kept out of the app's vendor chunk, which every first visit loads.
- */
-const viewerOnly = new Set(
-  ['pdfjs-dist', 'epubjs', 'vditor', 'simple-mind-map'].flatMap((name) => [
-    ...withDependencies(name),
-  ]),
-);
-
 /** The package a module belongs to: the innermost `node_modules/<name>` of its path. */
 const packageOf = (id: string) =>
   /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/
@@ -88,18 +62,34 @@ const packageOf = (id: string) =>
     ?.replace('\\', '/');
 
 /**
- * React and the small vendor libraries get long-lived chunks, so an app release does not bust
- * their cache. antd is left to the bundler: its heavy parts (tables, trees, uploads) then load
- * with the settings pages that use them instead of on the first visit.
+ * The small libraries the sign-in page needs anyway (queries, translations, stores, dates,
+ * antd's style engine) share one long-lived chunk, so an app release does not bust their cache.
+ * Everything else (antd's components, the hasher, highlighting, video streaming, zod) is left
+ * to the bundler, which puts it with the pages that use it instead of on the first visit.
  */
+const sharedVendor = new Set([
+  '@tanstack/react-query',
+  '@tanstack/query-core',
+  'i18next',
+  'react-i18next',
+  'zustand',
+  'dayjs',
+  'stylis',
+  '@emotion/hash',
+  '@emotion/unitless',
+  '@babel/runtime',
+  'throttle-debounce',
+  'react-is',
+  'compute-scroll-into-view',
+  'scroll-into-view-if-needed',
+  'clsx',
+  'is-mobile',
+  'use-sync-external-store',
+]);
+
 const vendorGroups = [
   { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-  {
-    name: 'vendor',
-    test: (id: string) =>
-      /node_modules[\\/](?!antd|@ant-design|@rc-component)/.test(id) &&
-      !viewerOnly.has(packageOf(id) ?? ''),
-  },
+  { name: 'vendor', test: (id: string) => sharedVendor.has(packageOf(id) ?? '') },
 ];
 
 export default defineConfig({
@@ -122,6 +112,9 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
     rolldownOptions: {
+      // the contract's schemas are module-level zod calls: pure, so a page that imports only a
+      // constant from the contract does not carry zod
+      treeshake: { manualPureFunctions: ['z'] },
       // the app, and the viewer pages at the Preview Config's built-in addresses (API-NOTES §1.12)
       input: {
         main: path.join(here, 'index.html'),

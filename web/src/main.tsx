@@ -6,7 +6,7 @@ import { currentDevice } from './app/device';
 import './app/global.css';
 import { queryClient } from './api/query-client';
 import { createRouter } from './app/router';
-import './i18n';
+import { startLanguage } from './i18n';
 import { useAppStore } from './stores/app';
 
 // The device is known before the first route is matched (spec §2 mobile redirects).
@@ -14,10 +14,14 @@ useAppStore.getState().setDevice(currentDevice());
 
 const router = createRouter();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+const draw = () =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+
+// the remembered language's texts come first, so a Chinese page never flashes English
+void startLanguage().finally(draw);

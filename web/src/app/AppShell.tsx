@@ -1,11 +1,9 @@
-import type { Language } from '@nimbus/contract';
 import { App as AntApp, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMatches } from 'react-router';
 import { AudioPlayerHost } from '../features/media/components/AudioPlayerHost';
+import { antdLocale } from '../i18n';
 import { useAppStore } from '../stores/app';
 import { useBranding } from './branding';
 import { useDeviceWatcher } from './device';
@@ -14,8 +12,6 @@ import { RootGuard } from './guards';
 import { useColorScheme } from './color-scheme';
 import { isRouteHandle, routeTitle, type RouteHandle } from './route-meta';
 import { antdThemeFor } from './theme';
-
-const ANTD_LOCALES = { en_US: enUS, zh_CN: zhCN } satisfies Record<Language, unknown>;
 
 /** Binds antd's themed message/modal/notification for code outside React. */
 function FeedbackBinder() {
@@ -73,7 +69,7 @@ export function AppShell() {
 
   return (
     <ConfigProvider
-      locale={ANTD_LOCALES[lang]}
+      locale={antdLocale(lang)}
       theme={theme}
       button={{ autoInsertSpace: false }}
       form={{ validateMessages }}

@@ -1,13 +1,13 @@
 import { MenuType, type UserInfo } from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Result, Spin } from 'antd';
+import { Spin } from 'antd';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { liveEvents, onLiveMessage } from '../api/events';
 import { authKeys, useMenuTree, useUserInfo } from '../features/auth/api';
-import { TASK_PROGRESS_ROLE_KEY } from '../layout/TaskProgressButton';
-import { flattenMenus, hasMenuPath } from '../layout/menus';
+import { TASK_PROGRESS_ROLE_KEY } from '../layout/task-progress-role';
+import { flattenMenus } from '../layout/menus';
 import { useAppStore } from '../stores/app';
 import { useSessionStore } from '../stores/session';
 import { localValue } from '../stores/storage';
@@ -100,44 +100,4 @@ export function SessionGate() {
   }
   if (user.isPending) return <FullPageSpin />;
   return <Outlet />;
-}
-
-export function ForbiddenResult() {
-  const { t } = useTranslation('errors');
-  return (
-    <Result
-      status="403"
-      title="403"
-      subTitle={t('forbidden')}
-      data-testid="forbidden"
-      extra={
-        <Link to="/">
-          <Button type="primary">{t('backHome')}</Button>
-        </Link>
-      }
-    />
-  );
-}
-
-/** Settings routes exist only for users whose menu tree holds their path (spec §6). */
-export function MenuGate({ children }: { children: ReactNode }) {
-  const { t } = useTranslation('errors');
-  const { pathname } = useLocation();
-  const menu = useMenuTree();
-  if (menu.isPending) return <FullPageSpin />;
-  if (menu.isError) {
-    return (
-      <Result
-        status="warning"
-        title={t('menuLoadFailed')}
-        extra={
-          <Button type="primary" onClick={() => void menu.refetch()}>
-            {t('retry')}
-          </Button>
-        }
-      />
-    );
-  }
-  if (!hasMenuPath(menu.data, pathname)) return <ForbiddenResult />;
-  return children;
 }

@@ -1,24 +1,39 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/pages/LoginPage';
-import { NotFoundPage } from '../features/errors/pages/NotFoundPage';
-import { RouteError } from '../features/errors/pages/RouteError';
-import { FilesView } from '../features/files/components/FilesView';
 import { FILE_VIEWS, type FileViewKind } from '../features/files/view-kinds';
-import { SearchOrBrowse } from '../features/search/components/SearchResults';
-import { SharePage } from '../features/share/pages/SharePage';
-import { ShareLayout } from '../features/share/pages/ShareLayout';
-import { TagsPage } from '../features/tags/pages/TagsPage';
-import { TransferPage } from '../features/upload/pages/TransferPage';
-import { MainLayout } from '../layout/MainLayout';
 import { AppShell } from './AppShell';
-import { FullPageSpin, MenuGate, SessionGate } from './guards';
+import { FullPageSpin, SessionGate } from './guards';
 import type { RouteHandle } from './route-meta';
 
-function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+function lazyPage<K extends string, P extends object>(
+  load: () => Promise<Record<K, ComponentType<P>>>,
+  name: K,
+) {
   return lazy(async () => ({ default: (await load())[name] }));
 }
 
+// Only the sign-in page, the error pages and the guards load with the first visit: the drive,
+// the share pages and every settings page come in their own chunks when first opened.
+const MenuGate = lazyPage(() => import('./menu-gate'), 'MenuGate');
+const NotFoundPage = lazyPage(
+  () => import('../features/errors/pages/NotFoundPage'),
+  'NotFoundPage',
+);
+const RouteError = lazyPage(() => import('../features/errors/pages/RouteError'), 'RouteError');
+const MainLayout = lazyPage(() => import('../layout/MainLayout'), 'MainLayout');
+const FilesView = lazyPage(() => import('../features/files/components/FilesView'), 'FilesView');
+const SearchOrBrowse = lazyPage(
+  () => import('../features/search/components/SearchResults'),
+  'SearchOrBrowse',
+);
+const ShareLayout = lazyPage(() => import('../features/share/pages/ShareLayout'), 'ShareLayout');
+const SharePage = lazyPage(() => import('../features/share/pages/SharePage'), 'SharePage');
+const TagsPage = lazyPage(() => import('../features/tags/pages/TagsPage'), 'TagsPage');
+const TransferPage = lazyPage(
+  () => import('../features/upload/pages/TransferPage'),
+  'TransferPage',
+);
 const UserSettingsPage = lazyPage(
   () => import('../features/settings/pages/UserSettingsPage'),
   'UserSettingsPage',
@@ -40,13 +55,14 @@ const ShareListPage = lazyPage(
 );
 const MountsPage = lazyPage(() => import('../features/share/pages/MountsPage'), 'MountsPage');
 
+/** A page of its own chunk: a spinner while it loads. */
+function loaded(page: ReactNode): ReactNode {
+  return <Suspense fallback={<FullPageSpin />}>{page}</Suspense>;
+}
+
 /** A settings page: exists only when the user's menu tree grants its path. */
 function gated(page: ReactNode): ReactNode {
-  return (
-    <MenuGate>
-      <Suspense fallback={<FullPageSpin />}>{page}</Suspense>
-    </MenuGate>
-  );
+  return loaded(<MenuGate>{loaded(page)}</MenuGate>);
 }
 
 /** /_m → /home_m keeping the query (spec §2). */
@@ -70,7 +86,7 @@ const settings = (title: RouteHandle['title']): RouteHandle => ({ title, section
 export const routes: RouteObject[] = [
   {
     element: <AppShell />,
-    errorElement: <RouteError />,
+    errorElement: loaded(<RouteError />),
     children: [
       { path: '/login', element: <LoginPage />, handle: { title: 'login' } satisfies RouteHandle },
       {
@@ -79,38 +95,42 @@ export const routes: RouteObject[] = [
         handle: { title: 'login' } satisfies RouteHandle,
       },
       {
-        element: <ShareLayout />,
+        element: loaded(<ShareLayout />),
         children: [
-          { path: '/s', element: <SharePage />, handle: { title: 'share' } satisfies RouteHandle },
+          {
+            path: '/s',
+            element: loaded(<SharePage />),
+            handle: { title: 'share' } satisfies RouteHandle,
+          },
           {
             path: '/s/:id',
-            element: <SharePage />,
+            element: loaded(<SharePage />),
             handle: { title: 'share' } satisfies RouteHandle,
           },
           {
             path: '/s_m',
-            element: <SharePage />,
+            element: loaded(<SharePage />),
             handle: { title: 'share' } satisfies RouteHandle,
           },
         ],
       },
       {
         path: '/404',
-        element: <NotFoundPage />,
+        element: loaded(<NotFoundPage />),
         handle: { title: 'notFound' } satisfies RouteHandle,
       },
       {
         element: <SessionGate />,
         children: [
           {
-            element: <MainLayout />,
+            element: loaded(<MainLayout />),
             children: [
               {
                 path: '/',
-                element: (
+                element: loaded(
                   <SearchOrBrowse>
                     <FilesView key="home" kind="home" />
-                  </SearchOrBrowse>
+                  </SearchOrBrowse>,
                 ),
                 handle: { title: 'home' } satisfies RouteHandle,
               },
@@ -121,35 +141,31 @@ export const routes: RouteObject[] = [
               },
               {
                 path: '/home_m',
-                element: (
+                element: loaded(
                   <SearchOrBrowse>
                     <FilesView key="home_m" kind="home" />
-                  </SearchOrBrowse>
+                  </SearchOrBrowse>,
                 ),
                 handle: { title: 'allFiles' } satisfies RouteHandle,
               },
               {
                 path: '/upload/index_m',
-                element: <TransferPage />,
+                element: loaded(<TransferPage />),
                 handle: { title: 'fileTransfer' } satisfies RouteHandle,
               },
               {
                 path: '/tag',
-                element: <TagsPage />,
+                element: loaded(<TagsPage />),
                 handle: { title: 'tags' } satisfies RouteHandle,
               },
               ...FILE_ROUTES.map(({ path, kind }) => ({
                 path,
-                element: <FilesView key={kind} kind={kind} />,
+                element: loaded(<FilesView key={kind} kind={kind} />),
                 handle: { title: FILE_VIEWS[kind].title } satisfies RouteHandle,
               })),
               {
                 path: '/mount',
-                element: (
-                  <Suspense fallback={<FullPageSpin />}>
-                    <MountsPage />
-                  </Suspense>
-                ),
+                element: loaded(<MountsPage />),
                 handle: { title: 'mount' } satisfies RouteHandle,
               },
               {

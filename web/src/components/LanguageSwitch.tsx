@@ -1,6 +1,7 @@
 import { GlobalOutlined } from '@ant-design/icons';
 import { LANGUAGES, type Language } from '@nimbus/contract';
-import { Button, Dropdown, Tooltip } from 'antd';
+import { Button, Tooltip } from 'antd';
+import { LazyDropdown } from './LazyDropdown';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage } from '../i18n';
 import { useAppStore } from '../stores/app';
@@ -12,8 +13,7 @@ export function LanguageSwitch() {
   const { t } = useTranslation();
   const lang = useAppStore((s) => s.lang);
   return (
-    <Dropdown
-      trigger={['click']}
+    <LazyDropdown
       menu={{
         selectable: true,
         selectedKeys: [lang],
@@ -25,7 +25,7 @@ export function LanguageSwitch() {
             </span>
           ),
         })),
-        onClick: ({ key }) => changeLanguage(key as Language),
+        onClick: ({ key }) => void changeLanguage(key as Language),
       }}
     >
       <Tooltip title={t('language')} placement="bottom">
@@ -36,6 +36,6 @@ export function LanguageSwitch() {
           data-testid="lang-switch"
         />
       </Tooltip>
-    </Dropdown>
+    </LazyDropdown>
   );
 }

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { CheckOutlined, DesktopOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
 import { THEMES, type Theme } from '@nimbus/contract';
-import { Button, Dropdown, Tooltip } from 'antd';
+import { Button, Tooltip } from 'antd';
+import { LazyDropdown } from './LazyDropdown';
 import { useTranslation } from 'react-i18next';
 import { useColorScheme } from '../app/color-scheme';
 import { useSessionStore } from '../stores/session';
@@ -20,8 +21,7 @@ export function ThemeSwitch() {
   const scheme = useColorScheme();
   const setTheme = useSetTheme();
   return (
-    <Dropdown
-      trigger={['click']}
+    <LazyDropdown
       menu={{
         items: THEMES.map((value) => ({
           key: value,
@@ -46,6 +46,6 @@ export function ThemeSwitch() {
           data-testid="theme-switch"
         />
       </Tooltip>
-    </Dropdown>
+    </LazyDropdown>
   );
 }

@@ -1,15 +1,30 @@
 import { FALLBACK_LANGUAGE, type Language } from '@nimbus/contract';
+import antdEnUS from 'antd/locale/en_US';
+import type { Locale } from 'antd/es/locale';
 import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { feedback } from '../app/feedback';
 import { useAppStore } from '../stores/app';
-import en_US from './en_US';
+import core from './core.en_US';
 import { htmlLang } from './languages';
-import zh_CN from './zh_CN';
 
 export const defaultNS = 'common';
-export const resources = { en_US, zh_CN } as const;
+
+/** One language's texts: Nimbus's own and Ant Design's. */
+interface LanguageBundle {
+  messages: object;
+  antd: Locale;
+}
+
+// English is the fallback and comes with the app; other languages load when chosen.
+const bundles: Partial<Record<Language, LanguageBundle>> = {
+  en_US: { messages: core, antd: antdEnUS },
+};
+const LOADERS: Record<Language, () => Promise<LanguageBundle>> = {
+  en_US: () => Promise.resolve(bundles.en_US!),
+  zh_CN: async () => (await import('./zh-bundle')).default,
+};
 
 const DAYJS_LOCALES: Record<Language, string> = { en_US: 'en', zh_CN: 'zh-cn' };
 
@@ -21,24 +36,58 @@ function applyLanguage(language: Language): void {
 const initial = useAppStore.getState().lang;
 
 void i18n.use(initReactI18next).init({
-  resources,
+  resources: { en_US: core },
   lng: initial,
   fallbackLng: FALLBACK_LANGUAGE,
   supportedLngs: ['en_US', 'zh_CN'],
   load: 'currentOnly',
-  ns: Object.keys(en_US),
+  ns: Object.keys(core),
   defaultNS,
   interpolation: { escapeValue: false },
   returnNull: false,
   initAsync: false,
 });
-applyLanguage(initial);
 
-/** Switches the UI language: i18next, dayjs, the html lang and the remembered choice follow. */
-export function changeLanguage(language: Language): void {
+/** Fetches a language's texts once and hands them to i18next. */
+async function loadLanguage(language: Language): Promise<void> {
+  if (bundles[language]) return;
+  const bundle = await LOADERS[language]();
+  for (const [ns, texts] of Object.entries(bundle.messages))
+    i18n.addResourceBundle(language, ns, texts, true, true);
+  bundles[language] = bundle;
+}
+
+/** Ant Design's texts for a language, English until the language has loaded. */
+export function antdLocale(language: Language): Locale {
+  return (bundles[language] ?? bundles.en_US!).antd;
+}
+
+/** The remembered language, ready before the first page is drawn (English on failure). */
+export async function startLanguage(): Promise<void> {
+  try {
+    await loadLanguage(initial);
+  } catch {
+    useAppStore.getState().setLang(FALLBACK_LANGUAGE);
+  }
+  const language = useAppStore.getState().lang;
+  applyLanguage(language);
+  await i18n.changeLanguage(language);
+}
+
+/**
+ * Switches the UI language once its texts are here: i18next, dayjs, the html lang and the
+ * remembered choice follow. A language that cannot be fetched leaves the UI as it is.
+ */
+export async function changeLanguage(language: Language): Promise<void> {
+  try {
+    await loadLanguage(language);
+  } catch {
+    feedback().message.error(i18n.t('languageFailed'));
+    return;
+  }
   useAppStore.getState().setLang(language);
   applyLanguage(language);
-  void i18n.changeLanguage(language);
+  await i18n.changeLanguage(language);
 }
 
 /** Translates a key built at run time (e.g. `errors:<code>`), which the typed `t` cannot check. */

@@ -18,6 +18,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
   common: {
     loading: '加载中…',
     language: '语言',
+    languageFailed: '无法加载该语言：请检查网络连接后重试',
     copied: '已复制',
     validation: {
       required: '请输入${label}',

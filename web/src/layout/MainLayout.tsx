@@ -13,6 +13,7 @@ import { useSessionStore } from '../stores/session';
 import { MobileTabBar } from './MobileTabBar';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
+import '../i18n/drive-texts';
 
 const DRAWER_WIDTH = 248;
 

@@ -8,8 +8,7 @@ import { api } from '../api/client';
 import { onLiveMessage } from '../api/events';
 import { taskCountOf, type Task } from '../features/tasks/api';
 import { localValue } from '../stores/storage';
-
-export const TASK_PROGRESS_ROLE_KEY = 'taskProgressRole';
+import { TASK_PROGRESS_ROLE_KEY } from './task-progress-role';
 
 /**
  * spec §4: shown with the task-progress role while tasks run or recently ran, spinning while

@@ -1,5 +1,6 @@
 import { LockOutlined } from '@ant-design/icons';
-import { Form, Input } from 'antd';
+import { Form } from 'antd';
+import { Password } from '../../../components/inputs';
 import { useTranslation } from 'react-i18next';
 import { confirmRules, passwordRules } from '../validation';
 
@@ -28,11 +29,7 @@ export function NewPasswordFields({
         rules={passwordRules(t)}
         hasFeedback={!plain}
       >
-        <Input.Password
-          prefix={prefix}
-          autoComplete="new-password"
-          data-testid={testIds.password}
-        />
+        <Password prefix={prefix} autoComplete="new-password" data-testid={testIds.password} />
       </Form.Item>
       <Form.Item
         name="confirm"
@@ -41,7 +38,7 @@ export function NewPasswordFields({
         rules={confirmRules(t)}
         hasFeedback={!plain}
       >
-        <Input.Password prefix={prefix} autoComplete="new-password" data-testid={testIds.confirm} />
+        <Password prefix={prefix} autoComplete="new-password" data-testid={testIds.confirm} />
       </Form.Item>
     </>
   );

@@ -8,8 +8,9 @@ import {
 } from '@ant-design/icons';
 import { PRODUCT_VERSION } from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Checkbox, Form, Input, Skeleton } from 'antd';
-import { useState } from 'react';
+import { Alert, Button, Checkbox, Form, Skeleton } from 'antd';
+import { Input, OTP, Password } from '../../../components/inputs';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBranding } from '../../../app/branding';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
@@ -26,9 +27,13 @@ import {
 import { FooterText } from '../components/FooterText';
 import { failureText } from '../failure';
 import { useSignIn } from '../session';
-import { EnrolStep } from '../../security/components/EnrolStep';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { passwordRules, usernameRules } from '../validation';
+
+// Enrolment in a second factor draws a QR code: loaded only for the user who must enrol.
+const EnrolStep = lazy(async () => ({
+  default: (await import('../../security/components/EnrolStep')).EnrolStep,
+}));
 
 type MfaStep = Extract<LoginOutcome, { kind: 'mfa' | 'enrol' }>;
 
@@ -136,7 +141,11 @@ export function LoginPage() {
   if (hasUser.isPending) {
     body = <Skeleton active paragraph={{ rows: 6 }} />;
   } else if (mfa?.kind === 'enrol') {
-    body = <EnrolStep step={mfa} onDone={finish} />;
+    body = (
+      <Suspense fallback={<Skeleton active />}>
+        <EnrolStep step={mfa} onDone={finish} />
+      </Suspense>
+    );
   } else if (mfa) {
     body = (
       <>
@@ -167,12 +176,7 @@ export function LoginPage() {
                 aria-label={t('mfa.recoveryCode')}
               />
             ) : (
-              <Input.OTP
-                length={6}
-                autoFocus
-                data-testid="login-mfa-code"
-                aria-label={t('mfa.code')}
-              />
+              <OTP length={6} autoFocus data-testid="login-mfa-code" aria-label={t('mfa.code')} />
             )}
           </Form.Item>
           <Button
@@ -250,7 +254,7 @@ export function LoginPage() {
         >
           <UsernameField strict={false} />
           <Form.Item name="password" label={t('fields.password')} rules={passwordRules(t)}>
-            <Input.Password
+            <Password
               prefix={<LockOutlined />}
               autoComplete="current-password"
               data-testid="login-password"

@@ -1,5 +1,5 @@
 import ePub, { type NavItem } from 'epubjs';
-import { el, failureOf, fileAddress, statusLine, text, toolButton } from './viewer-page';
+import { el, failureOf, fileAddress, startPage, statusLine, text, toolButton } from './viewer-page';
 
 /**
  * The bundled EPUB viewer page (`/resource/epubjs/viewer.html?url=…`, the Preview Config's
@@ -117,4 +117,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+startPage(main);

@@ -1,7 +1,7 @@
 import { TOKEN_HEADER, type OfficeConfigView, type OfficeHistory } from '@nimbus/contract';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
-import { el, statusLine, text } from './viewer-page';
+import { el, startPage, statusLine, text } from './viewer-page';
 
 /**
  * The OnlyOffice editor page (`/resource/onlyoffice/editor.html?id=&name=`): asks the server for
@@ -143,4 +143,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+startPage(main);

@@ -1,7 +1,7 @@
 import * as pdfjsLib from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import 'pdfjs-dist/web/pdf_viewer.css';
-import { el, fileAddress, statusLine, text, toolButton } from './viewer-page';
+import { el, fileAddress, startPage, statusLine, text, toolButton } from './viewer-page';
 
 /**
  * The bundled PDF viewer page (`/pdf.js/web/viewer.html?file=…`, the Preview Config's
@@ -196,4 +196,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+startPage(main);

@@ -1,8 +1,14 @@
-import i18n from '../../../i18n';
+import i18n, { startLanguage } from '../../../i18n';
+import '../../../i18n/drive-texts';
 import './viewer-page.css';
 
 /** The texts of the `documents` namespace, for the viewer pages (they run outside React). */
 export const text = i18n.getFixedT(null, 'documents');
+
+/** Runs a viewer page once the remembered language's texts are here. */
+export function startPage(main: () => Promise<void>): void {
+  void startLanguage().finally(() => void main());
+}
 
 /**
  * The file a viewer page was given (`?file=` for the PDF viewer, `?url=` for the EPUB one):

@@ -6,6 +6,7 @@ import { failureText } from '../../auth/failure';
 import { initVerifyTotp, type LoginOutcome } from '../../auth/api';
 import { fetchMfaSetup } from '../api';
 import { EnrolForm, RecoveryCodes } from './EnrolForm';
+import '../../../i18n/drive-texts';
 
 /**
  * The sign-in step of an account that must enrol before it gets in: the QR code, the first

@@ -40,7 +40,7 @@ export function AppearanceForm() {
       <Form.Item label={t('appearance.language')} style={{ marginBottom: 0 }}>
         <Radio.Group
           value={lang}
-          onChange={(e) => changeLanguage(e.target.value as Language)}
+          onChange={(e) => void changeLanguage(e.target.value as Language)}
           optionType="button"
           data-testid="settings-lang"
         >

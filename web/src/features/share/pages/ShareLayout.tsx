@@ -2,6 +2,7 @@ import { Outlet } from 'react-router';
 import { useBranding } from '../../../app/branding';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { ThemeSwitch } from '../../../components/ThemeSwitch';
+import '../../../i18n/drive-texts';
 
 /** Public share pages: the drive's brand, language and theme; no sidebar (spec §2). */
 export function ShareLayout() {
