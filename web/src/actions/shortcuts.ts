@@ -38,9 +38,20 @@ export function formatShortcut(shortcut: Shortcut, mac = isMacPlatform()): strin
   return [shortcut.mod ? 'Ctrl' : '', shortcut.shift ? 'Shift' : '', key].filter(Boolean).join('+');
 }
 
-/** Typing in a field, or a dialog on top: the browser's own shortcuts stay in charge. */
+/**
+ * Whether a dialog (an editor, a viewer, a question) is open over the page. Its keys are its
+ * own even when the focus fell back to the page's body (a button that had it went away).
+ */
+export function isDialogOpen(doc: Document = document): boolean {
+  return Array.from(
+    doc.querySelectorAll<HTMLElement>('.ant-modal-wrap, .ant-image-preview-wrap'),
+  ).some((wrap) => wrap.style.display !== 'none');
+}
+
+/** Typing in a field, or a dialog on top: the page's own shortcuts stay out of it. */
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof Element)) return false;
   if (target.closest('input, textarea, select, [contenteditable="true"]')) return true;
-  return Boolean(target.closest('.ant-modal-root, .ant-image-preview-root, .ant-dropdown'));
+  if (target.closest('.ant-modal-root, .ant-image-preview-root, .ant-dropdown')) return true;
+  return isDialogOpen(target.ownerDocument);
 }

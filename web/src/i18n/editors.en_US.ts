@@ -82,6 +82,13 @@ const editors = {
     addSibling: 'Add a sibling (Enter)',
     remove: 'Delete (Delete)',
     newTopic: 'New topic',
+    canvas: 'Mind map: select a topic, Tab adds a child, Enter a sibling, F2 or a letter writes it',
+    note: 'Note on the topic',
+    notePlaceholder: 'A note shown when the pointer rests on the topic’s note mark',
+    link: 'Link on the topic',
+    linkPlaceholder: 'https://…',
+    linkBad: 'A link starts with http://, https:// or mailto:',
+    emptyRemoves: 'Leave it empty to take it off the topic.',
     layouts: {
       default: 'Mind map',
       structure: 'Organisation chart',

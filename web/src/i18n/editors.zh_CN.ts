@@ -85,6 +85,13 @@ const editors: LocaleTree<typeof en> = {
     addSibling: '添加同级节点（Enter）',
     remove: '删除（Delete）',
     newTopic: '新主题',
+    canvas: '思维导图：选中主题后，Tab 添加子主题，Enter 添加同级主题，F2 或直接输入文字进行编辑',
+    note: '主题备注',
+    notePlaceholder: '鼠标停在主题的备注标记上时显示',
+    link: '主题链接',
+    linkPlaceholder: 'https://…',
+    linkBad: '链接须以 http://、https:// 或 mailto: 开头',
+    emptyRemoves: '留空即从主题上移除。',
     layouts: {
       default: '思维导图',
       structure: '组织结构图',

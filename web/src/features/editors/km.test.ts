@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { drawnTree, kmOf, kmText, parseKm, templateOf, themeOf, type DrawnNode } from './km';
+import {
+  drawnTree,
+  isSafeLink,
+  kmOf,
+  kmText,
+  parseKm,
+  templateOf,
+  themeOf,
+  type DrawnNode,
+} from './km';
 
 const fromKityMinder = JSON.stringify({
   root: {
@@ -57,5 +66,31 @@ describe('.km documents', () => {
       expect(templateOf(doc.template)).toBe('default');
       expect(themeOf(doc.theme)).toBe('fresh-blue');
     }
+  });
+});
+
+describe('links on topics', () => {
+  it('open only web and mail addresses', () => {
+    expect(isSafeLink('https://example.org/a')).toBe(true);
+    expect(isSafeLink('HTTP://example.org')).toBe(true);
+    expect(isSafeLink('mailto:ann@example.org')).toBe(true);
+    expect(isSafeLink('javascript:alert(1)')).toBe(false);
+    expect(isSafeLink(' data:text/html,<b>x</b>')).toBe(false);
+    expect(isSafeLink('https://')).toBe(false);
+  });
+
+  it('draw a title as text, and keep it in the file as it was', () => {
+    const title = '<img src=x onerror="alert(1)"> & \'more\'';
+    const text = JSON.stringify({
+      root: { data: { id: 'r', text: 'R', hyperlink: 'https://a.example', hyperlinkTitle: title } },
+    });
+    const doc = parseKm(text, 'x');
+    const drawn = drawnTree(doc);
+    expect(drawn.data.hyperlinkTitle).toBe(
+      '&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &#39;more&#39;',
+    );
+    const again = kmOf(doc, drawn, 'default', 'fresh-blue');
+    expect(again.root.data.hyperlinkTitle).toBe(title);
+    expect(kmText(again, text, doc)).toContain('hyperlinkTitle');
   });
 });

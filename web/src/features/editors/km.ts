@@ -64,11 +64,35 @@ export const templateOf = (value: unknown): KmTemplate =>
 export const themeOf = (value: unknown): KmTheme =>
   KM_THEMES.includes(value as KmTheme) ? (value as KmTheme) : 'fresh-blue';
 
+/** A link a topic may hold and open: a web or mail address (never `javascript:` and kin). */
+export function isSafeLink(link: string): boolean {
+  return /^(https?:\/\/|mailto:)\S/i.test(link.trim());
+}
+
+/**
+ * The widget writes a link's title into the drawing as markup: it gets the title with `<`, `&`
+ * and quotes as entities, and the file keeps the title as it was.
+ */
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeMarkup = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+const unescapeMarkup = (text: string) =>
+  text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) =>
+    Object.keys(ENTITIES).find((c) => ENTITIES[c] === entity)!,
+  );
+
 /** Fields the editor adds to a node that a `.km` file does not hold. */
 const DRAWN_ONLY = new Set(['uid', 'expand', 'isActive', 'richText', 'resetRichText']);
 
 function toDrawn(node: KmNode): DrawnNode {
   const { id, text, expandState, ...rest } = node.data;
+  if (typeof rest.hyperlinkTitle === 'string')
+    rest.hyperlinkTitle = escapeMarkup(rest.hyperlinkTitle);
   return {
     data: {
       ...rest,
@@ -82,6 +106,8 @@ function toDrawn(node: KmNode): DrawnNode {
 
 function toKm(node: DrawnNode, before: Map<string, KmNode>): KmNode {
   const { uid, expand, text, ...rest } = node.data;
+  if (typeof rest.hyperlinkTitle === 'string')
+    rest.hyperlinkTitle = unescapeMarkup(rest.hyperlinkTitle);
   const data: KmNode['data'] = {};
   const old = uid ? before.get(uid) : undefined;
   // the fields in the order the node had them, then the new ones

@@ -22,6 +22,8 @@ export interface EditorSurface {
   getValue: () => string;
   setValue: (text: string) => void;
   setReadOnly: (readOnly: boolean) => void;
+  /** Finish an edit in progress (a topic's text being typed), so the content holds it. */
+  settle?: () => void;
 }
 
 /** A version shown read-only in place of the document. */
@@ -143,6 +145,7 @@ export function useDocumentEditor(item: PreviewItem) {
   const save = async (force = false): Promise<boolean> => {
     const widget = surface.current;
     if (!widget || !baseline.current || saving) return false;
+    widget.settle?.();
     const text = widget.getValue();
     setSaving(true);
     try {
@@ -166,6 +169,14 @@ export function useDocumentEditor(item: PreviewItem) {
     } finally {
       setSaving(false);
     }
+  };
+
+  /** Whether the widget holds anything unsaved, an edit in progress included. */
+  const hasChanges = (): boolean => {
+    const widget = surface.current;
+    if (!widget || !baseline.current) return false;
+    widget.settle?.();
+    return widget.getValue() !== baseline.current.text;
   };
 
   /** Drop the edits and take what is stored now. */
@@ -230,6 +241,7 @@ export function useDocumentEditor(item: PreviewItem) {
     dirty,
     saving,
     changed,
+    hasChanges,
     save,
     conflict,
     dismissConflict: () => setConflict(null),

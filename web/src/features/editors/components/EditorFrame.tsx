@@ -39,7 +39,8 @@ export function EditorFrame({
     const onKey = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
         event.preventDefault();
-        if (dirty && !shown) void editor.save();
+        // a topic or line being typed counts: the save takes it
+        if (!shown && editor.hasChanges()) void editor.save();
       }
     };
     const onLeave = (event: BeforeUnloadEvent) => {

@@ -7,11 +7,16 @@ import {
   SisternodeOutlined,
   DeleteOutlined,
   PictureOutlined,
+  FileTextOutlined,
+  LinkOutlined,
 } from '@ant-design/icons';
-import { App, Button, Dropdown, Modal, Select, Slider, Spin, Tooltip } from 'antd';
+import { App, Button, Dropdown, Form, Input, Modal, Select, Slider, Spin, Tooltip } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import MindMap from 'simple-mind-map';
+import Drag from 'simple-mind-map/src/plugins/Drag.js';
+import KeyboardNavigation from 'simple-mind-map/src/plugins/KeyboardNavigation.js';
+import SelectPlugin from 'simple-mind-map/src/plugins/Select.js';
 import { ImageInput } from '../../../components/ImageInput';
 import { useSessionStore } from '../../../stores/session';
 import type { ViewerProps } from '../../preview/registry';
@@ -19,6 +24,7 @@ import { importImage, uploadImage } from '../api';
 import { imageSizeOf, linkBaseOf } from '../assets';
 import {
   drawnTree,
+  isSafeLink,
   KM_TEMPLATES,
   KM_THEMES,
   kmOf,
@@ -38,6 +44,10 @@ import { useDocumentEditor } from '../use-document-editor';
 import { EditorFrame } from './EditorFrame';
 import { RemoteContentBar } from './RemoteContentBar';
 
+// dragging a topic onto another re-parents it, a box selects several, the arrows walk the map
+// eslint-disable-next-line react-hooks/rules-of-hooks -- the widget's plugin registry, not a hook
+MindMap.usePlugin(Drag).usePlugin(SelectPlugin).usePlugin(KeyboardNavigation);
+
 /** Zoom in percent: the slider's range and default (spec §9). */
 const ZOOM = { min: 10, max: 300, initial: 100 };
 /** "Expand to level": 1–5, or everything. */
@@ -46,6 +56,82 @@ const ALL_LEVELS = 99;
 interface Shown {
   doc: KmDocument;
   text: string;
+}
+
+/** A topic as the widget hands it out. */
+interface TopicNode {
+  getData: (key: string) => unknown;
+}
+
+/** A note or link being written for a topic. */
+interface TopicField {
+  kind: 'note' | 'link';
+  node: TopicNode;
+  value: string;
+}
+
+/** What the widget's text editing offers beyond its declared types. */
+interface TextEditing {
+  show: (options: { node: unknown; isFromKeyDown?: boolean }) => Promise<void> | undefined;
+  isShowTextEdit: () => boolean;
+  hideEditTextBox: () => void;
+  checkIsAutoEnterTextEditKey: (event: KeyboardEvent) => boolean;
+}
+
+const textEditOf = (mindMap: MindMap) => mindMap.renderer.textEdit as unknown as TextEditing;
+
+/**
+ * Whether a key is the map's: typed in a topic's edit box, on the canvas itself, or on the
+ * page's body (where the focus falls when a button that had it goes away, e.g. Save).
+ */
+export function mapKeyTarget(mindMap: MindMap, canvas: HTMLElement, event: KeyboardEvent): boolean {
+  const target = event.target;
+  if (!(target instanceof HTMLElement)) return false;
+  if ((mindMap.editNodeClassList as string[]).some((c) => target.classList.contains(c)))
+    return true;
+  return target === canvas || target === canvas.ownerDocument.body;
+}
+
+/**
+ * The canvas holds the focus while the map is worked on (the widget itself listens on the
+ * window and expects the page's body to have it, which a dialog never leaves it): a click on
+ * the canvas focuses it, so does the end of a topic's edit (Enter, Tab, Escape or a click
+ * elsewhere), and a letter or digit typed on one selected topic opens its edit box with that
+ * letter in it.
+ */
+function keepFocusOnCanvas(mindMap: MindMap, canvas: HTMLElement): () => void {
+  const focusCanvas = () => canvas.focus({ preventScroll: true });
+  const onDown = (event: MouseEvent) => {
+    const editing = (mindMap.editNodeClassList as string[]).some((c) =>
+      (event.target as Element | null)?.closest?.(`.${c}`),
+    );
+    if (!editing) focusCanvas();
+  };
+  const onKey = (event: KeyboardEvent) => {
+    const text = textEditOf(mindMap);
+    // Escape ends a topic's edit, keeping what was typed (the dialog stays open)
+    if (event.key === 'Escape' && text.isShowTextEdit()) {
+      text.hideEditTextBox();
+      return;
+    }
+    if (event.target !== canvas || (mindMap.opt as { readonly?: boolean }).readonly) return;
+    const active = mindMap.renderer.activeNodeList as unknown[];
+    if (active.length !== 1 || text.isShowTextEdit() || !text.checkIsAutoEnterTextEditKey(event))
+      return;
+    // the edit box takes the focus at once, so the key's letter lands in it
+    void text.show({ node: active[0], isFromKeyDown: true });
+  };
+  const onEditEnd = () => {
+    if (canvas.isConnected) focusCanvas();
+  };
+  canvas.addEventListener('mousedown', onDown, true);
+  canvas.addEventListener('keydown', onKey);
+  mindMap.on('hide_text_edit', onEditEnd);
+  return () => {
+    canvas.removeEventListener('mousedown', onDown, true);
+    canvas.removeEventListener('keydown', onKey);
+    mindMap.off('hide_text_edit', onEditEnd);
+  };
 }
 
 /**
@@ -70,6 +156,9 @@ export default function MindMapEditor(props: ViewerProps) {
   const [heldIn, setHeldIn] = useState<string | null>(null);
   /** The topic an image is being chosen for. */
   const [imageFor, setImageFor] = useState<unknown>(null);
+  /** The topic whose note or link is being written, and what the field holds. */
+  const [fieldFor, setFieldFor] = useState<TopicField | null>(null);
+  const [fieldError, setFieldError] = useState<string | null>(null);
   const { message } = App.useApp();
   const username = useSessionStore((s) => s.username);
   const text = editor.document.data?.contentText;
@@ -84,6 +173,7 @@ export default function MindMapEditor(props: ViewerProps) {
 
   useEffect(() => {
     if (!loaded || !host.current) return;
+    const canvas = host.current;
     const id = item.id;
     remoteAllowed.current = false;
     /** What the widget draws of a document: images from other sites held back, unless let in. */
@@ -112,16 +202,18 @@ export default function MindMapEditor(props: ViewerProps) {
       createNewNodeBehavior: 'default',
       defaultInsertSecondLevelNodeText: t('mind.newTopic'),
       defaultInsertBelowSecondLevelNodeText: t('mind.newTopic'),
-      // the keys work anywhere in the editor's window but in its fields (the dialog has the
-      // focus, not the page's body, which is all the widget listens to by itself)
-      customCheckEnableShortcut: (event: KeyboardEvent) => {
-        const target = event.target as HTMLElement;
-        const editing = (mindMap.editNodeClassList as string[]).some((c) =>
-          target.classList.contains(c),
-        );
-        if (editing) return true;
-        if (target.closest('input, textarea, select, [contenteditable="true"]')) return false;
-        return target === document.body || target.closest('.nb-editor') !== null;
+      // the edit box lives in the canvas, inside the dialog: a box on the page's body is outside
+      // the dialog, which takes the focus back from it and nothing typed would land
+      customInnerElsAppendTo: canvas,
+      // the keys are the map's while the focus is on the canvas or in a topic's edit box (the
+      // canvas takes the focus when clicked), wherever the pointer is
+      enableShortcutOnlyWhenMouseInSvg: false,
+      customCheckEnableShortcut: (event: KeyboardEvent) => mapKeyTarget(mindMap, canvas, event),
+      // typing on a selected topic writes it anew, as a letter typed on a selected cell does
+      autoEmptyTextWhenKeydownEnterEdit: true,
+      // a topic's link opens in a new tab, and only a web or mail address (never script)
+      customHyperlinkJump: (link: string) => {
+        if (isSafeLink(link)) window.open(link, '_blank', 'noopener,noreferrer');
       },
     } as ConstructorParameters<typeof MindMap>[0]);
     map.current = mindMap;
@@ -133,10 +225,7 @@ export default function MindMapEditor(props: ViewerProps) {
     const report = () => editor.changed(textOf(templateRef.current, themeRef.current));
     mindMap.on('data_change', report);
     mindMap.on('scale', (scale: number) => setZoom(Math.round(scale * 100)));
-    mindMap.keyCommand.addShortcut('F2', () => {
-      const node = (mindMap.renderer.activeNodeList as unknown[])[0];
-      if (node) void (mindMap.renderer.textEdit.show({ node }) as Promise<void> | undefined);
-    });
+    const detachFocus = keepFocusOnCanvas(mindMap, canvas);
     reportRef.current = report;
     editor.surface.current = {
       getValue: () => textOf(templateRef.current, themeRef.current),
@@ -155,8 +244,10 @@ export default function MindMapEditor(props: ViewerProps) {
         editor.changed(next);
       },
       setReadOnly: (readOnly) => mindMap.setMode(readOnly ? 'readonly' : 'edit'),
+      settle: () => textEditOf(mindMap).hideEditTextBox(),
     };
     return () => {
+      detachFocus();
       editor.surface.current = null;
       map.current = null;
       mindMap.destroy();
@@ -200,13 +291,33 @@ export default function MindMapEditor(props: ViewerProps) {
   };
   const run = (command: string, ...args: unknown[]) => map.current?.execCommand(command, ...args);
 
+  /** The one selected topic, or a word that one must be selected first. */
+  const selectedTopic = (): TopicNode | null => {
+    const node = (map.current?.renderer.activeNodeList as TopicNode[] | undefined)?.[0];
+    if (!node) void message.info(t('mind.selectFirst'));
+    return node ?? null;
+  };
   const pickImage = () => {
-    const node = (map.current?.renderer.activeNodeList as unknown[] | undefined)?.[0];
-    if (!node) {
-      void message.info(t('mind.selectFirst'));
+    const node = selectedTopic();
+    if (node) setImageFor(node);
+  };
+  const writeField = (kind: TopicField['kind']) => {
+    const node = selectedTopic();
+    if (!node) return;
+    const value = node.getData(kind === 'note' ? 'note' : 'hyperlink');
+    setFieldError(null);
+    setFieldFor({ kind, node, value: typeof value === 'string' ? value : '' });
+  };
+  const saveField = () => {
+    if (!fieldFor) return;
+    const value = fieldFor.value.trim();
+    if (fieldFor.kind === 'link' && value !== '' && !isSafeLink(value)) {
+      setFieldError(t('mind.linkBad'));
       return;
     }
-    setImageFor(node);
+    if (fieldFor.kind === 'note') run('SET_NODE_NOTE', fieldFor.node, value);
+    else run('SET_NODE_HYPERLINK', fieldFor.node, value, '');
+    setFieldFor(null);
   };
   /** The chosen image on the topic, at most 180 px; `url` absolute or relative to the map. */
   const placeImage = async (url: string, title: string) => {
@@ -245,6 +356,26 @@ export default function MindMapEditor(props: ViewerProps) {
           aria-label={t('mind.image')}
           data-testid="mind-image"
           onClick={pickImage}
+        />
+      </Tooltip>
+      <Tooltip title={t('mind.note')}>
+        <Button
+          size="small"
+          icon={<FileTextOutlined />}
+          disabled={readOnly}
+          aria-label={t('mind.note')}
+          data-testid="mind-note"
+          onClick={() => writeField('note')}
+        />
+      </Tooltip>
+      <Tooltip title={t('mind.link')}>
+        <Button
+          size="small"
+          icon={<LinkOutlined />}
+          disabled={readOnly}
+          aria-label={t('mind.link')}
+          data-testid="mind-link"
+          onClick={() => writeField('link')}
         />
       </Tooltip>
       <Tooltip title={t('mind.remove')}>
@@ -295,6 +426,7 @@ export default function MindMapEditor(props: ViewerProps) {
           size="small"
           icon={<AimOutlined />}
           aria-label={t('mind.centre')}
+          data-testid="mind-centre"
           onClick={() => map.current?.renderer.setRootNodeCenter()}
         />
       </Tooltip>
@@ -331,7 +463,14 @@ export default function MindMapEditor(props: ViewerProps) {
       notice={heldIn === item.id ? <RemoteContentBar onLoad={loadRemote} /> : null}
     >
       {loaded ? (
-        <div ref={host} className="nb-mind-map" data-testid="mind-map" />
+        <div
+          ref={host}
+          className="nb-mind-map"
+          data-testid="mind-map"
+          tabIndex={-1}
+          role="application"
+          aria-label={t('mind.canvas')}
+        />
       ) : (
         <Spin className="nb-editor__loading" />
       )}
@@ -354,6 +493,45 @@ export default function MindMapEditor(props: ViewerProps) {
           }}
           linkOnly={(url) => void placeImage(url, '')}
         />
+      </Modal>
+      <Modal
+        open={fieldFor !== null}
+        title={fieldFor?.kind === 'link' ? t('mind.link') : t('mind.note')}
+        destroyOnHidden
+        onCancel={() => setFieldFor(null)}
+        onOk={saveField}
+        okButtonProps={{ 'data-testid': 'mind-field-ok' }}
+      >
+        <Form layout="vertical" onFinish={saveField}>
+          <Form.Item
+            extra={t('mind.emptyRemoves')}
+            validateStatus={fieldError ? 'error' : undefined}
+            help={fieldError ?? undefined}
+          >
+            {fieldFor?.kind === 'link' ? (
+              <Input
+                autoFocus
+                data-testid="mind-field"
+                aria-label={t('mind.link')}
+                placeholder={t('mind.linkPlaceholder')}
+                value={fieldFor.value}
+                onChange={(event) => setFieldFor({ ...fieldFor, value: event.target.value })}
+              />
+            ) : (
+              <Input.TextArea
+                autoFocus
+                data-testid="mind-field"
+                aria-label={t('mind.note')}
+                placeholder={t('mind.notePlaceholder')}
+                autoSize={{ minRows: 3, maxRows: 10 }}
+                value={fieldFor?.value ?? ''}
+                onChange={(event) =>
+                  fieldFor && setFieldFor({ ...fieldFor, value: event.target.value })
+                }
+              />
+            )}
+          </Form.Item>
+        </Form>
       </Modal>
     </EditorFrame>
   );

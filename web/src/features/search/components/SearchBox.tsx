@@ -30,6 +30,7 @@ import {
 } from '../options';
 import { useSearchOptions } from '../store';
 import { SearchOptionsPanel } from './SearchOptionsPanel';
+import { isDialogOpen } from '../../../actions/shortcuts';
 import '../search.css';
 
 /** Where an item sits: its folder, opened with the item highlighted (spec §2 root route). */
@@ -150,6 +151,8 @@ export function SearchBox() {
   // Ctrl/⌘+P: focus the search box
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      // not from a dialog: the box lies behind it
+      if (isDialogOpen()) return;
       if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'p') {
         event.preventDefault();
         input.current?.focus();
