@@ -120,7 +120,9 @@ export default function MarkdownEditor(props: ViewerProps) {
   const { item } = props;
   const { t } = useTranslation('editors');
   const editor = useDocumentEditor(item);
-  const host = useRef<HTMLDivElement>(null);
+  // the element as state, not a ref: the dialog mounts its content a moment after the document
+  // may have loaded, and the editor is made once the element is there
+  const [host, setHost] = useState<HTMLDivElement | null>(null);
   /** The text across a rebuild of the widget (a theme or language switch). */
   const kept = useRef<string | null>(null);
   const scheme = useColorScheme();
@@ -148,19 +150,19 @@ export default function MarkdownEditor(props: ViewerProps) {
 
   /** Let this view's remote content in: what is shown loads it now, later renderings keep it. */
   const loadRemote = () => {
-    if (host.current) documentView.current?.release(host.current);
+    if (host) documentView.current?.release(host);
     setLoadedIn(item.id);
   };
 
   useEffect(() => {
-    if (!loaded || !host.current) return;
+    if (!loaded || !host) return;
     const token = useSessionStore.getState().token;
     const headers = { [TOKEN_HEADER]: token };
     const dark = scheme === 'dark';
     let ready = false;
     let gone = false;
     let vditor: Vditor | null = null;
-    const element = host.current;
+    const element = host;
     /** The made widget, as the editor's surface and the image dialog's target. */
     const connect = (made: Vditor) => {
       // links to videos stay links: Vditor would embed players from other sites (an option
@@ -234,7 +236,7 @@ export default function MarkdownEditor(props: ViewerProps) {
     };
     // the widget is made once per document, language and theme; its own state carries the text
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [loaded, scheme, lang, item.id]);
+  }, [loaded, scheme, lang, item.id, host]);
 
   /** An image into the document at the cursor; the dialog closes. */
   const insert = (name: string, url: string) => {
@@ -262,7 +264,7 @@ export default function MarkdownEditor(props: ViewerProps) {
       }
     >
       {loaded ? (
-        <div ref={host} className="nb-markdown" data-testid="markdown-editor" />
+        <div ref={setHost} className="nb-markdown" data-testid="markdown-editor" />
       ) : (
         <Spin className="nb-editor__loading" />
       )}

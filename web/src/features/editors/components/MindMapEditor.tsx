@@ -39,6 +39,8 @@ import {
   type KmTheme,
 } from '../km';
 import { holdRemoteImages, releaseRemoteImages } from '../km-remote';
+import { onResize, whenLaidOut } from '../laid-out';
+import { recordEachGesture } from '../mind-history';
 import { themeConfigOf } from '../mind-themes';
 import { useDocumentEditor } from '../use-document-editor';
 import { EditorFrame } from './EditorFrame';
@@ -143,7 +145,9 @@ export default function MindMapEditor(props: ViewerProps) {
   const { item } = props;
   const { t } = useTranslation('editors');
   const editor = useDocumentEditor(item);
-  const host = useRef<HTMLDivElement>(null);
+  // the canvas as state, not a ref: the dialog mounts its content a moment after the document
+  // may have loaded, and the map is drawn once the canvas is there
+  const [host, setHost] = useState<HTMLDivElement | null>(null);
   const map = useRef<MindMap | null>(null);
   /** The document as it is in the widget's terms: the parsed file, template and theme. */
   const current = useRef<Shown | null>(null);
@@ -172,89 +176,106 @@ export default function MindMapEditor(props: ViewerProps) {
   themeRef.current = theme;
 
   useEffect(() => {
-    if (!loaded || !host.current) return;
-    const canvas = host.current;
+    if (!loaded || !host) return;
+    const canvas = host;
     const id = item.id;
-    remoteAllowed.current = false;
-    /** What the widget draws of a document: images from other sites held back, unless let in. */
-    const shownTree = (doc: KmDocument): DrawnNode => {
-      if (remoteAllowed.current) return drawnTree(doc);
-      const { tree, held } = holdRemoteImages(drawnTree(doc), window.location.href);
-      if (held > 0) setHeldIn(id);
-      return tree;
+    /** The widget on the canvas, with the document in it; returns what takes it down. */
+    const start = (): (() => void) => {
+      remoteAllowed.current = false;
+      /** What the widget draws of a document: images from other sites held back, unless let in. */
+      const shownTree = (doc: KmDocument): DrawnNode => {
+        if (remoteAllowed.current) return drawnTree(doc);
+        const { tree, held } = holdRemoteImages(drawnTree(doc), window.location.href);
+        if (held > 0) setHeldIn(id);
+        return tree;
+      };
+      const opened = parseKm(text, title);
+      current.current = { doc: opened, text };
+      const chosen = { template: templateOf(opened.template), theme: themeOf(opened.theme) };
+      setTemplate(chosen.template);
+      setTheme(chosen.theme);
+      const mindMap = new MindMap({
+        el: canvas,
+        data: shownTree(opened),
+        layout: LAYOUT_OF[chosen.template],
+        themeConfig: themeConfigOf(chosen.theme),
+        // a map larger than the window is shrunk to fit it at first (a small one keeps 100 %)
+        fit: true,
+        minZoomRatio: ZOOM.min,
+        maxZoomRatio: ZOOM.max,
+        mousewheelAction: 'zoom',
+        useLeftKeySelectionRightKeyDrag: false,
+        createNewNodeBehavior: 'default',
+        defaultInsertSecondLevelNodeText: t('mind.newTopic'),
+        defaultInsertBelowSecondLevelNodeText: t('mind.newTopic'),
+        // the edit box lives in the canvas, inside the dialog: a box on the page's body is outside
+        // the dialog, which takes the focus back from it and nothing typed would land
+        customInnerElsAppendTo: canvas,
+        // the keys are the map's while the focus is on the canvas or in a topic's edit box (the
+        // canvas takes the focus when clicked), wherever the pointer is
+        enableShortcutOnlyWhenMouseInSvg: false,
+        customCheckEnableShortcut: (event: KeyboardEvent) => mapKeyTarget(mindMap, canvas, event),
+        // typing on a selected topic writes it anew, as a letter typed on a selected cell does
+        autoEmptyTextWhenKeydownEnterEdit: true,
+        // a topic's link opens in a new tab, and only a web or mail address (never script)
+        customHyperlinkJump: (link: string) => {
+          if (isSafeLink(link)) window.open(link, '_blank', 'noopener,noreferrer');
+        },
+      } as ConstructorParameters<typeof MindMap>[0]);
+      map.current = mindMap;
+      const textOf = (kmTemplate: KmTemplate, kmTheme: KmTheme) => {
+        const shown = current.current!;
+        const drawn = releaseRemoteImages(mindMap.getData(false) as DrawnNode);
+        return kmText(kmOf(shown.doc, drawn, kmTemplate, kmTheme), shown.text, shown.doc);
+      };
+      const report = () => editor.changed(textOf(templateRef.current, themeRef.current));
+      mindMap.on('data_change', report);
+      mindMap.on('scale', (scale: number) => setZoom(Math.round(scale * 100)));
+      const detachFocus = keepFocusOnCanvas(mindMap, canvas);
+      const stopHistory = recordEachGesture(mindMap);
+      // a window made narrower or wider (a phone turned) takes the map with it
+      const stopResize = onResize(canvas, () => mindMap.resize());
+      reportRef.current = report;
+      editor.surface.current = {
+        getValue: () => textOf(templateRef.current, themeRef.current),
+        setValue: (next) => {
+          const doc = parseKm(next, title);
+          current.current = { doc, text: next };
+          const kmTemplate = templateOf(doc.template);
+          const kmTheme = themeOf(doc.theme);
+          templateRef.current = kmTemplate;
+          themeRef.current = kmTheme;
+          setTemplate(kmTemplate);
+          setTheme(kmTheme);
+          mindMap.setLayout(LAYOUT_OF[kmTemplate], true);
+          mindMap.setThemeConfig(themeConfigOf(kmTheme), true);
+          mindMap.setData(shownTree(doc));
+          editor.changed(next);
+        },
+        setReadOnly: (readOnly) => mindMap.setMode(readOnly ? 'readonly' : 'edit'),
+        settle: () => textEditOf(mindMap).hideEditTextBox(),
+      };
+      return () => {
+        stopResize();
+        detachFocus();
+        editor.surface.current = null;
+        map.current = null;
+        mindMap.destroy();
+        stopHistory();
+      };
     };
-    const opened = parseKm(text, title);
-    current.current = { doc: opened, text };
-    const chosen = { template: templateOf(opened.template), theme: themeOf(opened.theme) };
-    setTemplate(chosen.template);
-    setTheme(chosen.theme);
-    const mindMap = new MindMap({
-      el: host.current,
-      data: shownTree(opened),
-      layout: LAYOUT_OF[chosen.template],
-      themeConfig: themeConfigOf(chosen.theme),
-      // a map larger than the window is shrunk to fit it at first (a small one keeps 100 %)
-      fit: true,
-      minZoomRatio: ZOOM.min,
-      maxZoomRatio: ZOOM.max,
-      mousewheelAction: 'zoom',
-      useLeftKeySelectionRightKeyDrag: false,
-      createNewNodeBehavior: 'default',
-      defaultInsertSecondLevelNodeText: t('mind.newTopic'),
-      defaultInsertBelowSecondLevelNodeText: t('mind.newTopic'),
-      // the edit box lives in the canvas, inside the dialog: a box on the page's body is outside
-      // the dialog, which takes the focus back from it and nothing typed would land
-      customInnerElsAppendTo: canvas,
-      // the keys are the map's while the focus is on the canvas or in a topic's edit box (the
-      // canvas takes the focus when clicked), wherever the pointer is
-      enableShortcutOnlyWhenMouseInSvg: false,
-      customCheckEnableShortcut: (event: KeyboardEvent) => mapKeyTarget(mindMap, canvas, event),
-      // typing on a selected topic writes it anew, as a letter typed on a selected cell does
-      autoEmptyTextWhenKeydownEnterEdit: true,
-      // a topic's link opens in a new tab, and only a web or mail address (never script)
-      customHyperlinkJump: (link: string) => {
-        if (isSafeLink(link)) window.open(link, '_blank', 'noopener,noreferrer');
-      },
-    } as ConstructorParameters<typeof MindMap>[0]);
-    map.current = mindMap;
-    const textOf = (kmTemplate: KmTemplate, kmTheme: KmTheme) => {
-      const shown = current.current!;
-      const drawn = releaseRemoteImages(mindMap.getData(false) as DrawnNode);
-      return kmText(kmOf(shown.doc, drawn, kmTemplate, kmTheme), shown.text, shown.doc);
-    };
-    const report = () => editor.changed(textOf(templateRef.current, themeRef.current));
-    mindMap.on('data_change', report);
-    mindMap.on('scale', (scale: number) => setZoom(Math.round(scale * 100)));
-    const detachFocus = keepFocusOnCanvas(mindMap, canvas);
-    reportRef.current = report;
-    editor.surface.current = {
-      getValue: () => textOf(templateRef.current, themeRef.current),
-      setValue: (next) => {
-        const doc = parseKm(next, title);
-        current.current = { doc, text: next };
-        const kmTemplate = templateOf(doc.template);
-        const kmTheme = themeOf(doc.theme);
-        templateRef.current = kmTemplate;
-        themeRef.current = kmTheme;
-        setTemplate(kmTemplate);
-        setTheme(kmTheme);
-        mindMap.setLayout(LAYOUT_OF[kmTemplate], true);
-        mindMap.setThemeConfig(themeConfigOf(kmTheme), true);
-        mindMap.setData(shownTree(doc));
-        editor.changed(next);
-      },
-      setReadOnly: (readOnly) => mindMap.setMode(readOnly ? 'readonly' : 'edit'),
-      settle: () => textEditOf(mindMap).hideEditTextBox(),
-    };
+    let stop: (() => void) | null = null;
+    // drawn once the dialog has opened: the widget takes the canvas's size as it starts
+    const waiting = whenLaidOut(canvas, () => {
+      stop = start();
+    });
     return () => {
-      detachFocus();
-      editor.surface.current = null;
-      map.current = null;
-      mindMap.destroy();
+      waiting();
+      stop?.();
     };
     // one widget per opened document
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [loaded, item.id]);
+  }, [loaded, item.id, host]);
 
   const readOnly = editor.shown !== null;
 
@@ -464,7 +485,7 @@ export default function MindMapEditor(props: ViewerProps) {
     >
       {loaded ? (
         <div
-          ref={host}
+          ref={setHost}
           className="nb-mind-map"
           data-testid="mind-map"
           tabIndex={-1}
