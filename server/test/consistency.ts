@@ -40,7 +40,31 @@ export async function consistencyProblems(
   const sum = rows.filter((r) => !r.isFolder).reduce((s, r) => s + r.size, 0);
   if (user.usedBytes !== sum)
     problems.push(`used space ${user.usedBytes} but rows add up to ${sum}`);
+  problems.push(...(await folderSizeProblems(db, userId)));
   const ops = await db.selectFrom('fileOp').select('id').execute();
   if (ops.length > 0) problems.push(`${ops.length} unfinished operations`);
+  return problems;
+}
+
+/**
+ * Compare each live folder's size with the bytes of the live files below it. Returns the
+ * differences; an empty list means every folder carries what it holds.
+ */
+export async function folderSizeProblems(db: Db, userId: string): Promise<string[]> {
+  const live = await db
+    .selectFrom('file')
+    .select(['path', 'name', 'isFolder', 'size'])
+    .where('userId', '=', userId)
+    .where('trashId', 'is', null)
+    .execute();
+  const problems: string[] = [];
+  for (const folder of live.filter((r) => r.isFolder)) {
+    const prefix = `${folder.path}${folder.name}/`;
+    const below = live
+      .filter((r) => !r.isFolder && r.path.startsWith(prefix))
+      .reduce((s, r) => s + Number(r.size), 0);
+    if (Number(folder.size) !== below)
+      problems.push(`folder ${prefix} has size ${folder.size} but holds ${below} bytes`);
+  }
   return problems;
 }

@@ -69,6 +69,20 @@ export type FileItem = z.infer<typeof fileItem>;
 
 export const fileList = z.array(fileItem);
 
+/**
+ * What the used space of a drive is made of (GET /space): the files of the tree (the root's
+ * size), the earlier versions kept of documents, and the trash. `used` (the quota bar's figure,
+ * `takeUpSpace`) is their sum; `quota` is in bytes.
+ */
+export const spaceUse = z.object({
+  used: z.number(),
+  quota: z.number(),
+  files: z.number(),
+  versions: z.number(),
+  trash: z.number(),
+});
+export type SpaceUse = z.infer<typeof spaceUse>;
+
 export const FILE_OPERATIONS = ['move', 'copy', 'rename', 'delete', 'restore'] as const;
 export type FileOperation = (typeof FILE_OPERATIONS)[number];
 

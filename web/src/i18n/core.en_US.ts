@@ -151,6 +151,7 @@ const core = {
       title: 'Storage',
       label: 'Storage used: {{text}}',
       tooltip: '{{percent}}% of your quota used',
+      parts: '{{files}} in files, {{versions}} in earlier versions, {{trash}} in the trash',
     },
     webdav: {
       tooltip:

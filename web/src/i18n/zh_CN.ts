@@ -165,6 +165,7 @@ const zh_CN: LocaleTree<typeof en_US> = {
       title: '存储空间',
       label: '已用存储：{{text}}',
       tooltip: '已使用配额的 {{percent}}%',
+      parts: '文件 {{files}}，历史版本 {{versions}}，回收站 {{trash}}',
     },
     webdav: {
       tooltip:

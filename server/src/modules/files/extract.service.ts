@@ -3,7 +3,7 @@ import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { archiveKind, DEFAULT_LIMITS, extractArchive } from './archive.ts';
-import { newFileRow } from './file-row.ts';
+import { newFileRow, withFolderSizes } from './file-row.ts';
 import { newItemScope } from './item-locks.ts';
 import { checkPlace } from './names.ts';
 import { toView, type FileView } from './file-view.ts';
@@ -64,10 +64,12 @@ export class ExtractService {
         const name = await files.freeName(actor.id, target.id, base, true);
         const folderId = newId();
         const to = blobs.item(actor.username, target.prefix, name);
-        const rows = await this.indexer.indexNew(actor, staging, {
-          id: folderId,
-          prefix: `${target.prefix}${name}/`,
-        });
+        const rows = withFolderSizes(
+          await this.indexer.indexNew(actor, staging, {
+            id: folderId,
+            prefix: `${target.prefix}${name}/`,
+          }),
+        );
         // the archive's deepest entry below the folder it gets must still fit on the disk
         checkPlace(target.prefix, name);
         await files.itemLocks.assertFree(actor, [newItemScope(target.prefix, name)]);
@@ -77,7 +79,8 @@ export class ExtractService {
           id: folderId,
           childrenCount: rows.filter((r) => r.parentId === folderId).length,
         });
-        const bytes = rows.reduce((sum, r) => sum + Number(r.size ?? 0), 0);
+        const bytes = rows.reduce((sum, r) => sum + (r.isFolder ? 0 : Number(r.size ?? 0)), 0);
+        folderRow.size = bytes;
         await files.journaled(
           actor.id,
           'copy',
@@ -87,6 +90,7 @@ export class ExtractService {
           async (trx) => {
             await files.repo.insertMany([folderRow, ...rows], trx);
             await files.repo.adjustChildren(target.id, 1, trx);
+            await files.repo.addToFolderSizes(actor.id, target.prefix, bytes, trx);
             await files.repo.adjustUsed(actor.id, bytes, trx);
             await files.changed(
               { kind: 'created', userId: actor.id, rows: [folderRow, ...rows] },

@@ -1,10 +1,11 @@
 import { ErrorCode, type CopyAnswer, type OperationResult } from '@nimbus/contract';
+import type { Db } from '../../db/index.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { badParameter, exists } from '../../lib/errors.ts';
 import { newId, sha256Bytes } from '../../lib/ids.ts';
 import { typeFactsOf } from './file-types.ts';
-import { newFileRow } from './file-row.ts';
+import { newFileRow, withFolderSizes } from './file-row.ts';
 import type { FileRow } from './files.repo.ts';
 import { failureOf, fullPathOf, toView, type FileView } from './file-view.ts';
 import { prefixOf, type FilesService, type FolderRef, type Owner } from './files.service.ts';
@@ -193,6 +194,7 @@ export class FileOperations {
             to,
             () => this.blobs.move(from, to),
             async (trx) => {
+              await this.moveBytes(actor, row, target, trx);
               await this.repo.update(row.id, { parentId: target.id, path: target.prefix }, trx);
               if (row.isFolder)
                 await this.repo.rewritePrefix(
@@ -255,6 +257,7 @@ export class FileOperations {
         to,
         () => this.blobs.move(from, to),
         async (trx) => {
+          await this.moveBytes(actor, row, target, trx);
           await this.repo.update(
             row.id,
             { parentId: target.id, path: target.prefix, name, ...typeFacts },
@@ -277,6 +280,15 @@ export class FileOperations {
       this.files.notify(actor.id, 'createFile', moved);
       return moved;
     });
+  }
+
+  /** The bytes of an item about to move leave the folders above it and join those of `target`. */
+  private async moveBytes(owner: Owner, row: FileRow, target: FolderRef, trx: Db): Promise<void> {
+    const bytes = row.isFolder
+      ? (await this.repo.subtreeTotals(owner.id, prefixOf(row), trx)).bytes
+      : row.size;
+    await this.repo.addToFolderSizes(owner.id, row.path, -bytes, trx);
+    await this.repo.addToFolderSizes(owner.id, target.prefix, bytes, trx);
   }
 
   /** Clear a name in the target folder: refuse, or with override move the holder to the trash. */
@@ -395,7 +407,7 @@ export class FileOperations {
         childrenCount: from.childrenCount,
         media: from.media,
       });
-    const copies = [
+    const copies = withFolderSizes([
       copyOf(row, target, name, newRootId),
       ...descendants.map((d) =>
         copyOf(
@@ -408,7 +420,7 @@ export class FileOperations {
           ids.get(d.id)!,
         ),
       ),
-    ];
+    ]);
     const bytes = copies.reduce((sum, c) => sum + (c.isFolder ? 0 : Number(c.size ?? 0)), 0);
     await this.files.itemLocks.assertFree(owner, [newItemScope(target.prefix, name)]);
     await this.files.journaled(
@@ -423,6 +435,7 @@ export class FileOperations {
       async (trx) => {
         await this.repo.insertMany(copies, trx);
         await this.repo.adjustChildren(target.id, 1, trx);
+        await this.repo.addToFolderSizes(owner.id, target.prefix, bytes, trx);
         await this.repo.adjustUsed(owner.id, bytes, trx);
         await this.files.changed({ kind: 'created', userId: owner.id, rows: copies }, trx);
       },

@@ -56,10 +56,11 @@ export function registerFileJobs(deps: {
     JOB_FOLDER_SIZE,
     async (ctx) => {
       const actor = await actorOf(ctx.userId);
-      await indexer.recalculateFolderSizes(actor, (percent) => {
-        ctx.progress(percent);
+      const fixed = await indexer.recalculateFolderSizes(actor, (percent) => {
+        if (percent < 100) ctx.progress(percent);
         files.notify(actor.id, 'calculateFolderSizeProcessed', percent);
       });
+      ctx.progress(100, `${fixed} folder sizes set right`);
     },
     { concurrency: 1 },
   );

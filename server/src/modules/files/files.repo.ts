@@ -71,6 +71,12 @@ export const prefixOf = (row: Pick<FileRow, 'path' | 'name'>) => `${row.path}${r
 export const underPrefix = (prefix: string) =>
   sql<boolean>`substr(path, 1, ${[...prefix].length}) = ${prefix}`;
 
+/** The folders whose children have the path `prefix`, and those above it: `/a/b/` gives a, b. */
+export function foldersAlong(prefix: string): Array<{ path: string; name: string }> {
+  const names = prefix.split('/').filter(Boolean);
+  return names.map((name, i) => ({ path: `/${names.slice(0, i).join('/')}${i ? '/' : ''}`, name }));
+}
+
 export class FilesRepo {
   constructor(private readonly db: Db) {}
 
@@ -386,6 +392,10 @@ export class FilesRepo {
     return this.liveRows(userId, trx).where(underPrefix(prefix)).execute();
   }
 
+  /**
+   * The rows below a folder (`/a/b/`) and the bytes of its files: a folder row's own size is
+   * the sum of what is below it, so it is never counted a second time.
+   */
   async subtreeTotals(
     userId: string,
     prefix: string,
@@ -393,7 +403,10 @@ export class FilesRepo {
   ): Promise<{ count: number; bytes: number }> {
     const r = await trx
       .selectFrom('file')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('size').as('bytes')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.sum<number>(sql<number>`case when is_folder = 0 then size else 0 end`).as('bytes'),
+      ])
       .where('userId', '=', userId)
       .where('trashId', 'is', null)
       .where(underPrefix(prefix))
@@ -450,6 +463,37 @@ export class FilesRepo {
       .set({ childrenCount: sql<number>`children_count + ${delta}` })
       .where('id', '=', parentId)
       .execute();
+  }
+
+  /**
+   * Bytes added (or, negative, taken away) in the live folder whose children have the path
+   * `prefix` (`/a/b/`): that folder and every folder above it carry them in their size. One
+   * statement, whatever the depth; the root (`/`) has no row.
+   */
+  async addToFolderSizes(
+    userId: string,
+    prefix: string,
+    delta: number,
+    trx: Db = this.db,
+  ): Promise<void> {
+    const folders = foldersAlong(prefix);
+    if (delta === 0 || folders.length === 0) return;
+    await trx
+      .updateTable('file')
+      .set({ size: sql<number>`size + ${delta}` })
+      .where('userId', '=', userId)
+      .where('trashId', 'is', null)
+      .where('isFolder', '=', 1)
+      .where((eb) =>
+        eb.or(folders.map((f) => eb.and([eb('path', '=', f.path), eb('name', '=', f.name)]))),
+      )
+      .execute();
+  }
+
+  /** Set the sizes of some folders (the folder-size pass), in one transaction. */
+  async setFolderSizes(sizes: Array<{ id: string; size: number }>, trx: Db): Promise<void> {
+    for (const { id, size } of sizes)
+      await trx.updateTable('file').set({ size }).where('id', '=', id).execute();
   }
 
   async adjustUsed(userId: string, delta: number, trx: Db = this.db): Promise<void> {
@@ -603,11 +647,11 @@ export class FilesRepo {
     await trx.deleteFrom('file').where('id', '=', row.id).execute();
   }
 
-  /** The user's live folders (id, path, name) and files (path, size): the folder-size pass. */
+  /** The user's live folders (id, path, name, size) and files (path, size): the folder-size pass. */
   async liveTree(userId: string) {
     const folders = await this.db
       .selectFrom('file')
-      .select(['id', 'path', 'name'])
+      .select(['id', 'path', 'name', 'size'])
       .where('userId', '=', userId)
       .where('isFolder', '=', 1)
       .where('trashId', 'is', null)
@@ -661,6 +705,35 @@ export class FilesRepo {
       usedBytes: Number(user.usedBytes),
       reservedBytes: Number(reserved.bytes ?? 0),
       heldBytes: Number(held.bytes ?? 0),
+    };
+  }
+
+  /**
+   * What the user's used space is made of: the bytes of their live files, of their files in the
+   * trash and of the earlier versions kept of their documents (one query each).
+   */
+  async spaceUse(userId: string) {
+    const files = await this.db
+      .selectFrom('file')
+      .select((eb) => [
+        eb.fn.sum<number>(sql<number>`case when trash_id is null then size else 0 end`).as('live'),
+        eb.fn
+          .sum<number>(sql<number>`case when trash_id is null then 0 else size end`)
+          .as('trashed'),
+      ])
+      .where('userId', '=', userId)
+      .where('isFolder', '=', 0)
+      .executeTakeFirstOrThrow();
+    const versions = await this.db
+      .selectFrom('fileVersion')
+      .innerJoin('file', 'file.id', 'fileVersion.fileId')
+      .select((eb) => eb.fn.sum<number>('fileVersion.storedSize').as('bytes'))
+      .where('file.userId', '=', userId)
+      .executeTakeFirstOrThrow();
+    return {
+      files: Number(files.live ?? 0),
+      trash: Number(files.trashed ?? 0),
+      versions: Number(versions.bytes ?? 0),
     };
   }
 

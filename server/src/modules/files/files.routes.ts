@@ -22,6 +22,7 @@ import {
   pathListingQuery,
   pathQuery,
   renamePathQuery,
+  spaceUse,
   renameQuery,
   unzipQuery,
   type MoveRequest,
@@ -40,6 +41,10 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
   const listed = answers(fileList);
   const oneItem = answers(fileItem);
   const results = answers(operationResults);
+
+  api.get('/space', { schema: { response: answers(spaceUse) } }, async (request) =>
+    ok(await files.spaceUse(actorOf(request))),
+  );
 
   api.get('/list', { schema: { querystring: listQuery, response: listed } }, async (request) => {
     const q = request.query;

@@ -1,5 +1,10 @@
 import type { Readable } from 'node:stream';
-import { DEFAULT_CHUNK_SIZE, ErrorCode, type OperationResult } from '@nimbus/contract';
+import {
+  DEFAULT_CHUNK_SIZE,
+  ErrorCode,
+  type OperationResult,
+  type SpaceUse,
+} from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import type { Actor } from '../../lib/access.ts';
 import { requireAuthority } from '../../lib/access.ts';
@@ -405,6 +410,7 @@ export class FilesService {
     const write = async (t: Db) => {
       await this.repo.insertMany([row], t);
       await this.repo.adjustChildren(parent.id, 1, t);
+      await this.repo.addToFolderSizes(owner.id, parent.prefix, row.size, t);
       await this.repo.adjustUsed(owner.id, row.size, t);
       await this.changed({ kind: 'created', userId: owner.id, rows: [row] }, t);
     };
@@ -467,6 +473,14 @@ export class FilesService {
   /** Bytes the user may still add (quota.ts: files, uploads under way, operations in flight). */
   spaceLeft(userId: string, options: SpaceOptions = {}): Promise<number> {
     return spaceLeft(this.repo, userId, options);
+  }
+
+  /** What the user's used space is made of: their files, the versions kept, the trash. */
+  async spaceUse(owner: Owner): Promise<SpaceUse> {
+    const facts = await this.repo.spaceFacts(owner.id, { after: 0, visitorAfter: 0 });
+    if (!facts) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    const parts = await this.repo.spaceUse(owner.id);
+    return { used: facts.usedBytes, quota: facts.quotaBytes, ...parts };
   }
 
   /** Refuse with "space full" when `extraBytes` more would not fit. An early, friendly check. */
@@ -614,6 +628,7 @@ export class FilesService {
   ): Promise<FileRow> {
     const updateDate = Date.now();
     await this.repo.update(row.id, { ...facts, updateDate }, trx);
+    await this.repo.addToFolderSizes(owner.id, row.path, facts.size - row.size, trx);
     await this.repo.adjustUsed(owner.id, facts.size - row.size, trx);
     const changed = { ...row, ...facts, updateDate };
     await this.changed({ kind: 'updated', userId: owner.id, rows: [changed] }, trx);

@@ -1,4 +1,5 @@
 import { ErrorCode, type OperationResult } from '@nimbus/contract';
+import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { FileRow } from './files.repo.ts';
@@ -69,6 +70,7 @@ export class TrashService {
       to,
       () => this.blobs.move(from, to),
       async (trx) => {
+        await this.liveBytesGo(owner, row, trx);
         await this.repo.markTrashed(owner.id, row, now, trx);
         await this.repo.adjustChildren(row.parentId, -1, trx);
         await this.files.changed({ kind: 'trashed', userId: owner.id, trashId: row.id }, trx);
@@ -101,6 +103,7 @@ export class TrashService {
           aside,
           () => this.blobs.move(from, aside),
           async (trx) => {
+            await this.liveBytesGo(actor, row, trx);
             await this.repo.markTrashed(actor.id, row, Date.now(), trx);
             await this.repo.adjustChildren(row.parentId, -1, trx);
             await this.files.changed({ kind: 'trashed', userId: actor.id, trashId: row.id }, trx);
@@ -167,6 +170,11 @@ export class TrashService {
       async (trx) => {
         await this.repo.restoreTrashed(actor.id, row, parent, name, trx);
         await this.repo.adjustChildren(parent.id, 1, trx);
+        // the folder comes back with the bytes below it; the folders above it take them
+        const bytes = row.isFolder
+          ? (await this.repo.subtreeTotals(actor.id, `${parent.prefix}${name}/`, trx)).bytes
+          : row.size;
+        await this.repo.addToFolderSizes(actor.id, parent.prefix, bytes, trx);
         await this.files.changed({ kind: 'restored', userId: actor.id }, trx);
       },
     );
@@ -179,6 +187,14 @@ export class TrashService {
       code: 0,
       msg: name === row.name ? '' : `Restored as "${name}"`,
     };
+  }
+
+  /** A live item leaves its folder: the folders above it no longer hold its bytes. */
+  private async liveBytesGo(owner: Owner, row: FileRow, trx: Db): Promise<void> {
+    const bytes = row.isFolder
+      ? (await this.repo.subtreeTotals(owner.id, prefixOf(row), trx)).bytes
+      : row.size;
+    await this.repo.addToFolderSizes(owner.id, row.path, -bytes, trx);
   }
 
   /** Delete trashed items for good and give their space back. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Writable, type Readable } from 'node:stream';
 import type { BlobEntry, Place } from '../../storage/blob-store.ts';
-import { newFileRow } from './file-row.ts';
+import { folderSums, newFileRow } from './file-row.ts';
 import type { FileRow, NewFileRow } from './files.repo.ts';
 import { prefixOf, type FilesService, type FolderRef, type Owner } from './files.service.ts';
 import { checkName } from './names.ts';
@@ -158,6 +158,7 @@ export class TreeIndexer {
             { size: stat.size, hash, updateDate: Math.floor(stat.mtimeMs) },
             trx,
           );
+          await this.repo.addToFolderSizes(owner.id, row.path, stat.size - row.size, trx);
           await this.repo.adjustUsed(owner.id, stat.size - row.size, trx);
           await this.files.changed(
             { kind: 'updated', userId: owner.id, rows: [{ ...row, size: stat.size, hash }] },
@@ -174,6 +175,7 @@ export class TreeIndexer {
       row.childrenCount = 0;
       await this.files.transaction(async (trx) => {
         await this.repo.insertMany([row], trx);
+        await this.repo.addToFolderSizes(owner.id, row.path, row.size, trx);
         await this.repo.adjustUsed(owner.id, row.size, trx);
         await this.files.changed({ kind: 'created', userId: owner.id, rows: [row] }, trx);
       });
@@ -193,34 +195,32 @@ export class TreeIndexer {
       if (row.isFolder)
         bytes += (await this.repo.subtreeTotals(owner.id, prefixOf(row), trx)).bytes;
       await this.repo.deleteLive(owner.id, row, trx);
+      await this.repo.addToFolderSizes(owner.id, row.path, -bytes, trx);
       await this.repo.adjustUsed(owner.id, -bytes, trx);
     });
   }
 
   /**
-   * Folder sizes: one pass over the user's files, summing into each ancestor folder, then
-   * one update per folder.
+   * Folder sizes repaired: under the owner's lock, one pass over their live files sums the bytes
+   * below each folder, and the folders whose stored size drifted from it are set right, in one
+   * transaction. Answers the number of folders set right.
    */
   async recalculateFolderSizes(
     owner: Owner,
     onProgress?: (percent: number) => void,
   ): Promise<number> {
-    const { folders, files } = await this.repo.liveTree(owner.id);
-    const sums = new Map<string, number>(folders.map((f) => [prefixOf(f), 0]));
-    for (const f of files) {
-      let p = f.path;
-      while (p !== '/') {
-        if (sums.has(p)) sums.set(p, sums.get(p)! + f.size);
-        p = p.slice(0, p.slice(0, -1).lastIndexOf('/') + 1);
-      }
-    }
-    let done = 0;
-    for (const f of folders) {
-      await this.repo.update(f.id, { size: sums.get(prefixOf(f)) ?? 0 });
-      done += 1;
-      if (done % 200 === 0) onProgress?.(Math.floor((done / folders.length) * 100));
-    }
+    const wrong = await this.files.withLock(owner.id, async () => {
+      const { folders, files } = await this.repo.liveTree(owner.id);
+      onProgress?.(50);
+      const sums = folderSums(folders.map(prefixOf), files);
+      const fixes = folders
+        .map((f) => ({ id: f.id, size: sums.get(prefixOf(f)) ?? 0, was: Number(f.size) }))
+        .filter((f) => f.size !== f.was);
+      if (fixes.length > 0)
+        await this.files.transaction((trx) => this.repo.setFolderSizes(fixes, trx));
+      return fixes.length;
+    });
     onProgress?.(100);
-    return folders.length;
+    return wrong;
   }
 }

@@ -3,6 +3,7 @@ import {
   type LoginResult,
   type MenuNode,
   type Personalization,
+  type SpaceUse,
   type UserInfo,
   type WebsiteRecord,
 } from '@nimbus/contract';
@@ -12,6 +13,7 @@ import { useSessionStore } from '../../stores/session';
 
 export const authKeys = {
   userInfo: ['user', 'info'] as const,
+  space: ['user', 'space'] as const,
   menuTree: ['menu', 'tree'] as const,
   websiteRecord: ['website', 'record'] as const,
   hasUser: ['public', 'has-user'] as const,
@@ -29,6 +31,19 @@ export const userInfoQuery = queryOptions({
 export function useUserInfo() {
   const token = useSessionStore((s) => s.token);
   return useQuery({ ...userInfoQuery, enabled: Boolean(token) });
+}
+
+/**
+ * What the used space is made of (files, versions kept, trash), read afresh each time it is
+ * shown (the quota bar's tooltip).
+ */
+export function useSpaceUse(enabled: boolean) {
+  return useQuery({
+    queryKey: authKeys.space,
+    queryFn: ({ signal }) => api.get<SpaceUse>('/space', undefined, { signal }),
+    staleTime: 0,
+    enabled,
+  });
 }
 
 export const menuTreeQuery = queryOptions({

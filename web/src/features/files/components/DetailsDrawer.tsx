@@ -29,19 +29,21 @@ export function DetailsDrawer({ open, items, mobile, onClose, locationLink }: De
   const rows: [string, React.ReactNode, string][] = [];
   if (item) {
     rows.push(['type', fmt.typeName(item), 'details-type']);
-    if (item.isFolder) {
-      rows.push([
-        'contents',
-        t('status.items', { count: item.childrenCount, formatted: fmt.count(item.childrenCount) }),
-        'details-contents',
-      ]);
-    } else {
+    // a folder's size is the bytes below it; a mount's are its owner's, not counted here
+    if (!item.mount) {
       rows.push([
         'size',
         <span key="size" title={`${item.size.toLocaleString()} B`}>
           {formatSize(item.size)}
         </span>,
         'details-size',
+      ]);
+    }
+    if (item.isFolder) {
+      rows.push([
+        'contents',
+        t('status.items', { count: item.childrenCount, formatted: fmt.count(item.childrenCount) }),
+        'details-contents',
       ]);
     }
     rows.push([

@@ -30,9 +30,7 @@ function Tile<T extends CollectionItem>(p: TileProps<T>) {
     .join(' ');
   const title = item.mount
     ? `${item.name}\n${t('mount.sharedBy', { name: item.mount.fileShowName || item.mount.fileUsername })}`
-    : item.isFolder
-      ? `${item.name}\n${fmt.exact(item.updateDate)}`
-      : `${item.name}\n${fmt.size(item.size)} · ${fmt.exact(item.updateDate)}`;
+    : `${item.name}\n${fmt.size(item.size)} · ${fmt.exact(item.updateDate)}`;
   return (
     <div
       className={className}

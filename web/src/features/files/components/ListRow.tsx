@@ -104,7 +104,7 @@ function Row<T extends CollectionItem>(p: RowProps<T>) {
             </span>
           ) : null}
           <span className="nb-row__cell nb-row__size">
-            {item.isFolder ? '—' : fmt.size(item.size)}
+            {item.mount ? '—' : fmt.size(item.size)}
           </span>
           <span className="nb-row__cell nb-row__date" title={fmt.exact(date)}>
             {fmt.ago(date)}

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createAdmin,
+  launchBrowser,
+  openPage,
+  signInPage,
+  startServer,
+  until,
+  type ApiSession,
+  type NimbusServer,
+} from './harness.ts';
+
+// A folder shows the bytes below it: files uploaded into it from the browser show in its row of
+// the list and in its details, and the quota bar says what the used space is made of.
+
+const ADMIN = { username: 'admin', password: 'admin-secret-1' };
+
+let server: NimbusServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let session: ApiSession;
+let tmp: string;
+
+async function api<T>(method: string, apiPath: string, query: Record<string, string> = {}) {
+  const url = new URL(`${server.baseUrl}/api${apiPath}`);
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+  const res = await fetch(url, { method, headers: { 'nimbus-token': session.token } });
+  const envelope = (await res.json()) as { code: number; message: string; data: T };
+  if (envelope.code !== 0) throw new Error(`${apiPath}: ${envelope.message}`);
+  return envelope.data;
+}
+
+const item = (name: string) => page.locator(`[data-testid="file-item"][data-name="${name}"]`);
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-sizes-'));
+  server = await startServer();
+  session = await createAdmin(server, ADMIN);
+  await api('POST', '/new_folder', { filename: 'reports', currentDirectory: '/' });
+  browser = await launchBrowser();
+  ({ context, page } = await openPage(browser, server));
+  await signInPage(page, session);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('folder sizes', () => {
+  it('shows the size of a folder files were uploaded into, in the list and in its details', async () => {
+    await item('reports').waitFor({ state: 'visible' });
+    await item('reports').dblclick();
+    await until(
+      async () => (await page.getByTestId('files-view').getAttribute('data-path')) === '/reports/',
+      'the folder opens',
+    );
+    const files = ['q1.bin', 'q2.bin'].map((name, i) => {
+      const file = path.join(tmp, name);
+      fs.writeFileSync(file, Buffer.alloc((i + 1) * 1024, i));
+      return file;
+    });
+    await page.getByTestId('upload-input-files').setInputFiles(files);
+    const panel = page.getByTestId('upload-panel');
+    await until(
+      async () => Number(await panel.getAttribute('data-success')) === 2,
+      'both uploads finish',
+    );
+
+    await page.keyboard.press('Alt+ArrowUp');
+    await until(
+      async () => (await page.getByTestId('files-view').getAttribute('data-path')) === '/',
+      'the root shows again',
+    );
+    // 1 KB + 2 KB below it: in the grid's tile, then in the list's size column
+    await until(
+      async () => ((await item('reports').getAttribute('title')) ?? '').includes('3.00K'),
+      'the folder tile shows its size',
+    );
+    await page.getByTestId('view-list').click();
+    await until(
+      async () => (await item('reports').locator('.nb-row__size').textContent()) === '3.00K',
+      'the folder row shows its size',
+    );
+
+    await item('reports').click();
+    await page.keyboard.press('Space');
+    const drawer = page.getByTestId('details-drawer');
+    await drawer.waitFor({ state: 'visible' });
+    expect(await drawer.getByTestId('details-size').textContent()).toBe('3.00K');
+    expect(await drawer.getByTestId('details-contents').textContent()).toBe('2 items');
+    await page.keyboard.press('Escape');
+
+    // the quota bar's figure is the files, the versions kept and the trash
+    await page.getByTestId('quota-bar').hover();
+    await expect
+      .poll(() => page.getByTestId('quota-parts').textContent())
+      .toBe('3.00K in files, 0B in earlier versions, 0B in the trash');
+  });
+});
