@@ -1,4 +1,6 @@
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zipStream } from '../../src/lib/zip.ts';
 import { ADMIN, call, makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
 import { folderSizeProblems } from '../consistency.ts';
 import { uploadFile } from '../upload-client.ts';
@@ -59,7 +61,7 @@ const upload = async (currentDirectory: string, name: string, bytes: number) => 
   expect(merged?.body.code, merged?.body.message).toBe(0);
   return merged!.body.data!.file.id;
 };
-const davPut = async (path: string, body: string) => {
+const davPut = async (path: string, body: string | Buffer) => {
   const res = await t.app.inject({
     method: 'PUT',
     url: `/webdav${path}`,
@@ -143,6 +145,28 @@ describe('folder sizes', () => {
       }),
     );
     expect(await sizes('/')).toMatchObject({ docs: 80 });
+    await sizesRight();
+  });
+
+  it('count what an archive extracted into a folder holds', async () => {
+    const entries = { 'x/one.txt': 'a'.repeat(100), 'x/y/two.txt': 'b'.repeat(20), 'top.txt': 'c' };
+    const parts: Buffer[] = [];
+    const list = Object.entries(entries).map(([name, content]) => ({
+      name,
+      isFolder: false,
+      mtime: new Date(),
+      compress: true,
+      open: () => Readable.from([Buffer.from(content)]),
+    }));
+    for await (const part of zipStream(list)) parts.push(part);
+    await davPut('/docs/pack.zip', Buffer.concat(parts));
+    const zip = await idOf('/docs', 'pack.zip');
+    const zipSize = (await sizes('/docs'))['pack.zip']!;
+    ok(await call(t.app, 'GET', '/unzip', { token: admin.token, query: { fileId: zip } }));
+    expect(await sizes('/docs/pack')).toMatchObject({ x: 120, 'top.txt': 1 });
+    expect(await sizes('/docs/pack/x')).toMatchObject({ y: 20 });
+    expect(await sizes('/docs')).toMatchObject({ pack: 121 });
+    expect(await sizes('/')).toMatchObject({ docs: 80 + zipSize + 121 });
     await sizesRight();
   });
 
