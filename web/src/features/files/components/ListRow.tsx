@@ -78,7 +78,7 @@ function Row<T extends CollectionItem>(p: RowProps<T>) {
           )}
           {p.mobile ? (
             <span className="nb-row__meta">
-              {item.isFolder ? fmt.ago(date) : `${fmt.size(item.size)} · ${fmt.ago(date)}`}
+              {item.mount ? fmt.ago(date) : `${fmt.size(item.size)} · ${fmt.ago(date)}`}
             </span>
           ) : null}
         </span>
