@@ -411,7 +411,7 @@ describe('the uploader', () => {
     await page.route('**/api/upload', async (route) => {
       if (route.request().method() !== 'POST') return route.fallback();
       await route.fulfill({
-        status: 507,
+        status: 413,
         contentType: 'application/json',
         body: JSON.stringify({ code: 20, message: 'Not enough space: 0.5 MB left of 1 GB' }),
       });

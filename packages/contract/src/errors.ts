@@ -64,7 +64,8 @@ export const httpStatusOf: Record<ErrorCodeValue, number> = {
   [ErrorCode.DELETE_FAILED]: 500,
   [ErrorCode.UPLOAD_FAILED]: 500,
   [ErrorCode.ACCESS_FORBIDDEN]: 403,
-  [ErrorCode.SPACE_FULL]: 507,
+  // the drive (its quota) has no room for the request: the client's to change, not a fault
+  [ErrorCode.SPACE_FULL]: 413,
   [ErrorCode.LOCKED]: 423,
   [ErrorCode.TOO_MANY_REQUESTS]: 429,
   [ErrorCode.NOT_FOUND]: 404,

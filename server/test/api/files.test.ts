@@ -303,7 +303,7 @@ describe('move and copy', () => {
       token: bob.token,
       query: { froms: [id], to: '0' },
     });
-    expect(res).toMatchObject({ status: 507, body: { code: 20 } });
+    expect(res).toMatchObject({ status: 413, body: { code: 20 } });
     expect(fs.readdirSync(path.join(t.dataDir, 'files', 'bob'))).toEqual(['big.bin']);
   });
 

@@ -80,7 +80,7 @@ describe('the quota counts uploads under way', () => {
       token: bob.token,
       query: { fileId },
     });
-    expect(duplicate.status).toBe(507);
+    expect(duplicate.status).toBe(413);
     expect(duplicate.body.code).toBe(20);
     const unzip = await call(t.app, 'GET', '/unzip', {
       token: bob.token,
@@ -117,7 +117,7 @@ describe('the quota counts uploads under way', () => {
     });
     expect(lowered.body.code, lowered.body.message).toBe(0);
     const merged = await call(t.app, 'POST', '/merge', { token: bob.token, query: upload.base });
-    expect(merged.status).toBe(507);
+    expect(merged.status).toBe(413);
     expect(merged.body.code).toBe(20);
     expect(await used()).toBe(0);
     expect(await listing()).toEqual([]);

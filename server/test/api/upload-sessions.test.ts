@@ -84,7 +84,7 @@ describe("a share visitor's reservations are bounded", () => {
     await dropBox(100);
     const before = await spaceLeft();
     const huge = await visitorClaims('huge.bin', 30 * GiB);
-    expect(huge.status).toBe(507);
+    expect(huge.status).toBe(413);
     expect(huge.body.code).toBe(20);
     expect(await spaceLeft()).toBe(before);
     // within the visitor's limit it is accepted

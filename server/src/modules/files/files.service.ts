@@ -486,7 +486,8 @@ export class FilesService {
   /** Refuse with "space full" when `extraBytes` more would not fit. An early, friendly check. */
   async assertSpace(userId: string, extraBytes: number, options: SpaceOptions = {}): Promise<void> {
     if (extraBytes <= 0) return;
-    if ((await this.spaceLeft(userId, options)) < extraBytes) throw spaceFull();
+    const free = await this.spaceLeft(userId, options);
+    if (free < extraBytes) throw spaceFull(extraBytes, free, options.field);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@nimbus/contract';
+import { ErrorCode, formatSize } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { FilesRepo } from './files.repo.ts';
@@ -14,6 +14,8 @@ export interface SpaceOptions {
   /** An upload session whose reservation is being turned into a file: not counted. */
   exceptSession?: string;
   now?: number;
+  /** The request's field that asks for the bytes, named when they do not fit. */
+  field?: string;
 }
 
 /**
@@ -37,8 +39,20 @@ export async function spaceLeft(repo: FilesRepo, userId: string, options: SpaceO
   return facts.quotaBytes - facts.usedBytes - facts.reservedBytes - facts.heldBytes;
 }
 
-export const spaceFull = () =>
-  new AppError(ErrorCode.SPACE_FULL, 'Not enough space left in your drive for this');
+/**
+ * The drive has no room for `needed` more bytes (`free` are left): a client mistake, 413, that
+ * says how much is needed and free and, when one field asks for the bytes, names it.
+ */
+export const spaceFull = (needed?: number, free?: number, field?: string) => {
+  if (needed === undefined || free === undefined)
+    return new AppError(ErrorCode.SPACE_FULL, 'Not enough space left in your drive for this');
+  const left = Math.max(0, free);
+  return new AppError(
+    ErrorCode.SPACE_FULL,
+    `${field ? `${field}: ` : ''}Not enough space: needs ${formatSize(needed)}, ${formatSize(left)} free`,
+    { ...(field ? { field } : {}), needed, free: left },
+  );
+};
 
 /**
  * The binding check: in one transaction holding the user's row, make sure `bytes` more fit
@@ -55,8 +69,10 @@ export function withSpace<T>(
 ): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await repo.lockOwner(userId, trx);
-    if (bytes > 0 && (await spaceLeft(repo, userId, { ...options, trx })) < bytes)
-      throw spaceFull();
+    if (bytes > 0) {
+      const free = await spaceLeft(repo, userId, { ...options, trx });
+      if (free < bytes) throw spaceFull(bytes, free, options.field);
+    }
     return reserve(trx);
   });
 }

@@ -149,7 +149,13 @@ const cancelled = () =>
 function diskError(err: unknown): Error {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOSPC')
-    return new AppError(ErrorCode.SPACE_FULL, 'The server has no disk space left for this upload');
+    // the server's own disk, not the user's quota: 507 Insufficient Storage
+    return new AppError(
+      ErrorCode.SPACE_FULL,
+      'The server has no disk space left for this upload',
+      undefined,
+      507,
+    );
   if (code === 'EFBIG' || code === 'EINVAL')
     return badParameter('This file is larger than the server can store');
   return err instanceof Error ? err : new Error(String(err));

@@ -186,7 +186,7 @@ export class UploadService {
             await this.assertVisitorRoom(trx, actor.id, policy.visitor, p.totalSize, id, now);
           await this.repo.insertSession(trx, session);
         },
-        { exceptSession: id, now },
+        { exceptSession: id, now, field: 'totalSize' },
       );
       // one preallocated file; every chunk lands at its own offset
       try {
@@ -303,7 +303,7 @@ export class UploadService {
     if (!same) return null;
     const source = this.files.placeOf(actor, same);
     if (!(await this.blobs.exists(source))) return null;
-    await this.files.assertSpace(actor.id, p.totalSize);
+    await this.files.assertSpace(actor.id, p.totalSize, { field: 'totalSize' });
     const staged = this.blobs.staging();
     await this.blobs.copy(source, staged);
     try {
@@ -468,7 +468,10 @@ export class UploadService {
     const staged = this.blobs.upload(id);
     try {
       // the quota again: it may have changed since the upload began (checked for good at placing)
-      await this.files.assertSpace(actor.id, session.totalSize, { exceptSession: id });
+      await this.files.assertSpace(actor.id, session.totalSize, {
+        exceptSession: id,
+        field: 'totalSize',
+      });
       await this.blobs.sync(staged);
       progress?.(5);
       let hashed = 0;
