@@ -418,6 +418,12 @@ const drive = {
     paramsTimeout: 'Timeout waiting for upload parameters',
     notSameFile: 'That is not the same file: choose {{name}} ({{size}})',
     allDone: 'Upload finished: {{count}} files',
+    noSpace: 'Not enough space: needs {{need}}, {{free}} free',
+    left: {
+      seconds: '{{count}} s left',
+      minutes: '{{count}} min left',
+      hours: '{{hours}} h {{minutes}} min left',
+    },
     foldersCreated: 'Folders created',
     errors: {
       http: 'The server answered HTTP {{status}}; retry to continue where it stopped',

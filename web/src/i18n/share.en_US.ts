@@ -138,6 +138,7 @@ const share = {
     existsNoReplace:
       'Items with these names are already here, and this share does not allow replacing them.',
     uploading: 'Uploading {{done}} / {{count}}',
+    uploadedOf: 'Uploaded {{done}} / {{count}}',
     uploaded_one: 'Uploaded {{count}} file',
     uploaded_other: 'Uploaded {{count}} files',
     uploadFailed_one: '{{count}} upload failed',

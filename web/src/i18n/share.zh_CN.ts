@@ -138,6 +138,7 @@ const share: LocaleTree<typeof en> = {
     exists: '这里已有同名的项目，是否覆盖？',
     existsNoReplace: '这里已有同名的项目，而此分享不允许覆盖。',
     uploading: '正在上传 {{done}} / {{count}}',
+    uploadedOf: '已上传 {{done}} / {{count}}',
     uploaded_one: '已上传 {{count}} 个文件',
     uploaded_other: '已上传 {{count}} 个文件',
     uploadFailed_one: '{{count}} 个上传失败',

@@ -625,6 +625,12 @@ const zh_CN: LocaleTree<typeof en_US> = {
     paramsTimeout: '等待上传参数超时',
     notSameFile: '不是同一个文件：请选择 {{name}}（{{size}}）',
     allDone: '上传完成：共 {{count}} 个文件',
+    noSpace: '空间不足：需要 {{need}}，剩余 {{free}}',
+    left: {
+      seconds: '剩余 {{count}} 秒',
+      minutes: '剩余 {{count}} 分钟',
+      hours: '剩余 {{hours}} 小时 {{minutes}} 分钟',
+    },
     foldersCreated: '文件夹已创建',
     errors: {
       http: '服务器返回 HTTP {{status}}，重试即可从中断处继续',

@@ -12,7 +12,15 @@ import {
 } from './chunk-plan';
 import { hashBlob } from './hash-core';
 import { cleanRelativePath, foldersToCreate, isSameFile, topLevelNames } from './paths';
-import { formatSpeed, SpeedMeter, summarize, uploadTitle } from './progress';
+import {
+  ByteTally,
+  formatSpeed,
+  secondsLeft,
+  SpeedMeter,
+  summarize,
+  timeLeftParts,
+  uploadTitle,
+} from './progress';
 import { backoffMs, isConnectionError, isRetryable } from './retry';
 import type { UploadItem } from './types';
 import { UploadParams, UploadParamsTimeout } from './upload-params';
@@ -118,6 +126,63 @@ describe('progress', () => {
     expect(meter.speed(2000)).toBe(1000);
     meter.record(2000, 10_000);
     expect(meter.speed(10_000)).toBe(0);
+  });
+
+  it('keeps a speed above zero while bytes flow, however sparse the progress events', () => {
+    const meter = new SpeedMeter(3000);
+    meter.record(0, 0);
+    // a slow link: one progress event every 2.5 s, each 100 KB more
+    for (let at = 2500, bytes = 100_000; at <= 20_000; at += 2500, bytes += 100_000) {
+      meter.record(bytes, at);
+      for (const now of [at, at + 1000, at + 2000]) expect(meter.speed(now)).toBeGreaterThan(0);
+    }
+    // the last 3 s: 100 KB over the 2.5 s since the sample before the window, and the wait since
+    expect(meter.speed(20_000)).toBe(200_000 / 5);
+  });
+
+  it('counts the bytes sent as progress that never falls, through failures and pauses', () => {
+    const tally = new ByteTally();
+    tally.begin(0);
+    tally.progress(1, 400);
+    tally.progress(2, 300);
+    tally.confirm(1, 1000);
+    expect(tally.shown).toBe(1300);
+    // chunk 2 fails after 300 bytes: shown stays, and its bytes count again when resent
+    tally.drop(2);
+    expect(tally.shown).toBe(1300);
+    tally.progress(2, 200);
+    expect(tally.shown).toBe(1300);
+    tally.progress(2, 1000);
+    expect(tally.shown).toBe(2000);
+    expect(tally.sent).toBe(1000 + 300 + 1000);
+    // a pause cut chunk 3; the next run begins from what was shown and what the server holds
+    tally.progress(3, 700);
+    const shownAtPause = tally.shown;
+    const resumed = new ByteTally(shownAtPause);
+    resumed.begin(1000);
+    expect(resumed.shown).toBe(shownAtPause);
+    resumed.progress(2, 1000);
+    resumed.progress(3, 100);
+    expect(resumed.shown).toBe(shownAtPause);
+    resumed.progress(3, 1000);
+    expect(resumed.shown).toBe(3000);
+  });
+
+  it('says how long is left at the present speed, only while bytes are sent', () => {
+    expect(secondsLeft(1000, 100)).toBe(10);
+    expect(secondsLeft(1000, 0)).toBeNull();
+    expect(timeLeftParts(0)).toEqual({ unit: 'seconds', count: 1 });
+    expect(timeLeftParts(45)).toEqual({ unit: 'seconds', count: 45 });
+    expect(timeLeftParts(61)).toEqual({ unit: 'minutes', count: 2 });
+    expect(timeLeftParts(7500)).toEqual({ unit: 'hours', hours: 2, minutes: 5 });
+    const sending = summarize([
+      item({ size: 1000, status: 'uploading', uploaded: 400, speed: 100 }),
+    ]);
+    expect(sending).toMatchObject({ sending: 1, speed: 100, remaining: 600, secondsLeft: 6 });
+    // checking and merging send nothing: no speed, no time left, no "0 B/s" in the title
+    const hashing = summarize([item({ size: 1000, status: 'checking', speed: 0 })]);
+    expect(hashing).toMatchObject({ sending: 0, speed: 0, secondsLeft: null });
+    expect(uploadTitle(hashing)).toBe('0%');
   });
 
   it('sums the list into one percentage, ignoring failed files', () => {

@@ -1,7 +1,9 @@
-import { UPLOAD_PARAMS_TIMEOUT_MS } from '@nimbus/contract';
+import { formatSize, UPLOAD_PARAMS_TIMEOUT_MS } from '@nimbus/contract';
 import { request } from '../../api/client';
+import { queryClient } from '../../api/query-client';
 import i18n from '../../i18n';
 import { useSessionStore } from '../../stores/session';
+import { userInfoQuery } from '../auth/api';
 import type { CurrentFolder } from '../files/current-folder';
 import { OWN_DRIVE_ROUTES } from './api';
 import { confirmOverwrite, uploadNotices, uploadStoreView } from './engine/adapter';
@@ -53,6 +55,13 @@ export const uploader = new UploadQueue({
       );
     }
     return !exist || confirmOverwrite();
+  },
+  // the quota as it is now, before a byte is hashed or sent (the server refuses too)
+  async room(bytes, queued) {
+    const info = await queryClient.fetchQuery({ ...userInfoQuery, staleTime: 0 });
+    const free = Math.max(0, info.quota * 1024 ** 3 - info.takeUpSpace - queued);
+    if (bytes <= free) return null;
+    return i18n.t('upload:noSpace', { need: formatSize(bytes), free: formatSize(free) });
   },
   memory: {
     username: () => useSessionStore.getState().username,

@@ -24,7 +24,9 @@ export function ShareUploadList({ items, onClose }: { items: UploadItem[]; onClo
       data-count={items.length}
     >
       <header className="nb-share-uploads__header">
-        <strong>{t('page.uploading', { done, count: items.length })}</strong>
+        <strong data-testid="share-uploads-title">
+          {t(finished ? 'page.uploadedOf' : 'page.uploading', { done, count: items.length })}
+        </strong>
         {finished ? (
           <Button
             type="text"

@@ -18,7 +18,7 @@ import { setUploadParams, uploader } from '../uploader';
 import { useUploadSummary } from '../use-upload';
 import '../upload.css';
 import { DropOverlay } from './DropOverlay';
-import { UploadBall } from './UploadBall';
+import { TRANSFER_PATH, UploadBall } from './UploadBall';
 import { UploadPanel } from './UploadPanel';
 
 /** Pages where dropping files never uploads (spec §2: drag-upload is disabled on some routes). */
@@ -47,6 +47,30 @@ function useUploadTitle(): void {
       lastSet.current = '';
     }
   }, [summary]);
+}
+
+/** Every upload done well this long: the finished list clears and the panel goes. */
+const AUTO_HIDE_MS = 4000;
+
+/**
+ * Once every upload has finished well, the list clears and the panel and the ball go after a
+ * few seconds (the "upload finished" note has said it); a failure or a paused file keeps them
+ * until dismissed. Not under the pointer, nor on the transfer page, where the list is the page.
+ */
+function useAutoHide(): void {
+  const summary = useUploadSummary();
+  const hovered = useUploadStore((s) => s.panelHovered);
+  const { pathname } = useLocation();
+  const allDone = summary.count > 0 && summary.success === summary.count;
+  const watched = hovered || pathname === TRANSFER_PATH;
+  useEffect(() => {
+    if (!allDone || watched) return;
+    const timer = window.setTimeout(() => {
+      uploader.clearFinished();
+      useUploadStore.setState({ panelOpen: false, panelHovered: false });
+    }, AUTO_HIDE_MS);
+    return () => window.clearTimeout(timer);
+  }, [allDone, watched]);
 }
 
 /**
@@ -130,6 +154,7 @@ export function GlobalUploader() {
   }, [hasLiveWork]);
 
   useUploadTitle();
+  useAutoHide();
 
   // spec §9: the success note stays 3 s
   useEffect(() => {

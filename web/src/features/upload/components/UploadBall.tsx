@@ -35,7 +35,9 @@ export function UploadBall() {
     `${summary.percent}%`
   );
   const label = summary.isUploading
-    ? formatSpeed(summary.speed)
+    ? summary.speed > 0
+      ? formatSpeed(summary.speed)
+      : t('status.uploading')
     : failed
       ? t('summary.failed', { count: summary.failure })
       : paused

@@ -1,13 +1,21 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useRef, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UploadItem } from '../types';
 import { UploadRow } from './UploadRow';
 
-const ROW_HEIGHT = 64;
+export const ROW_HEIGHT = 64;
 
 /** The upload list, virtualised: a folder of ten thousand files scrolls like ten. */
-export function UploadList({ items, className }: { items: UploadItem[]; className?: string }) {
+export function UploadList({
+  items,
+  className,
+  style,
+}: {
+  items: UploadItem[];
+  className?: string;
+  style?: CSSProperties;
+}) {
   const { t } = useTranslation('upload');
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -21,6 +29,7 @@ export function UploadList({ items, className }: { items: UploadItem[]; classNam
     <div
       ref={scroller}
       className={`nb-upload-list ${className ?? ''}`}
+      style={style}
       data-testid="upload-list"
       role="list"
       aria-label={t('title')}

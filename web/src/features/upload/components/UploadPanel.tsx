@@ -1,4 +1,4 @@
-import { CloseOutlined, MinusOutlined } from '@ant-design/icons';
+import { CloseOutlined, DownOutlined, UpOutlined } from '@ant-design/icons';
 import { Progress } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { IconButton } from '../../../components/IconButton';
@@ -7,22 +7,33 @@ import { closeUploader } from '../close';
 import { useUploadItems, useUploadSummary, useUploadTarget } from '../use-upload';
 import { UploadActions } from './UploadActions';
 import { summaryData } from './summary-data';
-import { UploadList } from './UploadList';
+import { ROW_HEIGHT, UploadList } from './UploadList';
 import { UploadSummaryText } from './UploadSummaryText';
 
-/** The desktop file-list panel (about 720 × 300) the ball expands into. */
+/** The list shows this many rows before it scrolls: the panel stays small beside the files. */
+const VISIBLE_ROWS = 3.5;
+
+/**
+ * The desktop upload panel in the corner (about 420 × 300): a one-line bar with the counts,
+ * speed, time left and progress, which unfolds into the actions and the list.
+ */
 export function UploadPanel() {
   const { t } = useTranslation('upload');
   const open = useUploadStore((s) => s.panelOpen);
+  const collapsed = useUploadStore((s) => s.panelCollapsed);
   const items = useUploadItems();
   const summary = useUploadSummary();
   const { target } = useUploadTarget();
   if (!open) return null;
+  const toggle = () => useUploadStore.getState().setPanelCollapsed(!collapsed);
   return (
     <section
-      className="nb-upload-panel"
+      className={`nb-upload-panel${collapsed ? ' nb-upload-panel--collapsed' : ''}`}
       data-testid="upload-panel"
+      data-collapsed={collapsed}
       aria-label={t('title')}
+      onPointerEnter={() => useUploadStore.setState({ panelHovered: true })}
+      onPointerLeave={() => useUploadStore.setState({ panelHovered: false })}
       {...summaryData(summary)}
     >
       <header className="nb-upload-panel__header">
@@ -30,14 +41,12 @@ export function UploadPanel() {
           <strong>{t('title')}</strong>
           <UploadSummaryText />
         </div>
-        <UploadActions target={target} />
-        <span className="nb-upload-panel__divider" aria-hidden="true" />
         <IconButton
-          label={t('actions.collapse')}
-          icon={<MinusOutlined />}
+          label={collapsed ? t('actions.expand') : t('actions.collapse')}
+          icon={collapsed ? <UpOutlined /> : <DownOutlined />}
           size="small"
-          testId="upload-collapse"
-          onClick={() => useUploadStore.getState().setPanelOpen(false)}
+          testId={collapsed ? 'upload-expand' : 'upload-collapse'}
+          onClick={toggle}
         />
         <IconButton
           label={t('actions.close')}
@@ -54,10 +63,21 @@ export function UploadPanel() {
         size={{ height: 2 }}
         status={summary.failure && !summary.isUploading ? 'exception' : 'normal'}
       />
-      {items.length ? (
-        <UploadList items={items} className="nb-upload-panel__list" />
-      ) : (
-        <div className="nb-upload-panel__empty">{t('transfer.empty')}</div>
+      {collapsed ? null : (
+        <>
+          <div className="nb-upload-panel__toolbar">
+            <UploadActions target={target} />
+          </div>
+          {items.length ? (
+            <UploadList
+              items={items}
+              className="nb-upload-panel__list"
+              style={{ height: Math.min(items.length, VISIBLE_ROWS) * ROW_HEIGHT }}
+            />
+          ) : (
+            <div className="nb-upload-panel__empty">{t('transfer.empty')}</div>
+          )}
+        </>
       )}
     </section>
   );

@@ -38,7 +38,7 @@ function StatusText({ item }: { item: UploadItem }) {
     case 'uploading':
       return (
         <span>
-          {percent}% · {formatSpeed(item.speed)}
+          {percent}%{item.speed > 0 ? ` · ${formatSpeed(item.speed)}` : ''}
         </span>
       );
     case 'paused':

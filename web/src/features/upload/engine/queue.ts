@@ -46,6 +46,12 @@ export interface QueueOptions {
    * names → "overwrite?"). A thrown error is reported and the batch dropped.
    */
   admit(names: string[], currentDirectory: string): Promise<boolean>;
+  /**
+   * Whether `bytes` more fit beside the `queued` bytes of the uploads not yet finished: null
+   * when they do, else the text that says why not. Asked before anything is hashed or sent; a
+   * thrown error lets the batch go on (the server checks again, for good).
+   */
+  room?(bytes: number, queued: number): Promise<string | null>;
   /** Where a batch without a folder of its own goes; null when there is none (reported). */
   target?(): Promise<string | null>;
   memory?: QueueMemory;
@@ -238,6 +244,12 @@ export class UploadQueue {
     }));
     const names = topLevelNames([...entries.map((e) => e.relativePath), ...emptyFolders]);
 
+    const refusal = await this.roomFor(entries.reduce((sum, e) => sum + e.file.size, 0));
+    if (refusal) {
+      this.view.error(refusal);
+      return null;
+    }
+
     try {
       if (!(await this.options.admit(names, currentDirectory))) return null;
     } catch (error) {
@@ -309,6 +321,20 @@ export class UploadQueue {
     this.pump();
     this.settle();
     return batchId;
+  }
+
+  /** Why a batch of `bytes` does not fit in the drive, or null when it does (or nobody knows). */
+  private async roomFor(bytes: number): Promise<string | null> {
+    if (!this.options.room || bytes <= 0) return null;
+    let queued = 0;
+    for (const item of this.items.values()) {
+      if (item.status !== 'success' && item.status !== 'failure') queued += item.size;
+    }
+    try {
+      return await this.options.room(bytes, queued);
+    } catch {
+      return null;
+    }
   }
 
   /** The file chosen again for one remembered upload (its row's "choose file" action). */
@@ -402,9 +428,14 @@ export class UploadQueue {
   pause(id: string): void {
     const item = this.items.get(id);
     if (!item || !['waiting', 'checking', 'uploading'].includes(item.status)) return;
-    this.running.get(id)?.controller.abort();
     const rt = this.running.get(id);
-    this.patch(id, { status: 'paused', speed: 0, uploaded: rt?.confirmed ?? item.uploaded }, true);
+    rt?.controller.abort();
+    // the progress reached stays: the bytes cut short are sent again without taking it back
+    this.patch(
+      id,
+      { status: 'paused', speed: 0, uploaded: rt?.tally.shown ?? item.uploaded },
+      true,
+    );
   }
 
   resume(id: string): void {
@@ -417,7 +448,7 @@ export class UploadQueue {
   retry(id: string): void {
     const item = this.items.get(id);
     if (!item || item.status !== 'failure' || !this.files.has(id)) return;
-    this.patch(id, { status: 'waiting', error: undefined, offline: false, uploaded: 0 }, true);
+    this.patch(id, { status: 'waiting', error: undefined, offline: false }, true);
     this.pump();
   }
 
@@ -450,7 +481,7 @@ export class UploadQueue {
     for (const id of this.order) {
       const item = this.items.get(id);
       if (item?.status === 'failure' && this.files.has(id)) {
-        this.patch(id, { status: 'waiting', error: undefined, offline: false, uploaded: 0 });
+        this.patch(id, { status: 'waiting', error: undefined, offline: false });
       }
     }
     this.publish();
@@ -518,7 +549,7 @@ export class UploadQueue {
   }
 
   private start(id: string): void {
-    const rt = newRuntime();
+    const rt = newRuntime(this.items.get(id)?.uploaded ?? 0);
     this.running.set(id, rt);
     this.ensureTicker();
     void this.run(id, rt).finally(() => {
@@ -557,7 +588,7 @@ export class UploadQueue {
           error: this.view.messageOf(error),
           offline: isConnectionError(error),
           speed: 0,
-          uploaded: restart ? 0 : rt.confirmed,
+          uploaded: restart ? 0 : rt.tally.shown,
           ...(restart ? { identifier: undefined, checkProgress: 0 } : {}),
         },
         true,

@@ -14,7 +14,7 @@ import {
 } from '../api';
 import { chunkRange, planChunks, storedChunkSize, totalChunksFor } from '../chunk-plan';
 import { computeIdentifier } from '../hasher';
-import { SpeedMeter } from '../progress';
+import { ByteTally, SpeedMeter } from '../progress';
 import { abortError, backoffMs, isRetryable, sleep } from '../retry';
 import type { UploadItem } from '../types';
 
@@ -69,19 +69,17 @@ class Slots {
 /** What a running file needs besides its item: its abort switch and its byte counters. */
 export interface Runtime {
   controller: AbortController;
+  /** Speed of the bytes actually sent (tally.sent). */
   meter: SpeedMeter;
-  /** Bytes of chunks the server confirmed (or already had). */
-  confirmed: number;
-  /** Bytes on the wire per chunk number. */
-  inflight: Map<number, number>;
+  tally: ByteTally;
 }
 
-export function newRuntime(): Runtime {
+/** `shown`: the progress the file's row showed before this run, which it never goes below. */
+export function newRuntime(shown = 0): Runtime {
   return {
     controller: new AbortController(),
     meter: new SpeedMeter(),
-    confirmed: 0,
-    inflight: new Map(),
+    tally: new ByteTally(shown),
   };
 }
 
@@ -217,11 +215,11 @@ export class Transfer {
     if (test.pass) return 'instant';
     const have = new Set(test.resume);
     const plan = planChunks(size, chunkSize);
-    rt.confirmed = plan
-      .filter((c) => have.has(c.chunkNumber))
-      .reduce((sum, c) => sum + c.end - c.start, 0);
-    rt.meter.record(rt.confirmed, Date.now());
-    hooks.patch({ uploaded: rt.confirmed }, true);
+    rt.tally.begin(
+      plan.filter((c) => have.has(c.chunkNumber)).reduce((sum, c) => sum + c.end - c.start, 0),
+    );
+    rt.meter.record(rt.tally.sent, Date.now());
+    hooks.patch({ uploaded: rt.tally.shown }, true);
 
     if (!test.merge) {
       const missing = plan.filter((c) => !have.has(c.chunkNumber));
@@ -256,11 +254,8 @@ export class Transfer {
     const onAbort = () => local.abort();
     rt.controller.signal.addEventListener('abort', onAbort, { once: true });
     const report = () => {
-      let inflight = 0;
-      for (const bytes of rt.inflight.values()) inflight += bytes;
-      const uploaded = rt.confirmed + inflight;
-      rt.meter.record(uploaded, Date.now());
-      hooks.patch({ uploaded });
+      rt.meter.record(rt.tally.sent, Date.now());
+      hooks.patch({ uploaded: rt.tally.shown });
     };
     let next = 0;
     const lane = async () => {
@@ -310,7 +305,7 @@ export class Transfer {
           {
             signal,
             onProgress: (sent) => {
-              rt.inflight.set(chunk.chunkNumber, sent);
+              rt.tally.progress(chunk.chunkNumber, sent);
               report();
             },
           },
@@ -319,13 +314,11 @@ export class Transfer {
         if (!result.upload) {
           throw new ApiError('business', t('upload:errors.rejected'), ErrorCode.UPLOAD_FAILED, 200);
         }
-        rt.inflight.delete(chunk.chunkNumber);
-        rt.confirmed += chunk.end - chunk.start;
+        rt.tally.confirm(chunk.chunkNumber, chunk.end - chunk.start);
         report();
         return;
       } catch (error) {
-        rt.inflight.delete(chunk.chunkNumber);
-        report();
+        rt.tally.drop(chunk.chunkNumber);
         failure = error;
       } finally {
         this.slots.release();
