@@ -319,6 +319,8 @@ describe('sharing', () => {
       async () => (await page.getByTestId('share-uploads').getAttribute('data-done')) === '1',
       'the upload finishes',
     );
+    // the visitor's panel says it is done, not "Uploading"
+    expect(await page.getByTestId('share-uploads-title').textContent()).toBe('Uploaded 1 / 1');
     await item(page, path.basename(local)).waitFor();
     const onDisk = path.join(
       server.dataDir,

@@ -26,7 +26,7 @@ export const useUploadStore = create<UploadState>()((set) => ({
   panelHovered: false,
   dragging: false,
   lastFolder: null,
-  setPanelOpen: (panelOpen) => set({ panelOpen }),
+  setPanelOpen: (panelOpen) => set(panelOpen ? { panelOpen } : { panelOpen, panelHovered: false }),
   setPanelCollapsed: (panelCollapsed) => set({ panelCollapsed }),
   setDragging: (dragging) => set({ dragging }),
 }));
