@@ -243,12 +243,16 @@ describe('the uploader', () => {
 
   it('opens the file chooser from the panel', async () => {
     await clearList();
+    // a finished list goes after a few seconds, but not from under the pointer
+    await page.getByTestId('upload-input-files').setInputFiles(writeTemp('chooser/first.txt', '1'));
+    await page.getByTestId('upload-panel').hover();
     const chooser = page.waitForEvent('filechooser');
     await page.getByTestId('upload-add-files').click();
     const file = writeTemp('chooser/from the panel.txt', 'chosen in the dialog');
     await (await chooser).setFiles(file);
-    await waitForUploads(1);
+    await waitForUploads(2);
     expectSameBytes(onDisk('from the panel.txt'), file);
+    await page.mouse.move(0, 0);
   });
 
   it("uploads from the file toolbar's button, and the folder listing shows the new file", async () => {
@@ -485,7 +489,8 @@ describe('the uploader', () => {
 
   it('asks before closing the panel while uploading', async () => {
     await clearList();
-    chunkPosts.delayMs = 400;
+    // slow enough that the upload is still under way when the panel is closed at the end
+    chunkPosts.delayMs = 1000;
     const slow = writeTemp('close/slow.bin', randomBytes(40 * MiB));
     await page.getByTestId('upload-input-files').setInputFiles(slow);
     await until(async () => (await rowStatus('slow.bin')) === 'uploading', 'uploading');
@@ -497,13 +502,18 @@ describe('the uploader', () => {
     await page.getByTestId('upload-exit-cancel').click();
     expect(await page.getByTestId('upload-panel').isVisible()).toBe(true);
 
+    // minimised, the panel is a one-line bar with the counts, speed and time left
     await page.getByTestId('upload-collapse').click();
-    const ball = page.getByTestId('upload-ball');
-    await ball.waitFor({ state: 'visible' });
-    await page.getByTestId('upload-ball-speed').waitFor({ state: 'visible' });
-    await saveScreenshot(page, 'upload-1440-light-ball');
-    await ball.click();
-    await page.getByTestId('upload-panel').waitFor({ state: 'visible' });
+    const bar = page.getByTestId('upload-panel');
+    await until(
+      async () => /[\d.]+ (B|KB|MB|GB)\/s/.test((await bar.textContent()) ?? ''),
+      'the bar shows the speed',
+    );
+    expect((await bar.boundingBox())?.height).toBeLessThanOrEqual(48);
+    expect(await page.getByTestId('upload-list').count()).toBe(0);
+    await saveScreenshot(page, 'upload-1440-light-bar');
+    await page.getByTestId('upload-expand').click();
+    await page.getByTestId('upload-list').waitFor({ state: 'visible' });
     await saveScreenshot(page, 'upload-1440-light-panel');
 
     await page.getByTestId('upload-close').click();
@@ -596,7 +606,7 @@ describe('the uploader', () => {
       await dragFiles('dragleave', { 'x.txt': 'x' });
       await page.getByTestId('upload-drop-overlay').waitFor({ state: 'hidden' });
       await page.getByTestId('upload-collapse').click();
-      await saveScreenshot(page, `upload-1440-${theme}-ball-done`);
+      await saveScreenshot(page, `upload-1440-${theme}-bar-done`);
 
       await page.setViewportSize(PHONE);
       const ball = page.getByTestId('upload-ball');
@@ -631,8 +641,8 @@ describe('the uploader', () => {
       expect(overflow).toBeLessThanOrEqual(0);
       await page.goBack();
       await page.setViewportSize(DESKTOP);
-      await page.getByTestId('upload-ball').click();
-      await page.getByTestId('upload-panel').waitFor({ state: 'visible' });
+      await page.getByTestId('upload-expand').click();
+      await page.getByTestId('upload-list').waitFor({ state: 'visible' });
     }
     await chooseTheme('light');
     // the uploader speaks the chosen language

@@ -18,11 +18,12 @@ export function formatSpeed(bytesPerSecond: number): string {
  * Bytes per second over the last few seconds of a growing count of bytes sent: the bytes sent
  * since the last sample older than the window, over the time since then. Bytes that flow keep
  * it above zero; a stalled transfer decays to zero instead of showing its last speed forever.
+ * Five seconds: a throttled link reports a chunk's progress in bursts a few seconds apart.
  */
 export class SpeedMeter {
   private samples: { at: number; bytes: number }[] = [];
 
-  constructor(private readonly windowMs = 3000) {}
+  constructor(private readonly windowMs = 5000) {}
 
   record(bytes: number, at: number): void {
     this.samples.push({ at, bytes });
