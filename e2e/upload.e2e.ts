@@ -104,7 +104,13 @@ async function rowStatus(relativePath: string): Promise<string | null> {
 
 async function clearList(): Promise<void> {
   const clear = page.getByTestId('upload-clear-finished');
-  if (await clear.isVisible()) await clear.click();
+  // a list where every upload is done clears itself a few seconds after: it may go meanwhile
+  if (await clear.isVisible()) await clear.click({ timeout: 5000 }).catch(() => undefined);
+  await until(
+    async () =>
+      (await page.locator('[data-testid="upload-item"][data-status="success"]').count()) === 0,
+    'the finished uploads leave the list',
+  );
 }
 
 async function chooseTheme(value: 'light' | 'dark'): Promise<void> {
