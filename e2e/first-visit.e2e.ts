@@ -52,4 +52,28 @@ describe('the first visit', () => {
 
     await context.close();
   });
+
+  it('loads the language menu when first asked, by pointer or keyboard, and turns the page Chinese', async () => {
+    const { context, page } = await openPage(browser, server);
+    await page.goto('/login');
+    await page.getByTestId('login-username').waitFor();
+    // a keyboard user: the theme button keeps the focus while its menu's code arrives
+    await page.getByTestId('theme-switch').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('theme-dark').waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('theme-switch');
+    await page.keyboard.press('Escape');
+    // a pointer user: the language menu opens on the first click and Chinese loads with it
+    await page.getByTestId('lang-switch').click();
+    await page.getByTestId('lang-zh_CN').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    await page.getByRole('button', { name: '登录' }).waitFor();
+    // the choice is remembered: the next visit starts in Chinese with no English on screen
+    await page.reload();
+    await page.getByRole('button', { name: '登录' }).waitFor();
+    expect(await page.locator('body').innerText()).not.toMatch(/Log in|Username|Password/);
+    await context.close();
+  });
 });
