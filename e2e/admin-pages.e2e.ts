@@ -26,6 +26,7 @@ let server: NimbusServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let adminToken = '';
 
 async function api<T>(
   method: string,
@@ -52,6 +53,7 @@ beforeAll(async () => {
   server = await startServer();
   await api('POST', '/public/initialization', { body: ADMIN });
   const session = (await login(ADMIN)).data;
+  adminToken = session['nimbus-token'];
   browser = await launchBrowser();
   ({ context, page } = await openPage(browser, server));
   await signInPage(page, {
@@ -187,6 +189,7 @@ describe('the administrator pages', () => {
     await page.getByTestId('role-menu-tree').waitFor({ state: 'visible' });
     await page.getByTestId('role-name').fill('Editors');
     await page.getByTestId('role-code').fill('editor');
+    await page.getByTestId('role-menu-home').click();
     await page.getByTestId('role-dialog-save').click();
     await page.getByTestId('role-dialog').waitFor({ state: 'hidden' });
     // the dialog opens with the role's own values, not those typed when adding one
@@ -203,6 +206,89 @@ describe('the administrator pages', () => {
     await page.getByTestId('role-delete-editor').click();
     await confirmDelete();
     await page.getByTestId('role-edit-editor').waitFor({ state: 'detached' });
+  });
+
+  step("a role's menus: a label ticks, a menu grants itself alone, none is refused", async () => {
+    await open('/setting/sys/role', 'roles-page');
+    await page.getByTestId('role-add').click();
+    const dialog = page.getByTestId('role-dialog');
+    await page.getByTestId('role-menu-tree').waitFor({ state: 'visible' });
+    await page.getByTestId('role-name').fill('Viewers');
+    await page.getByTestId('role-code').fill('viewer');
+    // saved without a menu: refused where the menus are, and the dialog stays
+    await page.getByTestId('role-dialog-save').click();
+    await dialog.getByText('Menus and permissions: tick at least one entry').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+
+    const ticked = async (id: string) =>
+      (await page
+        .locator('.ant-tree-treenode', { has: page.getByTestId(`role-menu-${id}`) })
+        .getAttribute('class'))!.includes('ant-tree-treenode-checkbox-checked');
+    const actions = ['upload', 'update', 'delete', 'download', 'share'].map(
+      (a) => `auth-file-${a}`,
+    );
+    // a click on the label ticks Home, and Home alone
+    await page.getByTestId('role-menu-home').click();
+    await until(() => ticked('home'), 'Home is ticked');
+    for (const id of actions) expect(await ticked(id), id).toBe(false);
+    await until(
+      async () => !(await dialog.getByText('tick at least one entry').isVisible()),
+      'the complaint goes once a menu is ticked',
+    );
+    // a permission ticks the menu it lives in; unticking the menu unticks it
+    await page.getByTestId('role-menu-home').click();
+    await until(async () => !(await ticked('home')), 'Home is unticked');
+    await page.getByTestId('role-menu-auth-file-upload').click();
+    await until(() => ticked('auth-file-upload'), 'Upload is ticked');
+    expect(await ticked('home')).toBe(true);
+    await page.getByTestId('role-menu-home').click();
+    await until(async () => !(await ticked('auth-file-upload')), 'Upload goes with Home');
+    await page.getByTestId('role-menu-home').click();
+    await page.getByTestId('role-dialog-save').click();
+    await dialog.waitFor({ state: 'hidden' });
+    const roles = await api<Array<{ code: string; menuIds: string[] }>>('GET', '/role/list', {
+      token: adminToken,
+    });
+    expect(roles.data.find((r) => r.code === 'viewer')?.menuIds).toEqual(['home']);
+  });
+
+  step('the role dialog at 1440 and 375 px, light and dark, English and Chinese', async () => {
+    await open('/setting/sys/role', 'roles-page');
+    const speak = async (lang: 'en_US' | 'zh_CN') => {
+      // the pointer off the switches: a tooltip left open would cover the menu
+      await page.mouse.move(0, DESKTOP.height - 1);
+      await page.getByTestId('lang-switch').click();
+      await page.getByTestId(`lang-${lang}`).click();
+    };
+    // each width, theme and language twice, in four pictures
+    const shots = [
+      ['en_US', 'light', DESKTOP, 1440],
+      ['en_US', 'dark', PHONE, 375],
+      ['zh_CN', 'dark', DESKTOP, 1440],
+      ['zh_CN', 'light', PHONE, 375],
+    ] as const;
+    for (const [lang, theme, viewport, width] of shots) {
+      await page.setViewportSize(DESKTOP);
+      if (lang === 'zh_CN' && theme === 'dark') await speak(lang);
+      await open('/setting/sys/role', 'roles-page');
+      await page.mouse.move(0, DESKTOP.height - 1);
+      await page.getByTestId('theme-switch').click();
+      await page.getByTestId(`theme-${theme}`).click();
+      await page.setViewportSize(viewport);
+      await page.getByTestId('role-edit-viewer').click();
+      const dialog = page.getByTestId('role-dialog');
+      await page.getByTestId('role-menu-tree').waitFor({ state: 'visible' });
+      // both complaints on show: no name, no menu
+      await page.getByTestId('role-name').fill('');
+      await page.getByTestId('role-menu-home').click();
+      await page.getByTestId('role-dialog-save').click();
+      await dialog.locator('.ant-form-item-explain-error').nth(1).waitFor();
+      await saveScreenshot(page, `role-dialog-${width}-${theme}-${lang}`);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+    }
+    await page.setViewportSize(DESKTOP);
+    await speak('en_US');
   });
 
   step('adds a menu and deletes it', async () => {

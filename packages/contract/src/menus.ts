@@ -71,6 +71,10 @@ export const roleBody = z.object({
     .trim()
     .regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/, 'role code: letters, digits, "_" or "-"'),
   remarks: z.string().max(500).nullish(),
-  menuIds: z.array(recordIdSchema).max(1000, 'at most 1000 menus').default([]),
+  // a role without menus would sign its users in to an empty drive
+  menuIds: z
+    .array(recordIdSchema, 'tick at least one menu')
+    .min(1, 'tick at least one menu')
+    .max(1000, 'at most 1000 menus'),
 });
 export const roleUpdateBody = roleBody.partial().extend({ id: recordIdSchema });

@@ -119,13 +119,13 @@ describe('length limits', () => {
         what: 'role name',
         method: 'POST',
         url: '/role/add',
-        body: { name: long(65), code: 'c1' },
+        body: { name: long(65), code: 'c1', menuIds: ['home'] },
       },
       {
         what: 'role remarks',
         method: 'POST',
         url: '/role/add',
-        body: { name: 'r', code: 'c1', remarks: long(501) },
+        body: { name: 'r', code: 'c1', remarks: long(501), menuIds: ['home'] },
       },
       {
         what: 'menu of a role',

@@ -125,7 +125,7 @@ describe('roles', () => {
 
     const dup = await call(t.app, 'POST', '/role/add', {
       token: admin.token,
-      body: { name: 'Again', code: 'auditor' },
+      body: { name: 'Again', code: 'auditor', menuIds: ['home'] },
     });
     expect(dup.body.code).toBe(4);
     const badMenu = await call(t.app, 'POST', '/role/add', {
@@ -133,6 +133,22 @@ describe('roles', () => {
       body: { name: 'X', code: 'x', menuIds: ['nope'] },
     });
     expect(badMenu.body.code).toBe(10);
+  });
+
+  it('refuses a role without menus, naming the field', async () => {
+    const attempts: Array<['POST' | 'PUT', string, Record<string, unknown>]> = [
+      ['POST', '/role/add', { name: 'Empty', code: 'empty', menuIds: [] }],
+      ['POST', '/role/add', { name: 'Empty', code: 'empty' }],
+      ['PUT', '/role/update', { id: 'role-user', menuIds: [] }],
+    ];
+    for (const [method, url, body] of attempts) {
+      const res = await call(t.app, method, url, { token: admin.token, body });
+      expect(res.status, `${method} ${url} ${JSON.stringify(body)}`).toBe(422);
+      expect(res.body).toMatchObject({ code: 10, message: expect.stringMatching(/^menuIds: /) });
+    }
+    const roles = await call<Role[]>(t.app, 'GET', '/role/list', { token: admin.token });
+    expect(roles.body.data!.map((r) => r.code)).not.toContain('empty');
+    expect(roles.body.data!.find((r) => r.id === 'role-user')!.menuIds).toContain('home');
   });
 
   it('never deletes the administrator role', async () => {
@@ -159,7 +175,7 @@ describe('roles', () => {
     await call(t.app, 'DELETE', '/menu/delete', { token: admin.token, query: { ids: ['trash'] } });
     await call(t.app, 'PUT', '/role/update', {
       token: admin.token,
-      body: { id: 'role-user', menuIds: [] },
+      body: { id: 'role-user', menuIds: ['home'] },
     });
 
     const reset = await call(t.app, 'PUT', '/user/setting/resetMenuAndRole', {

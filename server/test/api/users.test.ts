@@ -143,7 +143,7 @@ describe('user administration', () => {
         ['PUT', '/menu/update', { body: { id: 'home', name: 'x' } }],
         ['DELETE', '/menu/delete', { query: { ids: ['home'] } }],
         ['GET', '/role/list', {}],
-        ['POST', '/role/add', { body: { name: 'x', code: 'x' } }],
+        ['POST', '/role/add', { body: { name: 'x', code: 'x', menuIds: ['home'] } }],
         ['DELETE', '/role/delete', { query: { ids: ['role-user'] } }],
         ['PUT', '/user/setting/resetMenuAndRole', {}],
         ['PUT', '/user/setting/update_netdisk_name', { query: { netdiskName: 'Mine' } }],

@@ -325,6 +325,9 @@ const drive = {
       menus: 'Menus and permissions',
       menuCount: 'Menus',
       noMenus: 'No menus',
+      menusHint:
+        'A tick grants that entry alone. Ticking a permission ticks its menu; unticking a menu unticks what lies under it.',
+      menusRequired: 'Menus and permissions: tick at least one entry',
       builtin: 'Built-in',
       builtinUndeletable: 'Built-in roles cannot be deleted',
       deleteTitle: 'Delete role?',

@@ -532,6 +532,9 @@ const zh_CN: LocaleTree<typeof en_US> = {
       menus: '菜单与权限',
       menuCount: '菜单数',
       noMenus: '暂无菜单',
+      menusHint:
+        '勾选一项只授予该项。勾选某个权限会同时勾选其所属菜单；取消勾选菜单会一并取消其下各项。',
+      menusRequired: '菜单与权限：请至少勾选一项',
       builtin: '内置',
       builtinUndeletable: '内置角色不能删除',
       deleteTitle: '删除角色？',

@@ -1,32 +1,23 @@
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
-import type { MenuNode, Role } from '@nimbus/contract';
+import type { Role } from '@nimbus/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Form, Input, Space, Tag, Tree, type TreeDataNode } from 'antd';
+import { Form, Input, Space, Tag } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { useMemo, useState, type Key } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/DataTable';
 import { IconButton } from '../../../components/IconButton';
-import { MenuIcon } from '../../../components/MenuIcon';
 import { TablePage } from '../../../components/TablePage';
-import { buildMenuTree, flattenMenus, menuLabel } from '../../../layout/menus';
+import { buildMenuTree } from '../../../layout/menus';
 import { roleLabel } from '../../../layout/roles';
 import { deleteRoles, fetchMenus, fetchRoles, saveRole, systemKeys, type RoleForm } from '../api';
 import { createdColumn } from '../columns';
 import { AddButton } from '../components/AddButton';
 import { FormDialog } from '../components/FormDialog';
+import { RoleMenuTree } from '../components/RoleMenuTree';
 import { useConfirmDelete } from '../use-confirm-delete';
 
 const ROLE_CODE = /^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/;
-
-function toTreeData(nodes: MenuNode[]): TreeDataNode[] {
-  return nodes.map((node) => ({
-    key: node.id,
-    title: menuLabel(node),
-    icon: <MenuIcon name={node.icon} />,
-    children: node.children?.length ? toTreeData(node.children) : undefined,
-  }));
-}
 
 function RoleDialog({
   role,
@@ -40,38 +31,11 @@ function RoleDialog({
   const { t } = useTranslation(['system', 'common']);
   const queryClient = useQueryClient();
   const [form] = Form.useForm<RoleForm>();
-  // What the admin ticked; null until they touch the tree (then the role's own menus apply).
-  const [edited, setEdited] = useState<{ checked: Key[]; halfChecked: Key[] } | null>(null);
   const menus = useQuery({ queryKey: systemKeys.menus, queryFn: fetchMenus, enabled: open });
   const tree = useMemo(() => buildMenuTree(menus.data ?? []), [menus.data]);
-  const treeData = useMemo(() => toTreeData(tree), [tree]);
-  const leafIds = useMemo(
-    () =>
-      new Set(
-        flattenMenus(tree)
-          .filter((node) => !node.children?.length)
-          .map((node) => node.id),
-      ),
-    [tree],
-  );
-
-  // Only leaves start checked: the tree derives the (half-)checked parents itself.
-  const initialChecked = useMemo(
-    () => (role?.menuIds ?? []).filter((id) => leafIds.has(id)),
-    [role, leafIds],
-  );
-  const checked = edited?.checked ?? initialChecked;
-  const close = () => {
-    setEdited(null);
-    onClose();
-  };
 
   const save = async (values: RoleForm) => {
-    // Untouched: keep the role's menus as they are; ticked: leaves plus their (half-)checked parents.
-    const menuIds = edited
-      ? [...edited.checked, ...edited.halfChecked].map(String)
-      : (role?.menuIds ?? []);
-    await saveRole({ ...values, id: role?.id, menuIds });
+    await saveRole({ ...values, id: role?.id });
     await queryClient.invalidateQueries({ queryKey: systemKeys.roles });
     await queryClient.invalidateQueries({ queryKey: ['menu', 'tree'] });
   };
@@ -84,11 +48,11 @@ function RoleDialog({
       testId="role-dialog"
       initialValues={
         role
-          ? { name: role.name, code: role.code, remarks: role.remarks ?? '' }
-          : { name: '', code: '', remarks: '' }
+          ? { name: role.name, code: role.code, remarks: role.remarks ?? '', menuIds: role.menuIds }
+          : { name: '', code: '', remarks: '', menuIds: [] }
       }
       onSave={save}
-      onClose={close}
+      onClose={onClose}
     >
       <Form.Item
         name="name"
@@ -113,7 +77,7 @@ function RoleDialog({
       <Form.Item name="remarks" label={t('roles.remarks')} rules={[{ max: 500 }]}>
         <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} />
       </Form.Item>
-      <Form.Item label={t('roles.menus')}>
+      <Form.Item label={t('roles.menus')} required extra={t('roles.menusHint')}>
         <div
           style={{
             maxHeight: 320,
@@ -123,22 +87,14 @@ function RoleDialog({
             padding: 8,
           }}
         >
-          {treeData.length ? (
-            <Tree
-              checkable
-              showIcon
-              defaultExpandAll
-              key={treeData.length}
-              treeData={treeData}
-              checkedKeys={checked}
-              onCheck={(keys, info) =>
-                setEdited({
-                  checked: Array.isArray(keys) ? keys : keys.checked,
-                  halfChecked: info.halfCheckedKeys ?? [],
-                })
-              }
-              data-testid="role-menu-tree"
-            />
+          {tree.length ? (
+            <Form.Item
+              name="menuIds"
+              noStyle
+              rules={[{ type: 'array', min: 1, message: t('roles.menusRequired') }]}
+            >
+              <RoleMenuTree tree={tree} />
+            </Form.Item>
           ) : (
             <span style={{ color: 'var(--nb-text-3)' }}>
               {menus.isPending ? t('common:loading') : t('roles.noMenus')}
