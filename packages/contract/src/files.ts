@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_IDS_PER_REQUEST, MAX_LIST_PAGE_SIZE, TOKEN_HEADER } from './constants.ts';
 import { musicTags } from './media.ts';
+import { tagItem } from './tags.ts';
 import { flag, listField, queryNumber } from './validation.ts';
 
 // The file tree's API (API-NOTES §1.3–§1.5, §1.12): the shapes of a file, of the results of
@@ -64,6 +65,8 @@ export const fileItem = z.object({
   music: musicTags.optional(),
   /** Set on a mount listed in its folder: someone's shared folder placed here. */
   mount: mountRef.optional(),
+  /** The owner's tags on the item, in the order of their tag list (set by the drive's listings). */
+  tags: z.array(tagItem).optional(),
 });
 export type FileItem = z.infer<typeof fileItem>;
 

@@ -226,6 +226,81 @@ describe('tagging files', () => {
     expect(left).toEqual([{ fileId: b, tagId: existing.id }]);
   });
 
+  it('lists each item with its tags in their order, on every view of the drive', async () => {
+    const docsIn = (token: string) =>
+      call(t.app, 'POST', '/new_folder', {
+        token,
+        query: { currentDirectory: '/', filename: 'docs' },
+      });
+    const docs = await docsIn(admin.token);
+    const a = await putFile(t, owner(), '/docs/', 'a.txt', 'a');
+    const b = await putFile(t, owner(), '/docs/', 'b.txt', 'b');
+    await putFile(t, owner(), '/docs/', 'c.txt', 'c');
+    const first = (await addTag({ name: 'first', color: '#112233' })).body.data!;
+    const second = (await addTag({ name: 'second' })).body.data!;
+    await call(t.app, 'POST', '/setTag', {
+      token: admin.token,
+      body: { fileIds: [a, b], tagList: [{ id: second.id }, { id: first.id }], removeTagIds: [] },
+    });
+    await call(t.app, 'POST', '/setTag', {
+      token: admin.token,
+      body: { fileIds: [b], tagList: [], removeTagIds: [second.id] },
+    });
+    // another user's tag on the same names never shows
+    const bob = await makeUser(t.app, admin.token);
+    await docsIn(bob.token);
+    const bobsFile = await putFile(
+      t,
+      { userId: bob.userId, username: bob.username },
+      '/docs/',
+      'a.txt',
+      'x',
+    );
+    await call(t.app, 'POST', '/setTag', {
+      token: bob.token,
+      body: { fileIds: [bobsFile], tagList: [{ name: 'bobs' }], removeTagIds: [] },
+    });
+
+    type Listed = { name: string; tags?: Array<{ name: string; color: string }> };
+    const tagsByName = (items: Listed[]) =>
+      Object.fromEntries(items.map((f) => [f.name, (f.tags ?? []).map((tag) => tag.name)]));
+    const folder = await call<Listed[]>(t.app, 'GET', '/list', {
+      token: admin.token,
+      query: { currentDirectory: '/docs' },
+    });
+    expect(tagsByName(folder.body.data!)).toEqual({
+      'a.txt': ['first', 'second'],
+      'b.txt': ['first'],
+      'c.txt': [],
+    });
+    expect(folder.body.data!.find((f) => f.name === 'a.txt')!.tags![0]!.color).toBe('#112233');
+    const opened = await call<Listed[]>(t.app, 'GET', '/search-file-open', {
+      token: admin.token,
+      query: { id: (docs.body.data as { id: string }).id },
+    });
+    expect(tagsByName(opened.body.data!)['b.txt']).toEqual(['first']);
+    const root = await call<Listed[]>(t.app, 'GET', '/list', {
+      token: admin.token,
+      query: { currentDirectory: '/' },
+    });
+    expect(tagsByName(root.body.data!)).toEqual({ docs: [] });
+    const recent = await call<Listed[]>(t.app, 'GET', '/list', {
+      token: admin.token,
+      query: { queryFileType: 'recently' },
+    });
+    expect(tagsByName(recent.body.data!)['a.txt']).toEqual(['first', 'second']);
+    const byTag = await call<Listed[]>(t.app, 'GET', '/list', {
+      token: admin.token,
+      query: { tagId: first.id, pageSize: 1, pageIndex: 2 },
+    });
+    expect(byTag.body.data!.map((f) => f.tags!.map((tag) => tag.name))).toHaveLength(1);
+    const bobs = await call<Listed[]>(t.app, 'GET', '/list', {
+      token: bob.token,
+      query: { currentDirectory: '/docs' },
+    });
+    expect(tagsByName(bobs.body.data!)).toEqual({ 'a.txt': ['bobs'] });
+  });
+
   it("refuses to tag someone else's files or use their tags", async () => {
     const bob = await makeUser(t.app, admin.token);
     const bobsFile = await putFile(

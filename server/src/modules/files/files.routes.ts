@@ -37,7 +37,7 @@ const idsOf = (query: { fileIds: string[] }, body: { fileIds: string[] } | null 
 /** The file tree (API-NOTES §1.3–§1.5): listings, new items, rename, move, copy, the trash. */
 export async function filesRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { files, fileOps, trash, extract } = app.services;
+  const { files, fileOps, trash, extract, tags } = app.services;
   const listed = answers(fileList);
   const oneItem = answers(fileItem);
   const results = answers(operationResults);
@@ -60,7 +60,7 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
       pageIndex: q.pageIndex,
       pageSize: q.pageSize,
     });
-    return ok(items, { count: total });
+    return ok(await tags.withTags(actorOf(request), items), { count: total });
   });
 
   api.get(
@@ -76,7 +76,7 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
         pageSize: q.pageSize,
         withMounts: true,
       });
-      return ok(items, { count: total });
+      return ok(await tags.withTags(actorOf(request), items), { count: total });
     },
   );
 

@@ -1,3 +1,4 @@
+import { MAX_LIST_PAGE_SIZE } from '@nimbus/contract';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { TagTable } from '../../db/schema.ts';
@@ -92,14 +93,15 @@ export class TagsRepo {
   /** The tags of each file, in the user's tag order. */
   async ofFiles(userId: string, fileIds: string[]): Promise<Map<string, TagRow[]>> {
     const out = new Map<string, TagRow[]>();
-    for (let i = 0; i < fileIds.length; i += 500) {
+    // a listing's page is one query
+    for (let i = 0; i < fileIds.length; i += MAX_LIST_PAGE_SIZE) {
       const rows = await this.db
         .selectFrom('fileTag as ft')
         .innerJoin('tag as t', 't.id', 'ft.tagId')
         .selectAll('t')
         .select('ft.fileId')
         .where('ft.userId', '=', userId)
-        .where('ft.fileId', 'in', fileIds.slice(i, i + 500))
+        .where('ft.fileId', 'in', fileIds.slice(i, i + MAX_LIST_PAGE_SIZE))
         .orderBy('t.sort')
         .orderBy('t.createdAt')
         .execute();

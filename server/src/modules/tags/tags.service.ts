@@ -201,4 +201,14 @@ export class TagsService {
     for (const id of fileIds) out[id] = (map.get(id) ?? []).map(toTagItem);
     return out;
   }
+
+  /** A listing's items, each with the owner's tags on it (one query for the page). */
+  async withTags<T extends { id: string; mount?: unknown }>(
+    owner: { id: string },
+    items: T[],
+  ): Promise<Array<T & { tags: TagItem[] }>> {
+    const ids = items.filter((item) => !item.mount).map((item) => item.id);
+    const map = ids.length ? await this.repo.ofFiles(owner.id, ids) : new Map<string, TagRow[]>();
+    return items.map((item) => ({ ...item, tags: (map.get(item.id) ?? []).map(toTagItem) }));
+  }
 }
