@@ -27,6 +27,23 @@ describe('file kinds', () => {
     expect(iconKindOf(file('blob.bin'))).toBe('other');
   });
 
+  it('gives keys and certificates, code, archives, office formats and media their own icons', () => {
+    for (const name of ['site.pem', 'site.key', 'ca.crt', 'id_ed25519.pub', 'me.p12', 'a.jks'])
+      expect(iconKindOf(file(name)), name).toBe('key');
+    for (const name of ['main.ts', 'app.tsx', 'lib.rs', 'Main.kt', 'build.gradle', 'q.sql'])
+      expect(iconKindOf(file(name)), name).toBe('code');
+    for (const name of ['a.zip', 'a.tgz', 'a.7z', 'a.rar', 'a.iso', 'a.deb', 'a.lz4'])
+      expect(iconKindOf(file(name)), name).toBe('archive');
+    for (const name of ['a.doc', 'a.docm', 'a.dotx', 'a.wps'])
+      expect(iconKindOf(file(name)), name).toBe('word');
+    for (const name of ['a.xlsm', 'a.xlsb', 'a.et'])
+      expect(iconKindOf(file(name)), name).toBe('excel');
+    for (const name of ['a.ppsx', 'a.pptm', 'a.dps'])
+      expect(iconKindOf(file(name)), name).toBe('ppt');
+    expect(iconKindOf(file('a.mp3'))).toBe('audio');
+    expect(iconKindOf(file('a.mov'))).toBe('video');
+  });
+
   it('opens images in the viewer, text in the preview, the rest as a download', () => {
     expect(openKindOf(file('a', true))).toBe('folder');
     expect(openKindOf(file('a.png'))).toBe('image');

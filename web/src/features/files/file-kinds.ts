@@ -12,6 +12,7 @@ export type IconKind =
   | 'excel'
   | 'ppt'
   | 'archive'
+  | 'key'
   | 'markdown'
   | 'code'
   | 'text'
@@ -32,10 +33,17 @@ const IMAGES = new Set([
 ]);
 const VIDEOS = set('mp4 mkv webm mov avi wmv flv m4v mpg mpeg 3gp m3u8 rmvb');
 const AUDIO = set('mp3 wav flac aac ogg oga m4a wma opus ape aiff mid midi');
-const ARCHIVES = set('zip tar gz tgz 7z rar bz2 xz jar zst');
-const CODE = set(
-  'js mjs cjs ts tsx jsx py java c cc cpp cxx h hpp cs go rs rb php sh bash zsh fish bat cmd ps1 css scss sass less html htm xhtml vue svelte sql kt kts swift dart lua r pl scala groovy gradle json jsonc json5 xml yaml yml toml ini conf cfg properties env dockerfile makefile proto graphql',
+const ARCHIVES = set(
+  'zip tar gz tgz 7z rar bz2 tbz2 xz txz lz lz4 lzma zst jar war ear cab iso dmg deb rpm apk',
 );
+const CODE = set(
+  'js mjs cjs ts mts cts tsx jsx py ipynb java c cc cpp cxx h hpp cs go rs rb php sh bash zsh fish bat cmd ps1 css scss sass less html htm xhtml vue svelte sql kt kts swift dart lua r pl scala groovy gradle json jsonc json5 xml yaml yml toml ini conf cfg properties env dockerfile makefile cmake proto graphql gql tf hcl zig ex exs erl hs elm clj fs vb',
+);
+/** Keys, certificates and keystores (`.key` here is a private key, not a Keynote deck). */
+const KEYS = set('pem key crt cer der csr p7b p7c p12 pfx jks keystore pub asc gpg sig ppk kdbx');
+const WORD = set('doc docx docm dot dotx odt ott rtf pages wps wpt');
+const EXCEL = set('xls xlsx xlsm xlsb xlt xltx ods ots numbers et ett');
+const PPT = set('ppt pptx pptm pps ppsx pot potx odp otp dps dpt');
 const PLAIN_TEXT = set('txt text log csv tsv srt vtt nfo diff patch');
 const MARKDOWN = set('md markdown mdx');
 /** Names without a suffix that are text all the same. */
@@ -56,10 +64,11 @@ export function iconKindOf(item: Pick<FileItem, 'name' | 'suffix' | 'isFolder'>)
   if (VIDEOS.has(s)) return 'video';
   if (AUDIO.has(s)) return 'audio';
   if (s === 'pdf') return 'pdf';
-  if (['doc', 'docx', 'odt', 'rtf', 'pages'].includes(s)) return 'word';
-  if (['xls', 'xlsx', 'ods', 'numbers'].includes(s)) return 'excel';
-  if (['ppt', 'pptx', 'odp', 'key'].includes(s)) return 'ppt';
+  if (WORD.has(s)) return 'word';
+  if (EXCEL.has(s)) return 'excel';
+  if (PPT.has(s)) return 'ppt';
   if (ARCHIVES.has(s)) return 'archive';
+  if (KEYS.has(s)) return 'key';
   if (MARKDOWN.has(s)) return 'markdown';
   if (s === 'mind' || s === 'xmind') return 'mind';
   if (s === 'drawio') return 'drawio';

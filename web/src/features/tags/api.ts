@@ -22,7 +22,8 @@ function followTagEvents(): void {
   onLiveMessage('fileChange', (message) => {
     if (message.url !== 'updateTags') return;
     void queryClient.invalidateQueries({ queryKey: tagKeys.all });
-    void queryClient.invalidateQueries({ queryKey: ['files', 'list', 'tag'] });
+    // every listing's items carry their tags: a tag put on, taken off, renamed or recoloured
+    void queryClient.invalidateQueries({ queryKey: ['files', 'list'] });
     void queryClient.invalidateQueries({ queryKey: ['search'] });
   });
 }

@@ -26,6 +26,7 @@ import type {
 } from './collection-types';
 import type { Shared } from './collection-item';
 import { GridTile } from './GridTile';
+import { HoverCard, useHoverTarget } from './HoverCard';
 import { ListHeader, ListRow, type ListSort } from './ListRow';
 
 interface CollectionProps<T extends CollectionItem> {
@@ -64,12 +65,12 @@ const LIST_ROW_MOBILE = 60;
 const PAD = 8;
 
 function gridMetrics(width: number, mobile: boolean): GridMetrics {
-  const min = mobile ? 96 : 124;
+  const min = mobile ? 100 : 136;
   const gap = mobile ? 8 : 10;
   const inner = Math.max(min, width - PAD * 2);
   const columns = Math.max(mobile ? 3 : 1, Math.floor((inner + gap) / (min + gap)));
   const cellWidth = inner / columns;
-  const icon = mobile ? 56 : 64;
+  const icon = mobile ? 64 : 88;
   const tileHeight = icon + (mobile ? 64 : 70);
   return {
     columns,
@@ -183,6 +184,12 @@ export function FileCollection<T extends CollectionItem>(props: CollectionProps<
   ]);
 
   const { band, justMarqueed, pointerHandlers } = useRubberBand(scrollRef, layout, items, handlers);
+  const hovered = useHoverTarget(scrollRef);
+  const hoveredItem = hovered
+    ? items[hovered.index]?.id === hovered.id
+      ? items[hovered.index]
+      : items.find((item) => item.id === hovered.id)
+    : undefined;
 
   // ---- layout -----------------------------------------------------------------------------
 
@@ -295,6 +302,9 @@ export function FileCollection<T extends CollectionItem>(props: CollectionProps<
           ) : null}
         </div>
       </div>
+      {hovered && hoveredItem && !band && props.renamingId !== hoveredItem.id ? (
+        <HoverCard item={hoveredItem} target={hovered} shared={shared} trash={trash} />
+      ) : null}
     </div>
   );
 }

@@ -12,6 +12,7 @@ const COLORS: Record<Exclude<IconKind, 'folder'>, string> = {
   excel: '#1e9b58',
   ppt: '#ee6a2c',
   archive: '#b7791f',
+  key: '#0f766e',
   markdown: '#475569',
   code: '#0b93d6',
   text: '#7b8799',
@@ -55,6 +56,53 @@ function Glyph({ kind }: { kind: IconKind }) {
           <rect x="21" y="15" width="3" height="3" rx="0.6" />
           <rect x="24" y="18.5" width="3" height="3" rx="0.6" />
           <rect x="21" y="22" width="6" height="7" rx="1.2" />
+        </g>
+      );
+    case 'key':
+      // a key: its bow, its shaft and two bits
+      return (
+        <g {...common}>
+          <circle cx="17.5" cy="24" r="4.6" />
+          <path d="M22.1 24H34M30.5 24v4.2M34 24v3" />
+        </g>
+      );
+    case 'word':
+      // a written page: a W over a line
+      return (
+        <g {...common}>
+          <path d="M14.5 16l3.4 12.5L24 18.5l6.1 10L33.5 16" />
+          <path d="M15 33.5h18" strokeWidth={2} />
+        </g>
+      );
+    case 'excel':
+      // a sheet of cells
+      return (
+        <g {...common} strokeWidth={2}>
+          <rect x="13.5" y="15" width="21" height="18" rx="1.6" />
+          <path d="M13.5 21h21M13.5 27h21M21 15v18" />
+        </g>
+      );
+    case 'ppt':
+      // a slide on its stand with a chart
+      return (
+        <g {...common} strokeWidth={2}>
+          <rect x="13" y="14.5" width="22" height="15" rx="1.6" />
+          <path d="M24 29.5V34M19.5 34h9M18 25.5v-3M22.5 25.5v-6M27 25.5v-4.5M31 25.5v-7.5" />
+        </g>
+      );
+    case 'pdf':
+      // a bound page with its corner turned
+      return (
+        <g {...common} strokeWidth={2}>
+          <path d="M16 14.5h11l5 5V33.5H16z" />
+          <path d="M27 14.5v5h5M19.5 24h9M19.5 28.5h9" />
+        </g>
+      );
+    case 'markdown':
+      // M and a down arrow
+      return (
+        <g {...common}>
+          <path d="M13 30V18l5 6 5-6v12M30 18v11.5M26.5 26l3.5 3.8 3.5-3.8" />
         </g>
       );
     case 'code':
@@ -106,6 +154,7 @@ export const FileIcon = memo(function FileIcon({
     return (
       <svg
         className="nb-icon nb-icon--folder"
+        data-kind="folder"
         width={size}
         height={size}
         viewBox="0 0 48 48"
@@ -146,11 +195,12 @@ export const FileIcon = memo(function FileIcon({
   }
   const color = COLORS[kind];
   const text = label ? iconLabelOf(item) : '';
-  const showGlyph =
-    !text || ['image', 'video', 'audio', 'archive', 'mind', 'drawio'].includes(kind);
+  // plain text and unknown files show their extension alone: lines would say nothing more
+  const showGlyph = !text || !['text', 'other'].includes(kind);
   return (
     <svg
       className={`nb-icon nb-icon--${kind}`}
+      data-kind={kind}
       width={size}
       height={size}
       viewBox="0 0 48 48"

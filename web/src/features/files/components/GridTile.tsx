@@ -1,9 +1,11 @@
 import { memo, type ReactElement } from 'react';
 import { truncateName } from '../../../lib/format';
+import { iconKindOf } from '../file-kinds';
 import type { CollectionItem, GridMetrics } from './collection-types';
 import { ItemCheck, MenuButton, StarGlyph, useItemEvents, type ItemProps } from './collection-item';
 import { FileThumb } from './FileThumb';
 import { RenameInput } from './RenameInput';
+import { TagChips } from './TagChips';
 
 export interface TileProps<T extends CollectionItem> extends ItemProps<T> {
   left: number;
@@ -13,9 +15,12 @@ export interface TileProps<T extends CollectionItem> extends ItemProps<T> {
   thumbnailUrl: ((item: T) => string | null) | null;
 }
 
+/** The tile's top padding (files.css `.nb-tile`). */
+const TILE_PAD_TOP = 14;
+
 function Tile<T extends CollectionItem>(p: TileProps<T>) {
   const { item, metrics } = p;
-  const { fmt, t } = p.shared;
+  const { t } = p.shared;
   const { isOver, rootProps, dragProps } = useItemEvents(p);
   // two lines of about 7 px per narrow character
   const units = Math.max(8, Math.floor((metrics.tileWidth - 16) / 7.2) * 2 - 2);
@@ -28,9 +33,6 @@ function Tile<T extends CollectionItem>(p: TileProps<T>) {
   ]
     .filter(Boolean)
     .join(' ');
-  const title = item.mount
-    ? `${item.name}\n${t('mount.sharedBy', { name: item.mount.fileShowName || item.mount.fileUsername })}`
-    : `${item.name}\n${fmt.size(item.size)} · ${fmt.exact(item.updateDate)}`;
   return (
     <div
       className={className}
@@ -46,8 +48,8 @@ function Tile<T extends CollectionItem>(p: TileProps<T>) {
       data-name={item.name}
       data-testid="file-item"
       data-folder={item.isFolder ? 'true' : undefined}
+      data-kind={iconKindOf(item)}
       data-mount={item.mount ? 'true' : undefined}
-      title={p.renaming ? undefined : title}
       data-drag-handle
       {...rootProps}
       {...dragProps}
@@ -60,6 +62,12 @@ function Tile<T extends CollectionItem>(p: TileProps<T>) {
       <span className="nb-tile__icon" style={{ width: metrics.icon, height: metrics.icon }}>
         <FileThumb item={item} size={metrics.icon} src={p.thumbnailUrl} />
       </span>
+      {item.tags?.length ? (
+        // on the foot of the icon, over the tile's width
+        <span className="nb-tile__tagline" style={{ top: TILE_PAD_TOP + metrics.icon - 9 }}>
+          <TagChips tags={item.tags} max={2} className="nb-tile__tags" />
+        </span>
+      ) : null}
       <span className="nb-tile__name">
         {p.renaming && p.handlers.onRenameSubmit ? (
           <RenameInput

@@ -3,6 +3,7 @@ import { memo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { truncateName } from '../../../lib/format';
+import { iconKindOf } from '../file-kinds';
 import {
   ItemCheck,
   MenuButton,
@@ -14,6 +15,7 @@ import {
 import type { CollectionItem } from './collection-types';
 import { FileIcon } from './FileIcon';
 import { RenameInput } from './RenameInput';
+import { TagChips } from './TagChips';
 import type { SortOrder, SortProp } from '../view-kinds';
 
 export interface RowProps<T extends CollectionItem> extends ItemProps<T> {
@@ -54,6 +56,7 @@ function Row<T extends CollectionItem>(p: RowProps<T>) {
       data-name={item.name}
       data-testid="file-item"
       data-folder={item.isFolder ? 'true' : undefined}
+      data-kind={iconKindOf(item)}
       data-mount={item.mount ? 'true' : undefined}
       {...rootProps}
     >
@@ -72,8 +75,9 @@ function Row<T extends CollectionItem>(p: RowProps<T>) {
               onCancel={() => p.handlers.onRenameCancel?.()}
             />
           ) : (
-            <span className="nb-row__title" title={item.name}>
-              {truncateName(item.name, p.nameUnits)}
+            <span className="nb-row__line">
+              <span className="nb-row__title">{truncateName(item.name, p.nameUnits)}</span>
+              {p.mobile ? <TagChips tags={item.tags} max={1} className="nb-row__tags" /> : null}
             </span>
           )}
           {p.mobile ? (
@@ -82,6 +86,7 @@ function Row<T extends CollectionItem>(p: RowProps<T>) {
             </span>
           ) : null}
         </span>
+        {p.mobile ? null : <TagChips tags={item.tags} max={3} className="nb-row__tags" />}
         {item.mount ? <MountTag mount={item.mount} t={t} /> : null}
         {item.isFavorite ? <StarGlyph className="nb-row__star" label={t('a11y.favorite')} /> : null}
       </span>

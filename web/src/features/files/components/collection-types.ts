@@ -13,7 +13,7 @@ export type CollectionItem = Pick<
   FileItem,
   'id' | 'name' | 'path' | 'isFolder' | 'size' | 'suffix' | 'updateDate'
 > &
-  Partial<Pick<FileItem, 'isFavorite' | 'trashDate' | 'mount'>>;
+  Partial<Pick<FileItem, 'isFavorite' | 'trashDate' | 'mount' | 'uploadDate' | 'tags'>>;
 
 /**
  * What the collection asks its owner to do. Sorting, dragging and renaming in place are
