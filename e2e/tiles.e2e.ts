@@ -264,6 +264,9 @@ describe('tiles and rows', () => {
           await openFolder('list');
           await item('main.ts').getByTestId('item-tag').first().waitFor();
           await saveScreenshot(page, `tiles-list-375-${theme}-${lang}`);
+          await openFolder('grid');
+          await item('main.ts').getByTestId('item-tag').first().waitFor();
+          await saveScreenshot(page, `tiles-grid-375-${theme}-${lang}`);
         }
       }
     } finally {
