@@ -212,6 +212,10 @@ describe('tiles and rows', () => {
     expect(await chips('main.ts').allTextContents()).toEqual(['urgent', '复核']);
     expect(await item('main.ts').getByTestId('item-tags-more').textContent()).toBe('+1');
     expect(await item('main.ts').getByTestId('item-tags-more').getAttribute('title')).toBe('q3');
+    // the card names them all
+    await hover('main.ts');
+    expect(await card().getByTestId('hover-card-tags').textContent()).toBe('urgent, 复核, q3');
+    await page.mouse.move(0, 0);
     await saveScreenshot(page, 'tiles-tags-grid-1440-light');
     await openFolder('list');
   });

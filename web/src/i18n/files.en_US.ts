@@ -253,6 +253,7 @@ const files = {
     location: 'Location',
     uploaded: 'Uploaded',
     created: 'Created',
+    tags: 'Tags',
     modified: 'Modified',
     deleted: 'Deleted',
     sharedBy: 'Shared by',

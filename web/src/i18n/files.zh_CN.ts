@@ -228,6 +228,7 @@ const files: LocaleTree<typeof files_en> = {
     location: '位置',
     uploaded: '上传时间',
     created: '创建时间',
+    tags: '标签',
     modified: '修改时间',
     deleted: '删除时间',
     sharedBy: '分享者',

@@ -65,7 +65,7 @@ function Tile<T extends CollectionItem>(p: TileProps<T>) {
       {item.tags?.length ? (
         // on the foot of the icon, over the tile's width
         <span className="nb-tile__tagline" style={{ top: TILE_PAD_TOP + metrics.icon - 9 }}>
-          <TagChips tags={item.tags} max={2} className="nb-tile__tags" />
+          <TagChips tags={item.tags} max={p.mobile ? 1 : 2} className="nb-tile__tags" />
         </span>
       ) : null}
       <span className="nb-tile__name">

@@ -153,6 +153,8 @@ export function HoverCard<T extends CollectionItem>({
     item.path,
     'location',
   ]);
+  if (item.tags?.length)
+    facts.push([t('details.tags'), item.tags.map((tag) => tag.name).join(', '), 'tags']);
 
   return createPortal(
     <div

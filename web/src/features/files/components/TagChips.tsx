@@ -29,7 +29,10 @@ export const TagChips = memo(function TagChips({
   const shown = tags.slice(0, max);
   const rest = tags.slice(max);
   return (
-    <span className={`nb-tags ${className}`} data-testid="item-tags">
+    <span
+      className={`nb-tags ${className}${rest.length ? ' has-more' : ''}`}
+      data-testid="item-tags"
+    >
       {shown.map((tag) => {
         const color = tag.color || DEFAULT_TAG_COLOR;
         return (
