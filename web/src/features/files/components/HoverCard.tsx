@@ -134,10 +134,8 @@ export function HoverCard<T extends CollectionItem>({
   }, [target.x, target.y, item]);
 
   const facts: Array<[string, string, string]> = [];
-  if (!item.isFolder) facts.push([t('details.size'), fmt.size(item.size), 'size']);
-  // a folder's size is known once the folder-size pass has summed it
-  else if (!item.mount && item.size > 0)
-    facts.push([t('details.size'), fmt.size(item.size), 'size']);
+  // a folder's size is the sum of what it holds, as its row shows it; a mount takes no space
+  if (!item.mount) facts.push([t('details.size'), fmt.size(item.size), 'size']);
   if (item.mount)
     facts.push([
       t('details.sharedBy'),
