@@ -80,10 +80,15 @@ describe('folder sizes', () => {
       'the root shows again',
     );
     // 1 KB + 2 KB below it: in the grid's tile, then in the list's size column
-    await until(
-      async () => ((await item('reports').getAttribute('title')) ?? '').includes('3.00K'),
-      'the folder tile shows its size',
-    );
+    // the tile's hover card (a mouse resting on it) gives the size; moving away closes it
+    await until(async () => {
+      await page.mouse.move(0, 0);
+      await item('reports').hover();
+      const size = page.getByTestId('hover-card').getByTestId('hover-card-size');
+      await size.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
+      return (await size.textContent().catch(() => '')) === '3.00K';
+    }, 'the folder tile shows its size');
+    await page.mouse.move(0, 0);
     await page.getByTestId('view-list').click();
     await until(
       async () => (await item('reports').locator('.nb-row__size').textContent()) === '3.00K',
