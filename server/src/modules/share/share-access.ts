@@ -6,7 +6,7 @@ import type { FileRow } from '../files/files.service.ts';
 import { prefixOf, type FilesService, type Owner } from '../files/files.service.ts';
 import { folderPathOf, parseFolderPath } from '../files/names.ts';
 import type { UsersService } from '../users/users.service.ts';
-import { ShareRepo, type ShareRow } from './share.repo.ts';
+import { ShareRepo, type MountRow, type ShareRow } from './share.repo.ts';
 import { codeFingerprint, type ShareTokens } from './share-token.ts';
 
 /** A share with the row of what it shares. */
@@ -326,6 +326,14 @@ export class ShareAccess {
       code: codeFingerprint(located.share.id, located.settings.code),
       expiresAt,
     });
+  }
+
+  /**
+   * A share the actor mounted, held open through the mount as `fileForActor` holds it: alive
+   * and not expired, or refused like any other way in.
+   */
+  async openMount(mount: Pick<MountRow, 'shareId'>): Promise<OpenShare> {
+    return { ...(await this.locate(mount.shareId)), via: 'mount' };
   }
 
   /**

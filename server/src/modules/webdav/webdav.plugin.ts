@@ -9,7 +9,7 @@ import { WebdavService } from './webdav.service.ts';
  */
 export function registerWebdav(app: FastifyInstance, authenticate?: DavAuthenticator): void {
   const s = app.services;
-  const dav = new WebdavService(s.db, s.files, s.fileOps, s.trash, s.history);
+  const dav = new WebdavService(s.db, s.files, s.fileOps, s.trash, s.history, s.shareAccess);
   installWebdav(
     app,
     dav,

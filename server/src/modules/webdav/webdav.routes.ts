@@ -138,7 +138,12 @@ async function handle(
   }
 }
 
+/** The methods that change the tree, its properties or its locks. */
+const CHANGES = new Set(['PUT', 'MKCOL', 'DELETE', 'PROPPATCH', 'COPY', 'MOVE', 'LOCK']);
+
 async function dispatch(ctx: DavRequest, method: string, dav: WebdavService): Promise<void> {
+  // a mounted share is read-only here, whatever it allows in the web app
+  if (CHANGES.has(method)) await dav.refuseInMount(ctx.actor.id, ctx.path);
   switch (method) {
     case 'GET':
     case 'HEAD':
@@ -243,9 +248,10 @@ async function get(ctx: DavRequest, dav: WebdavService, headOnly: boolean): Prom
   }
   const row = item.row;
   // a GET is a download; HEAD tells only what PROPFIND does
-  if (!headOnly) requireDownload(bytesGrant(ctx.actor, null));
+  // through a mount, the share's own rule (as the API's mounted downloads)
+  if (!headOnly) requireDownload(bytesGrant(ctx.actor, item.mount?.open ?? null));
   const blobs = dav.blobs;
-  const place = dav.placeOf(ctx.actor, row);
+  const place = dav.placeOf(dav.ownerOf(ctx.actor, item), row);
   const stat = await blobs.stat(place);
   if (!stat || stat.isFolder) throw notFound('The file is missing on disk; rebuild the index');
   const head = await blobs.readHead(place, 1024);
@@ -331,6 +337,8 @@ async function propfind(ctx: DavRequest, dav: WebdavService): Promise<void> {
           responseXml({ path, row }, request, locksOn(path, locks), childProps.get(row.id) ?? []),
         );
       }
+    for (const mounted of await dav.mountsIn(userId, item))
+      await writer.write(responseXml(entryOf(mounted), request, locksOn(mounted.path, locks), []));
   }
   await writer.write(MULTISTATUS_CLOSE);
   await writer.end();
@@ -420,6 +428,7 @@ async function copyOrMove(ctx: DavRequest, dav: WebdavService, isMove: boolean):
   const destination = header(req, 'destination');
   if (!destination) throw new DavError(400, 'A Destination header is needed');
   const to = treePathOf(destination);
+  await dav.refuseInMount(actor.id, to);
   const item = await dav.mustFind(actor.id, ctx.path);
   const depth = parseDepth(header(req, 'depth'), 'infinity');
   if (depth === '1' || (isMove && depth !== 'infinity'))

@@ -7,6 +7,7 @@ import { toView } from '../files/file-view.ts';
 import {
   prefixOf,
   ROOT,
+  ROOT_ID,
   type FileRow,
   type FilesService,
   type FolderRef,
@@ -16,12 +17,31 @@ import { spaceFull } from '../files/quota.ts';
 import type { TrashService } from '../files/trash.service.ts';
 import { isVersioned, type HistoryService } from '../history/history.service.ts';
 import { conflict, DavError, notFound } from './webdav-errors.ts';
-import { splitPath } from './webdav-headers.ts';
+import { isWithin, splitPath } from './webdav-headers.ts';
+import type { OpenShare, ShareAccess } from '../share/share-access.ts';
+import type { MountRow } from '../share/share.repo.ts';
+import { AppError } from '../../lib/errors.ts';
 import { DavLocks } from './webdav-locks.ts';
 import { WebdavRepo, type PropertyRow } from './webdav.repo.ts';
 
-/** An item of the tree as WebDAV finds it: the root (no row) or a live row. */
-export type DavItem = { kind: 'root'; path: '/' } | { kind: 'row'; path: string; row: FileRow };
+/**
+ * An item of the tree as WebDAV finds it: the root (no row) or a live row. A row reached
+ * through a share the user mounted carries the open share: the row is its owner's, and the
+ * mount's own folder (`isRoot`) shows under the mount's name.
+ */
+export type DavItem =
+  | { kind: 'root'; path: '/' }
+  | { kind: 'row'; path: string; row: FileRow; mount?: { open: OpenShare; isRoot: boolean } };
+
+/** A mount of the user's with its place in their tree, `/a/b/name`. */
+interface PlacedMount {
+  mount: MountRow;
+  at: string;
+}
+
+/** What every change aimed into a mounted share is answered with. */
+export const mountReadOnly = () =>
+  new DavError(403, 'A mounted share is read-only over WebDAV: change its files in the web app');
 
 export const isFolderItem = (item: DavItem) => item.kind === 'root' || item.row.isFolder === 1;
 
@@ -50,6 +70,7 @@ export class WebdavService {
     private readonly fileOps: FileOperations,
     private readonly trash: TrashService,
     private readonly history: HistoryService,
+    private readonly shares: ShareAccess,
   ) {
     this.repo = new WebdavRepo(db);
     this.locks = new DavLocks(this.repo);
@@ -71,7 +92,96 @@ export class WebdavService {
     if (path === '/') return { kind: 'root', path: '/' };
     const { parent, name } = splitPath(path);
     const row = await this.files.liveAt(userId, rowPathOf(parent), name);
-    return row ? { kind: 'row', path, row } : null;
+    if (row) return { kind: 'row', path, row };
+    return this.findMounted(userId, path);
+  }
+
+  /**
+   * An item inside a share the user mounted: the share opened through the mount and the rest
+   * of the path found in it by the share module's own gate (`ShareAccess.resolve`), so a
+   * revoked or expired share, or an unmounted one, is not found.
+   */
+  private async findMounted(userId: string, path: string): Promise<DavItem | null> {
+    const placed = await this.mountAround(userId, path);
+    if (!placed) return null;
+    const open = await this.opened(placed.mount);
+    if (!open) return null;
+    const rest = path.slice(placed.at.length);
+    if (rest === '')
+      return {
+        kind: 'row',
+        path,
+        row: { ...open.root, name: placed.mount.name },
+        mount: { open, isRoot: true },
+      };
+    try {
+      const row = await this.shares.resolve(open, { path: rest });
+      return { kind: 'row', path, row, mount: { open, isRoot: false } };
+    } catch (err) {
+      if (err instanceof AppError) return null;
+      throw err;
+    }
+  }
+
+  /** The share a mount places, open, or null when it is gone or expired. */
+  private async opened(mount: MountRow): Promise<OpenShare | null> {
+    try {
+      return await this.shares.openMount(mount);
+    } catch (err) {
+      if (err instanceof AppError) return null;
+      throw err;
+    }
+  }
+
+  /** The user's mounts with their places (a mount in a folder that is gone has none). */
+  private async placedMounts(userId: string): Promise<PlacedMount[]> {
+    const out: PlacedMount[] = [];
+    for (const mount of await this.shares.repo.mountsOf(userId)) {
+      let prefix = '/';
+      if (mount.parentId !== ROOT_ID) {
+        const parent = await this.files.liveRow(userId, mount.parentId);
+        if (!parent?.isFolder) continue;
+        prefix = prefixOf(parent);
+      }
+      out.push({ mount, at: `${prefix}${mount.name}` });
+    }
+    return out;
+  }
+
+  /** The mount a path is, or lies inside of. */
+  private async mountAround(userId: string, path: string): Promise<PlacedMount | null> {
+    const mounts = await this.placedMounts(userId);
+    return mounts.find((m) => isWithin(path, m.at)) ?? null;
+  }
+
+  /** A change aimed at or into a mounted share is refused: they are read-only over WebDAV. */
+  async refuseInMount(userId: string, path: string): Promise<void> {
+    if (path !== '/' && (await this.mountAround(userId, path))) throw mountReadOnly();
+  }
+
+  /** The mounts placed in a folder, open (none inside a mounted share: those are its owner's). */
+  async mountsIn(userId: string, folder: DavItem): Promise<DavItem[]> {
+    if (folder.kind === 'row' && folder.mount) return [];
+    const parentId = folderRefOf(folder).id;
+    const base = folder.path === '/' ? '/' : `${folder.path}/`;
+    const out: DavItem[] = [];
+    for (const mount of await this.shares.repo.mountsOf(userId)) {
+      if (mount.parentId !== parentId) continue;
+      const open = await this.opened(mount);
+      if (!open) continue;
+      out.push({
+        kind: 'row',
+        path: `${base}${mount.name}`,
+        row: { ...open.root, name: mount.name },
+        mount: { open, isRoot: true },
+      });
+    }
+    return out;
+  }
+
+  /** Whose tree an item is in: the user's own, or a mounted share's owner. */
+  ownerOf(actor: { id: string; username: string }, item: DavItem) {
+    return item.kind === 'row' && item.mount ? item.mount.open.owner : actor;
   }
 
   async mustFind(userId: string, path: string): Promise<DavItem> {
@@ -85,12 +195,13 @@ export class WebdavService {
     const { parent } = splitPath(path);
     const item = await this.find(userId, parent);
     if (!item || !isFolderItem(item)) throw conflict('The folder to put this in does not exist');
-    return folderRefOf(item);
+    return folderRefOf(ownItem(item));
   }
 
   /** A folder's items, a page at a time (folders first, by name). */
   async *children(userId: string, folder: DavItem): AsyncGenerator<FileRow[]> {
     const ref = folderRefOf(folder);
+    if (folder.kind === 'row' && folder.mount) userId = folder.mount.open.owner.id;
     for (let offset = 0; ; offset += PAGE) {
       const { rows } = await this.files.listRows({
         userId,
@@ -108,11 +219,14 @@ export class WebdavService {
 
   /** Dead properties of one item; the root keeps none. */
   props(item: DavItem): Promise<PropertyRow[]> {
-    return item.kind === 'root' ? Promise.resolve([]) : this.repo.propsOf(item.row.id);
+    // a mount keeps none of its own; the owner's shared folder's belong to the owner's tree
+    if (item.kind === 'root' || item.mount?.isRoot) return Promise.resolve([]);
+    return this.repo.propsOf(item.row.id);
   }
 
   /** Dead properties of every item of a folder, by item id, in one query. */
   async childProps(userId: string, folder: DavItem): Promise<Map<string, PropertyRow[]>> {
+    if (folder.kind === 'row' && folder.mount) userId = folder.mount.open.owner.id;
     const rows = await this.repo.propsOfChildren(userId, folderRefOf(folder).id);
     const byId = new Map<string, PropertyRow[]>();
     for (const r of rows) byId.set(r.fileId, [...(byId.get(r.fileId) ?? []), r]);
@@ -213,7 +327,7 @@ export class WebdavService {
   /** To the trash, like a delete in the web app. */
   async remove(actor: Actor, item: DavItem): Promise<void> {
     if (item.kind === 'root') throw new DavError(403, 'The root cannot be deleted');
-    await this.trash.trash(actor, [item.row.id]);
+    await this.trash.trash(actor, [ownItem(item).row.id]);
     await this.locks.release(actor.id, item.path);
   }
 
@@ -222,7 +336,7 @@ export class WebdavService {
     if (item.kind === 'root') throw new DavError(403, 'The root cannot be moved');
     const { name } = splitPath(to);
     const target = await this.parentOf(actor.id, to);
-    const row = item.row;
+    const row = ownItem(item).row;
     if (target.id === row.parentId) await this.fileOps.rename(actor, row.id, name);
     else await this.fileOps.moveAs(actor, row.id, target.id, name);
     await this.locks.release(actor.id, item.path);
@@ -234,7 +348,7 @@ export class WebdavService {
     if (item.kind === 'root') throw new DavError(403, 'The root cannot be copied');
     const name = checkName(splitPath(to).name);
     const target = await this.parentOf(actor.id, to);
-    const row = item.row;
+    const row = ownItem(item).row;
     const pairs: [string, string][] = [];
     await this.files.withLock(actor.id, async () => {
       if (await this.files.childNamed(actor.id, target.id, name))
@@ -273,9 +387,16 @@ export class WebdavService {
     changes: ({ name: string; value: string } | { name: string; value: null })[],
   ): Promise<void> {
     if (item.kind === 'root') throw new DavError(403, 'The root keeps no properties');
+    ownItem(item);
     if (!(await this.repo.updateProps(item.row.id, changes, MAX_PROPS_PER_ITEM)))
       throw new DavError(507, `An item keeps at most ${MAX_PROPS_PER_ITEM} properties`);
   }
+}
+
+/** The item, when it is in the user's own tree; a mounted share's items are not changed here. */
+function ownItem<T extends DavItem>(item: T): T {
+  if (item.kind === 'row' && item.mount) throw mountReadOnly();
+  return item;
 }
 
 function folderRefOf(item: DavItem): FolderRef {
