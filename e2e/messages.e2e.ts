@@ -148,22 +148,6 @@ describe('one message per action, covering no control', () => {
       await saysOnce(`copy-${width}`, () => moveOrCopy(renamed, 'copy', 'Archive'));
       await saysOnce(`move-${width}`, () => moveOrCopy(renamed, 'move', 'Shelf'));
       await item(renamed).waitFor({ state: 'detached' });
-
-      // the search filters open inside the screen
-      await page.getByTestId('search-options-button').click();
-      await page.getByTestId('search-options').waitFor();
-      const filters = page.locator('.ant-popover', { has: page.getByTestId('search-options') });
-      await until(
-        async () => (await filters.evaluate((e) => getComputedStyle(e).opacity)) === '1',
-        'the filters stand still',
-      );
-      const box = (await filters.boundingBox())!;
-      expect(box.x, 'left edge').toBeGreaterThanOrEqual(0);
-      expect(box.x + box.width, 'right edge').toBeLessThanOrEqual(viewport.width);
-      expect(box.y + box.height, 'bottom edge').toBeLessThanOrEqual(viewport.height);
-      await saveScreenshot(page, `search-filters-${width}-${theme}-${lang}`);
-      await page.getByTestId('search-options-button').click();
-      await page.getByTestId('search-options').waitFor({ state: 'hidden' });
       // the next round starts from the same files
       await api('POST', '/addfile', { parentPath: '/', fileName: 'plan.txt' });
     });

@@ -240,10 +240,6 @@ export function SearchBox() {
               onOpenChange={setOptionsOpen}
               trigger="click"
               placement="bottomRight"
-              // on a phone the panel stands at the screen's left margin (search.css), away from
-              // the button it would otherwise hang from, so no arrow points at it
-              arrow={!mobile}
-              rootClassName="nb-search-options-popover"
               destroyOnHidden
               title={t('options')}
               content={<SearchOptionsPanel value={options} onApply={applyOptions} />}
