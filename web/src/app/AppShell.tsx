@@ -74,9 +74,7 @@ export function AppShell() {
       button={{ autoInsertSpace: false }}
       form={{ validateMessages }}
     >
-      {/* messages and notifications both at the bottom centre (global.css), where they cover
-          neither the top bar's controls nor the upload panel at the right */}
-      <AntApp message={{ maxCount: 3 }} notification={{ placement: 'bottom', maxCount: 3 }}>
+      <AntApp message={{ maxCount: 3 }}>
         <FeedbackBinder />
         <DocumentTitle />
         <RootGuard />

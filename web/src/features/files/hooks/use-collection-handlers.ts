@@ -9,6 +9,7 @@ import type { SortProp } from '../view-kinds';
 import type { FileDialogs } from './use-file-dialogs';
 import type { useFileDrag } from './use-file-drag';
 import type { FileSelection, Listing } from './use-file-selection';
+import { quietOperation } from '../../../api/events';
 
 /** Forwarders that never change identity, calling the latest implementation. */
 function useStable<T extends object>(impl: T): T {
@@ -117,7 +118,8 @@ export function useCollectionHandlers({
     onDropOn: drag.onDropOn,
     onRenameSubmit: async (item, name) => {
       try {
-        // the server's notice of the rename is its one message
+        // the new name on the tile says it: no second notice of the server's
+        quietOperation('rename');
         await renameItem.mutateAsync({ item, name });
         setRenamingId(null);
         collection.current?.focus();
