@@ -75,17 +75,20 @@ export async function startLanguage(): Promise<void> {
 }
 
 /**
- * Switches the UI language once its texts are here: i18next, dayjs, the html lang and the
- * remembered choice follow. A language that cannot be fetched leaves the UI as it is.
+ * Switches the UI language: the choice is remembered at once, and i18next, dayjs and the html
+ * lang follow once its texts are here. A language that cannot be fetched is not kept.
  */
 export async function changeLanguage(language: Language): Promise<void> {
+  const previous = useAppStore.getState().lang;
+  // remembered at once: a reload right after the choice keeps it
+  useAppStore.getState().setLang(language);
   try {
     await loadLanguage(language);
   } catch {
+    useAppStore.getState().setLang(previous);
     feedback().message.error(i18n.t('languageFailed'));
     return;
   }
-  useAppStore.getState().setLang(language);
   applyLanguage(language);
   await i18n.changeLanguage(language);
 }
