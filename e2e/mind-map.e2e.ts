@@ -45,15 +45,22 @@ const topic = (text: string): Locator =>
     .filter({ has: page.getByText(text, { exact: true }) });
 const topics = async () =>
   (await canvas().locator('g.smm-node').allTextContents()).map((t) => t.trim());
-/** Whether the map's drawing is as wide as its canvas (to the pixel). */
-const fillsCanvas = async () =>
-  Math.abs(
-    (await canvas()
-      .locator('svg')
-      .first()
-      .evaluate((svg) => svg.getBoundingClientRect().width)) -
-      (await canvas().evaluate((el) => el.clientWidth)),
-  ) <= 1;
+/**
+ * Whether the map's drawing is as wide as its canvas (to the pixel). Asked briefly, so a moment
+ * while the map redraws for a new window size is asked again by the caller's deadline.
+ */
+const fillsCanvas = async () => {
+  const brief = { timeout: 2000 };
+  const drawn = await canvas()
+    .locator('svg')
+    .first()
+    .evaluate((svg) => svg.getBoundingClientRect().width, undefined, brief)
+    .catch(() => null);
+  const box = await canvas()
+    .evaluate((el) => el.clientWidth, undefined, brief)
+    .catch(() => null);
+  return drawn !== null && box !== null && Math.abs(drawn - box) <= 1;
+};
 /** The edit box a topic is written in. */
 const editBox = () => canvas().locator('.smm-node-edit-wrap');
 
