@@ -37,9 +37,19 @@ function DocumentTitle() {
   return null;
 }
 
+/*
+ * Where what an action says stands, covering no control: a short message just below the top
+ * bar's middle (the bar is 56 px high), a notification at the bottom centre, on a phone above
+ * the tab bar.
+ */
+const MESSAGE_TOP = 64;
+const NOTICE_BOTTOM = 24;
+const NOTICE_BOTTOM_PHONE = 72;
+
 /** Root route element: theme, locale, feedback, title, device tracking and the navigation guard. */
 export function AppShell() {
   const lang = useAppStore((s) => s.lang);
+  const device = useAppStore((s) => s.device);
   const scheme = useColorScheme();
   const theme = useMemo(() => antdThemeFor(scheme), [scheme]);
   useDeviceWatcher();
@@ -74,7 +84,14 @@ export function AppShell() {
       button={{ autoInsertSpace: false }}
       form={{ validateMessages }}
     >
-      <AntApp message={{ maxCount: 3 }}>
+      <AntApp
+        message={{ maxCount: 3, top: MESSAGE_TOP }}
+        notification={{
+          placement: 'bottom',
+          bottom: device === 'mobile' ? NOTICE_BOTTOM_PHONE : NOTICE_BOTTOM,
+          maxCount: 3,
+        }}
+      >
         <FeedbackBinder />
         <DocumentTitle />
         <RootGuard />

@@ -1,6 +1,6 @@
 import { GlobalOutlined } from '@ant-design/icons';
 import { LANGUAGES, type Language } from '@nimbus/contract';
-import { Button, Tooltip } from 'antd';
+import { Button } from 'antd';
 import { LazyDropdown } from './LazyDropdown';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage } from '../i18n';
@@ -14,6 +14,7 @@ export function LanguageSwitch() {
   const lang = useAppStore((s) => s.lang);
   return (
     <LazyDropdown
+      tip={t('language')}
       menu={{
         selectable: true,
         selectedKeys: [lang],
@@ -28,14 +29,12 @@ export function LanguageSwitch() {
         onClick: ({ key }) => void changeLanguage(key as Language),
       }}
     >
-      <Tooltip title={t('language')} placement="bottom">
-        <Button
-          type="text"
-          icon={<GlobalOutlined />}
-          aria-label={t('language')}
-          data-testid="lang-switch"
-        />
-      </Tooltip>
+      <Button
+        type="text"
+        icon={<GlobalOutlined />}
+        aria-label={t('language')}
+        data-testid="lang-switch"
+      />
     </LazyDropdown>
   );
 }

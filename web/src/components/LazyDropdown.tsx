@@ -1,4 +1,4 @@
-import type { DropdownProps } from 'antd';
+import { Tooltip, type DropdownProps } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
 
 // antd's menu (with its layout and overflow parts) is the heaviest piece the sign-in page would
@@ -15,14 +15,24 @@ function OnShown({ run }: { run: () => void }) {
 
 /**
  * A click-triggered dropdown menu whose code loads on first approach. Until then its trigger
- * renders alone; a click before the code arrives opens the menu as soon as it has.
+ * renders alone; a click before the code arrives opens the menu as soon as it has. The trigger's
+ * `tip` shows on hover while the menu is closed, never over the open menu's first item.
  */
 export function LazyDropdown({
-  children,
+  children: button,
+  tip,
   ...props
-}: Omit<DropdownProps, 'open' | 'onOpenChange' | 'trigger'> & { children: ReactElement }) {
+}: Omit<DropdownProps, 'open' | 'onOpenChange' | 'trigger'> & {
+  children: ReactElement;
+  tip: string;
+}) {
   const [wanted, setWanted] = useState(false);
   const [open, setOpen] = useState(false);
+  const children = (
+    <Tooltip title={tip} placement="bottom" open={open ? false : undefined}>
+      {button}
+    </Tooltip>
+  );
   const box = useRef<HTMLSpanElement>(null);
   const hadFocus = useRef(false);
   const warm = () => void loadDropdown();

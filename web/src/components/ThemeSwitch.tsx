@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { CheckOutlined, DesktopOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
 import { THEMES, type Theme } from '@nimbus/contract';
-import { Button, Tooltip } from 'antd';
+import { Button } from 'antd';
 import { LazyDropdown } from './LazyDropdown';
 import { useTranslation } from 'react-i18next';
 import { useColorScheme } from '../app/color-scheme';
@@ -22,6 +22,7 @@ export function ThemeSwitch() {
   const setTheme = useSetTheme();
   return (
     <LazyDropdown
+      tip={t('theme.label')}
       menu={{
         items: THEMES.map((value) => ({
           key: value,
@@ -38,14 +39,12 @@ export function ThemeSwitch() {
         onClick: ({ key }) => setTheme(key as Theme),
       }}
     >
-      <Tooltip title={t('theme.label')} placement="bottom">
-        <Button
-          type="text"
-          icon={scheme === 'dark' ? <MoonOutlined /> : <SunOutlined />}
-          aria-label={t('theme.label')}
-          data-testid="theme-switch"
-        />
-      </Tooltip>
+      <Button
+        type="text"
+        icon={scheme === 'dark' ? <MoonOutlined /> : <SunOutlined />}
+        aria-label={t('theme.label')}
+        data-testid="theme-switch"
+      />
     </LazyDropdown>
   );
 }

@@ -240,11 +240,16 @@ export function SearchBox() {
               onOpenChange={setOptionsOpen}
               trigger="click"
               placement="bottomRight"
+              // on a phone the panel stands at the screen's left margin (search.css), away from
+              // the button it would otherwise hang from, so no arrow points at it
+              arrow={!mobile}
+              rootClassName="nb-search-options-popover"
               destroyOnHidden
               title={t('options')}
               content={<SearchOptionsPanel value={options} onApply={applyOptions} />}
             >
-              <Tooltip title={t('options')}>
+              {/* the tip stays off while the panel it names is open: it would cover its title */}
+              <Tooltip title={t('options')} open={optionsOpen ? false : undefined}>
                 <Badge dot={changed > 0} offset={[-2, 2]}>
                   <Button
                     type="text"
