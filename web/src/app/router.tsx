@@ -2,6 +2,7 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/pages/LoginPage';
 import { FILE_VIEWS, type FileViewKind } from '../features/files/view-kinds';
+import { withDriveTexts } from '../i18n';
 import { AppShell } from './AppShell';
 import { FullPageSpin, SessionGate } from './guards';
 import type { RouteHandle } from './route-meta';
@@ -21,13 +22,16 @@ const NotFoundPage = lazyPage(
   'NotFoundPage',
 );
 const RouteError = lazyPage(() => import('../features/errors/pages/RouteError'), 'RouteError');
-const MainLayout = lazyPage(() => import('../layout/MainLayout'), 'MainLayout');
+const MainLayout = lazyPage(() => withDriveTexts(import('../layout/MainLayout')), 'MainLayout');
 const FilesView = lazyPage(() => import('../features/files/components/FilesView'), 'FilesView');
 const SearchOrBrowse = lazyPage(
   () => import('../features/search/components/SearchResults'),
   'SearchOrBrowse',
 );
-const ShareLayout = lazyPage(() => import('../features/share/pages/ShareLayout'), 'ShareLayout');
+const ShareLayout = lazyPage(
+  () => withDriveTexts(import('../features/share/pages/ShareLayout')),
+  'ShareLayout',
+);
 const SharePage = lazyPage(() => import('../features/share/pages/SharePage'), 'SharePage');
 const TagsPage = lazyPage(() => import('../features/tags/pages/TagsPage'), 'TagsPage');
 const TransferPage = lazyPage(

@@ -26,6 +26,46 @@ const LOADERS: Record<Language, () => Promise<LanguageBundle>> = {
   zh_CN: async () => (await import('./zh-bundle')).default,
 };
 
+/**
+ * Texts of the drive and the share pages, apart from the first page's: English comes with those
+ * pages (drive-texts.ts), another language's when they first open in it, or when it is chosen
+ * after they have opened.
+ */
+const DRIVE_LOADERS: Record<Language, (() => Promise<object>) | null> = {
+  en_US: null,
+  zh_CN: async () => (await import('./drive.zh_CN')).default,
+};
+let driveWanted = false;
+const driveLoaded = new Set<Language>(['en_US']);
+
+async function loadDrive(language: Language): Promise<void> {
+  const loader = DRIVE_LOADERS[language];
+  if (!driveWanted || driveLoaded.has(language) || !loader) return;
+  const messages = await loader();
+  for (const [ns, texts] of Object.entries(messages))
+    i18n.addResourceBundle(language, ns, texts, true, true);
+  driveLoaded.add(language);
+}
+
+/**
+ * Called once the drive's or a share page's code is here: their texts in the language on
+ * screen. A failure leaves those pages in English rather than not opening them.
+ */
+export async function loadDriveTexts(): Promise<void> {
+  driveWanted = true;
+  try {
+    await loadDrive(useAppStore.getState().lang);
+  } catch {
+    // English stands in (i18next's fallback)
+  }
+}
+
+/** A lazily loaded part of the drive or the share pages, with its texts in the language on screen. */
+export async function withDriveTexts<T>(part: Promise<T>): Promise<T> {
+  const [loaded] = await Promise.all([part, loadDriveTexts()]);
+  return loaded;
+}
+
 const DAYJS_LOCALES: Record<Language, string> = { en_US: 'en', zh_CN: 'zh-cn' };
 
 function applyLanguage(language: Language): void {
@@ -50,11 +90,13 @@ void i18n.use(initReactI18next).init({
 
 /** Fetches a language's texts once and hands them to i18next. */
 async function loadLanguage(language: Language): Promise<void> {
-  if (bundles[language]) return;
-  const bundle = await LOADERS[language]();
-  for (const [ns, texts] of Object.entries(bundle.messages))
-    i18n.addResourceBundle(language, ns, texts, true, true);
-  bundles[language] = bundle;
+  if (!bundles[language]) {
+    const [bundle] = await Promise.all([LOADERS[language](), loadDrive(language)]);
+    for (const [ns, texts] of Object.entries(bundle.messages))
+      i18n.addResourceBundle(language, ns, texts, true, true);
+    bundles[language] = bundle;
+  }
+  await loadDrive(language);
 }
 
 /** Ant Design's texts for a language, English until the language has loaded. */

@@ -1,6 +1,9 @@
 import antd from 'antd/locale/zh_CN';
 import 'dayjs/locale/zh-cn';
-import messages from './zh_CN';
+import messages from './core.zh_CN';
 
-/** Everything the Chinese UI needs beyond the code: loaded only when Chinese is chosen. */
+/**
+ * What the Chinese UI's first page needs beyond the code: loaded only when Chinese is chosen.
+ * The drive's texts follow with the drive (index.ts `loadDriveTexts`).
+ */
 export default { messages, antd };

@@ -13,6 +13,7 @@ import { Input, OTP, Password } from '../../../components/inputs';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBranding } from '../../../app/branding';
+import { withDriveTexts } from '../../../i18n';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { ThemeSwitch } from '../../../components/ThemeSwitch';
 import {
@@ -32,7 +33,7 @@ import { passwordRules, usernameRules } from '../validation';
 
 // Enrolment in a second factor draws a QR code: loaded only for the user who must enrol.
 const EnrolStep = lazy(async () => ({
-  default: (await import('../../security/components/EnrolStep')).EnrolStep,
+  default: (await withDriveTexts(import('../../security/components/EnrolStep'))).EnrolStep,
 }));
 
 type MfaStep = Extract<LoginOutcome, { kind: 'mfa' | 'enrol' }>;

@@ -1,4 +1,4 @@
-import i18n, { startLanguage } from '../../../i18n';
+import i18n, { loadDriveTexts, startLanguage } from '../../../i18n';
 import '../../../i18n/drive-texts';
 import './viewer-page.css';
 
@@ -7,7 +7,9 @@ export const text = i18n.getFixedT(null, 'documents');
 
 /** Runs a viewer page once the remembered language's texts are here. */
 export function startPage(main: () => Promise<void>): void {
-  void startLanguage().finally(() => void main());
+  void startLanguage()
+    .then(loadDriveTexts)
+    .finally(() => void main());
 }
 
 /**
