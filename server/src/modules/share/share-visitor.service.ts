@@ -21,6 +21,7 @@ import {
   isWithin,
   shareErrors,
   type OpenShare,
+  type ShareAction,
   type ShareAccess,
   type ShareCredentials,
   type ShareTarget,
@@ -268,4 +269,46 @@ export class ShareVisitorService {
     }
     await this.trash.trash(await this.ownerActor(share), ids);
   }
+
+  // ---- changes by mounters over WebDAV, within the same permissions ---------------------------
+
+  /**
+   * The owner acting for a change the share grants (a mounter's WebDAV move, copy or property),
+   * refused naming the permission when it does not: the owner's grants, quota and trash apply.
+   */
+  async actFor(
+    creds: ShareCredentials,
+    action: Exclude<ShareAction, 'download'>,
+  ): Promise<{ share: OpenShare; owner: Actor }> {
+    const share = await this.access.open(creds);
+    this.access.require(share, action);
+    return { share, owner: await this.ownerActor(share) };
+  }
+
+  /**
+   * A file written in one piece into the share (a mounter's WebDAV PUT), with the rules of the
+   * share page's uploads: the upload permission, and the edit permission to replace a file; a
+   * replaced document's version names the mounter.
+   */
+  async fileWriter(creds: ShareCredentials): Promise<FileWriter> {
+    const share = await this.uploadGate(creds);
+    const owner = await this.ownerActor(share);
+    const policy = this.policyOf(share, { creds, address: '' });
+    return {
+      owner,
+      operator: policy.operator ?? owner.username,
+      mayReplace: () => {
+        if (!policy.replace) throw shareErrors.notAllowed('edit');
+      },
+    };
+  }
+}
+
+/** Who writes a file into a tree, and whether they may write over one already there. */
+export interface FileWriter {
+  owner: Actor;
+  /** Who a replaced document's version says replaced it. */
+  operator: string;
+  /** Throws when a file of that name may not be replaced. */
+  mayReplace: () => void;
 }

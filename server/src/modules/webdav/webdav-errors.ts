@@ -29,6 +29,7 @@ export function davStatusOf(err: AppError): number {
     case ErrorCode.EXISTS:
       return 405;
     case ErrorCode.PERMISSION_DENIED:
+    case ErrorCode.ACCESS_FORBIDDEN:
       return 403;
     case ErrorCode.BAD_PARAMETER:
       return 400;

@@ -9,7 +9,16 @@ import { WebdavService } from './webdav.service.ts';
  */
 export function registerWebdav(app: FastifyInstance, authenticate?: DavAuthenticator): void {
   const s = app.services;
-  const dav = new WebdavService(s.db, s.files, s.fileOps, s.trash, s.history, s.shareAccess);
+  const dav = new WebdavService(
+    s.db,
+    s.files,
+    s.fileOps,
+    s.trash,
+    s.history,
+    s.shareAccess,
+    s.shareVisitors,
+    s.mounts,
+  );
   installWebdav(
     app,
     dav,

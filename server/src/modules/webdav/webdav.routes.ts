@@ -138,12 +138,8 @@ async function handle(
   }
 }
 
-/** The methods that change the tree, its properties or its locks. */
-const CHANGES = new Set(['PUT', 'MKCOL', 'DELETE', 'PROPPATCH', 'COPY', 'MOVE', 'LOCK']);
-
 async function dispatch(ctx: DavRequest, method: string, dav: WebdavService): Promise<void> {
-  // a mounted share is read-only here, whatever it allows in the web app
-  if (CHANGES.has(method)) await dav.refuseInMount(ctx.actor.id, ctx.path);
+  // a change inside a mounted share is the share's to allow: WebdavService asks its gate
   switch (method) {
     case 'GET':
     case 'HEAD':
@@ -428,7 +424,6 @@ async function copyOrMove(ctx: DavRequest, dav: WebdavService, isMove: boolean):
   const destination = header(req, 'destination');
   if (!destination) throw new DavError(400, 'A Destination header is needed');
   const to = treePathOf(destination);
-  await dav.refuseInMount(actor.id, to);
   const item = await dav.mustFind(actor.id, ctx.path);
   const depth = parseDepth(header(req, 'depth'), 'infinity');
   if (depth === '1' || (isMove && depth !== 'infinity'))
@@ -454,9 +449,11 @@ async function copyOrMove(ctx: DavRequest, dav: WebdavService, isMove: boolean):
     { path: to, membership: true, below: target !== null },
     ctx.submitted,
   );
-  if (target) await dav.remove(actor, target);
-  if (isMove) await dav.move(actor, item, to);
-  else await dav.copy(actor, item, to, depth === 'infinity');
+  await dav.transfer(actor, item, to, {
+    move: isMove,
+    deep: depth === 'infinity',
+    replacing: target,
+  });
   res.writeHead(target ? 204 : 201, { 'Content-Length': '0' }).end();
 }
 
@@ -491,7 +488,7 @@ async function proppatch(ctx: DavRequest, dav: WebdavService): Promise<void> {
     }
   }
   const failed = results.some((r) => r.status !== 200);
-  if (!failed && changes.length) await dav.updateProps(item, changes);
+  if (!failed && changes.length) await dav.updateProps(ctx.actor, item, changes);
   // all or nothing: when one fails, the others are "failed dependency"
   const byStatus = new Map<number, string[]>();
   for (const r of results) {
@@ -553,7 +550,8 @@ async function lock(ctx: DavRequest, dav: WebdavService): Promise<void> {
   if (depth === '1') throw new DavError(400, 'A lock has depth 0 or infinity');
   await checkIf(ctx, dav);
   const existing = await dav.find(actor.id, ctx.path);
-  if (!existing) {
+  if (existing) await dav.mayLock(actor, existing);
+  else {
     await dav.parentOf(actor.id, ctx.path);
     await dav.locks.assertMayWrite(
       actor.id,

@@ -18,8 +18,11 @@ import type { TrashService } from '../files/trash.service.ts';
 import { isVersioned, type HistoryService } from '../history/history.service.ts';
 import { conflict, DavError, notFound } from './webdav-errors.ts';
 import { isWithin, splitPath } from './webdav-headers.ts';
-import type { OpenShare, ShareAccess } from '../share/share-access.ts';
+import type { OpenShare, ShareAccess, ShareCredentials } from '../share/share-access.ts';
 import type { MountRow } from '../share/share.repo.ts';
+import type { MountService } from '../share/mount.service.ts';
+import type { FileWriter, ShareVisitorService } from '../share/share-visitor.service.ts';
+import { bytesGrant, requireDownload } from '../files/bytes-grant.ts';
 import { AppError } from '../../lib/errors.ts';
 import { DavLocks } from './webdav-locks.ts';
 import { WebdavRepo, type PropertyRow } from './webdav.repo.ts';
@@ -31,7 +34,12 @@ import { WebdavRepo, type PropertyRow } from './webdav.repo.ts';
  */
 export type DavItem =
   | { kind: 'root'; path: '/' }
-  | { kind: 'row'; path: string; row: FileRow; mount?: { open: OpenShare; isRoot: boolean } };
+  | {
+      kind: 'row';
+      path: string;
+      row: FileRow;
+      mount?: { id: string; open: OpenShare; isRoot: boolean };
+    };
 
 /** A mount of the user's with its place in their tree, `/a/b/name`. */
 interface PlacedMount {
@@ -39,9 +47,13 @@ interface PlacedMount {
   at: string;
 }
 
-/** What every change aimed into a mounted share is answered with. */
-export const mountReadOnly = () =>
-  new DavError(403, 'A mounted share is read-only over WebDAV: change its files in the web app');
+/** A path inside a mount, the share opened for a change: `rest` is its path in the share. */
+interface MountedTree {
+  placed: PlacedMount;
+  open: OpenShare;
+  /** `''` for the mount itself, else `/a/b` below the shared folder. */
+  rest: string;
+}
 
 export const isFolderItem = (item: DavItem) => item.kind === 'root' || item.row.isFolder === 1;
 
@@ -71,6 +83,8 @@ export class WebdavService {
     private readonly trash: TrashService,
     private readonly history: HistoryService,
     private readonly shares: ShareAccess,
+    private readonly visitors: ShareVisitorService,
+    private readonly mounts: MountService,
   ) {
     this.repo = new WebdavRepo(db);
     this.locks = new DavLocks(this.repo);
@@ -112,11 +126,11 @@ export class WebdavService {
         kind: 'row',
         path,
         row: { ...open.root, name: placed.mount.name },
-        mount: { open, isRoot: true },
+        mount: { id: placed.mount.id, open, isRoot: true },
       };
     try {
       const row = await this.shares.resolve(open, { path: rest });
-      return { kind: 'row', path, row, mount: { open, isRoot: false } };
+      return { kind: 'row', path, row, mount: { id: placed.mount.id, open, isRoot: false } };
     } catch (err) {
       if (err instanceof AppError) return null;
       throw err;
@@ -154,9 +168,15 @@ export class WebdavService {
     return mounts.find((m) => isWithin(path, m.at)) ?? null;
   }
 
-  /** A change aimed at or into a mounted share is refused: they are read-only over WebDAV. */
-  async refuseInMount(userId: string, path: string): Promise<void> {
-    if (path !== '/' && (await this.mountAround(userId, path))) throw mountReadOnly();
+  /**
+   * The mount a change at `path` lands in, its share opened now: a share cancelled or expired
+   * since the client looked refuses the change (404, 403); null in the user's own tree.
+   */
+  private async mountedTree(userId: string, path: string): Promise<MountedTree | null> {
+    const placed = path === '/' ? null : await this.mountAround(userId, path);
+    if (!placed) return null;
+    const open = await this.shares.openMount(placed.mount);
+    return { placed, open, rest: path.slice(placed.at.length) };
   }
 
   /** The mounts placed in a folder, open (none inside a mounted share: those are its owner's). */
@@ -173,7 +193,7 @@ export class WebdavService {
         kind: 'row',
         path: `${base}${mount.name}`,
         row: { ...open.root, name: mount.name },
-        mount: { open, isRoot: true },
+        mount: { id: mount.id, open, isRoot: true },
       });
     }
     return out;
@@ -195,7 +215,8 @@ export class WebdavService {
     const { parent } = splitPath(path);
     const item = await this.find(userId, parent);
     if (!item || !isFolderItem(item)) throw conflict('The folder to put this in does not exist');
-    return folderRefOf(ownItem(item));
+    // inside a mount, a folder of the share's owner
+    return folderRefOf(item);
   }
 
   /** A folder's items, a page at a time (folders first, by name). */
@@ -235,10 +256,21 @@ export class WebdavService {
 
   // ---- writing ----------------------------------------------------------------------------
 
+  /** MKCOL: in a mount, a new folder as the share page makes one (the upload permission). */
   async makeFolder(actor: Actor, path: string): Promise<void> {
     const { name } = splitPath(path);
+    const tree = await this.mountedTree(actor.id, path);
     const parent = await this.parentOf(actor.id, path);
-    await this.files.newFolder(actor, undefined, name, parent.id);
+    if (tree)
+      await this.visitors.newFolder(credsOf(actor, tree.open), splitPath(tree.rest).parent, name);
+    else await this.files.newFolder(actor, undefined, name, parent.id);
+  }
+
+  /** Who writes a file at `path`: the user in their own tree, or a share's owner for them. */
+  private async writerAt(actor: Actor, path: string): Promise<FileWriter> {
+    const tree = await this.mountedTree(actor.id, path);
+    if (tree) return this.visitors.fileWriter(credsOf(actor, tree.open));
+    return { owner: actor, operator: actor.username, mayReplace: () => undefined };
   }
 
   /**
@@ -246,7 +278,8 @@ export class WebdavService {
    * (more than the space left stops it), then put in place as an upload would be, the binding
    * quota check made when it lands. A text, document or office file it replaces keeps its id
    * and what it held becomes a version; any other file it replaces goes to the trash, like the
-   * web's "overwrite". Answers the row and whether the name was free.
+   * web's "overwrite". Inside a mount the file is the share's owner's: written with the share's
+   * permissions, counted against the owner's quota. Answers the row and whether the name was free.
    */
   async writeFile(
     actor: Actor,
@@ -254,13 +287,17 @@ export class WebdavService {
     body: Readable,
     options: { expectedBytes?: number; mtimeMs?: number },
   ): Promise<{ created: boolean; row: FileRow }> {
-    requireAuthority(actor, 'cloud:file:upload');
     const { name: rawName } = splitPath(path);
     const name = checkName(rawName);
+    const writer = await this.writerAt(actor, path);
+    const owner = writer.owner;
+    requireAuthority(owner, 'cloud:file:upload');
     const parent = await this.parentOf(actor.id, path);
-    const existing = await this.files.childNamed(actor.id, parent.id, name);
+    const existing = await this.files.childNamed(owner.id, parent.id, name);
     if (existing?.isFolder) throw new DavError(405, 'A folder has this name');
-    let room = await this.files.spaceLeft(actor.id);
+    // refused before a byte is read
+    if (existing) writer.mayReplace();
+    let room = await this.files.spaceLeft(owner.id);
     if (options.expectedBytes !== undefined && options.expectedBytes > room) throw spaceFull();
     const hash = createHash('sha256');
     let size = 0;
@@ -294,29 +331,36 @@ export class WebdavService {
         throw new DavError(400, 'The body is shorter than announced');
       room = 0;
       const digest = hash.digest('hex');
-      return await this.files.withLock(actor.id, async () => {
+      return await this.files.withLock(owner.id, async () => {
         const folder = await this.parentOf(actor.id, path);
-        await this.files.assertNoMount(actor.id, folder.id, name);
-        const clash = await this.files.childNamed(actor.id, folder.id, name);
+        await this.files.assertNoMount(owner.id, folder.id, name);
+        const clash = await this.files.childNamed(owner.id, folder.id, name);
         if (clash?.isFolder) throw new DavError(405, 'A folder has this name');
+        if (clash) writer.mayReplace();
         if (clash && isVersioned(clash)) {
           const facts = { size, hash: digest };
-          const row = await this.history.replaceLocked(actor, actor.username, clash, staged, facts);
+          const row = await this.history.replaceLocked(
+            owner,
+            writer.operator,
+            clash,
+            staged,
+            facts,
+          );
           return { created: false, row };
         }
-        if (clash) await this.trash.trashRow(actor, clash);
-        const target = this.blobs.item(actor.username, folder.prefix, name);
+        if (clash) await this.trash.trashRow(owner, clash);
+        const target = this.blobs.item(owner.username, folder.prefix, name);
         const row = await this.files.journaled(
-          actor.id,
+          owner.id,
           'move',
           staged,
           target,
           () => this.blobs.move(staged, target),
           (trx) =>
-            this.files.insertFile(actor, folder, name, { size, hash: digest, updateDate }, trx),
+            this.files.insertFile(owner, folder, name, { size, hash: digest, updateDate }, trx),
           { bytes: size },
         );
-        this.files.notify(actor.id, 'createFile', toView(row));
+        this.files.notify(owner.id, 'createFile', toView(row));
         return { created: !clash, row };
       });
     } finally {
@@ -324,47 +368,128 @@ export class WebdavService {
     }
   }
 
-  /** To the trash, like a delete in the web app. */
+  /**
+   * To the trash, like a delete in the web app; inside a mount, to the share owner's trash as
+   * the share page deletes (the delete permission). The mount itself is the user's: removing it
+   * unmounts the share and leaves its files alone.
+   */
   async remove(actor: Actor, item: DavItem): Promise<void> {
     if (item.kind === 'root') throw new DavError(403, 'The root cannot be deleted');
-    await this.trash.trash(actor, [ownItem(item).row.id]);
+    if (item.mount?.isRoot) await this.mounts.unmount(actor, item.mount.id);
+    else if (item.mount) await this.visitors.remove(credsOf(actor, item.mount.open), [item.row.id]);
+    else await this.trash.trash(actor, [item.row.id]);
     await this.locks.release(actor.id, item.path);
   }
 
-  /** MOVE: rename, move, or both; what is at the destination already went to the trash. */
-  async move(actor: Actor, item: DavItem, to: string): Promise<void> {
-    if (item.kind === 'root') throw new DavError(403, 'The root cannot be moved');
+  /**
+   * MOVE and COPY; what the destination holds is replaced (to the trash). Within one tree, the
+   * user's own or one mounted share, the file operations do it; in a share as its owner, when
+   * the share grants it (a move the edit permission, a copy the upload permission, replacing
+   * the delete permission), a rename within a folder as the share page renames. Between trees
+   * a file is copied as a download from one and a write into the other, each with its own
+   * rules; folders are copied and anything is moved within one tree only (502, RFC 4918).
+   */
+  async transfer(
+    actor: Actor,
+    item: DavItem,
+    to: string,
+    how: { move: boolean; deep: boolean; replacing: DavItem | null },
+  ): Promise<void> {
+    const verb = how.move ? 'moved' : 'copied';
+    if (item.kind === 'root') throw new DavError(403, `The root cannot be ${verb}`);
+    const into = await this.mountedTree(actor.id, to);
+    if (into?.rest === '')
+      throw new DavError(403, 'A mounted share is at the destination; remove the mount first');
+    if (item.mount?.isRoot && how.move)
+      throw new DavError(
+        403,
+        'A mount cannot be renamed or moved; remove it and mount the share again',
+      );
+    const from = item.mount ?? null;
+    if ((from?.id ?? null) !== (into?.placed.mount.id ?? null)) {
+      if (how.move || item.row.isFolder)
+        throw new DavError(
+          502,
+          how.move
+            ? 'Items are moved within your drive or within one mounted share: copy, then delete'
+            : 'Folders are copied within your drive or within one mounted share',
+        );
+      return this.copyAcross(actor, item, to, how.replacing);
+    }
     const { name } = splitPath(to);
+    if (!from) {
+      if (how.replacing) await this.remove(actor, how.replacing);
+      if (how.move) await this.moveRow(actor, item.row, to, name);
+      else await this.copyRows(actor, actor, item.row, to, how.deep);
+    } else {
+      const creds = credsOf(actor, from.open);
+      const { owner } = await this.visitors.actFor(creds, how.move ? 'edit' : 'upload');
+      if (how.replacing) {
+        await this.visitors.actFor(creds, 'delete');
+        await this.remove(actor, how.replacing);
+      }
+      const target = await this.parentOf(actor.id, to);
+      if (how.move && target.id === item.row.parentId)
+        await this.visitors.rename(creds, { fileId: item.row.id }, name);
+      else if (how.move) await this.fileOps.moveAs(owner, item.row.id, target.id, name);
+      else await this.copyRows(actor, owner, item.row, to, how.deep);
+    }
+    if (how.move) await this.locks.release(actor.id, item.path);
+  }
+
+  /** MOVE in the user's own tree: rename, move, or both. */
+  private async moveRow(actor: Actor, row: FileRow, to: string, name: string): Promise<void> {
     const target = await this.parentOf(actor.id, to);
-    const row = ownItem(item).row;
     if (target.id === row.parentId) await this.fileOps.rename(actor, row.id, name);
     else await this.fileOps.moveAs(actor, row.id, target.id, name);
-    await this.locks.release(actor.id, item.path);
   }
 
-  /** COPY: the item (with depth infinity everything under it) and its dead properties. */
-  async copy(actor: Actor, item: DavItem, to: string, deep: boolean): Promise<void> {
-    requireAuthority(actor, 'cloud:file:upload');
-    if (item.kind === 'root') throw new DavError(403, 'The root cannot be copied');
+  /**
+   * A file copied from one tree into another: its bytes read as a download of the source (a
+   * mounted share's download permission) and written as a PUT at the destination would be.
+   */
+  private async copyAcross(
+    actor: Actor,
+    item: DavItem & { kind: 'row' },
+    to: string,
+    replacing: DavItem | null,
+  ): Promise<void> {
+    if (item.mount) requireDownload(bytesGrant(actor, item.mount.open));
+    if (replacing?.kind === 'row' && replacing.row.isFolder) await this.remove(actor, replacing);
+    const place = this.placeOf(this.ownerOf(actor, item), item.row);
+    await this.writeFile(actor, to, this.blobs.read(place), { expectedBytes: item.row.size });
+  }
+
+  /**
+   * COPY within one tree, as `owner` (the user, or a mounted share's owner): the item (with
+   * depth infinity everything under it) and its dead properties.
+   */
+  private async copyRows(
+    actor: Actor,
+    owner: Actor,
+    row: FileRow,
+    to: string,
+    deep: boolean,
+  ): Promise<void> {
+    requireAuthority(owner, 'cloud:file:upload');
     const name = checkName(splitPath(to).name);
     const target = await this.parentOf(actor.id, to);
-    const row = ownItem(item).row;
     const pairs: [string, string][] = [];
-    await this.files.withLock(actor.id, async () => {
-      if (await this.files.childNamed(actor.id, target.id, name))
+    await this.files.withLock(owner.id, async () => {
+      if (await this.files.childNamed(owner.id, target.id, name))
         throw new DavError(412, 'The destination exists');
       if (row.isFolder && !deep) {
-        const folder = await this.files.insertFolder(actor, target, name);
-        this.files.notify(actor.id, 'createFile', toView(folder));
+        const folder = await this.files.insertFolder(owner, target, name);
+        this.files.notify(owner.id, 'createFile', toView(folder));
         pairs.push([row.id, folder.id]);
         return;
       }
-      const before = row.isFolder ? await this.files.descendants(actor.id, prefixOf(row)) : [];
-      const copy = await this.fileOps.copyRow(actor, row, target, name);
+      const before = row.isFolder ? await this.files.descendants(owner.id, prefixOf(row)) : [];
+      const copy = await this.fileOps.copyRow(owner, row, target, name);
       pairs.push([row.id, copy.id]);
       if (before.length === 0) return;
       // the copies below the new folder, matched to their originals by their place in it
-      const after = await this.files.descendants(actor.id, prefixOf(copy));
+      const after = await this.files.descendants(owner.id, prefixOf(copy));
       const byPlace = new Map(
         after.map((r) => [`${r.path.slice(prefixOf(copy).length)}${r.name}`, r.id]),
       );
@@ -381,25 +506,38 @@ export class WebdavService {
     await this.writeFile(actor, path, Readable.from([]), { expectedBytes: 0 });
   }
 
-  /** Set and remove dead properties of an item, all or none. */
+  /**
+   * A lock on an item inside a mount announces a change of it: the share's edit permission.
+   * (A lock on a free name makes an empty file: the upload permission, as any new file.)
+   */
+  async mayLock(actor: Actor, item: DavItem): Promise<void> {
+    if (item.kind === 'row' && item.mount && !item.mount.isRoot)
+      await this.visitors.actFor(credsOf(actor, item.mount.open), 'edit');
+  }
+
+  /** Set and remove dead properties of an item, all or none (in a mount, the edit permission). */
   async updateProps(
+    actor: Actor,
     item: DavItem,
     changes: ({ name: string; value: string } | { name: string; value: null })[],
   ): Promise<void> {
     if (item.kind === 'root') throw new DavError(403, 'The root keeps no properties');
-    ownItem(item);
+    if (item.mount?.isRoot) throw new DavError(403, 'A mount keeps no properties of its own');
+    if (item.mount) await this.visitors.actFor(credsOf(actor, item.mount.open), 'edit');
     if (!(await this.repo.updateProps(item.row.id, changes, MAX_PROPS_PER_ITEM)))
       throw new DavError(507, `An item keeps at most ${MAX_PROPS_PER_ITEM} properties`);
   }
 }
 
-/** The item, when it is in the user's own tree; a mounted share's items are not changed here. */
-function ownItem<T extends DavItem>(item: T): T {
-  if (item.kind === 'row' && item.mount) throw mountReadOnly();
-  return item;
-}
+/** A change through a mount asks the share's gate as the signed-in mounter. */
+const credsOf = (actor: Actor, open: OpenShare): ShareCredentials => ({
+  share: open.share.id,
+  actor,
+});
 
 function folderRefOf(item: DavItem): FolderRef {
   if (item.kind === 'root') return ROOT;
-  return { id: item.row.id, prefix: prefixOf(item.row), children: item.row.childrenCount };
+  // a mount shows the shared folder under the mount's name; its rows are under the real one
+  const row = item.mount?.isRoot ? item.mount.open.root : item.row;
+  return { id: row.id, prefix: prefixOf(row), children: row.childrenCount };
 }
