@@ -250,6 +250,20 @@ describe('WebDAV: mounted shares', () => {
       (await dav('UNLOCK', '/m-rw/top.txt', { headers: { 'lock-token': token } })).status,
     ).toBe(204);
     expect(await ownerText('/rw/top.txt')).toBe('with token');
+    // a lock the owner holds on their file refuses the mounter's write
+    const owners = await dav('LOCK', '/rw/top.txt', { body: LOCKINFO, as: asOwner });
+    expect(owners.status).toBe(200);
+    expect((await dav('PUT', '/m-rw/top.txt', { body: 'blocked' })).status).toBe(423);
+    const ownerToken = owners.headers.get('lock-token')!;
+    expect(
+      (
+        await dav('UNLOCK', '/rw/top.txt', {
+          headers: { 'lock-token': ownerToken },
+          as: asOwner,
+        })
+      ).status,
+    ).toBe(204);
+    expect(await ownerText('/rw/top.txt')).toBe('with token');
     // a delete goes to the owner's trash
     expect((await dav('DELETE', '/m-rw/docs-copy')).status).toBe(204);
     expect(await ownerText('/rw/docs-copy/guide.md')).toBeNull();
