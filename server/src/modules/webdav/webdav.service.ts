@@ -7,7 +7,6 @@ import { toView } from '../files/file-view.ts';
 import {
   prefixOf,
   ROOT,
-  ROOT_ID,
   type FileRow,
   type FilesService,
   type FolderRef,
@@ -17,14 +16,13 @@ import { spaceFull } from '../files/quota.ts';
 import type { TrashService } from '../files/trash.service.ts';
 import { isVersioned, type HistoryService } from '../history/history.service.ts';
 import { conflict, DavError, notFound } from './webdav-errors.ts';
-import { isWithin, splitPath } from './webdav-headers.ts';
+import { splitPath } from './webdav-headers.ts';
 import type { OpenShare, ShareAccess, ShareCredentials } from '../share/share-access.ts';
-import type { MountRow } from '../share/share.repo.ts';
 import type { MountService } from '../share/mount.service.ts';
 import type { FileWriter, ShareVisitorService } from '../share/share-visitor.service.ts';
 import { bytesGrant, requireDownload } from '../files/bytes-grant.ts';
-import { AppError } from '../../lib/errors.ts';
 import { DavLocks } from './webdav-locks.ts';
+import { DavMounts } from './webdav-mounts.ts';
 import { WebdavRepo, type PropertyRow } from './webdav.repo.ts';
 
 /**
@@ -40,20 +38,6 @@ export type DavItem =
       row: FileRow;
       mount?: { id: string; open: OpenShare; isRoot: boolean };
     };
-
-/** A mount of the user's with its place in their tree, `/a/b/name`. */
-interface PlacedMount {
-  mount: MountRow;
-  at: string;
-}
-
-/** A path inside a mount, the share opened for a change: `rest` is its path in the share. */
-interface MountedTree {
-  placed: PlacedMount;
-  open: OpenShare;
-  /** `''` for the mount itself, else `/a/b` below the shared folder. */
-  rest: string;
-}
 
 export const isFolderItem = (item: DavItem) => item.kind === 'root' || item.row.isFolder === 1;
 
@@ -75,6 +59,7 @@ const PAGE = 2000;
 export class WebdavService {
   readonly repo: WebdavRepo;
   readonly locks: DavLocks;
+  private readonly mounted: DavMounts;
 
   constructor(
     db: Db,
@@ -88,6 +73,7 @@ export class WebdavService {
   ) {
     this.repo = new WebdavRepo(db);
     this.locks = new DavLocks(this.repo);
+    this.mounted = new DavMounts(files, shares);
   }
 
   get blobs() {
@@ -107,96 +93,12 @@ export class WebdavService {
     const { parent, name } = splitPath(path);
     const row = await this.files.liveAt(userId, rowPathOf(parent), name);
     if (row) return { kind: 'row', path, row };
-    return this.findMounted(userId, path);
-  }
-
-  /**
-   * An item inside a share the user mounted: the share opened through the mount and the rest
-   * of the path found in it by the share module's own gate (`ShareAccess.resolve`), so a
-   * revoked or expired share, or an unmounted one, is not found.
-   */
-  private async findMounted(userId: string, path: string): Promise<DavItem | null> {
-    const placed = await this.mountAround(userId, path);
-    if (!placed) return null;
-    const open = await this.opened(placed.mount);
-    if (!open) return null;
-    const rest = path.slice(placed.at.length);
-    if (rest === '')
-      return {
-        kind: 'row',
-        path,
-        row: { ...open.root, name: placed.mount.name },
-        mount: { id: placed.mount.id, open, isRoot: true },
-      };
-    try {
-      const row = await this.shares.resolve(open, { path: rest });
-      return { kind: 'row', path, row, mount: { id: placed.mount.id, open, isRoot: false } };
-    } catch (err) {
-      if (err instanceof AppError) return null;
-      throw err;
-    }
-  }
-
-  /** The share a mount places, open, or null when it is gone or expired. */
-  private async opened(mount: MountRow): Promise<OpenShare | null> {
-    try {
-      return await this.shares.openMount(mount);
-    } catch (err) {
-      if (err instanceof AppError) return null;
-      throw err;
-    }
-  }
-
-  /** The user's mounts with their places (a mount in a folder that is gone has none). */
-  private async placedMounts(userId: string): Promise<PlacedMount[]> {
-    const out: PlacedMount[] = [];
-    for (const mount of await this.shares.repo.mountsOf(userId)) {
-      let prefix = '/';
-      if (mount.parentId !== ROOT_ID) {
-        const parent = await this.files.liveRow(userId, mount.parentId);
-        if (!parent?.isFolder) continue;
-        prefix = prefixOf(parent);
-      }
-      out.push({ mount, at: `${prefix}${mount.name}` });
-    }
-    return out;
-  }
-
-  /** The mount a path is, or lies inside of. */
-  private async mountAround(userId: string, path: string): Promise<PlacedMount | null> {
-    const mounts = await this.placedMounts(userId);
-    return mounts.find((m) => isWithin(path, m.at)) ?? null;
-  }
-
-  /**
-   * The mount a change at `path` lands in, its share opened now: a share cancelled or expired
-   * since the client looked refuses the change (404, 403); null in the user's own tree.
-   */
-  private async mountedTree(userId: string, path: string): Promise<MountedTree | null> {
-    const placed = path === '/' ? null : await this.mountAround(userId, path);
-    if (!placed) return null;
-    const open = await this.shares.openMount(placed.mount);
-    return { placed, open, rest: path.slice(placed.at.length) };
+    return this.mounted.find(userId, path);
   }
 
   /** The mounts placed in a folder, open (none inside a mounted share: those are its owner's). */
-  async mountsIn(userId: string, folder: DavItem): Promise<DavItem[]> {
-    if (folder.kind === 'row' && folder.mount) return [];
-    const parentId = folderRefOf(folder).id;
-    const base = folder.path === '/' ? '/' : `${folder.path}/`;
-    const out: DavItem[] = [];
-    for (const mount of await this.shares.repo.mountsOf(userId)) {
-      if (mount.parentId !== parentId) continue;
-      const open = await this.opened(mount);
-      if (!open) continue;
-      out.push({
-        kind: 'row',
-        path: `${base}${mount.name}`,
-        row: { ...open.root, name: mount.name },
-        mount: { id: mount.id, open, isRoot: true },
-      });
-    }
-    return out;
+  mountsIn(userId: string, folder: DavItem): Promise<DavItem[]> {
+    return this.mounted.placedIn(userId, folder);
   }
 
   /** Whose tree an item is in: the user's own, or a mounted share's owner. */
@@ -259,7 +161,7 @@ export class WebdavService {
   /** MKCOL: in a mount, a new folder as the share page makes one (the upload permission). */
   async makeFolder(actor: Actor, path: string): Promise<void> {
     const { name } = splitPath(path);
-    const tree = await this.mountedTree(actor.id, path);
+    const tree = await this.mounted.treeAt(actor.id, path);
     const parent = await this.parentOf(actor.id, path);
     if (tree)
       await this.visitors.newFolder(credsOf(actor, tree.open), splitPath(tree.rest).parent, name);
@@ -268,7 +170,7 @@ export class WebdavService {
 
   /** Who writes a file at `path`: the user in their own tree, or a share's owner for them. */
   private async writerAt(actor: Actor, path: string): Promise<FileWriter> {
-    const tree = await this.mountedTree(actor.id, path);
+    const tree = await this.mounted.treeAt(actor.id, path);
     if (tree) return this.visitors.fileWriter(credsOf(actor, tree.open));
     return { owner: actor, operator: actor.username, mayReplace: () => undefined };
   }
@@ -397,7 +299,7 @@ export class WebdavService {
   ): Promise<void> {
     const verb = how.move ? 'moved' : 'copied';
     if (item.kind === 'root') throw new DavError(403, `The root cannot be ${verb}`);
-    const into = await this.mountedTree(actor.id, to);
+    const into = await this.mounted.treeAt(actor.id, to);
     if (into?.rest === '')
       throw new DavError(403, 'A mounted share is at the destination; remove the mount first');
     if (item.mount?.isRoot && how.move)
