@@ -270,6 +270,14 @@ describe('tiles and rows', () => {
           await saveScreenshot(page, `tiles-list-375-${theme}-${lang}`);
           await openFolder('grid');
           await item('main.ts').getByTestId('item-tag').first().waitFor();
+          // a phone's tile shows its first tag whole beside the "+N"
+          expect(
+            await item('main.ts')
+              .getByTestId('item-tag')
+              .first()
+              .evaluate((chip) => chip.scrollWidth <= chip.clientWidth),
+            'the tag fits its chip',
+          ).toBe(true);
           await saveScreenshot(page, `tiles-grid-375-${theme}-${lang}`);
         }
       }
