@@ -108,5 +108,25 @@ describe('folder sizes', () => {
     await expect
       .poll(() => page.getByTestId('quota-parts').textContent())
       .toBe('3.00K in files, 0B in earlier versions, 0B in the trash');
+    await page.mouse.move(0, 0);
+  });
+
+  it('follows changes made below a folder on screen, from another device, without a reload', async () => {
+    const rowSize = () => item('reports').locator('.nb-row__size').textContent();
+    expect(await rowSize()).toBe('3.00K');
+    // another device writes 4 KB into the folder, then deletes it
+    const dav = `${server.baseUrl}/webdav/reports/q3.bin`;
+    const auth = `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64')}`;
+    const put = await fetch(dav, {
+      method: 'PUT',
+      headers: { authorization: auth },
+      body: Buffer.alloc(4096, 3),
+    });
+    expect(put.status).toBe(201);
+    await until(async () => (await rowSize()) === '7.00K', 'the row shows the new size');
+    const del = await fetch(dav, { method: 'DELETE', headers: { authorization: auth } });
+    expect(del.status).toBe(204);
+    await until(async () => (await rowSize()) === '3.00K', 'the row shows the size again');
+    expect(await page.getByTestId('files-view').getAttribute('data-path')).toBe('/');
   });
 });
