@@ -31,6 +31,9 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { menusRoutes } from './modules/menus/menus.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { JobsRepo } from './jobs/jobs.repo.ts';
+import { Metrics } from './modules/health/metrics.ts';
+import { metricsRoute } from './modules/health/metrics.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
@@ -230,6 +233,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   addSecurityHeaders(app);
+  // every request Fastify routes is counted (WebDAV leaves before routing: not counted)
+  const jobsRepo = new JobsRepo(database.db);
+  const metrics = new Metrics({
+    database,
+    streams: services.eventStreams,
+    jobCounts: (states) => jobsRepo.countsByTypeAndState(states),
+    mostUsed: (limit) => services.users.mostUsed(limit),
+  });
+  metrics.install(app);
+  metricsRoute(app, metrics);
   // WebDAV leaves Fastify before routing and body parsing: its methods and bodies are its own
   registerWebdav(app);
   await app.register(cookie);

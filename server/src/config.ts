@@ -31,6 +31,10 @@ const envSchema = z.object({
   NIMBUS_UPDATE_FEED: z
     .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'an http or https URL' })])
     .optional(),
+  // unset or empty: only administrators may read /metrics
+  NIMBUS_METRICS_TOKEN: z
+    .union([z.literal(''), z.string().min(16, { error: 'at least 16 characters' })])
+    .optional(),
 });
 
 /** The names of the environment variables Nimbus reads (README's table names each). */
@@ -59,6 +63,8 @@ export interface Config {
   cacheMaxBytes: number;
   /** Where the latest release is announced (JSON); undefined: the server never checks. */
   updateFeed: string | undefined;
+  /** The scrape token that may read /metrics besides administrators; undefined: none. */
+  metricsToken: string | undefined;
   /** Hold every JSON answer against its route's response schema (tests). */
   checkResponses: boolean;
 }
@@ -89,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageWorkers: e.NIMBUS_IMAGE_WORKERS,
     cacheMaxBytes: e.NIMBUS_CACHE_MAX_BYTES,
     updateFeed: e.NIMBUS_UPDATE_FEED || undefined,
+    metricsToken: e.NIMBUS_METRICS_TOKEN || undefined,
     checkResponses: false,
   };
 }

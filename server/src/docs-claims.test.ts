@@ -10,7 +10,13 @@ import { ENV_VARIABLES } from './config.ts';
 const root = path.resolve(import.meta.dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 const readme = read('README.md');
-const docs = ['README.md', 'docs/ARCHITECTURE.md', 'docs/API.md', 'docs/DECISIONS.md'];
+const docs = [
+  'README.md',
+  'docs/ARCHITECTURE.md',
+  'docs/API.md',
+  'docs/DECISIONS.md',
+  'docs/operations.md',
+];
 
 /** Variables only the tests read, each with the file that reads it. */
 const TEST_VARIABLES: Record<string, string> = {

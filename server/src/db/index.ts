@@ -30,6 +30,8 @@ export interface DbHandle {
   db: Db;
   dialect: Dialect;
   close(): Promise<void>;
+  /** PostgreSQL: the connection pool's connections now (SQLite has one connection, no pool). */
+  pool?: () => { total: number; idle: number; waiting: number };
 }
 
 // int8 (bigint) columns hold epoch milliseconds and byte counts: well inside 2^53.
@@ -56,7 +58,12 @@ export function openDatabase(options: {
       dialect: new PostgresDialect({ pool }),
       plugins: [new CamelCasePlugin()],
     });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      close: () => db.destroy(),
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const file = path.join(options.dataDir, DB_FILE);

@@ -56,6 +56,13 @@ export class EventStreams {
     return this.byUser.get(userId)?.length ?? 0;
   }
 
+  /** Open streams on this node, all users together. */
+  total(): number {
+    let n = 0;
+    for (const list of this.byUser.values()) n += list.length;
+    return n;
+  }
+
   /**
    * Takes over a response whose headers are not sent yet and keeps it open until the client
    * leaves, its lifetime ends, it falls behind, the user opens too many, or the server stops.

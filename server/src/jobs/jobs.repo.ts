@@ -79,6 +79,19 @@ export class JobsRepo {
     return Number(row?.n ?? 0);
   }
 
+  /** How many jobs each type has in each of these states (one grouped query). */
+  async countsByTypeAndState(
+    states: readonly JobRow['state'][],
+  ): Promise<Array<{ type: string; state: JobRow['state']; count: number }>> {
+    const rows = await this.db
+      .selectFrom('job')
+      .select(['type', 'state', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('state', 'in', [...states])
+      .groupBy(['type', 'state'])
+      .execute();
+    return rows.map((r) => ({ type: r.type, state: r.state, count: Number(r.n) }));
+  }
+
   /** Whether a job of a type is in one of these states (for one user, when given). */
   async exists(
     type: string,

@@ -61,6 +61,12 @@ export interface BlobStore {
 
   init(): Promise<void>;
 
+  /**
+   * Whether the store can serve now: resolves when its areas are there and it can write (a
+   * small probe, written and removed), rejects naming what failed otherwise (readiness).
+   */
+  probe(): Promise<void>;
+
   // ---- places ----------------------------------------------------------------------------
   /** An item of `owner`'s tree: its parent folder's path (`/` or `/a/b/`) and its name. */
   item(owner: string, parentPath: string, name: string): Place;

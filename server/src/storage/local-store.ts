@@ -55,6 +55,16 @@ export class LocalStore implements BlobStore {
       await fsp.mkdir(dir, { recursive: true });
   }
 
+  async probe(): Promise<void> {
+    for (const dir of [this.filesDir, this.tmpDir]) {
+      const stat = await fsp.stat(dir);
+      if (!stat.isDirectory()) throw new Error(`${path.basename(dir)} is not a folder`);
+    }
+    const probe = path.join(this.tmpDir, `.probe-${newId()}`);
+    await fsp.writeFile(probe, '');
+    await fsp.rm(probe, { force: true });
+  }
+
   // ---- places ----------------------------------------------------------------------------
   item(owner: string, parentPath: string, name: string): Place {
     return inside(this.folder(owner, parentPath), segment(name));

@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { answers, PRODUCT_VERSION, versionStatus } from '@nimbus/contract';
 import { actorOf } from '../auth/auth.plugin.ts';
 import { ok } from '../../lib/reply.ts';
+import { AppError } from '../../lib/errors.ts';
+import { ErrorCode } from '@nimbus/contract';
+import { notReady } from './readiness.ts';
 
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -14,6 +17,24 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     await settings.databaseReachable();
     return reply.type('text/plain').send('ok');
   });
+  // readiness, for load balancers and orchestrators: 200 when the database answers and the
+  // store can write, else 503 naming what is not ready (liveness stays /public/health)
+  api.get(
+    '/public/ready',
+    { config: { public: true }, schema: { response: answers(z.literal('ready')) } },
+    async (_request, reply) => {
+      const parts = await notReady(() => settings.databaseReachable(), app.services.blobs);
+      if (parts.length > 0)
+        throw new AppError(
+          ErrorCode.OFFLINE,
+          `Not ready: ${parts.join(', ')} cannot be reached`,
+          { notReady: parts },
+          503,
+        );
+      reply.header('cache-control', 'no-store');
+      return ok('ready' as const);
+    },
+  );
   api.get(
     '/version',
     { config: { public: true }, schema: { response: answers(z.string()) } },

@@ -93,6 +93,18 @@ export class UsersRepo {
     await this.db.updateTable('user').set(set).where('id', '=', id).execute();
   }
 
+  /** The `limit` users storing the most bytes, the most first. */
+  async mostUsed(limit: number): Promise<Array<{ id: string; usedBytes: number }>> {
+    const rows = await this.db
+      .selectFrom('user')
+      .select(['id', 'usedBytes'])
+      .orderBy('usedBytes', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, usedBytes: Number(r.usedBytes) }));
+  }
+
   owners(): Promise<Array<{ id: string; username: string }>> {
     return this.db.selectFrom('user').select(['id', 'username']).execute();
   }

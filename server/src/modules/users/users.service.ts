@@ -131,6 +131,11 @@ export class UsersService {
     return row && { username: row.username, space: Number(row.usedBytes) };
   }
 
+  /** The `limit` users storing the most bytes, by id, the most first (metrics). */
+  mostUsed(limit: number): Promise<Array<{ id: string; usedBytes: number }>> {
+    return this.repo.mostUsed(limit);
+  }
+
   /** The role codes and authorities a user holds through their roles. */
   grantsOf(userId: string): Promise<{ roleCodes: string[]; authorities: string[] }> {
     return this.repo.grantsOf(userId);
