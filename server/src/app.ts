@@ -4,6 +4,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { z } from 'zod';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -21,6 +22,7 @@ import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.ts';
 import { AppError } from './lib/errors.ts';
 import { installJsonDepthLimit } from './lib/json-depth.ts';
+import { parseQueryString, withoutBlanks } from './lib/query-string.ts';
 import { redactUrl } from './lib/redact-url.ts';
 import { ResponseShapeError, responseSerializer } from './lib/response-shape.ts';
 import { sandboxState } from './lib/sandbox.ts';
@@ -120,9 +122,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 10 * 1024 * 1024,
-    routerOptions: { maxParamLength: 1000 },
+    routerOptions: { maxParamLength: 1000, querystringParser: parseQueryString },
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  // an empty optional value of a query string is one not given (`sortProp=&sortOrder=`)
+  app.setValidatorCompiler<z.ZodType>((route) => {
+    const validate = validatorCompiler(route);
+    return route.httpPart === 'querystring' ? (data) => validate(withoutBlanks(data)) : validate;
+  });
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
@@ -252,7 +258,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
     (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+      done(null, parseQueryString(String(body)));
     },
   );
   await app.register(swagger, {

@@ -16,7 +16,8 @@ const DEVICE = /^(con|prn|aux|nul|conin\$|conout\$|com[1-9¹²³]|lpt[1-9¹²³]
  * or control characters, at most 255 bytes. Answers it in NFC.
  */
 export function checkSegment(raw: unknown): string {
-  if (typeof raw !== 'string') throw badParameter('Enter a name');
+  // a name not given reads as an empty one (an empty query value is a value not given)
+  if (typeof raw !== 'string') throw badParameter('Enter a name: it cannot be empty');
   const name = raw.normalize('NFC');
   if (name.trim() === '') throw badParameter('The name cannot be empty');
   if (name === '.' || name === '..') throw badParameter('"." and ".." cannot be used as names');
