@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_IDS_PER_REQUEST, MAX_LIST_PAGE_SIZE, TOKEN_HEADER } from './constants.ts';
 import { musicTags } from './media.ts';
 import { tagItem } from './tags.ts';
-import { flag, listField, queryNumber } from './validation.ts';
+import { clientText, flag, listField, queryNumber } from './validation.ts';
 
 // The file tree's API (API-NOTES §1.3–§1.5, §1.12): the shapes of a file, of the results of
 // moving, copying and restoring, and every query and body the files routes read.
@@ -10,12 +10,14 @@ import { flag, listField, queryNumber } from './validation.ts';
 /** Ids are UUIDs; a little room for the ids of older clients. */
 const id = z.string().max(64);
 /** A path of the tree, `/a/b/c.txt`: each name is checked by the server's name rules. */
-const treePath = z.string().max(4096);
+const rawPath = z.string().max(4096);
+/** A path as a query or body field: one its sender encoded itself is decoded (clientText). */
+const treePath = clientText(rawPath);
 /**
  * A name as a person typed it. The server's name rules (`checkName`) say what is wrong with it
  * in their own words; this bound only keeps the request small.
  */
-const typedName = z.string().max(4096);
+const typedName = clientText(z.string().max(4096));
 
 /** Ids in a query string: repeated keys (`a=1&a=2`) or comma-joined (`a=1,2`). */
 export const fileIdList = () => listField(MAX_IDS_PER_REQUEST, 64);
@@ -206,7 +208,7 @@ export const fileIdsBody = z.object({ fileIds: fileIdArray.default([]) }).nullis
 export const unzipQuery = z.object({ fileId: id, destFileId: id.optional() });
 
 /** `/file/{user}/{path}`: the owner's own bytes by path. */
-export const ownFileParams = z.object({ username: z.string().max(255), '*': treePath });
+export const ownFileParams = z.object({ username: z.string().max(255), '*': rawPath });
 /** `/pre-file/{id}/{name}`: bytes by id (the name is for the browser). */
 export const fileByIdParams = z.object({ id, name: z.string().max(4096) });
 

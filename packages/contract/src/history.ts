@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { HISTORY_PAGE_SIZE } from './constants.ts';
-import { queryNumber } from './validation.ts';
+import { clientText, queryNumber } from './validation.ts';
 
 // Versions of a file (API-NOTES §1.8, spec §3 History version, §4 History list): every
 // replacement of a text, markdown, mind-map or office file through Nimbus (an upload, a WebDAV
 // PUT, a save, a restore, an office save) keeps what it replaced, one version each.
 
 const id = z.string().max(64);
-const treePath = z.string().max(4096);
+/** A path field: one its sender encoded itself is decoded (clientText). */
+const treePath = clientText(z.string().max(4096));
 
 /**
  * Versions kept per file unless the administrator says otherwise: retention. Beyond this many,

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { clientText } from './validation.ts';
 
 // The document editors' API (API-NOTES §1.6, §1.9; spec §7 Markdown): reading a document with
 // the version it is at, and saving it from that version.
 
 const id = z.string().max(64);
-const treePath = z.string().max(4096);
+/** A path field: one its sender encoded itself is decoded (clientText). */
+const treePath = clientText(z.string().max(4096));
 
 /** The most text one save carries. */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
@@ -60,7 +62,7 @@ const saveRules = {
 /** `POST /markdown/edit`: save a file by id, or (without `fileId`) make a new one. */
 export const documentSaveBody = z.object({
   fileId: id.optional(),
-  filename: z.string().max(1024).optional(),
+  filename: clientText(z.string().max(1024)).optional(),
   currentDirectory: treePath.optional(),
   userId: z.string().max(64).optional(),
   username: z.string().max(255).optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { publicShareQuery } from './share.ts';
-import { flag } from './validation.ts';
+import { clientText, flag } from './validation.ts';
 
 // Previews (API-NOTES §1.6, §1.12, spec §3, §7): a file's text with its charset, the Preview
 // Config of iframe viewers, and what an archive holds.
@@ -13,7 +13,8 @@ export const PREVIEW_CONFIG_MAX_CHARS = 64 * 1024;
 export const ARCHIVE_LISTING_MAX_ENTRIES = 20_000;
 
 const id = z.string().max(64);
-const treePath = z.string().max(4096);
+/** A path field: one its sender encoded itself is decoded (clientText). */
+const treePath = clientText(z.string().max(4096));
 
 /** `GET /preview/text?id&path&fileName&content`, `/preview/text/stream?id`. */
 export const previewTextQuery = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fileItem, SORT_ORDERS, SORT_PROPS } from './files.ts';
 import { tagItem } from './tags.ts';
-import { queryNumber } from './validation.ts';
+import { clientText, queryNumber } from './validation.ts';
 
 /** Where a search result matched. */
 export const SEARCH_MATCHES = ['name', 'tag', 'content'] as const;
@@ -45,7 +45,7 @@ const bound = queryNumber(z.number().finite().min(0).optional());
 
 export const searchQuery = z.object({
   keyword: z.string().max(SEARCH_KEYWORD_MAX).default(''),
-  currentDirectory: z.string().max(4096).optional(),
+  currentDirectory: clientText(z.string().max(4096)).optional(),
   folder: z.string().max(64).optional(),
   tagId: z.string().max(64).optional(),
   isFolder: optionalFlag,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { mountRef } from './files.ts';
-import { listField, queryNumber } from './validation.ts';
+import { clientText, listField, queryNumber } from './validation.ts';
 
 /** What visitors of a private folder share may do besides reading (API-NOTES §1.7). */
 export const SHARE_OPERATIONS = ['UPLOAD', 'PUT', 'DELETE'] as const;
@@ -203,7 +203,7 @@ export const shareCancelQuery = z.object({ shareId: shareIdList(), shareIds: sha
 export const mountIdQuery = z.object({ mountId: shareIdField });
 export const mountFileInfoQuery = z.object({ fileId: shareIdField }).passthrough();
 export const mountFolderIdQuery = z
-  .object({ otherFileId: shareIdField, path: z.string().max(4096).optional() })
+  .object({ otherFileId: shareIdField, path: clientText(z.string().max(4096)).optional() })
   .passthrough();
 
 // the visitors' routes (no sign-in): the share is named by `share` or `shareId`
@@ -216,7 +216,7 @@ const publicPage = {
 const publicTarget = {
   fileId: z.string().max(128).optional(),
   id: z.string().max(128).optional(),
-  path: z.string().max(4096).optional(),
+  path: clientText(z.string().max(4096)).optional(),
 };
 export const publicShareQuery = z
   .object({ share: z.string().max(128).optional(), shareId: z.string().max(128).optional() })
@@ -230,12 +230,12 @@ export const publicBytesQuery = publicShareQuery.extend({
 });
 export const publicFileIdsQuery = publicShareQuery.extend({ fileIds: shareIdList() });
 export const publicNewFolderQuery = publicShareQuery.extend({
-  filename: z.string().max(1024),
-  currentDirectory: z.string().max(4096).optional(),
+  filename: clientText(z.string().max(1024)),
+  currentDirectory: clientText(z.string().max(4096)).optional(),
 });
 export const publicRenameQuery = publicShareQuery.extend({
   ...publicTarget,
-  newFileName: z.string().max(1024),
+  newFileName: clientText(z.string().max(1024)),
 });
 
 // ---- answers --------------------------------------------------------------------------------

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { fileItem } from './files.ts';
 import { publicFileView } from './share.ts';
-import { queryNumber, wholeNumber } from './validation.ts';
+import { clientText, queryNumber, wholeNumber } from './validation.ts';
 
 // The chunked upload protocol (API-NOTES §1.4, spec §3 upload parameters): the same fields for
 // the user's own drive (`/upload`, `/merge`…) and for a share's visitors (`/public/upload`…).
 
-const text = z.string().max(4096);
-// names and paths are stored in NFC whatever form the client sent (macOS sends NFD)
-const nameText = z.string().normalize('NFC').max(1024);
-const pathText = z.string().normalize('NFC').max(4096);
+// names and paths are stored in NFC whatever form the client sent (macOS sends NFD); one its
+// sender encoded itself is decoded (clientText)
+const nameText = clientText(z.string().normalize('NFC').max(1024));
+const pathText = clientText(z.string().normalize('NFC').max(4096));
 
 /** The fields of one chunk (query string or multipart form fields). */
 export const chunkParams = z.object({
@@ -27,10 +27,13 @@ export const chunkParams = z.object({
 });
 export type ChunkParams = z.infer<typeof chunkParams>;
 
-/** The fields of a merge: a chunk's, without the chunk's own; `totalChunks` may be left out. */
+/**
+ * The fields of a merge: a chunk's, without the chunk's own; `totalChunks` may be left out, and
+ * `chunkSize` (the original client sends none: the upload's session has it).
+ */
 export const mergeParams = chunkParams
   .omit({ chunkNumber: true, currentChunkSize: true })
-  .extend({ totalChunks: wholeNumber().optional() });
+  .extend({ totalChunks: wholeNumber().optional(), chunkSize: wholeNumber().optional() });
 export type MergeParams = z.infer<typeof mergeParams>;
 
 export const chunkQuery = chunkParams.passthrough();
@@ -39,7 +42,7 @@ export const mergeQuery = mergeParams.passthrough();
 export const checkExistBody = z
   .object({
     filenames: z.array(nameText).max(10_000).default([]),
-    currentDirectory: text.optional(),
+    currentDirectory: pathText.optional(),
   })
   .passthrough();
 

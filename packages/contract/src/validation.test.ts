@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  clientText,
+  decodeClientEscapes,
   describeIssues,
   flag,
   menuBody,
@@ -66,5 +68,34 @@ describe('query fields', () => {
     expect(textField(3).parse(undefined)).toBeUndefined();
     expect(listField().parse(['a', 'b,c', ' d '])).toEqual(['a', 'b', 'c', 'd']);
     expect(listField().parse(undefined)).toEqual([]);
+  });
+});
+
+describe('names and paths a client encoded itself', () => {
+  it('decodes a value that is exactly the encoding of another text', () => {
+    expect(decodeClientEscapes('%2FDocs')).toBe('/Docs');
+    expect(decodeClientEscapes('hello%202.txt')).toBe('hello 2.txt');
+    expect(decodeClientEscapes('Docs%2Fnote.txt')).toBe('Docs/note.txt');
+    expect(decodeClientEscapes('%E6%96%87%E4%BB%B6')).toBe('文件');
+    expect(decodeClientEscapes('%e6%96%87%e4%bb%b6')).toBe('文件');
+  });
+
+  it('keeps names that merely hold %', () => {
+    for (const name of [
+      '50%.txt',
+      '100%25 sure.txt',
+      '/100%25 sure/doc.md',
+      '%41.txt',
+      '%FF.txt',
+      '文件%20.txt',
+      'plain.txt',
+      '/Docs',
+    ])
+      expect(decodeClientEscapes(name)).toBe(name);
+  });
+
+  it('applies to the fields that use clientText', () => {
+    expect(clientText(z.string()).parse('%2FDocs')).toBe('/Docs');
+    expect(clientText(z.string()).optional().parse(undefined)).toBeUndefined();
   });
 });

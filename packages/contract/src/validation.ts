@@ -132,3 +132,34 @@ export const listField = (maxItems = 1000, maxLength = 64) =>
     },
     z.array(z.string().max(maxLength)).max(maxItems),
   );
+
+// ---- names and paths a client encoded itself -------------------------------------------------
+
+const ESCAPE = /%[0-9A-Fa-f]{2}/g;
+
+/**
+ * A name or path as its sender meant it. Clients written for the original API percent-encode
+ * these fields themselves before their HTTP library encodes the query again, so `/Docs` arrives
+ * as `%2FDocs` and `hello 2.txt` as `hello%202.txt` (in a JSON body too). The rule: a value that
+ * is exactly `encodeURIComponent` of another text is that text. A name that merely contains `%`
+ * (`50%.txt`, `100%25 sure.txt`: `%` not followed by two hex digits, or beside a space, a slash
+ * or any character encodeURIComponent escapes) is kept as it is.
+ */
+export function decodeClientEscapes(value: string): string {
+  if (!value.includes('%')) return value;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+  const canonical = (s: string) => s.replace(ESCAPE, (e) => e.toUpperCase());
+  return decoded !== value && encodeURIComponent(decoded) === canonical(value) ? decoded : value;
+}
+
+/**
+ * A name or path field (`currentDirectory`, `filename`, `newFileName`, `path`, `relativePath`…)
+ * of a query or body: decoded once more when its sender encoded it itself (decodeClientEscapes).
+ */
+export const clientText = <T extends z.ZodType<string>>(inner: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? decodeClientEscapes(v) : v), inner);
