@@ -24,12 +24,15 @@ import {
   TOKEN_HEADER,
 } from '@nimbus/contract';
 import { notLoggedIn } from '../../lib/errors.ts';
+import { acceptFormBodies } from '../../lib/form-bodies.ts';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from './auth.plugin.ts';
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { auth, users, accessTokens, mfa, ldap } = app.services;
+  // the original client sends its first-run form as multipart (API-NOTES §1.1)
+  await acceptFormBodies(app);
 
   /** The session cookie of a finished sign-in (none for a sign-in waiting for its code). */
   const sessionCookie = (reply: FastifyReply, token: string, remember: boolean) => {

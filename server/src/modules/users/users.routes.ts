@@ -20,12 +20,15 @@ import {
   userListQuery,
   validOldPassBody,
 } from '@nimbus/contract';
+import { acceptFormBodies } from '../../lib/form-bodies.ts';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 
 export async function usersRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { users } = app.services;
+  // the original client sends its user forms as multipart (API-NOTES §1.2)
+  await acceptFormBodies(app);
 
   api.get('/user/info', { schema: { response: answers(userInfo) } }, async (request) =>
     ok(await users.info(actorOf(request))),

@@ -56,11 +56,19 @@ export interface UserLifecycle {
   deleted?(user: UserRow): Promise<void>;
 }
 
+/** How long a proof of the current password (POST /valid-old-pass) stands for a change. */
+const PROOF_MS = 5 * 60_000;
+
 export class UsersService {
   private readonly repo: UsersRepo;
   private readonly lifecycle: UserLifecycle[] = [];
   /** The one username cache: usernames never change, so each is looked up once. */
   private readonly usernames = new Map<string, string>();
+  /**
+   * Sessions that just proved their user's current password (POST /valid-old-pass), as the
+   * original client does before a change that sends only the new one: good once, for a while.
+   */
+  private readonly passwordProofs = new Map<string, { userId: string; until: number }>();
 
   constructor(
     private readonly db: Db,
@@ -330,7 +338,26 @@ export class UsersService {
   async checkOldPassword(actor: Actor, id: string, password: string): Promise<boolean> {
     if (actor.id !== id) throw forbidden('You can only check your own password');
     const row = await this.mustFind(id);
-    return this.guessCurrentPassword(row, password);
+    const valid = await this.guessCurrentPassword(row, password);
+    if (valid && actor.sessionId) {
+      const now = Date.now();
+      for (const [session, proof] of this.passwordProofs)
+        if (proof.until <= now) this.passwordProofs.delete(session);
+      this.passwordProofs.set(actor.sessionId, { userId: id, until: now + PROOF_MS });
+    }
+    return valid;
+  }
+
+  /**
+   * Whether this session proved this user's current password within PROOF_MS: the proof is
+   * used up by the asking, whatever the answer (taken before anything waits, so of two changes
+   * at once only one has it).
+   */
+  private takePasswordProof(actor: Actor, id: string): boolean {
+    if (!actor.sessionId) return false;
+    const proof = this.passwordProofs.get(actor.sessionId);
+    this.passwordProofs.delete(actor.sessionId);
+    return proof !== undefined && proof.userId === id && proof.until > Date.now();
   }
 
   private guessCurrentPassword(row: UserRow, password: string): Promise<boolean> {
@@ -388,8 +415,14 @@ export class UsersService {
       await this.resetPassword(actor, id, password);
       return;
     }
+    // without the current password: a proof of it by this session just before (the original
+    // client's flow), or nothing
+    if (!oldPassword && !this.takePasswordProof(actor, id))
+      throw badParameter(
+        'oldPassword: required, the current password (or prove it with /valid-old-pass first)',
+      );
     const row = await this.mustFind(id);
-    if (!oldPassword || !(await this.guessCurrentPassword(row, oldPassword))) {
+    if (oldPassword && !(await this.guessCurrentPassword(row, oldPassword))) {
       throw new AppError(ErrorCode.WARNING, 'The current password is wrong');
     }
     await this.setPassword(id, password);
@@ -397,6 +430,9 @@ export class UsersService {
   }
 
   private async setPassword(id: string, password: string): Promise<void> {
+    // a proof of the password that was is no proof of the new one
+    for (const [session, proof] of this.passwordProofs)
+      if (proof.userId === id) this.passwordProofs.delete(session);
     const now = Date.now();
     await this.repo.setFields(id, {
       passwordHash: await hashPassword(password),
