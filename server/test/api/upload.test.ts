@@ -130,10 +130,10 @@ describe('chunked upload', () => {
     const notHash = await sendChunk(
       t.app,
       admin.token,
-      { ...base, identifier: '3000-xbin', chunkNumber: 1, currentChunkSize: 1000 },
+      { ...base, identifier: '3000-x.bin', chunkNumber: 1, currentChunkSize: 1000 },
       chunks[0]!.bytes,
     );
-    expect(notHash.body.message).toMatch(/SHA-256/);
+    expect(notHash.body.message).toMatch(/identifier: the SHA-256/);
   });
 
   it('names each missing or wrong field in words', async () => {

@@ -8,6 +8,17 @@ const MAX_CHUNKS = 10_000_000;
 /** The largest date a JavaScript Date holds, either side of 1970, in milliseconds. */
 const MAX_DATE_MS = 8.64e15;
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
+/** The original client's identifier: the size and the relative path without punctuation. */
+const IDENTIFIER_PATTERN = /^[0-9A-Za-z_-]{1,128}$/;
+
+/**
+ * Whether an upload's identifier is the SHA-256 of its content: only then is the content
+ * checked against it at the merge, and only then may the upload complete from a file of the
+ * same content (instant upload). Any other identifier (`57-hellotxt`) only names the upload.
+ */
+export function isContentHash(identifier: string): boolean {
+  return HASH_PATTERN.test(identifier);
+}
 
 // The rules of the upload protocol (simple-uploader.js style, API-NOTES §1.4): where a file goes,
 // what names its session, and the arithmetic of its chunks.
@@ -34,8 +45,11 @@ export function targetSegments(
 export function sessionKey(userId: string, p: ChunkParams, visitorShareId?: string): string {
   const target = folderPathOf(targetSegments(p));
   const origin = visitorShareId ? `\nshare:${visitorShareId}` : '';
+  // an identifier that is not the content's hash names the file, not its bytes: its date tells
+  // a changed file of the same size and name apart, so its chunks never join the old ones'
+  const date = isContentHash(p.identifier) ? '' : `\nmodified:${p.lastModified ?? ''}`;
   return sha256(
-    `${userId}\n${p.identifier}\n${target}\n${p.filename}\n${p.totalSize}\n${p.chunkSize}${origin}`,
+    `${userId}\n${p.identifier}\n${target}\n${p.filename}\n${p.totalSize}\n${p.chunkSize}${origin}${date}`,
   );
 }
 
@@ -47,8 +61,10 @@ export function validateFile(
   >,
 ): void {
   checkName(p.filename);
-  if (!HASH_PATTERN.test(p.identifier))
-    throw badParameter('The upload identifier must be the SHA-256 of the file');
+  if (!IDENTIFIER_PATTERN.test(p.identifier))
+    throw badParameter(
+      'identifier: the SHA-256 of the file, or at most 128 letters, digits, "-" and "_"',
+    );
   if (!Number.isSafeInteger(p.totalSize) || p.totalSize < 0)
     throw badParameter('Invalid file size');
   if (!Number.isSafeInteger(p.chunkSize) || p.chunkSize < 1 || p.chunkSize > MAX_CHUNK_SIZE) {

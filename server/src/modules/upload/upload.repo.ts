@@ -42,6 +42,28 @@ export class UploadRepo {
     return { n: Number(row.n), bytes: Number(row.bytes ?? 0) };
   }
 
+  /** The latest session of one file of one user (through one share, or their own). */
+  latestOf(q: {
+    userId: string;
+    identifier: string;
+    filename: string;
+    targetPath: string;
+    totalSize: number;
+    shareId: string | null;
+  }): Promise<UploadSession | undefined> {
+    return this.db
+      .selectFrom('uploadSession')
+      .selectAll()
+      .where('userId', '=', q.userId)
+      .where('identifier', '=', q.identifier)
+      .where('filename', '=', q.filename)
+      .where('targetPath', '=', q.targetPath)
+      .where('totalSize', '=', q.totalSize)
+      .where('shareId', q.shareId === null ? 'is' : '=', q.shareId)
+      .orderBy('updatedAt', 'desc')
+      .executeTakeFirst();
+  }
+
   async touch(id: string, now = Date.now()): Promise<void> {
     await this.db
       .updateTable('uploadSession')

@@ -26,6 +26,7 @@ import { UploadPlacer } from './upload-placer.ts';
 import {
   type UploadPolicy,
   expectedChunkSize,
+  isContentHash,
   sessionKey,
   targetSegments,
   validateChunk,
@@ -72,7 +73,8 @@ export const ABANDONED_AFTER_MS = SESSION_IDLE_MS;
 /**
  * Chunked, resumable uploads. Each chunk is written once, at its offset, into one preallocated
  * file; the session lives in the database so a restart or a reload resumes where it stopped.
- * The identifier is the SHA-256 of the content: the merged file is checked against it.
+ * An identifier that is the SHA-256 of the content is checked against the merged file; any
+ * other (the original client's) only names the upload, and the hash is computed as it arrives.
  */
 export class UploadService {
   private readonly hashes: UploadHashes;
@@ -299,6 +301,7 @@ export class UploadService {
 
   /** A new file made from one the user already owns with the same hash and size: no bytes sent. */
   private async instantCopy(actor: Actor, p: ChunkParams): Promise<FileView | null> {
+    if (!isContentHash(p.identifier)) return null;
     const same = await this.files.sameContent(actor.id, p.identifier, p.totalSize);
     if (!same) return null;
     const source = this.files.placeOf(actor, same);
@@ -359,11 +362,15 @@ export class UploadService {
     policy: UploadPolicy = OWNER_POLICY,
   ): Promise<MergeOutcome> {
     requireAuthority(actor, 'cloud:file:upload');
+    // the original client leaves out the chunk size: the upload's session has it
+    const chunkSize =
+      request.chunkSize ?? (await this.sessionChunkSize(actor, request, policy)) ?? 0;
     // an older client leaves out the chunk count: the size and chunk size give it
     const p = {
       ...request,
+      chunkSize,
       totalChunks:
-        request.totalChunks ?? Math.max(1, Math.floor(request.totalSize / request.chunkSize)),
+        request.totalChunks ?? Math.max(1, Math.floor(request.totalSize / Math.max(chunkSize, 1))),
     };
     validateFile(p);
     const id = sessionKey(
@@ -399,6 +406,24 @@ export class UploadService {
       return jobId;
     });
     return typeof started === 'string' ? this.awaitMerge(actor, id, started) : started;
+  }
+
+  /** The chunk size of the latest session of this file (a merge that does not say it). */
+  private async sessionChunkSize(
+    actor: Actor,
+    p: MergeParams,
+    policy: UploadPolicy,
+  ): Promise<number | undefined> {
+    const found = await this.repo.latestOf({
+      userId: actor.id,
+      identifier: p.identifier,
+      filename: p.filename,
+      targetPath: folderPathOf(targetSegments(p)),
+      totalSize: p.totalSize,
+      shareId: policy.visitor?.shareId ?? null,
+    });
+    if (!found) throw mergeFailed('This upload has no chunks on the server; upload it again');
+    return found.chunkSize;
   }
 
   /** Wait a while for a background merge; its file, its failure, or "still merging". */
@@ -481,7 +506,7 @@ export class UploadService {
       };
       const hash =
         session.totalSize === 0 ? sha256('') : await this.hashes.final(session, staged, onBytes);
-      if (hash !== session.identifier)
+      if (isContentHash(session.identifier) && hash !== session.identifier)
         throw mergeFailed(
           'The uploaded bytes do not match the file (checksum mismatch); upload it again',
         );
