@@ -27,8 +27,10 @@ const menu = (
   parentId: fields.parentId ?? null,
   authority: fields.authority ?? null,
   path: fields.path ?? null,
-  component: fields.component ?? null,
-  icon: fields.icon ?? null,
+  // the original client loads `component` as a view and draws `icon` from its own icon set;
+  // authorities (menuType 1) have neither, as empty text
+  component: fields.component ?? '',
+  icon: fields.icon ?? '',
   hide: fields.hide ?? false,
 });
 
@@ -52,75 +54,78 @@ const adminAuthorities: Array<[string, string, string]> = [
 
 /**
  * The default menu tree (spec §2 Navigation rules). Ids are stable: the web translates them
- * (`menu.<id>`), and "reset menus and roles" restores exactly these rows.
+ * (`menu.<id>`) and draws their icons by id, and "reset menus and roles" restores exactly these
+ * rows. `component` and `icon` are the view paths and icon names of the original menu seed
+ * (API-NOTES appendix), which a client written for the original loads; the avatar menu's
+ * "Settings" opens the profile view, the one its path leads to.
  */
 export const SEED_MENUS: SeedMenu[] = [
   // Main sidebar (menuType 0)
   menu('home', 'Home', MenuType.MAIN, 1, {
     path: '/',
-    component: 'Home',
-    icon: 'HomeOutlined',
+    component: '/home/index',
+    icon: 'ziyuan',
     authority: 'cloud:file:list',
   }),
   menu('recently', 'Recently', MenuType.MAIN, 2, {
     path: '/recently',
-    component: 'Recently',
-    icon: 'ClockCircleOutlined',
+    component: '/recently/index',
+    icon: 'zuijinyuedu',
     authority: 'cloud:file:list',
   }),
   menu('favorite', 'Favorite', MenuType.MAIN, 3, {
     path: '/favorite',
-    component: 'Favorite',
-    icon: 'StarOutlined',
+    component: '/favorite/index',
+    icon: 'Favoritestarrate',
     authority: 'cloud:file:list',
   }),
   menu('document', 'Document', MenuType.MAIN, 4, {
     path: '/document',
-    component: 'Document',
-    icon: 'FileTextOutlined',
+    component: '/fileType/document',
+    icon: 'document',
     authority: 'cloud:file:list',
   }),
   menu('image', 'Image', MenuType.MAIN, 5, {
     path: '/image',
-    component: 'Image',
-    icon: 'PictureOutlined',
+    component: '/fileType/image',
+    icon: 'image',
     authority: 'cloud:file:list',
   }),
   menu('audio', 'Audio', MenuType.MAIN, 6, {
     path: '/audio',
-    component: 'Audio',
-    icon: 'CustomerServiceOutlined',
+    component: '/fileType/audio',
+    icon: 'file_music',
     authority: 'cloud:file:list',
   }),
   menu('video', 'Video', MenuType.MAIN, 7, {
     path: '/video',
-    component: 'Video',
-    icon: 'VideoCameraOutlined',
+    component: '/fileType/video',
+    icon: 'video',
     authority: 'cloud:file:list',
   }),
   menu('mount', 'Mount', MenuType.MAIN, 8, {
     path: '/mount',
-    component: 'Mount',
-    icon: 'CloudServerOutlined',
+    component: '/mount/index',
+    icon: 'guazai',
     authority: 'cloud:file:list',
   }),
   menu('trash', 'Trash', MenuType.MAIN, 9, {
     path: '/trash',
-    component: 'Trash',
-    icon: 'DeleteOutlined',
+    component: '/trash/index',
+    icon: 'huishouzhan',
     authority: 'cloud:file:delete',
   }),
   menu('tag', 'Tags', MenuType.MAIN, 10, {
     path: '/tag',
-    component: 'Tag',
-    icon: 'TagsOutlined',
+    component: '/tag/index',
+    icon: 'biaoqian',
     authority: 'cloud:file:list',
     hide: true,
   }),
   menu('share', 'Shares', MenuType.MAIN, 11, {
     path: '/share',
-    component: 'Share',
-    icon: 'ShareAltOutlined',
+    component: '/share/index',
+    icon: 'gongxiangzhongxin',
     authority: 'cloud:file:share',
   }),
   ...fileAuthorities.map(([id, name, authority], i) =>
@@ -130,36 +135,36 @@ export const SEED_MENUS: SeedMenu[] = [
   // Settings section (menuType 2)
   menu('setting-user', 'User settings', MenuType.SECTION, 1, {
     path: '/setting/user',
-    component: 'SettingUser',
-    icon: 'UserOutlined',
+    component: '/setting/sys/cusomerInfo',
+    icon: 'UserSettings',
   }),
   menu('setting-cloud', 'Cloud management', MenuType.SECTION, 2, {
     path: '/setting/cloudManager',
-    component: 'CloudManager',
-    icon: 'SettingOutlined',
+    component: '/setting/cloudManager',
+    icon: 'yunshezhi',
     authority: 'cloud:set:sync',
   }),
   menu('setting-task', 'Task progress', MenuType.SECTION, 3, {
     path: '/setting/taskProgress',
-    component: 'TaskProgress',
-    icon: 'UnorderedListOutlined',
+    component: '/setting/taskProgress',
+    icon: 'gengxinjindu',
   }),
   menu('sys-user', 'Users', MenuType.SECTION, 4, {
     path: '/setting/sys/user',
-    component: 'SysUser',
-    icon: 'TeamOutlined',
+    component: '/setting/sys/cusomerManager',
+    icon: 'huaban',
     authority: 'sys:user:list',
   }),
   menu('sys-role', 'Roles', MenuType.SECTION, 5, {
     path: '/setting/sys/role',
-    component: 'SysRole',
-    icon: 'SafetyCertificateOutlined',
+    component: '/setting/sys/roleManager',
+    icon: 'role',
     authority: 'sys:role:list',
   }),
   menu('sys-menu', 'Menus', MenuType.SECTION, 6, {
     path: '/setting/sys/menu',
-    component: 'SysMenu',
-    icon: 'MenuOutlined',
+    component: '/setting/sys/menuManager',
+    icon: 'menu',
     authority: 'sys:menu:list',
   }),
   ...adminAuthorities.map(([id, name, authority], i) =>
@@ -169,16 +174,19 @@ export const SEED_MENUS: SeedMenu[] = [
   // Avatar dropdown (menuType 4)
   menu('avatar-setting', 'Settings', MenuType.AVATAR, 1, {
     path: '/setting/user',
-    icon: 'SettingOutlined',
+    component: '/setting/sys/cusomerInfo',
+    icon: 'shezhi',
   }),
   menu('avatar-cloud', 'Cloud management', MenuType.AVATAR, 2, {
     path: '/setting/cloudManager',
-    icon: 'CloudOutlined',
+    component: '/setting/cloudManager',
+    icon: 'yunshezhi',
     authority: 'cloud:set:sync',
   }),
   menu('avatar-task', 'Task progress', MenuType.AVATAR, 3, {
     path: '/setting/taskProgress',
-    icon: 'UnorderedListOutlined',
+    component: '/setting/taskProgress',
+    icon: 'gengxinjindu',
   }),
 ];
 

@@ -1,4 +1,5 @@
 import * as Icons from '@ant-design/icons';
+import type { MenuNode } from '@nimbus/contract';
 import { createElement, type ComponentType } from 'react';
 import { isExternal } from '../layout/menus';
 
@@ -103,18 +104,58 @@ const ALIASES: Record<string, IconComponent> = {
   tag: Icons.TagOutlined,
 };
 
+/**
+ * The icons of the built-in menus, by their stable ids: their `icon` field names the original
+ * product's icon set (for its clients), which this app does not draw.
+ */
+const BUILTIN_MENU_ICONS: Record<string, IconComponent> = {
+  home: Icons.HomeOutlined,
+  recently: Icons.ClockCircleOutlined,
+  favorite: Icons.StarOutlined,
+  document: Icons.FileTextOutlined,
+  image: Icons.PictureOutlined,
+  audio: Icons.CustomerServiceOutlined,
+  video: Icons.VideoCameraOutlined,
+  mount: Icons.CloudServerOutlined,
+  trash: Icons.DeleteOutlined,
+  tag: Icons.TagsOutlined,
+  share: Icons.ShareAltOutlined,
+  'setting-user': Icons.UserOutlined,
+  'setting-cloud': Icons.SettingOutlined,
+  'setting-task': Icons.UnorderedListOutlined,
+  'sys-user': Icons.TeamOutlined,
+  'sys-role': Icons.SafetyCertificateOutlined,
+  'sys-menu': Icons.MenuOutlined,
+  'avatar-setting': Icons.SettingOutlined,
+  'avatar-cloud': Icons.CloudOutlined,
+  'avatar-task': Icons.UnorderedListOutlined,
+};
+
+/**
+ * A menu's icon: one an administrator picked from this app's set (or a link), else the built-in
+ * menu's own by its id, else what its name suggests.
+ */
+export function iconOfMenu(menu: Pick<MenuNode, 'id' | 'icon'>): IconComponent {
+  const name = menu.icon;
+  if (name && (MENU_ICONS[name] || isExternal(name))) return iconFor(name);
+  return BUILTIN_MENU_ICONS[menu.id] ?? iconFor(name);
+}
+
 export function iconFor(name: string | null | undefined): IconComponent {
   if (!name) return Icons.AppstoreOutlined;
   if (isExternal(name)) return Icons.ExportOutlined;
   return MENU_ICONS[name] ?? ALIASES[name] ?? ALIASES[name.toLowerCase()] ?? Icons.AppstoreOutlined;
 }
 
+/** An icon by its name (`name`), or the icon of a menu (`menu`). */
 export function MenuIcon({
   name,
+  menu,
   className,
 }: {
-  name: string | null | undefined;
+  name?: string | null;
+  menu?: Pick<MenuNode, 'id' | 'icon'>;
   className?: string;
 }) {
-  return createElement(iconFor(name), { className });
+  return createElement(menu ? iconOfMenu(menu) : iconFor(name), { className });
 }

@@ -19,7 +19,7 @@ function toItems(nodes: MenuNode[]): MenuItem[] {
   return nodes.map((node) => {
     const label = menuLabel(node);
     const external = externalTarget(node);
-    const icon = <MenuIcon name={node.icon} />;
+    const icon = <MenuIcon menu={node} />;
     if (node.children?.length) {
       return { key: `group:${node.id}`, icon, label, children: toItems(node.children) };
     }

@@ -27,7 +27,7 @@ function TopRoutes() {
     const content = (
       <Button
         type="text"
-        icon={<MenuIcon name={node.icon} />}
+        icon={<MenuIcon menu={node} />}
         aria-label={isMobile ? label : undefined}
         data-testid={`top-route-${node.id}`}
       >

@@ -48,7 +48,7 @@ export function UserMenu() {
         ) : null;
       return {
         key: node.id,
-        icon: <MenuIcon name={node.icon} />,
+        icon: <MenuIcon menu={node} />,
         label: external ? (
           <a
             href={external}

@@ -21,6 +21,7 @@ import * as m019 from './019-audit-without-codes.ts';
 import * as m020 from './020-access-token-scope.ts';
 import * as m021 from './021-audit-second-factor.ts';
 import * as m022 from './022-name-substring-search.ts';
+import * as m023 from './023-menus-of-the-original.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '020-access-token-scope': m020,
   '021-audit-second-factor': m021,
   '022-name-substring-search': m022,
+  '023-menus-of-the-original': m023,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -34,8 +34,9 @@ const toNode = (m: MenuRow): MenuNode => ({
   name: m.name,
   authority: m.authority,
   path: m.path,
-  component: m.component,
-  icon: m.icon,
+  // a client of the original reads text in both (menus made without them included)
+  component: m.component ?? '',
+  icon: m.icon ?? '',
   sortNumber: m.sortNumber,
   menuType: m.menuType,
   hide: m.hide === 1,

@@ -9,7 +9,7 @@ function toTreeData(nodes: MenuNode[]): TreeDataNode[] {
   return nodes.map((node) => ({
     key: node.id,
     title: <span data-testid={`role-menu-${node.id}`}>{menuLabel(node)}</span>,
-    icon: <MenuIcon name={node.icon} />,
+    icon: <MenuIcon menu={node} />,
     children: node.children?.length ? toTreeData(node.children) : undefined,
   }));
 }

@@ -224,7 +224,7 @@ export function MenusPage() {
       title: t('menus.name'),
       render: (_, row) => (
         <Space>
-          <MenuIcon name={row.icon} />
+          <MenuIcon menu={row} />
           <span style={{ fontWeight: 500 }}>{menuLabel(row)}</span>
           {row.hide ? <Tag>{t('menus.hiddenTag')}</Tag> : null}
         </Space>
