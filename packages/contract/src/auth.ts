@@ -65,7 +65,8 @@ export const userInfo = z.object({
   id: z.string(),
   username: z.string(),
   showName: z.string(),
-  avatar: z.string().nullable(),
+  /** The avatar's file id; absent without one (as the original: its client would ask for `null`). */
+  avatar: z.string().optional(),
   slogan: z.string().nullable(),
   introduction: z.string().nullable(),
   roles: z.array(z.string()),
@@ -76,7 +77,8 @@ export const userInfo = z.object({
   personalization: personalizationBody,
   createTime: z.string(),
   netdiskName: z.string(),
-  netdiskLogo: z.string().nullable(),
+  /** The logo; absent without one (as the original). */
+  netdiskLogo: z.string().optional(),
   iframe: z.string(),
   exactSearch: z.boolean(),
   newVersion: z.boolean(),

@@ -42,6 +42,27 @@ export const mountRef = z.object({
   fileShowName: z.string(),
 });
 
+/** A permanent share "expires" at this moment: past the original client's own mark of forever. */
+export const SHARE_NEVER_EXPIRES = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Whether an item is shared, set by the drive's listings (`/list`, `/search-file-open`,
+ * `/search-file`): `isShare` always there; the rest only on shared items, the settings being
+ * those in force (the outermost shared folder's).
+ */
+const itemShareFields = {
+  isShare: z.boolean().optional(),
+  /** The item's own share, not one of a folder above it. */
+  shareBase: z.boolean().optional(),
+  /** The item has its own share inside a shared folder (whose settings apply). */
+  subShare: z.boolean().optional(),
+  isPrivacy: z.boolean().optional(),
+  /** Epoch milliseconds; SHARE_NEVER_EXPIRES for a permanent share. */
+  expiresAt: z.number().optional(),
+};
+export const itemShareFacts = z.object(itemShareFields);
+export type ItemShareFacts = z.infer<typeof itemShareFacts>;
+
 /** A file or folder as the API shows it (FileIntroVO of API-NOTES §1.3). */
 export const fileItem = z.object({
   id: z.string(),
@@ -63,12 +84,22 @@ export const fileItem = z.object({
   userId: z.string(),
   /** Set on items in the trash. */
   trashDate: z.string().optional(),
-  /** Audio files: the song's tags, once read (spec §3 File: music). */
-  music: musicTags.optional(),
+  /**
+   * Audio files with a cover picture: the song's tags (spec §3 File: music), and `name`, the
+   * song's name, by which the original client asks for the cover. A song without a cover has
+   * none here (that client would ask for a cover that is not there); /media/info has its tags.
+   */
+  music: musicTags.extend({ name: z.string() }).optional(),
+  /**
+   * Milliseconds since the item last changed (the original's `agoTime`): the original client
+   * writes "3 minutes ago" from it.
+   */
+  agoTime: z.number(),
   /** Set on a mount listed in its folder: someone's shared folder placed here. */
   mount: mountRef.optional(),
   /** The owner's tags on the item, in the order of their tag list (set by the drive's listings). */
   tags: z.array(tagItem).optional(),
+  ...itemShareFields,
 });
 export type FileItem = z.infer<typeof fileItem>;
 
@@ -150,7 +181,27 @@ export const listQuery = z.object({
   order: z.enum(SORT_ORDERS).optional().catch(undefined),
   isFolder: optionalFlag(),
   isFavorite: optionalFlag(),
+  /** The mounted folders, wherever they sit (the original client's mount view). */
+  isMount: optionalFlag(),
   tagId: id.optional(),
+  /**
+   * The original client's description of its view, as JSON text: `{"recently": true}` asks for
+   * the recently view. Anything else in it is not read, and text that is no such object is
+   * as if not sent.
+   */
+  queryCondition: z
+    .preprocess(
+      (v) => {
+        if (typeof v !== 'string') return v;
+        try {
+          return JSON.parse(v) as unknown;
+        } catch {
+          return undefined;
+        }
+      },
+      z.object({ recently: optionalFlag() }).optional(),
+    )
+    .catch(undefined),
   pageIndex: queryNumber(z.number().int().min(1)).default(1),
   pageSize: queryNumber(z.number().int().min(1).max(MAX_LIST_PAGE_SIZE)).default(50),
 });

@@ -39,8 +39,8 @@ export const historyVersion = z.object({
   metadata: z.object({
     filepath: z.string(),
     filename: z.string(),
-    /** Epoch milliseconds of `uploadDate`. */
-    time: z.number(),
+    /** `uploadDate` again, `yyyy-MM-dd HH:mm:ss` (API-NOTES §1.0): the original client shows it. */
+    time: z.string(),
     /** Who replaced it: a username, or `share:<link>` for a visitor of that share link. */
     operator: z.string(),
     size: z.number(),

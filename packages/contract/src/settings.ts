@@ -22,7 +22,8 @@ export const VERSIONS_PER_FILE_MAX = 500;
 
 export const websiteRecord = z.object({
   netdiskName: z.string(),
-  netdiskLogo: z.string().nullable(),
+  /** Absent without one (as the original: its client would ask for `/api/file/null`). */
+  netdiskLogo: z.string().optional(),
   version: z.string(),
   /** A line under the sign-in and share pages (a record number, a notice): plain text. */
   footerText: z.string(),
@@ -48,7 +49,8 @@ export type VersionStatus = z.infer<typeof versionStatus>;
 /** `GET /website/setting`: what the administrator sets of the drive's public face and upkeep. */
 export const websiteSetting = z.object({
   netdiskName: z.string(),
-  netdiskLogo: z.string().nullable(),
+  /** Absent without one (as the original: its client would ask for `/api/file/null`). */
+  netdiskLogo: z.string().optional(),
   footerText: z.string(),
   versionsPerFile: z.number().int(),
 });

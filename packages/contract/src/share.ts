@@ -63,6 +63,8 @@ const shareOperation = z.enum(SHARE_OPERATIONS);
 
 /** A share as its owner sees it (ShareDO of API-NOTES §1.7). */
 export const shareView = z.object({
+  /** The share's id (`shareId` again): the original client names a row of its Shares page by it. */
+  id: z.string(),
   shareId: z.string(),
   shortId: z.string(),
   fileId: z.string(),
@@ -99,14 +101,17 @@ export const sharer = z.object({
   userId: z.string(),
   username: z.string(),
   showName: z.string(),
-  avatar: z.string().nullable(),
+  /** Absent without one, as the logo (as the original). */
+  avatar: z.string().optional(),
   netdiskName: z.string(),
-  netdiskLogo: z.string().nullable(),
+  netdiskLogo: z.string().optional(),
 });
 export type Sharer = z.infer<typeof sharer>;
 
 /** What any visitor learns about a share before (and after) entering its code. */
 export const shareFacts = z.object({
+  /** The share's id (`shareId` again), as the original's placeholder before the code gave. */
+  id: z.string(),
   shareId: z.string(),
   shortId: z.string(),
   fileName: z.string(),
@@ -144,6 +149,10 @@ export const publicFileView = z.object({
   contentText: z.string().optional(),
   /** The text was cut at the preview limit. */
   truncated: z.boolean().optional(),
+  /** The share is private: the original client keeps the visitor's share token by this. */
+  isPrivacy: z.boolean(),
+  /** What visitors may do besides reading (empty but for a private folder share). */
+  operationPermissionList: z.array(shareOperation),
 });
 export type PublicFileView = z.infer<typeof publicFileView>;
 

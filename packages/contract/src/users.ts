@@ -61,7 +61,8 @@ export const userListItem = z.object({
   id: z.string(),
   username: z.string(),
   showName: z.string(),
-  avatar: z.string().nullable(),
+  /** Absent without one (as the original). */
+  avatar: z.string().optional(),
   quota: z.number(),
   takeUpSpace: z.number(),
   creator: z.boolean(),

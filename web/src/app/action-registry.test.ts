@@ -20,6 +20,7 @@ const item = (id: string, fields: Partial<FileItem> = {}): FileItem => ({
   childrenCount: 0,
   hash: null,
   userId: 'u1',
+  agoTime: 0,
   ...fields,
 });
 

@@ -8,6 +8,9 @@ import type { FileRow, MountEntry } from './files.repo.ts';
 /** A file or folder as the API shows it: the contract's `fileItem`. */
 export type FileView = FileItem;
 
+/** Milliseconds since `date` (never below zero: a clock set back makes nothing "in the future"). */
+const agoTime = (date: number) => Math.max(0, Date.now() - date);
+
 export function toView(row: FileRow): FileView {
   const view: FileView = {
     id: row.id,
@@ -24,11 +27,14 @@ export function toView(row: FileRow): FileView {
     isFavorite: row.isFavorite === 1,
     childrenCount: row.childrenCount,
     userId: row.userId,
+    agoTime: agoTime(row.updateDate),
   };
   if (row.trashedAt) view.trashDate = formatDateTime(row.trashedAt);
   if (row.fileType === 'audio') {
     const music = musicOf(row);
-    if (music) view.music = music;
+    // only a song with a cover names one: the original client asks for the cover by the name
+    if (music?.hasCover)
+      view.music = { ...music, name: music.songName || row.name.replace(/\.[^.]*$/, '') };
   }
   return view;
 }
@@ -51,6 +57,7 @@ export function mountView(owner: { id: string }, mount: MountEntry, prefix: stri
     isFavorite: false,
     childrenCount: mount.childrenCount,
     userId: owner.id,
+    agoTime: agoTime(mount.updateDate),
     mount: {
       mountId: mount.mountId,
       shareId: mount.shareId,

@@ -281,15 +281,50 @@ export class FilesRepo {
     return { entries, total };
   }
 
-  /** The mounts of the user placed in a folder whose shared folder is alive. */
-  private mountsIn(userId: string, parentId: string) {
+  /** The mounts of the user whose shared folder is alive. */
+  private liveMounts(userId: string) {
     return this.db
       .selectFrom('mount')
       .innerJoin('share', 'share.id', 'mount.shareId')
       .innerJoin('file as shared', 'shared.id', 'share.fileId')
       .where('mount.userId', '=', userId)
-      .where('mount.parentId', '=', parentId)
       .where('shared.trashId', 'is', null);
+  }
+
+  /** The mounts of the user placed in a folder whose shared folder is alive. */
+  private mountsIn(userId: string, parentId: string) {
+    return this.liveMounts(userId).where('mount.parentId', '=', parentId);
+  }
+
+  /** A page of all the user's live mounts, wherever they sit, by name. */
+  async mountPage(
+    userId: string,
+    order: 'asc' | 'desc',
+    offset: number,
+    limit: number,
+  ): Promise<{ mounts: MountEntry[]; total: number }> {
+    const { n } = await this.liveMounts(userId)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const keys = await this.liveMounts(userId)
+      .select('mount.id as id')
+      .orderBy('mount.name', order)
+      .orderBy('mount.id', 'asc')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    const byId = new Map(
+      (
+        await this.mountEntries(
+          userId,
+          keys.map((k) => k.id),
+        )
+      ).map((m) => [m.mountId, m]),
+    );
+    return {
+      mounts: keys.flatMap((k) => byId.get(k.id) ?? []),
+      total: Number(n),
+    };
   }
 
   async countMounts(userId: string, parentId: string): Promise<number> {

@@ -29,6 +29,7 @@ import {
 } from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
+import type { FileView } from './file-view.ts';
 
 /** The ids of a request: from the query and from a JSON body. */
 const idsOf = (query: { fileIds: string[] }, body: { fileIds: string[] } | null | undefined) =>
@@ -37,8 +38,11 @@ const idsOf = (query: { fileIds: string[] }, body: { fileIds: string[] } | null 
 /** The file tree (API-NOTES §1.3–§1.5): listings, new items, rename, move, copy, the trash. */
 export async function filesRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { files, fileOps, trash, extract, tags } = app.services;
+  const { files, fileOps, trash, extract, tags, shares } = app.services;
   const listed = answers(fileList);
+  /** A page of a listing with what the drive's listings add: tags, and whether it is shared. */
+  const described = async (request: FastifyRequest, items: FileView[]) =>
+    shares.withShareFacts(actorOf(request), await tags.withTags(actorOf(request), items));
   const oneItem = answers(fileItem);
   const results = answers(operationResults);
 
@@ -55,12 +59,14 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
       isFavorite: q.isFavorite,
       tagId: q.tagId || undefined,
       isFolder: q.isFolder,
+      isMount: q.isMount,
+      recently: q.queryCondition?.recently,
       sortableProp: q.sortableProp,
       order: q.order,
       pageIndex: q.pageIndex,
       pageSize: q.pageSize,
     });
-    return ok(await tags.withTags(actorOf(request), items), { count: total });
+    return ok(await described(request, items), { count: total });
   });
 
   api.get(
@@ -76,7 +82,7 @@ export async function filesRoutes(app: FastifyInstance): Promise<void> {
         pageSize: q.pageSize,
         withMounts: true,
       });
-      return ok(await tags.withTags(actorOf(request), items), { count: total });
+      return ok(await described(request, items), { count: total });
     },
   );
 

@@ -74,6 +74,10 @@ export interface ListParams {
   /** The files with this tag, drive-wide. */
   tagId?: string;
   isFolder?: boolean;
+  /** The mounted folders, wherever they sit (at the root only, as the original). */
+  isMount?: boolean;
+  /** The recently view, asked for as the original client asks (`queryCondition`). */
+  recently?: boolean;
   sortableProp?: SortProp;
   order?: SortOrder;
   pageIndex: number;
@@ -176,8 +180,10 @@ export class FilesService {
 
   async list(owner: Owner, p: ListParams): Promise<{ items: FileView[]; total: number }> {
     const view = p.queryFileType ?? '';
+    const atRoot = !p.folderId && parseFolderPath(p.currentDirectory).length === 0;
+    if (p.isMount === true && atRoot && !view) return this.mounts(owner, p);
     const trash = view === 'trash';
-    const recently = view === 'recently';
+    const recently = view === 'recently' || (p.recently === true && !view);
     const typed = VIEW_TYPES.has(view);
     const driveWide = trash || recently || typed || p.isFavorite === true || Boolean(p.tagId);
     let folder: FolderRef | undefined;
@@ -220,6 +226,23 @@ export class FilesService {
     const items = entries.map((entry) =>
       entry.kind === 'file' ? toView(entry.row) : mountView(owner, entry.mount, prefix),
     );
+    return { items, total };
+  }
+
+  /** A page of the user's mounts, each as an entry of the folder it sits in. */
+  private async mounts(owner: Owner, p: ListParams): Promise<{ items: FileView[]; total: number }> {
+    const { mounts, total } = await this.repo.mountPage(
+      owner.id,
+      p.order === 'descending' ? 'desc' : 'asc',
+      (p.pageIndex - 1) * p.pageSize,
+      p.pageSize,
+    );
+    const parents = await this.repo.liveMany(
+      owner.id,
+      [...new Set(mounts.map((m) => m.parentId))].filter((id) => id !== ROOT_ID),
+    );
+    const prefixes = new Map(parents.map((row) => [row.id, prefixOf(row)]));
+    const items = mounts.map((m) => mountView(owner, m, prefixes.get(m.parentId) ?? '/'));
     return { items, total };
   }
 

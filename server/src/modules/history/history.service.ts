@@ -348,7 +348,7 @@ function toVersionView(v: VersionRow): HistoryVersion {
     metadata: {
       filepath: v.path,
       filename: v.filename,
-      time: v.createdAt,
+      time: formatDateTime(v.createdAt),
       operator: v.operator,
       size: v.size,
       compression: v.compression,

@@ -19,8 +19,12 @@ import { repackAsTar } from '../files/programs/repack.ts';
 import { isTextSuffix } from '../files/file-types.ts';
 import type { FileRow, FilesService } from '../files/files.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import type { ShareAccess, ShareCredentials, ShareTarget } from '../share/share-access.ts';
-import { toPublicView } from '../share/share-browse.service.ts';
+import {
+  publicPathOf,
+  type ShareAccess,
+  type ShareCredentials,
+  type ShareTarget,
+} from '../share/share-access.ts';
 import { listingOf, tarEntries, zipEntries } from './archive-listing.ts';
 import {
   CHARSET_SAMPLE_BYTES,
@@ -75,7 +79,7 @@ export class PreviewService {
     return {
       row,
       place: this.files.placeOf(owner, row),
-      path: open ? toPublicView(open.root, row).path : row.path,
+      path: open ? publicPathOf(open.root, row) : row.path,
       previewOnly: previewOnlyOf(bytesGrant(actor, open)),
     };
   }
@@ -101,7 +105,7 @@ export class PreviewService {
     return {
       row,
       place: this.files.placeOf(open.owner, row),
-      path: toPublicView(open.root, row).path,
+      path: publicPathOf(open.root, row),
       previewOnly: previewOnlyOf(bytesGrant(creds.actor, open)),
     };
   }

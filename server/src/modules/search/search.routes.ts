@@ -17,7 +17,7 @@ import { actorOf } from '../auth/auth.plugin.ts';
 /** Search (API-NOTES §1.13), search history and the OCR settings (§1.12). */
 export async function searchRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { search } = app.services;
+  const { search, shares } = app.services;
 
   api.get(
     '/search-file',
@@ -47,7 +47,8 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
         pageSize: q.pageSize,
         remember: !q.quick,
       });
-      return ok(items, { count: total });
+      // whether each hit is shared, as the drive's listings say (one query for the page)
+      return ok(await shares.withShareFacts(actorOf(request), items), { count: total });
     },
   );
 

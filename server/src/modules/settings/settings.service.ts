@@ -118,7 +118,7 @@ export class SettingsService {
     const drive = await this.drive();
     return {
       netdiskName: drive.netdiskName,
-      netdiskLogo: drive.netdiskLogo,
+      ...(drive.netdiskLogo ? { netdiskLogo: drive.netdiskLogo } : {}),
       version: this.version(),
       footerText: drive.footerText,
     };
@@ -130,7 +130,7 @@ export class SettingsService {
     const drive = await this.drive();
     return {
       netdiskName: drive.netdiskName,
-      netdiskLogo: drive.netdiskLogo,
+      ...(drive.netdiskLogo ? { netdiskLogo: drive.netdiskLogo } : {}),
       footerText: drive.footerText,
       versionsPerFile: drive.versionsPerFile,
     };

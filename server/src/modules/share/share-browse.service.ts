@@ -21,7 +21,16 @@ import {
 } from './share-access.ts';
 import type { ShareCodeThrottle } from './share-code-throttle.ts';
 
-export function toPublicView(root: FileRow, row: FileRow): PublicFileView {
+/**
+ * A file or folder of a share as its visitors see it. Each carries the share's privacy and what
+ * visitors may do besides reading, as the original's items did: its client keeps the visitor's
+ * share token and offers uploads by these.
+ */
+export function toPublicView(
+  share: Pick<LocatedShare, 'root' | 'settings'>,
+  row: FileRow,
+): PublicFileView {
+  const { root, settings } = share;
   return {
     id: row.id,
     name: row.name,
@@ -34,6 +43,8 @@ export function toPublicView(root: FileRow, row: FileRow): PublicFileView {
     uploadDate: formatDateTime(row.uploadDate),
     updateDate: formatDateTime(row.updateDate),
     childrenCount: row.childrenCount,
+    isPrivacy: settings.isPrivacy,
+    operationPermissionList: root.isFolder === 1 ? operationsOf(settings) : [],
   };
 }
 
@@ -92,9 +103,9 @@ export class ShareBrowseService {
       userId: located.owner.id,
       username: located.owner.username,
       showName: located.owner.showName,
-      avatar: located.owner.avatar,
+      ...(located.owner.avatar ? { avatar: located.owner.avatar } : {}),
       netdiskName: drive.netdiskName,
-      netdiskLogo: drive.netdiskLogo,
+      ...(drive.netdiskLogo ? { netdiskLogo: drive.netdiskLogo } : {}),
     };
   }
 
@@ -113,7 +124,7 @@ export class ShareBrowseService {
     if (options.pageIndex === 1 && via !== 'owner') await this.repo.countView(open.share.id);
     const facts = await this.facts(located, open, creds.actor);
     if (open.root.isFolder !== 1)
-      return { items: [toPublicView(open.root, open.root)], total: 1, facts };
+      return { items: [toPublicView(open, open.root)], total: 1, facts };
     const { items, total } = await this.listFolder(open, open.root, options);
     return { items, total, facts };
   }
@@ -122,12 +133,12 @@ export class ShareBrowseService {
   async openFolder(creds: ShareCredentials, target: ShareTarget, options: ListOptions) {
     const { open, row } = await this.access.access(creds, target);
     const { items, total } = await this.listFolder(open, row, options);
-    return { items, total, folder: toPublicView(open.root, row) };
+    return { items, total, folder: toPublicView(open, row) };
   }
 
   async fileInfo(creds: ShareCredentials, target: ShareTarget): Promise<PublicFileView> {
     const { open, row } = await this.access.access(creds, target);
-    return toPublicView(open.root, row);
+    return toPublicView(open, row);
   }
 
   /** The first bytes of a shared text file, as UTF-8. */
@@ -138,7 +149,7 @@ export class ShareBrowseService {
     const grant = bytesGrant(creds.actor, open);
     if (!grant.download && !isTextSuffix(row.suffix) && !row.contentType.startsWith('text/'))
       throw grant.refusePreview();
-    const view = toPublicView(open.root, row);
+    const view = toPublicView(open, row);
     let head: Buffer;
     try {
       head = await this.files.blobs.readHead(
@@ -162,6 +173,8 @@ export class ShareBrowseService {
     actor: Actor | null,
   ): Promise<ShareFacts> {
     const facts: ShareFacts = {
+      // the share's own id, as the original's placeholder gave: nothing of what it holds
+      id: located.share.id,
       shareId: located.share.id,
       shortId: located.share.shortId,
       fileName: located.root.name,
@@ -174,7 +187,7 @@ export class ShareBrowseService {
       sharer: {
         username: located.owner.username,
         showName: located.owner.showName,
-        avatar: located.owner.avatar,
+        ...(located.owner.avatar ? { avatar: located.owner.avatar } : {}),
       },
     };
     if (open) {
@@ -204,6 +217,6 @@ export class ShareBrowseService {
       offset: (options.pageIndex - 1) * options.pageSize,
       limit: options.pageSize,
     });
-    return { items: rows.map((r) => toPublicView(open.root, r)), total };
+    return { items: rows.map((r) => toPublicView(open, r)), total };
   }
 }

@@ -159,7 +159,7 @@ export class ShareVisitorService {
   ): Promise<PublicFileView | undefined> {
     if (!id) return undefined;
     const row = await this.files.liveRow(share.owner.id, id);
-    return row && isWithin(share.root, row) ? toPublicView(share.root, row) : undefined;
+    return row && isWithin(share.root, row) ? toPublicView(share, row) : undefined;
   }
 
   async checkExist(creds: ShareCredentials, filenames: string[], currentDirectory?: string) {

@@ -114,6 +114,51 @@ export class ShareRepo {
       .execute();
   }
 
+  /**
+   * The shares that touch a page of a listing, in one query: the items' own shares and the
+   * shares of the live folders above them. Each comes with its item's place (`path`, `name`).
+   */
+  async aroundItems(
+    userId: string,
+    items: Array<{ id: string; path: string }>,
+  ): Promise<Array<ShareRow & { filePath: string; fileName: string }>> {
+    if (items.length === 0) return [];
+    const ancestors = new Map<string, { path: string; name: string }>();
+    for (const item of items)
+      for (const a of ancestorsOf(item.path)) ancestors.set(`${a.path}${a.name}`, a);
+    const byPlace = [...ancestors.values()];
+    return this.db
+      .selectFrom('share')
+      .innerJoin('file', 'file.id', 'share.fileId')
+      .selectAll('share')
+      .select(['file.path as filePath', 'file.name as fileName'])
+      .where('share.userId', '=', userId)
+      .where('file.userId', '=', userId)
+      .where('file.trashId', 'is', null)
+      .where((eb) =>
+        eb.or([
+          eb(
+            'file.id',
+            'in',
+            items.map((item) => item.id),
+          ),
+          ...(byPlace.length
+            ? [
+                eb.and([
+                  eb('file.isFolder', '=', 1),
+                  eb.or(
+                    byPlace.map((a) =>
+                      eb.and([eb('file.path', '=', a.path), eb('file.name', '=', a.name)]),
+                    ),
+                  ),
+                ]),
+              ]
+            : []),
+        ]),
+      )
+      .execute();
+  }
+
   /** Shares of items strictly below a folder (whose children have the path `prefix`). */
   inside(userId: string, prefix: string): Promise<ShareRow[]> {
     return this.db

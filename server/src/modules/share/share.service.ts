@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { SHARE_CODE_LENGTH, type GenerateShareBody, type ShareView } from '@nimbus/contract';
+import {
+  SHARE_CODE_LENGTH,
+  SHARE_NEVER_EXPIRES,
+  type GenerateShareBody,
+  type ItemShareFacts,
+  type ShareView,
+} from '@nimbus/contract';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { exists } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -54,6 +60,7 @@ export class ShareService {
       ? { settings: ownSettings(share), parent: null }
       : await this.access.effective(share, file);
     return {
+      id: share.id,
       shareId: share.id,
       shortId: share.shortId,
       fileId: file.id,
@@ -231,6 +238,40 @@ export class ShareService {
     const items: ShareView[] = [];
     for (const r of pairWithFiles(shares, files)) items.push(await this.view(r.share, r.file));
     return { items, total };
+  }
+
+  /**
+   * A listing's items, each saying whether it is shared (API-NOTES §1.3 FileIntroVO): its own
+   * share (`shareBase`) or a shared folder above it, with the settings in force, those of the
+   * outermost share. One query for the page; mounts and items in the trash are not shared.
+   */
+  async withShareFacts<T extends { id: string; path: string; mount?: unknown; trashDate?: string }>(
+    owner: { id: string },
+    items: T[],
+  ): Promise<Array<T & ItemShareFacts>> {
+    const own = items.filter((item) => !item.mount && item.trashDate === undefined);
+    const shares = await this.repo.aroundItems(owner.id, own);
+    const byFile = new Map(shares.map((s) => [s.fileId, s]));
+    // the folders shared, outermost first: the first that holds an item gives its settings
+    const folders = shares
+      .map((s) => ({ share: s, prefix: `${s.filePath}${s.fileName}/` }))
+      .sort((a, b) => a.prefix.length - b.prefix.length);
+    return items.map((item) => {
+      if (item.mount || item.trashDate !== undefined) return { ...item, isShare: false };
+      const outer = folders.find((f) => item.path.startsWith(f.prefix))?.share;
+      const mine = byFile.get(item.id);
+      const source = outer ?? mine;
+      if (!source) return { ...item, isShare: false };
+      const settings = ownSettings(source);
+      return {
+        ...item,
+        isShare: true,
+        shareBase: mine !== undefined && outer === undefined,
+        ...(mine && outer ? { subShare: true } : {}),
+        isPrivacy: settings.isPrivacy,
+        expiresAt: settings.expiresAt ?? SHARE_NEVER_EXPIRES,
+      };
+    });
   }
 
   /** DELETE share/cancel: the links stop working at once, with every token and mount of them. */

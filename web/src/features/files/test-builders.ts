@@ -17,6 +17,7 @@ export function makeFileItem(name: string, extra: Partial<FileItem> = {}): FileI
     childrenCount: 0,
     hash: null,
     userId: 'u1',
+    agoTime: 0,
     ...extra,
   };
 }

@@ -9,6 +9,7 @@ import {
 } from './browser-actions';
 
 const facts = (allowDownload: boolean, ops: ShareFacts['operationPermissionList']): ShareFacts => ({
+  id: 's1',
   shareId: 's1',
   shortId: 's1',
   fileName: 'project',
@@ -34,6 +35,8 @@ const item = (name: string, isFolder = false): PublicFileView => ({
   uploadDate: '',
   updateDate: '',
   childrenCount: 0,
+  isPrivacy: true,
+  operationPermissionList: [],
 });
 
 const cmd = (): ShareBrowserCommands => ({

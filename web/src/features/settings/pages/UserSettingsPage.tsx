@@ -30,7 +30,7 @@ function ProfileCard({ user }: { user: UserInfo }) {
   const [picking, setPicking] = useState(false);
   const setAvatar = (avatar: string | null) =>
     queryClient.setQueryData<UserInfo>(authKeys.userInfo, (info) =>
-      info ? { ...info, avatar } : info,
+      info ? { ...info, avatar: avatar ?? undefined } : info,
     );
 
   const onFinish = ({ showName }: { showName: string }) =>
