@@ -1,4 +1,4 @@
-import { ErrorCode, type CopyAnswer, type OperationResult } from '@nimbus/contract';
+import type { CopyAnswer, OperationResult } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
@@ -12,6 +12,7 @@ import { prefixOf, type FilesService, type FolderRef, type Owner } from './files
 import { newItemScope, scopeOf } from './item-locks.ts';
 import { checkName, suffixOf } from './names.ts';
 import { emptyFileContent } from './empty-files.ts';
+import { moveSelection } from './move-selection.ts';
 import type { TrashService } from './trash.service.ts';
 
 export const JOB_COPY = 'copy';
@@ -170,61 +171,7 @@ export class FileOperations {
           .filter((r) => r.parentId !== target.id)
           .flatMap((r) => [scopeOf(r, 'membership'), newItemScope(target.prefix, r.name)]),
       );
-      const results: OperationResult[] = [];
-      for (const row of rows) {
-        const toPath = `${target.prefix}${row.name}`;
-        if (row.parentId === target.id) {
-          results.push({
-            operation: 'move',
-            from: fullPathOf(row),
-            to: toPath,
-            code: ErrorCode.IGNORE,
-            msg: 'Already in this folder',
-          });
-          continue;
-        }
-        try {
-          await this.makeRoom(actor, target, row.name, override);
-          const from = this.files.placeOf(actor, row);
-          const to = this.blobs.item(actor.username, target.prefix, row.name);
-          await this.files.journaled(
-            actor.id,
-            'move',
-            from,
-            to,
-            () => this.blobs.move(from, to),
-            async (trx) => {
-              await this.moveBytes(actor, row, target, trx);
-              await this.repo.update(row.id, { parentId: target.id, path: target.prefix }, trx);
-              if (row.isFolder)
-                await this.repo.rewritePrefix(
-                  actor.id,
-                  prefixOf(row),
-                  `${target.prefix}${row.name}/`,
-                  trx,
-                );
-              await this.repo.adjustChildren(row.parentId, -1, trx);
-              await this.repo.adjustChildren(target.id, 1, trx);
-            },
-          );
-          results.push({ operation: 'move', from: fullPathOf(row), to: toPath, code: 0, msg: '' });
-          // open folders on both sides follow the move
-          this.files.notify(actor.id, 'deleteFile', {
-            id: row.id,
-            path: fullPathOf(row),
-            parentId: row.parentId,
-          });
-          this.files.notify(
-            actor.id,
-            'createFile',
-            toView(await this.files.mustFind(actor.id, row.id)),
-          );
-        } catch (err) {
-          results.push(failureOf('move', row, toPath, err));
-        }
-      }
-      this.files.report(actor.id, results);
-      return results;
+      return moveSelection(this.files, this.trash, actor, rows, target, override);
     });
   }
 

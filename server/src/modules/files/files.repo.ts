@@ -579,52 +579,6 @@ export class FilesRepo {
         .execute();
   }
 
-  /** Put a live item, and a folder's rows below it, in the trash under the item's id. */
-  async markTrashed(userId: string, row: FileRow, at: number, trx: Db = this.db): Promise<void> {
-    let query = trx
-      .updateTable('file')
-      .set({ trashId: row.id, trashedAt: at })
-      .where('userId', '=', userId)
-      .where('trashId', 'is', null);
-    query = row.isFolder
-      ? query.where((eb) => eb.or([eb('id', '=', row.id), underPrefix(prefixOf(row))]))
-      : query.where('id', '=', row.id);
-    await query.execute();
-  }
-
-  /**
-   * Bring an item (and what went to the trash with it) back, as `name` in the folder `parent`:
-   * below a renamed or moved folder the paths follow.
-   */
-  async restoreTrashed(
-    userId: string,
-    row: FileRow,
-    parent: { id: string; prefix: string },
-    name: string,
-    trx: Db,
-  ): Promise<void> {
-    // while still in the trash: the new name and, below a renamed folder, the new paths
-    await this.update(row.id, { name, parentId: parent.id, path: parent.prefix }, trx);
-    if (row.isFolder && (name !== row.name || parent.prefix !== row.path)) {
-      const oldPrefix = prefixOf(row);
-      await trx
-        .updateTable('file')
-        .set({
-          path: sql<string>`${`${parent.prefix}${name}/`} || substr(path, ${[...oldPrefix].length + 1})`,
-        })
-        .where('userId', '=', userId)
-        .where('trashId', '=', row.id)
-        .where('id', '!=', row.id)
-        .execute();
-    }
-    await trx
-      .updateTable('file')
-      .set({ trashId: null, trashedAt: null })
-      .where('userId', '=', userId)
-      .where('trashId', '=', row.id)
-      .execute();
-  }
-
   /** The items the user put in the trash (not the rows that went with them). */
   trashRoots(userId: string): Promise<FileRow[]> {
     return this.db
@@ -634,40 +588,6 @@ export class FilesRepo {
       .where('trashId', 'is not', null)
       .whereRef('trashId', '=', 'id')
       .execute();
-  }
-
-  /** Delete the rows of one item in the trash; the bytes of its files, to give back. */
-  /** The files (not folders) of a trash entry whose type is one of `fileTypes`. */
-  trashedFilesOf(
-    userId: string,
-    trashId: string,
-    fileTypes: string[],
-    trx: Db,
-  ): Promise<FileRow[]> {
-    return trx
-      .selectFrom('file')
-      .selectAll()
-      .where('userId', '=', userId)
-      .where('trashId', '=', trashId)
-      .where('isFolder', '=', 0)
-      .where('fileType', 'in', fileTypes)
-      .execute();
-  }
-
-  async deleteTrashed(userId: string, trashId: string, trx: Db): Promise<number> {
-    const total = await trx
-      .selectFrom('file')
-      .select((eb) => eb.fn.sum<number>('size').as('bytes'))
-      .where('userId', '=', userId)
-      .where('trashId', '=', trashId)
-      .where('isFolder', '=', 0)
-      .executeTakeFirstOrThrow();
-    await trx
-      .deleteFrom('file')
-      .where('userId', '=', userId)
-      .where('trashId', '=', trashId)
-      .execute();
-    return Number(total.bytes ?? 0);
   }
 
   /** Delete a live row and, for a folder, every live row below it. */

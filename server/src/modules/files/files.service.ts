@@ -24,7 +24,7 @@ import {
   type SortOrder,
   type SortProp,
 } from './files.repo.ts';
-import { Journal, type IntentKind } from './journal.ts';
+import { Journal, type IntentKind, type Move } from './journal.ts';
 import { ItemLocks, newItemScope } from './item-locks.ts';
 import { ItemLocksRepo } from './item-locks.repo.ts';
 import {
@@ -36,6 +36,7 @@ import {
   numberedName,
   parseFolderPath,
 } from './names.ts';
+import { SelectionRepo } from './selection.repo.ts';
 import { spaceFull, spaceLeft, withSpace, type SpaceOptions } from './quota.ts';
 import { stageBytes, type StagedBytes } from './stage-bytes.ts';
 
@@ -59,10 +60,11 @@ export type ChangedRow = Pick<FileRow, 'id' | 'name' | 'isFolder'> &
  */
 export type FileChange =
   | { kind: 'created' | 'updated'; userId: string; rows: ChangedRow[] }
-  | { kind: 'trashed'; userId: string; trashId: string }
+  /** Items went to the trash, each a trash entry with the rows that went with it. */
+  | { kind: 'trashed'; userId: string; trashIds: string[] }
   | { kind: 'restored'; userId: string }
   /** The items of a trash entry are about to be deleted for good (their rows still there). */
-  | { kind: 'purged'; userId: string; trashId: string };
+  | { kind: 'purged'; userId: string; trashIds: string[] };
 
 export type FileChangeListener = (change: FileChange, trx: Db) => Promise<void>;
 
@@ -101,6 +103,8 @@ export const ROOT: FolderRef = { id: ROOT_ID, prefix: '/' };
 
 export class FilesService {
   readonly repo: FilesRepo;
+  /** The set-based statements of a change of many items at once. */
+  readonly selection: SelectionRepo;
   /** The WebDAV locks every change of the tree passes (`ItemLocks.assertFree`). */
   readonly itemLocks: ItemLocks;
   private readonly journal: Journal;
@@ -114,6 +118,7 @@ export class FilesService {
     private readonly publish: Publish = () => {},
   ) {
     this.repo = new FilesRepo(db);
+    this.selection = new SelectionRepo(db);
     this.itemLocks = new ItemLocks(new ItemLocksRepo(db));
     this.journal = new Journal(db, blobs, (userId, bytes, reserve, options) =>
       this.withSpace(userId, bytes, reserve, options),
@@ -555,6 +560,19 @@ export class FilesService {
   }
 
   /**
+   * A change of a whole selection that survives a crash (journal.ts runMany): one intent, each
+   * item's bytes moved once, one transaction.
+   */
+  journaledMany<T>(
+    userId: string,
+    kind: Exclude<IntentKind, 'copy'>,
+    moves: Move[],
+    commit: (trx: Db) => Promise<T>,
+  ): Promise<T> {
+    return this.journal.runMany(userId, kind, moves, commit);
+  }
+
+  /**
    * Bytes from a writer (an editor's text, a version being restored, an uploaded picture)
    * staged and hashed, ready to be put in place; at most `max` bytes.
    */
@@ -604,8 +622,8 @@ export class FilesService {
    * The files of a trash entry about to be purged, of these types (for a `purged` listener
    * dropping what was derived from them), read in the purge's transaction.
    */
-  purgedFiles(change: { userId: string; trashId: string }, fileTypes: string[], trx: Db) {
-    return this.repo.trashedFilesOf(change.userId, change.trashId, fileTypes, trx);
+  purgedFiles(change: { userId: string; trashIds: string[] }, fileTypes: string[], trx: Db) {
+    return this.selection.trashedFilesOf(change.userId, change.trashIds, fileTypes, trx);
   }
 
   /** The user's live row with this id, or undefined (trashed or someone else's). */

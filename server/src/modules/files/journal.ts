@@ -7,6 +7,46 @@ import type { SpaceOptions } from './quota.ts';
 
 export type IntentKind = Intent['kind'];
 
+/** One item's bytes going from one place to another. */
+export interface Move {
+  from: Place;
+  to: Place;
+}
+
+/**
+ * The places of an intent as kept in the journal: one item's as two paths; a selection's as two
+ * JSON lists of paths, in the same order (a place is absolute, so never starts with `[`).
+ */
+function intentOf(moves: Move[]): Pick<Intent, 'fromPath' | 'toPath'> {
+  return {
+    fromPath: JSON.stringify(moves.map((m) => m.from)),
+    toPath: JSON.stringify(moves.map((m) => m.to)),
+  };
+}
+
+function movesOf(intent: { fromPath: string; toPath: string }): Move[] {
+  // places are kept as text in the journal
+  if (!intent.fromPath.startsWith('['))
+    return [{ from: intent.fromPath as Place, to: intent.toPath as Place }];
+  const froms = JSON.parse(intent.fromPath) as Place[];
+  const tos = JSON.parse(intent.toPath) as Place[];
+  return froms.map((from, i) => ({ from, to: tos[i]! }));
+}
+
+/** Disk work on many items, a few at a time (the disk's queue stays short, the loop free). */
+async function inBatches<T, R>(items: T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += 16) {
+    const settled = await Promise.allSettled(items.slice(i, i + 16).map(work));
+    // every item of the batch is done, moved or not, before a failure is told
+    for (const s of settled) {
+      if (s.status === 'rejected') throw s.reason;
+      out.push(s.value);
+    }
+  }
+  return out;
+}
+
 /** The quota's binding check (quota.ts withSpace), for the intents that add bytes. */
 export type WithSpace = <T>(
   userId: string,
@@ -69,16 +109,54 @@ export class Journal {
     }
   }
 
+  /**
+   * A change of a selection: one intent for every item, each item's bytes moved once (a
+   * folder's go with it), then one transaction. A crash or a failure part-way moves back
+   * whatever had moved. No item may go where another comes from.
+   */
+  async runMany<T>(
+    userId: string,
+    kind: Exclude<IntentKind, 'copy'>,
+    moves: Move[],
+    commit: (trx: Db) => Promise<T>,
+  ): Promise<T> {
+    const taken = await inBatches(moves, (m) => this.blobs.exists(m.to));
+    if (taken.some(Boolean)) {
+      throw exists('An item with this name is already on disk here; rebuild the index to see it');
+    }
+    const intent: Intent = { ...intentOf(moves), id: newId(), userId, kind, bytes: 0 };
+    await this.repo.record(intent);
+    try {
+      await inBatches(moves, (m) => this.blobs.move(m.from, m.to));
+    } catch (err) {
+      await this.undo(intent);
+      throw err;
+    }
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const result = await commit(trx);
+        await this.repo.forget(intent.id, trx);
+        return result;
+      });
+    } catch (err) {
+      await this.undo(intent);
+      throw err;
+    }
+  }
+
   /** Roll the disk change back and forget the intent. */
   private async undo(intent: { id: string; kind: string; fromPath: string; toPath: string }) {
-    // places are kept as text in the journal
-    const from = intent.fromPath as Place;
-    const to = intent.toPath as Place;
+    const moves = movesOf(intent);
     if (intent.kind === 'copy') {
-      await this.blobs.remove(from);
-      await this.blobs.remove(to);
-    } else if ((await this.blobs.exists(to)) && !(await this.blobs.exists(from))) {
-      await this.blobs.move(to, from);
+      for (const { from, to } of moves) {
+        await this.blobs.remove(from);
+        await this.blobs.remove(to);
+      }
+    } else {
+      await inBatches(moves, async ({ from, to }) => {
+        if ((await this.blobs.exists(to)) && !(await this.blobs.exists(from)))
+          await this.blobs.move(to, from);
+      });
     }
     await this.repo.forget(intent.id);
   }

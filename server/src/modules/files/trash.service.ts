@@ -4,7 +4,8 @@ import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { FileRow } from './files.repo.ts';
 import { failureOf, fullPathOf, toView } from './file-view.ts';
-import { prefixOf, type FilesService, type Owner } from './files.service.ts';
+import { prefixOf, type FilesService, type FolderRef, type Owner } from './files.service.ts';
+import type { Restored } from './selection.repo.ts';
 import { parseFolderPath } from './names.ts';
 import { newItemScope, scopeOf } from './item-locks.ts';
 
@@ -35,6 +36,10 @@ export class TrashService {
     return this.files.blobs;
   }
 
+  private get selection() {
+    return this.files.selection;
+  }
+
   /** Move items to the trash; an item inside another of the same request goes with it. */
   async trash(actor: Actor, ids: string[]): Promise<number> {
     requireAuthority(actor, 'cloud:file:delete');
@@ -45,7 +50,7 @@ export class TrashService {
         actor,
         roots.map((r) => scopeOf(r, 'membership')),
       );
-      for (const row of roots) await this.trashRow(actor, row);
+      await this.trashRows(actor, roots);
       this.files.notify(actor.id, 'operationTips', { operation: 'delete', success: true, msg: '' });
       return roots.length;
     });
@@ -60,30 +65,45 @@ export class TrashService {
   /** Move one live item to the trash; the caller holds the lock. */
   async trashRow(owner: Owner, row: FileRow): Promise<void> {
     await this.files.itemLocks.assertFree(owner, [scopeOf(row, 'membership')]);
-    const from = this.files.placeOf(owner, row);
-    const to = this.blobs.trashed(owner.username, row.id);
-    const now = Date.now();
-    await this.files.journaled(
-      owner.id,
-      'trash',
-      from,
-      to,
-      () => this.blobs.move(from, to),
-      async (trx) => {
-        await this.liveBytesGo(owner, row, trx);
-        await this.repo.markTrashed(owner.id, row, now, trx);
-        await this.repo.adjustChildren(row.parentId, -1, trx);
-        await this.files.changed({ kind: 'trashed', userId: owner.id, trashId: row.id }, trx);
-      },
-    );
-    this.files.notify(owner.id, 'deleteFile', { id: row.id, path: fullPathOf(row) });
+    await this.trashRows(owner, [row]);
   }
 
   /**
-   * Delete live items for good, in one step per item: its bytes go aside and, in one
-   * transaction, its rows go and its space comes back; then the bytes are removed. A crash
-   * before the commit puts the bytes back; one after it leaves only bytes without rows,
-   * removed at the next start.
+   * Move live items, none inside another, to the trash as one change: one journal entry, each
+   * item's bytes moved once, one transaction of set-based statements. The caller holds the lock
+   * and checked the locks. `purge`: deleted for good in the same transaction.
+   */
+  async trashRows(owner: Owner, roots: FileRow[], purge = false): Promise<void> {
+    const trashIds = roots.map((r) => r.id);
+    const moves = roots.map((row) => ({
+      from: this.files.placeOf(owner, row),
+      to: this.blobs.trashed(owner.username, row.id),
+    }));
+    await this.files.journaledMany(owner.id, 'trash', moves, async (trx) => {
+      await this.selection.markTrashed(owner.id, roots, Date.now(), trx);
+      // the folders above each item no longer hold its bytes
+      const bytes = await this.selection.entryBytes(owner.id, trashIds, trx);
+      await this.selection.addToFolderSizes(
+        owner.id,
+        roots.map((r) => ({ prefix: r.path, bytes: -(bytes.get(r.id) ?? 0) })),
+        trx,
+      );
+      await this.selection.adjustChildren(
+        roots.map((r) => r.parentId),
+        -1,
+        trx,
+      );
+      await this.files.changed({ kind: 'trashed', userId: owner.id, trashIds }, trx);
+      if (purge) await this.purgeEntries(owner, trashIds, trx);
+    });
+    for (const row of roots)
+      this.files.notify(owner.id, 'deleteFile', { id: row.id, path: fullPathOf(row) });
+  }
+
+  /**
+   * Delete live items for good: their bytes go aside and, in one transaction, their rows go and
+   * their space comes back; then the bytes are removed. A crash before the commit puts the bytes
+   * back; one after it leaves only bytes without rows, removed at the next start.
    */
   async remove(actor: Actor, ids: string[]): Promise<number> {
     requireAuthority(actor, 'cloud:file:delete');
@@ -93,117 +113,168 @@ export class TrashService {
         actor,
         roots.map((r) => scopeOf(r, 'membership')),
       );
-      for (const row of roots) {
-        const from = this.files.placeOf(actor, row);
-        const aside = this.blobs.trashed(actor.username, row.id);
-        await this.files.journaled(
-          actor.id,
-          'trash',
-          from,
-          aside,
-          () => this.blobs.move(from, aside),
-          async (trx) => {
-            await this.liveBytesGo(actor, row, trx);
-            await this.repo.markTrashed(actor.id, row, Date.now(), trx);
-            await this.repo.adjustChildren(row.parentId, -1, trx);
-            await this.files.changed({ kind: 'trashed', userId: actor.id, trashId: row.id }, trx);
-            await this.files.changed({ kind: 'purged', userId: actor.id, trashId: row.id }, trx);
-            const bytes = await this.repo.deleteTrashed(actor.id, row.id, trx);
-            await this.repo.adjustUsed(actor.id, -bytes, trx);
-          },
-        );
-        await this.blobs.remove(aside);
-        await this.files.purged(actor.id);
-        this.files.notify(actor.id, 'deleteFile', { id: row.id, path: fullPathOf(row) });
-      }
+      await this.trashRows(actor, roots, true);
+      await this.removeBytes(actor, roots);
       this.files.notify(actor.id, 'operationTips', { operation: 'delete', success: true, msg: '' });
       return roots.length;
     });
   }
 
+  /** Trash entries' rows go for good and their space comes back, in the caller's transaction. */
+  private async purgeEntries(owner: Owner, trashIds: string[], trx: Db): Promise<void> {
+    await this.files.changed({ kind: 'purged', userId: owner.id, trashIds }, trx);
+    const bytes = await this.selection.deleteEntries(owner.id, trashIds, trx);
+    await this.repo.adjustUsed(owner.id, -bytes, trx);
+  }
+
+  /** The bytes of trash entries whose rows went, removed; then what kept things about them. */
+  private async removeBytes(owner: Owner, entries: FileRow[]): Promise<void> {
+    for (let i = 0; i < entries.length; i += 16)
+      await Promise.all(
+        entries
+          .slice(i, i + 16)
+          .map((row) => this.blobs.remove(this.blobs.trashed(owner.username, row.id))),
+      );
+    await this.files.purged(owner.id);
+  }
+
+  /**
+   * Bring trash entries back where they were, as one change: each in its folder (recreated if
+   * it went away meanwhile), under a numbered name when its own is taken. An entry that cannot
+   * come back (its tree would not fit on the disk, a lock) is told in its result; the others
+   * come back all at once.
+   */
   async restore(actor: Actor, ids: string[]): Promise<OperationResult[]> {
     requireAuthority(actor, 'cloud:file:delete');
     return this.files.withLock(actor.id, async () => {
-      const results: OperationResult[] = [];
-      for (const id of new Set(ids)) {
-        const row = await this.trashRoot(actor.id, id);
-        try {
-          results.push(await this.restoreRow(actor, row));
-        } catch (err) {
-          results.push(failureOf('restore', row, fullPathOf(row), err));
-        }
+      const unique = [...new Set(ids)];
+      const found = new Map(
+        (await this.selection.trashRootsAmong(actor.id, unique)).map((r) => [r.id, r]),
+      );
+      if (found.size !== unique.length)
+        throw new AppError(ErrorCode.FILE_NOT_FOUND, 'This item is not in the trash');
+      const rows = unique.map((id) => found.get(id)!);
+      const failed = new Map<string, OperationResult>();
+      const planned = await this.planRestore(actor, rows, failed);
+      try {
+        await this.restoreRows(actor, planned);
+      } catch (err) {
+        for (const { row } of planned)
+          failed.set(row.id, failureOf('restore', row, fullPathOf(row), err));
       }
+      const places = new Map(planned.map((p) => [p.row.id, p]));
+      const results = rows.map((row): OperationResult => {
+        const failure = failed.get(row.id);
+        if (failure) return failure;
+        const { parent, name } = places.get(row.id)!;
+        return {
+          operation: 'restore',
+          from: fullPathOf(row),
+          to: `${parent.prefix}${name}`,
+          code: 0,
+          msg: name === row.name ? '' : `Restored as "${name}"`,
+        };
+      });
       this.files.report(actor.id, results);
       return results;
     });
   }
 
-  private async trashRoot(userId: string, id: string): Promise<FileRow> {
-    const row = await this.repo.byId(userId, id);
-    if (!row || row.trashId !== row.id)
-      throw new AppError(ErrorCode.FILE_NOT_FOUND, 'This item is not in the trash');
-    return row;
+  /** Where each entry comes back: its folder (made again if gone) and a free name there. */
+  private async planRestore(
+    actor: Actor,
+    rows: FileRow[],
+    failed: Map<string, OperationResult>,
+  ): Promise<Restored[]> {
+    const folders = new Map<string, FolderRef>();
+    const taken = new Map<string, Set<string>>();
+    const planned: Restored[] = [];
+    for (const row of rows) {
+      try {
+        let parent = folders.get(row.path);
+        if (!parent) {
+          parent = await this.files.ensureFolders(actor, parseFolderPath(row.path));
+          folders.set(row.path, parent);
+        }
+        let names = taken.get(parent.id);
+        if (!names) {
+          names = await this.files.childNames(actor.id, parent.id);
+          taken.set(parent.id, names);
+        }
+        const name = await this.files.freeName(
+          actor.id,
+          parent.id,
+          row.name,
+          row.isFolder === 1,
+          names,
+        );
+        // a numbered name ("a(1)") may push what is below it past what a disk holds
+        await this.files.assertTreeFits(
+          actor.id,
+          row,
+          parent.prefix,
+          name,
+          'fileIds',
+          `"${name}" restored`,
+        );
+        names.add(name);
+        planned.push({ row, parent, name });
+      } catch (err) {
+        failed.set(row.id, failureOf('restore', row, fullPathOf(row), err));
+      }
+    }
+    const scopes = planned.map((p) => newItemScope(p.parent.prefix, p.name));
+    if (await this.files.itemLocks.isFree(actor, scopes)) return planned;
+    // a lock holds some places: those entries stay in the trash, told why
+    const free: Restored[] = [];
+    for (const p of planned) {
+      try {
+        await this.files.itemLocks.assertFree(actor, [newItemScope(p.parent.prefix, p.name)]);
+        free.push(p);
+      } catch (err) {
+        failed.set(p.row.id, failureOf('restore', p.row, fullPathOf(p.row), err));
+      }
+    }
+    return free;
   }
 
-  private async restoreRow(actor: Actor, row: FileRow): Promise<OperationResult> {
-    // the original folder, recreated if it went away meanwhile
-    const parent = await this.files.ensureFolders(actor, parseFolderPath(row.path));
-    const name = await this.files.freeName(actor.id, parent.id, row.name, row.isFolder === 1);
-    // a numbered name ("a(1)") may push what is below it past what a disk holds
-    await this.files.assertTreeFits(
-      actor.id,
-      row,
-      parent.prefix,
-      name,
-      'fileIds',
-      `"${name}" restored`,
-    );
-    await this.files.itemLocks.assertFree(actor, [newItemScope(parent.prefix, name)]);
-    const from = this.blobs.trashed(actor.username, row.id);
-    const to = this.blobs.item(actor.username, parent.prefix, name);
-    await this.files.journaled(
-      actor.id,
-      'restore',
-      from,
-      to,
-      () => this.blobs.move(from, to),
-      async (trx) => {
-        await this.repo.restoreTrashed(actor.id, row, parent, name, trx);
-        await this.repo.adjustChildren(parent.id, 1, trx);
-        // the folder comes back with the bytes below it; the folders above it take them
-        const bytes = row.isFolder
-          ? (await this.repo.subtreeTotals(actor.id, `${parent.prefix}${name}/`, trx)).bytes
-          : row.size;
-        await this.repo.addToFolderSizes(actor.id, parent.prefix, bytes, trx);
-        await this.files.changed({ kind: 'restored', userId: actor.id }, trx);
-      },
-    );
-    const restored = await this.files.mustFind(actor.id, row.id);
-    this.files.notify(actor.id, 'createFile', toView(restored));
-    return {
-      operation: 'restore',
-      from: fullPathOf(row),
-      to: fullPathOf(restored),
-      code: 0,
-      msg: name === row.name ? '' : `Restored as "${name}"`,
-    };
-  }
-
-  /** A live item leaves its folder: the folders above it no longer hold its bytes. */
-  private async liveBytesGo(owner: Owner, row: FileRow, trx: Db): Promise<void> {
-    const bytes = row.isFolder
-      ? (await this.repo.subtreeTotals(owner.id, prefixOf(row), trx)).bytes
-      : row.size;
-    await this.repo.addToFolderSizes(owner.id, row.path, -bytes, trx);
+  /** Entries back in the tree as one change: one journal entry, set-based statements. */
+  private async restoreRows(owner: Owner, planned: Restored[]): Promise<void> {
+    if (planned.length === 0) return;
+    const trashIds = planned.map((p) => p.row.id);
+    const moves = planned.map(({ row, parent, name }) => ({
+      from: this.blobs.trashed(owner.username, row.id),
+      to: this.blobs.item(owner.username, parent.prefix, name),
+    }));
+    await this.files.journaledMany(owner.id, 'restore', moves, async (trx) => {
+      // each entry comes back with the bytes below it; the folders above it take them
+      const bytes = await this.selection.entryBytes(owner.id, trashIds, trx);
+      await this.selection.restoreEntries(owner.id, planned, trx);
+      await this.selection.adjustChildren(
+        planned.map((p) => p.parent.id),
+        1,
+        trx,
+      );
+      await this.selection.addToFolderSizes(
+        owner.id,
+        planned.map((p) => ({ prefix: p.parent.prefix, bytes: bytes.get(p.row.id) ?? 0 })),
+        trx,
+      );
+      await this.files.changed({ kind: 'restored', userId: owner.id }, trx);
+    });
+    for (const row of await this.files.liveMany(owner.id, trashIds))
+      this.files.notify(owner.id, 'createFile', toView(row));
   }
 
   /** Delete trashed items for good and give their space back. */
   async sweep(actor: Actor, ids: string[]): Promise<number> {
     requireAuthority(actor, 'cloud:file:delete');
     return this.files.withLock(actor.id, async () => {
-      const rows: FileRow[] = [];
-      for (const id of new Set(ids)) rows.push(await this.trashRoot(actor.id, id));
-      for (const row of rows) await this.sweepRow(actor, row);
+      const unique = [...new Set(ids)];
+      const rows = await this.selection.trashRootsAmong(actor.id, unique);
+      if (rows.length !== unique.length)
+        throw new AppError(ErrorCode.FILE_NOT_FOUND, 'This item is not in the trash');
+      await this.sweepRows(actor, rows);
       return rows.length;
     });
   }
@@ -212,7 +283,7 @@ export class TrashService {
     requireAuthority(actor, 'cloud:file:delete');
     return this.files.withLock(actor.id, async () => {
       const rows = await this.repo.trashRoots(actor.id);
-      for (const row of rows) await this.sweepRow(actor, row);
+      await this.sweepRows(actor, rows);
       this.files.notify(actor.id, 'operationTips', {
         operation: 'clear-trash',
         success: true,
@@ -222,14 +293,16 @@ export class TrashService {
     });
   }
 
-  private async sweepRow(owner: Owner, row: FileRow): Promise<void> {
+  private async sweepRows(owner: Owner, rows: FileRow[]): Promise<void> {
+    if (rows.length === 0) return;
     // database first: a crash leaves only unreferenced bytes in the trash folder, removed on boot
-    await this.files.transaction(async (trx) => {
-      await this.files.changed({ kind: 'purged', userId: owner.id, trashId: row.id }, trx);
-      const bytes = await this.repo.deleteTrashed(owner.id, row.id, trx);
-      await this.repo.adjustUsed(owner.id, -bytes, trx);
-    });
-    await this.blobs.remove(this.blobs.trashed(owner.username, row.id));
-    await this.files.purged(owner.id);
+    await this.files.transaction((trx) =>
+      this.purgeEntries(
+        owner,
+        rows.map((r) => r.id),
+        trx,
+      ),
+    );
+    await this.removeBytes(owner, rows);
   }
 }

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import { slices } from '../../lib/slices.ts';
 import type { FileVersionTable } from '../../db/schema.ts';
 
 export type VersionRow = Selectable<FileVersionTable>;
@@ -75,15 +76,19 @@ export class HistoryRepo {
    * The bytes kept for the versions of the items of one trash entry (about to be purged; their
    * rows go with the files' rows).
    */
-  async storedInTrash(userId: string, trashId: string, trx: Db): Promise<number> {
-    const row = await trx
-      .selectFrom('fileVersion')
-      .innerJoin('file', 'file.id', 'fileVersion.fileId')
-      .select((eb) => eb.fn.sum<number>('fileVersion.storedSize').as('bytes'))
-      .where('file.userId', '=', userId)
-      .where('file.trashId', '=', trashId)
-      .executeTakeFirst();
-    return Number(row?.bytes ?? 0);
+  async storedInTrash(userId: string, trashIds: string[], trx: Db): Promise<number> {
+    let bytes = 0;
+    for (const slice of slices(trashIds)) {
+      const row = await trx
+        .selectFrom('fileVersion')
+        .innerJoin('file', 'file.id', 'fileVersion.fileId')
+        .select((eb) => eb.fn.sum<number>('fileVersion.storedSize').as('bytes'))
+        .where('file.userId', '=', userId)
+        .where('file.trashId', 'in', slice)
+        .executeTakeFirst();
+      bytes += Number(row?.bytes ?? 0);
+    }
+    return bytes;
   }
 
   /** Which of these files have versions. */

@@ -70,7 +70,7 @@ export class HistoryService {
     files.onChange(async (change, trx) => {
       if (change.kind !== 'purged') return;
       // the rows go with the files' rows; the space they took comes back with them
-      const bytes = await this.repo.storedInTrash(change.userId, change.trashId, trx);
+      const bytes = await this.repo.storedInTrash(change.userId, change.trashIds, trx);
       if (bytes > 0) await this.files.adjustSpace(change.userId, -bytes, trx);
     });
     files.onPurged((userId) => this.sweep(userId));

@@ -387,7 +387,7 @@ export class ImagesService {
    * Files deleted for good take their thumbnails and viewing copies with them (read in the
    * purge's transaction; the cache files go in the background: a failure leaves only cache).
    */
-  private async forget(change: { userId: string; trashId: string }, trx: Db): Promise<void> {
+  private async forget(change: { userId: string; trashIds: string[] }, trx: Db): Promise<void> {
     const rows = await this.files.purgedFiles(change, ['image', 'video', 'audio', 'document'], trx);
     if (rows.length === 0) return;
     const places = rows.flatMap((row) => [

@@ -50,7 +50,7 @@ export class TreeFollower {
         await this.update(trx, change.userId, change.rows);
         return;
       case 'trashed':
-        await this.repo.markTrashed(trx, change.userId, change.trashId);
+        await this.repo.markTrashed(trx, change.userId, change.trashIds);
         return;
       case 'restored':
         if ((await this.repo.markRestored(trx, change.userId)) > 0)

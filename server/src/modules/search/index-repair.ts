@@ -125,7 +125,7 @@ export class IndexRepair {
       await yieldToRequests();
     }
     for (const [trashId, userId] of trashIds) {
-      await this.repo.transaction((trx) => this.repo.markTrashed(trx, userId, trashId));
+      await this.repo.transaction((trx) => this.repo.markTrashed(trx, userId, [trashId]));
       stats.moved += 1;
     }
     for (const userId of revived) {

@@ -1,5 +1,6 @@
 import { sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import { slices } from '../../lib/slices.ts';
 import type { SearchDocTable } from '../../db/schema.ts';
 import { foldName, uniqueTerms } from './tokenize.ts';
 import { KEY_SPAN, splitChunks, type DocSource, type DocState } from './search-types.ts';
@@ -43,7 +44,7 @@ export abstract class SearchDocsRepo {
   ): Promise<void>;
 
   /** The live documents of a subtree that went to the trash leave the full-text index. */
-  protected abstract unindexTrashed(trx: Db, userId: string, trashId: string): Promise<void>;
+  protected abstract unindexTrashed(trx: Db, userId: string, trashIds: string[]): Promise<void>;
 
   /** Documents back in the live index after a restore; `fileName` is their current name. */
   protected abstract reindexRestored(
@@ -153,23 +154,25 @@ export abstract class SearchDocsRepo {
   }
 
   /** Documents of a subtree that went to the trash leave the live index. */
-  async markTrashed(trx: Db, userId: string, trashId: string): Promise<void> {
-    await this.unindexTrashed(trx, userId, trashId);
-    await trx
-      .updateTable('searchDoc')
-      .set({ live: 0, updatedAt: Date.now() })
-      .where('docKey', 'in', this.liveDocsInTrash(trx, userId, trashId))
-      .execute();
+  async markTrashed(trx: Db, userId: string, trashIds: string[]): Promise<void> {
+    for (const slice of slices(trashIds)) {
+      await this.unindexTrashed(trx, userId, slice);
+      await trx
+        .updateTable('searchDoc')
+        .set({ live: 0, updatedAt: Date.now() })
+        .where('docKey', 'in', this.liveDocsInTrash(trx, userId, slice))
+        .execute();
+    }
   }
 
   /** The keys of the live documents of a subtree in the trash (a subquery). */
-  protected liveDocsInTrash(trx: Db, userId: string, trashId: string) {
+  protected liveDocsInTrash(trx: Db, userId: string, trashIds: string[]) {
     return trx
       .selectFrom('searchDoc as d')
       .innerJoin('file as f', 'f.id', 'd.fileId')
       .select('d.docKey')
       .where('f.userId', '=', userId)
-      .where('f.trashId', '=', trashId)
+      .where('f.trashId', 'in', trashIds)
       .where('d.live', '=', 1);
   }
 

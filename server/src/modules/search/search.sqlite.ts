@@ -106,8 +106,8 @@ export class SqliteSearchRepo extends SearchRepo {
     }
   }
 
-  protected async unindexTrashed(trx: Db, userId: string, trashId: string): Promise<void> {
-    const docs = this.liveDocsInTrash(trx, userId, trashId);
+  protected async unindexTrashed(trx: Db, userId: string, trashIds: string[]): Promise<void> {
+    const docs = this.liveDocsInTrash(trx, userId, trashIds);
     await sql`delete from search_name_fts where rowid in (${docs})`.execute(trx);
     await sql`delete from search_name_tri where rowid in (${docs})`.execute(trx);
     await sql`delete from search_content_fts where rowid in (${docs})`.execute(trx);
