@@ -116,8 +116,11 @@ export class SelectionRepo {
    */
   async restoreEntries(userId: string, entries: Restored[], trx: Db): Promise<void> {
     const byParent = new Map<string, string[]>();
-    for (const { row, parent } of entries)
-      byParent.set(parent.id, [...(byParent.get(parent.id) ?? []), row.id]);
+    for (const { row, parent } of entries) {
+      const ids = byParent.get(parent.id);
+      if (ids) ids.push(row.id);
+      else byParent.set(parent.id, [row.id]);
+    }
     for (const [parentId, ids] of byParent)
       for (const slice of slices(ids))
         await trx.updateTable('file').set({ parentId }).where('id', 'in', slice).execute();
