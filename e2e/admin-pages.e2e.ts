@@ -463,6 +463,13 @@ describe('the administrator pages', () => {
         await page.setViewportSize(viewport);
         for (const [path, testId, name] of pages) {
           await open(path, testId);
+          // drawn in the theme chosen, and nothing runs off the screen's side
+          const drawn = await page.evaluate(() => ({
+            theme: document.documentElement.dataset.theme,
+            overflow: document.documentElement.scrollWidth - window.innerWidth,
+          }));
+          expect(drawn.theme, `${name} at ${width}`).toBe(theme);
+          expect(drawn.overflow, `${name} at ${width}: px beyond the side`).toBeLessThanOrEqual(0);
           await saveScreenshot(page, `${name}-${width}-${theme}`);
         }
       }
@@ -490,6 +497,11 @@ describe('the administrator pages', () => {
       await page.getByTestId(`theme-${theme}`).click();
       await saveScreenshot(page, `admin-login-1440-${theme}`);
       await page.setViewportSize(PHONE);
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        'the sign-in page runs off a phone',
+      ).toBeLessThanOrEqual(0);
       await saveScreenshot(page, `admin-login-375-${theme}`);
     }
   });
