@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE } from '@nimbus/contract';
 import { base32Decode, codeAt, stepAt } from '../server/src/lib/totp.ts';
 import {
+  clickWhenStill,
   DESKTOP,
   PHONE,
   launchBrowser,
@@ -91,7 +92,7 @@ async function open(path: string, testId: string): Promise<void> {
 }
 
 async function confirmDelete(): Promise<void> {
-  await page.getByTestId('confirm-delete').click();
+  await clickWhenStill(page.getByTestId('confirm-delete'));
   await page.getByTestId('confirm-delete').waitFor({ state: 'hidden' });
 }
 

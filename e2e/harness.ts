@@ -9,6 +9,7 @@ import {
   type Browser,
   type BrowserContext,
   type BrowserContextOptions,
+  type Locator,
   type Page,
 } from 'playwright-core';
 
@@ -228,6 +229,26 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   const file = path.join(screenshotDir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
   return file;
+}
+
+/**
+ * Clicks an element once it stands still: no animation runs on it or on an element around it.
+ * A dialog's button or a menu's item is drawn while it zooms or slides in; on a busy machine a
+ * click aimed at it then can land beside it, and is lost.
+ */
+export async function clickWhenStill(target: Locator, timeout?: number): Promise<void> {
+  await target.waitFor({ state: 'visible', timeout });
+  await target.evaluate(async (element) => {
+    const moving = () =>
+      document.getAnimations().some((animation) => {
+        const on = (animation.effect as KeyframeEffect | null)?.target;
+        return animation.playState === 'running' && on instanceof Node && on.contains(element);
+      });
+    const deadline = Date.now() + 10_000;
+    while (moving() && Date.now() < deadline)
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+  });
+  await target.click({ timeout });
 }
 
 /** Poll until `check` returns true; fail with `message` after `timeoutMs`. */

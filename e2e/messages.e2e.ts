@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
+  clickWhenStill,
   PHONE,
   createAdmin,
   launchBrowser,
@@ -107,7 +108,7 @@ async function action(name: string, id: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await item(name).getByTestId('item-menu-button').click();
     try {
-      await page.getByTestId(`action-${id}`).click({ timeout: 5000 });
+      await clickWhenStill(page.getByTestId(`action-${id}`), 5000);
       return;
     } catch (error) {
       if (attempt === 3) throw error;
@@ -121,7 +122,7 @@ async function moveOrCopy(name: string, mode: 'move' | 'copy', folder: string): 
   const dialog = page.getByTestId('move-dialog');
   await dialog.waitFor({ state: 'visible' });
   await dialog.getByText(folder, { exact: true }).click();
-  await page.getByTestId(`move-dialog-${mode}`).click();
+  await clickWhenStill(page.getByTestId(`move-dialog-${mode}`));
   await dialog.waitFor({ state: 'hidden' });
 }
 
