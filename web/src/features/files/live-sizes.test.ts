@@ -11,7 +11,7 @@ const folder = (path: string, name: string): FileItem =>
 function listing(queryClient: QueryClient, path: string, items: FileItem[]): void {
   const key: ListingKey = { kind: 'home', path, sortProp: 'name', order: 'ascending' };
   const data: ListingData = {
-    pages: [{ items, total: items.length, pageIndex: 1 } as ListingData['pages'][number]],
+    pages: [{ items, total: items.length, pageIndex: 1 }],
     pageParams: [1],
   };
   queryClient.setQueryData(fileKeys.list(key), data);
