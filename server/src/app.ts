@@ -20,6 +20,7 @@ import {
 } from '@nimbus/contract';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.ts';
+import { installLegacyStatus } from './lib/legacy-status.ts';
 import { AppError } from './lib/errors.ts';
 import { installJsonDepthLimit } from './lib/json-depth.ts';
 import { parseQueryString, withoutBlanks } from './lib/query-string.ts';
@@ -239,6 +240,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   addSecurityHeaders(app);
+  if (config.legacyStatus) installLegacyStatus(app);
   // every request Fastify routes is counted (WebDAV leaves before routing: not counted)
   const jobsRepo = new JobsRepo(database.db);
   const metrics = new Metrics({

@@ -27,6 +27,11 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  // 1: every API error answers HTTP 200 with its envelope, for clients of the original product
+  NIMBUS_LEGACY_STATUS: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((v) => v === '1'),
   // unset or empty: no update check (nothing is fetched from the internet unless asked)
   NIMBUS_UPDATE_FEED: z
     .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'an http or https URL' })])
@@ -51,6 +56,8 @@ export interface Config {
   rememberTtlMs: number;
   defaultQuotaGb: number;
   trustProxy: boolean;
+  /** API errors answer HTTP 200 with their envelope (clients of the original read no other). */
+  legacyStatus: boolean;
   /** The key that seals secrets at rest (32 bytes, base64 or hex); else a key file in dataDir. */
   secretKey: string | undefined;
   /** Uploads of this many bytes or more are merged by a background task. */
@@ -89,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rememberTtlMs: e.NIMBUS_REMEMBER_DAYS * 86400_000,
     defaultQuotaGb: e.NIMBUS_DEFAULT_QUOTA_GB,
     trustProxy: e.NIMBUS_TRUST_PROXY,
+    legacyStatus: e.NIMBUS_LEGACY_STATUS,
     secretKey: e.NIMBUS_SECRET_KEY || undefined,
     backgroundMergeBytes: 64 * 1024 * 1024,
     mergeWaitMs: 10_000,
