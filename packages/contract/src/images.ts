@@ -27,6 +27,11 @@ const id = z.string().max(64);
 /** `GET /view/thumbnail?id&showCover`, `/view/cover?id`, `/view/image?id`. */
 export const imageQuery = z.object({ id, showCover: flag().optional() }).passthrough();
 export const avatarParams = z.object({ username: z.string().max(255) });
+/**
+ * `GET /view/thumbnail/{name}?id=`: the original image viewer's strip names the file in the
+ * address; the id alone decides what is drawn.
+ */
+export const namedThumbnailParams = z.object({ name: z.string().max(1024) });
 /** `PUT /user/avatar`: one of one's own images as the avatar; without `fileId`, the initial. */
 export const avatarChoiceQuery = z.object({ fileId: id.optional() });
 /** The largest picture taken as an avatar. */

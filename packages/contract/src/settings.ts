@@ -47,6 +47,12 @@ export const versionStatus = z.object({
 export type VersionStatus = z.infer<typeof versionStatus>;
 
 /** `GET /website/setting`: what the administrator sets of the drive's public face and upkeep. */
+/**
+ * `GET /website/setting/dynamic-address`: the original's dynamic-DNS address. Nimbus keeps none
+ * (a reverse proxy or the router does that), so it is always off.
+ */
+export const dynamicAddress = z.object({ enabled: z.boolean(), domain: z.string() });
+
 export const websiteSetting = z.object({
   netdiskName: z.string(),
   /** Absent without one (as the original: its client would ask for `/api/file/null`). */

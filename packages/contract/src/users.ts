@@ -73,6 +73,13 @@ export const userListItem = z.object({
 });
 export type UserListItem = z.infer<typeof userListItem>;
 export const userList = z.array(userListItem);
+/**
+ * `GET /group/list`: the original's user groups. Nimbus grants rights by roles alone, so the
+ * list is always empty (docs/API.md, "Calls of the original not served").
+ */
+export const groupList = z.array(
+  z.object({ id: z.string(), code: z.string(), name: z.string(), description: z.string() }),
+);
 
 export const userInfoQuery = z.object({ id: recordIdSchema });
 export const resetPassResult = z.object({ password: z.string() });

@@ -5,6 +5,7 @@ import {
   answers,
   avatarChoiceQuery,
   avatarParams,
+  namedThumbnailParams,
   MAX_AVATAR_BYTES,
   confirms,
   imageInfoAnswer,
@@ -59,6 +60,13 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
   const own = { config: { cookieAuth: true }, schema: { querystring: imageQuery } };
   api.get('/view/thumbnail', own, async (request, reply) =>
     send(request, reply, images.thumbnail(actorOf(request), request.query.id)),
+  );
+  // the original image viewer's strip names the file after the path; the id decides
+  api.get(
+    '/view/thumbnail/:name',
+    { ...own, schema: { ...own.schema, params: namedThumbnailParams } },
+    async (request, reply) =>
+      send(request, reply, images.thumbnail(actorOf(request), request.query.id)),
   );
   api.get('/view/cover', own, async (request, reply) =>
     send(request, reply, images.cover(actorOf(request), request.query.id)),

@@ -7,6 +7,7 @@ import {
   driveNameQuery,
   websiteRecord,
   websiteSetting,
+  dynamicAddress,
   websiteSettingBody,
 } from '@nimbus/contract';
 import { z } from 'zod';
@@ -27,6 +28,13 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     '/public/website/record',
     { config: { public: true }, schema: { response: answers(websiteRecord) } },
     async () => ok(await settings.record()),
+  );
+
+  // the original client asks on every page; nothing to keep here (docs/API.md)
+  api.get(
+    '/website/setting/dynamic-address',
+    { schema: { response: answers(dynamicAddress) } },
+    async () => ok(settings.dynamicAddress()),
   );
 
   api.get('/website/setting', { schema: { response: answers(websiteSetting) } }, async (request) =>

@@ -125,6 +125,11 @@ export class SettingsService {
   }
 
   /** `GET /website/setting` (administrators). */
+  /** The original's dynamic address: Nimbus keeps none, for every signed-in user alike. */
+  dynamicAddress(): { enabled: false; domain: '' } {
+    return { enabled: false, domain: '' };
+  }
+
   async website(actor: Actor): Promise<WebsiteSetting> {
     requireAuthority(actor, 'cloud:set:sync');
     const drive = await this.drive();

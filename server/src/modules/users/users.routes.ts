@@ -12,6 +12,7 @@ import {
   userInfo,
   userInfoQuery,
   userList,
+  groupList,
   userListItem,
   idsQuery,
   resetPassBody,
@@ -38,6 +39,10 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     '/user/userInfo',
     { schema: { querystring: userInfoQuery, response: answers(userListItem) } },
     async (request) => ok(await users.get(actorOf(request), request.query.id)),
+  );
+
+  api.get('/group/list', { schema: { response: answers(groupList) } }, async (request) =>
+    ok(users.groups(actorOf(request)), { count: 0 }),
   );
 
   api.get(

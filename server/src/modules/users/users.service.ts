@@ -232,6 +232,12 @@ export class UsersService {
     return { items: await this.toListItems(rows), total };
   }
 
+  /** The original's user groups: Nimbus has roles only, so there are none to list. */
+  groups(actor: Actor): [] {
+    requireAuthority(actor, 'sys:user:list');
+    return [];
+  }
+
   async get(actor: Actor, id: string): Promise<UserListItem> {
     requireSelfOr(actor, id, 'sys:user:list');
     const row = await this.mustFind(id);
