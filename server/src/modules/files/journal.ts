@@ -91,22 +91,7 @@ export class Journal {
         exceptSession: space.exceptSession,
       });
     } else await this.repo.record(intent);
-    try {
-      await disk();
-    } catch (err) {
-      await this.undo(intent);
-      throw err;
-    }
-    try {
-      return await this.db.transaction().execute(async (trx) => {
-        const result = await commit(trx);
-        await this.repo.forget(intent.id, trx);
-        return result;
-      });
-    } catch (err) {
-      await this.undo(intent);
-      throw err;
-    }
+    return this.carryOut(intent, disk, commit);
   }
 
   /**
@@ -126,8 +111,24 @@ export class Journal {
     }
     const intent: Intent = { ...intentOf(moves), id: newId(), userId, kind, bytes: 0 };
     await this.repo.record(intent);
+    return this.carryOut(
+      intent,
+      () => inBatches(moves, (m) => this.blobs.move(m.from, m.to)),
+      commit,
+    );
+  }
+
+  /**
+   * A recorded intent carried out: its disk step, then its rows and the intent's end in one
+   * transaction. Either failing moves the disk back; a crash leaves the intent for the boot.
+   */
+  private async carryOut<T>(
+    intent: Intent,
+    disk: () => Promise<unknown>,
+    commit: (trx: Db) => Promise<T>,
+  ): Promise<T> {
     try {
-      await inBatches(moves, (m) => this.blobs.move(m.from, m.to));
+      await disk();
     } catch (err) {
       await this.undo(intent);
       throw err;
