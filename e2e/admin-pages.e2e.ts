@@ -330,7 +330,7 @@ describe('the administrator pages', () => {
     await page.getByTestId('password-save').click();
     // the confirmation says what the change ends, then the change is made
     await page.getByTestId('access-ends').waitFor();
-    await page.getByTestId('password-confirm-ok').click();
+    await clickWhenStill(page.getByTestId('password-confirm-ok'));
     await page.getByText('Password changed').first().waitFor({ state: 'visible' });
     await until(
       async () => (await login({ ...ADMIN, password: NEW_PASSWORD })).code === 0,

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import {
+  clickWhenStill,
   createAdmin,
   PHONE,
   DESKTOP,
@@ -91,8 +92,7 @@ async function notificationsGone(): Promise<void> {
 
 async function confirmDialog(): Promise<void> {
   const ok = page.getByTestId('confirm-ok');
-  await ok.waitFor({ state: 'visible' });
-  await ok.click();
+  await clickWhenStill(ok);
   await ok.waitFor({ state: 'hidden' });
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  clickWhenStill,
   createAdmin,
   DESKTOP,
   PHONE,
@@ -312,17 +313,17 @@ describe('the Video Transcoding settings', () => {
     const waiting = rows.filter({ hasText: 'Waiting' });
     const waitingName = (await waiting.locator('a').first().textContent()) ?? '';
     await waiting.getByRole('button', { name: 'Stop', exact: true }).click();
-    await page
-      .locator('.ant-popconfirm')
-      .last()
-      .getByRole('button', { name: 'Stop', exact: true })
-      .click();
+    await clickWhenStill(
+      page.locator('.ant-popconfirm').last().getByRole('button', { name: 'Stop', exact: true }),
+    );
     await until(async () => (await rows.count()) === 1, 'the stopped one leaves the list');
     expect(await rows.first().textContent()).not.toContain(waitingName);
 
     // then the rest
     await queue.getByRole('button', { name: 'Stop all' }).click();
-    await page.locator('.ant-popconfirm').last().getByRole('button', { name: 'Stop all' }).click();
+    await clickWhenStill(
+      page.locator('.ant-popconfirm').last().getByRole('button', { name: 'Stop all' }),
+    );
     await queue.getByTestId('transcode-queue-empty').waitFor({ state: 'visible' });
     const stopped = await api<{ hls: { state: string } | null }>(
       'GET',

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipToBuffer } from '../server/src/lib/zip.ts';
 import {
+  clickWhenStill,
   DESKTOP,
   PHONE,
   launchBrowser,
@@ -427,7 +428,7 @@ describe('search and tags', () => {
     await dialog.waitFor();
     expect(await dialog.locator('.ant-modal-confirm-title').textContent()).toContain('Work');
     expect(await dialog.textContent()).toContain('This will permanently delete the tag, continue?');
-    await page.getByTestId('tag-delete-confirm').click();
+    await clickWhenStill(page.getByTestId('tag-delete-confirm'));
     await toast('Deleted');
     await until(async () => (await page.getByTestId('tag-row').count()) === 2, 'two tags left');
   });

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base32Decode, codeAt, stepAt } from '../server/src/lib/totp.ts';
 import {
+  clickWhenStill,
   PHONE,
   launchBrowser,
   openPage,
@@ -173,7 +174,7 @@ describe.sequential('security settings in the browser', () => {
       '0 other signed-in sessions and 1 access token will stop working.',
     );
     await saveScreenshot(page, 'security-password-confirm');
-    await page.getByTestId('password-confirm-ok').click();
+    await clickWhenStill(page.getByTestId('password-confirm-ok'));
     await page.getByText('Password changed').waitFor();
     await page.getByTestId('token-scope-backup script').waitFor({ state: 'detached' });
     expect((await api('GET', '/list', backupToken)).code).toBe(5);
