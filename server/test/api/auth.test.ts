@@ -228,9 +228,7 @@ describe('user info and personalization', () => {
       'id',
       'username',
       'showName',
-      'avatar',
       'netdiskName',
-      'netdiskLogo',
       'exactSearch',
       'newVersion',
       'iframe',
@@ -240,6 +238,10 @@ describe('user info and personalization', () => {
     ]) {
       expect(info.body.data, field).toHaveProperty(field);
     }
+    // no avatar and no logo yet: left out, never null (a client of the original would ask for
+    // `/api/file/null`)
+    expect(info.body.data).not.toHaveProperty('avatar');
+    expect(info.body.data).not.toHaveProperty('netdiskLogo');
     expect(info.body.data?.personalization).toEqual({ theme: 'auto' });
 
     expect(
