@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  clickWhenStill,
   DESKTOP,
   PHONE,
   createAdmin,
@@ -190,7 +191,7 @@ describe('tiles and rows', () => {
   step('tags a file through its menu and shows the chips on its row and tile', async () => {
     await openFolder('list');
     await item('main.ts').click({ button: 'right' });
-    await page.getByTestId('action-tags').click();
+    await clickWhenStill(page.getByTestId('action-tags'));
     await page.getByTestId('tag-dialog-body').waitFor();
     await page.getByTestId('tag-dialog-select').click();
     for (const name of ['urgent', '复核', 'q3']) {
@@ -199,7 +200,7 @@ describe('tiles and rows', () => {
     }
     // the list of suggestions closes when the dialog's title is clicked
     await page.locator('.ant-modal-title').click();
-    await page.getByTestId('tag-dialog-save').click();
+    await clickWhenStill(page.getByTestId('tag-dialog-save'));
     const chips = (name: string) => item(name).getByTestId('item-tag');
     await until(
       async () => (await chips('main.ts').allTextContents()).join(',') === 'urgent,复核,q3',
