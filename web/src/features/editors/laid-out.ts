@@ -21,11 +21,21 @@ export function whenLaidOut(el: HTMLElement, draw: () => void): () => void {
   return () => cancelAnimationFrame(frame);
 }
 
-/** Calls `resized` whenever the element's size changes while it has one (not hidden). */
+/**
+ * Calls `resized` whenever the element's size changes while it has one (not hidden). The call
+ * waits until the element stands at its own size, as `whenLaidOut` does: a dialog that zooms in
+ * or out as the window changes would otherwise be measured at a passing, scaled size.
+ */
 export function onResize(el: HTMLElement, resized: () => void): () => void {
+  let stopWaiting = () => {};
   const observer = new ResizeObserver(() => {
-    if (el.offsetWidth > 0 && el.offsetHeight > 0) resized();
+    if (el.offsetWidth === 0 || el.offsetHeight === 0) return;
+    stopWaiting();
+    stopWaiting = whenLaidOut(el, resized);
   });
   observer.observe(el);
-  return () => observer.disconnect();
+  return () => {
+    stopWaiting();
+    observer.disconnect();
+  };
 }
