@@ -6,6 +6,7 @@ import { currentDevice } from './app/device';
 import './app/global.css';
 import { queryClient } from './api/query-client';
 import { createRouter } from './app/router';
+import { prefetchFirstPage } from './features/auth/api';
 import { startLanguage } from './i18n';
 import { useAppStore } from './stores/app';
 
@@ -13,6 +14,7 @@ import { useAppStore } from './stores/app';
 useAppStore.getState().setDevice(currentDevice());
 
 const router = createRouter();
+prefetchFirstPage(queryClient);
 
 const draw = () =>
   createRoot(document.getElementById('root')!).render(

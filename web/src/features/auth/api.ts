@@ -7,7 +7,7 @@ import {
   type UserInfo,
   type WebsiteRecord,
 } from '@nimbus/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, request } from '../../api/client';
 import { useSessionStore } from '../../stores/session';
 
@@ -64,26 +64,43 @@ export function useMenuTree() {
   return useQuery({ ...menuTreeQuery, enabled: Boolean(token) });
 }
 
+/** The drive's public record (name, logo, footer): every page shows it, signed in or not. */
+export const websiteRecordQuery = queryOptions({
+  queryKey: authKeys.websiteRecord,
+  queryFn: ({ signal }) =>
+    api.get<WebsiteRecord>('/public/website/record', undefined, { silent: true, signal }),
+  staleTime: 10 * 60_000,
+  retry: false,
+});
+
 export function useWebsiteRecord() {
-  return useQuery({
-    queryKey: authKeys.websiteRecord,
-    queryFn: ({ signal }) =>
-      api.get<WebsiteRecord>('/public/website/record', undefined, { silent: true, signal }),
-    staleTime: 10 * 60_000,
-    retry: false,
-  });
+  return useQuery(websiteRecordQuery);
 }
 
 /** `count` 0 means the drive has no user yet: the login screen offers "create admin". */
+export const hasUserQuery = queryOptions({
+  queryKey: authKeys.hasUser,
+  queryFn: async ({ signal }) => {
+    const envelope = await request<boolean>('/public/has_user', { silent: true, signal });
+    return (envelope.count ?? 1) > 0;
+  },
+  // asked once per visit: creating the first administrator sets the answer itself
+  staleTime: Infinity,
+  retry: false,
+});
+
 export function useHasUser() {
-  return useQuery({
-    queryKey: authKeys.hasUser,
-    queryFn: async ({ signal }) => {
-      const envelope = await request<boolean>('/public/has_user', { silent: true, signal });
-      return (envelope.count ?? 1) > 0;
-    },
-    retry: false,
-  });
+  return useQuery(hasUserQuery);
+}
+
+/**
+ * Asks for what the first page needs before the page is drawn: the drive's record always, and
+ * whether it has a user when nobody is signed in (the sign-in page waits on it). The answers
+ * arrive while the app's code starts instead of after its first render.
+ */
+export function prefetchFirstPage(client: QueryClient): void {
+  void client.prefetchQuery(websiteRecordQuery);
+  if (!useSessionStore.getState().token) void client.prefetchQuery(hasUserQuery);
 }
 
 export interface Credentials {
