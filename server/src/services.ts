@@ -81,8 +81,8 @@ export function createServices(database: DbHandle, config: Config) {
   const jobs: JobQueue = new DbJobQueue(database, events, {}, (id) => users.usernameOf(id));
   const tasks = new TasksService(jobs);
   const blobs = new LocalStore(config.dataDir);
-  const files = new FilesService(db, blobs, (userId, url, body) =>
-    events.publish(userId, { url: url as EventType, body }),
+  const files = new FilesService(db, blobs, (userId, url, body, fileId) =>
+    events.publish(userId, { url: url as EventType, body, ...(fileId ? { fileId } : {}) }),
   );
   const trash = new TrashService(files);
   const fileOps = new FileOperations(files, trash, jobs);

@@ -24,6 +24,12 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export interface EventMessage {
   url: EventType;
   body: unknown;
+  /**
+   * The item a `deleteFile` is about. The body is the path of the folder it left, which is what
+   * the original client compares with the folder it shows; the id lets a client take the item
+   * out of any list at once, a long one included, without asking for the folder again.
+   */
+  fileId?: string;
 }
 
 /** Body of `operationFile`: the result of an asynchronous move, copy, rename… */
@@ -50,6 +56,8 @@ export interface LiveEvent {
   body: unknown;
   /** The user's used bytes when the event was published (drives the quota bar). */
   space: number;
+  /** See EventMessage.fileId. */
+  fileId?: string;
 }
 
 export type EventListener = (event: LiveEvent) => void;
@@ -172,6 +180,7 @@ export class InProcessEventBus implements EventBus {
           url: message.url,
           body: message.body,
           space: options.space ?? user.space,
+          ...(message.fileId === undefined ? {} : { fileId: message.fileId }),
         };
         for (const listener of [...(this.listeners.get(userId) ?? [])]) {
           try {

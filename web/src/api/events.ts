@@ -10,6 +10,8 @@ export interface LiveMessage<B = unknown> {
   url: string;
   body: B;
   space?: number;
+  /** On `deleteFile`, the item that left the folder its body names. */
+  fileId?: string;
 }
 
 /** Types forwarded under their own name; every other type is a file-change message (spec §4). */

@@ -69,6 +69,7 @@ const core = {
         rename: 'Rename',
         delete: 'Delete',
         restore: 'Restore',
+        sweep: 'Delete for good',
         'clear-trash': 'Empty trash',
       },
     },

@@ -71,6 +71,7 @@ const coreZh: LocaleTree<typeof core> = {
         rename: '重命名',
         delete: '删除',
         restore: '还原',
+        sweep: '彻底删除',
         'clear-trash': '清空回收站',
       },
     },

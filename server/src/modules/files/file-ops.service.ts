@@ -219,11 +219,7 @@ export class FileOperations {
         },
       );
       const moved = toView(await this.files.mustFind(actor.id, row.id));
-      this.files.notify(actor.id, 'deleteFile', {
-        id: row.id,
-        path: fullPathOf(row),
-        parentId: row.parentId,
-      });
+      this.files.notifyGone(actor.id, row);
       this.files.notify(actor.id, 'createFile', moved);
       return moved;
     });

@@ -47,7 +47,7 @@ export interface Owner {
   lockTokens?: ReadonlySet<string>;
 }
 
-export type Publish = (userId: string, url: string, body: unknown) => void;
+export type Publish = (userId: string, url: string, body: unknown, fileId?: string) => void;
 
 /** A row as change listeners see it: what a new, renamed or rewritten file is now. */
 export type ChangedRow = Pick<FileRow, 'id' | 'name' | 'isFolder'> &
@@ -132,6 +132,14 @@ export class FilesService {
 
   notify(userId: string, url: string, body: unknown): void {
     this.publish(userId, url, body);
+  }
+
+  /**
+   * An item left its folder (trashed, deleted or moved away): `deleteFile` with the folder's
+   * path as its body (API-NOTES §2), and the item's id beside it.
+   */
+  notifyGone(userId: string, row: Pick<FileRow, 'id' | 'path'>): void {
+    this.publish(userId, 'deleteFile', row.path, row.id);
   }
 
   /** The results of an operation, each as an `operationFile` event (not the ones ignored). */

@@ -101,12 +101,7 @@ async function moveRows(
     );
   });
   // open folders on both sides follow the move
-  for (const row of rows)
-    files.notify(actor.id, 'deleteFile', {
-      id: row.id,
-      path: fullPathOf(row),
-      parentId: row.parentId,
-    });
+  for (const row of rows) files.notifyGone(actor.id, row);
   for (const row of await files.liveMany(
     actor.id,
     rows.map((r) => r.id),

@@ -96,8 +96,7 @@ export class TrashService {
       await this.files.changed({ kind: 'trashed', userId: owner.id, trashIds }, trx);
       if (purge) await this.purgeEntries(owner, trashIds, trx);
     });
-    for (const row of roots)
-      this.files.notify(owner.id, 'deleteFile', { id: row.id, path: fullPathOf(row) });
+    for (const row of roots) this.files.notifyGone(owner.id, row);
   }
 
   /**
@@ -176,6 +175,12 @@ export class TrashService {
         };
       });
       this.files.report(actor.id, results);
+      const failure = results.find((r) => r.code !== 0);
+      this.files.notify(actor.id, 'operationTips', {
+        operation: 'restore',
+        success: !failure,
+        msg: failure?.msg ?? '',
+      });
       return results;
     });
   }
@@ -275,6 +280,7 @@ export class TrashService {
       if (rows.length !== unique.length)
         throw new AppError(ErrorCode.FILE_NOT_FOUND, 'This item is not in the trash');
       await this.sweepRows(actor, rows);
+      this.files.notify(actor.id, 'operationTips', { operation: 'sweep', success: true, msg: '' });
       return rows.length;
     });
   }

@@ -21,7 +21,7 @@ describe('folder sizes that follow live changes', () => {
   it('names the folders whose contents a batch changed', () => {
     const changed = changedFolders([
       { url: 'createFile', body: { path: '/a/b/', name: 'new.txt' } },
-      { url: 'deleteFile', body: { id: 'x', path: '/c/old.txt' } },
+      { url: 'deleteFile', body: '/c/', fileId: 'x' },
       { url: 'operationFile', body: { from: '/d/e.txt', to: '/f/g/e.txt', code: 0 } },
       { url: 'taskCountChange', body: {} },
     ]);

@@ -22,7 +22,8 @@ export function changedFolders(messages: readonly LiveMessage[]): Set<string> {
         if (typeof body.path === 'string') folders.add(body.path);
         break;
       case 'deleteFile':
-        if (typeof body.path === 'string') folders.add(parentOf(body.path));
+        // the body is the path of the folder the item left
+        if (typeof message.body === 'string') folders.add(message.body);
         break;
       case 'operationFile':
         for (const end of [body.from, body.to])

@@ -34,7 +34,7 @@ describe('live messages of a bulk operation', () => {
     const client = cached(folder, all);
     const messages: LiveMessage[] = all
       .slice(0, 19_990)
-      .map((i) => ({ url: 'deleteFile', body: { id: i.id, path: `${i.path}${i.name}` } }));
+      .map((i) => ({ url: 'deleteFile', body: i.path, fileId: i.id }));
     const started = performance.now();
     applyFileMessages(client, messages);
     // one message at a time walked all 20,000 items per message: minutes, not milliseconds
@@ -55,7 +55,7 @@ describe('live messages of a bulk operation', () => {
     const messages: LiveMessage[] = [];
     // a move sends each item's deletion and creation, then every result
     for (const i of all) {
-      messages.push({ url: 'deleteFile', body: { id: i.id, path: `/big/${i.name}` } });
+      messages.push({ url: 'deleteFile', body: '/big/', fileId: i.id });
       messages.push({ url: 'createFile', body: { ...i, path: '/target/' } });
     }
     for (const i of all)
@@ -69,6 +69,27 @@ describe('live messages of a bulk operation', () => {
       ([filters]) => JSON.stringify(filters?.queryKey) === JSON.stringify(fileKeys.list(target)),
     );
     expect(reloads).toHaveLength(1);
+  });
+
+  it('asks again for the folder a deletion names when the message names no item', () => {
+    const client = cached(
+      folder,
+      names(3).map((name) => item(name)),
+    );
+    const other: ListingKey = { ...folder, path: '/other/' };
+    client.setQueryData<ListingData>(fileKeys.list(other), {
+      pages: [{ items: [], total: 0, pageIndex: 1 }],
+      pageParams: [1],
+    });
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    // the original server's shape: only the path of the folder the item left
+    applyFileMessages(client, [{ url: 'deleteFile', body: '/big/' }]);
+    const reloaded = (key: ListingKey) =>
+      invalidate.mock.calls.some(
+        ([filters]) => JSON.stringify(filters?.queryKey) === JSON.stringify(fileKeys.list(key)),
+      );
+    expect(reloaded(folder)).toBe(true);
+    expect(reloaded(other)).toBe(false);
   });
 
   it('marks 20,000 favorites in one pass and shows them in the favorites view', () => {

@@ -205,21 +205,22 @@ function applyDeletions(
   effects: Effects,
   reload: (key: ListingKey) => void,
 ) {
+  // the body is the folder the item left (API-NOTES §2); Nimbus names the item beside it
   const ids = new Set<string>();
-  const paths = new Set<string>();
+  const left = new Set<string>();
   for (const message of run) {
-    const body = (message.body ?? {}) as FileBody;
-    if (body.id) ids.add(body.id);
-    else if (typeof body.path === 'string') paths.add(body.path);
+    if (message.fileId) ids.add(message.fileId);
+    else if (typeof message.body === 'string') left.add(message.body);
   }
-  const match = (i: FileItem) => ids.has(i.id) || (paths.size > 0 && paths.has(fullPathOf(i)));
   patchListings(
     queryClient,
     (data, key) => {
       if (key.kind === 'trash') return 'refresh';
+      // a server that names only the folder: that folder's listing is asked for again
+      if (left.size > 0 && (key.kind !== 'home' || left.has(key.path))) return 'refresh';
       // most often the items went already (this tab removed them): nothing to walk
-      if (paths.size === 0 && !holdsAny(data, ids)) return null;
-      return removeFrom(data, key, match);
+      if (!holdsAny(data, ids)) return null;
+      return removeFrom(data, key, (i) => ids.has(i.id));
     },
     reload,
   );

@@ -80,6 +80,8 @@ export function useTrashCommands(
         okText: t('confirm.restoreOk'),
       }).then(async (ok) => {
         if (!ok) return;
+        // this tab says how it went itself: the live messages of the same restore stay quiet
+        quietOperation('restore');
         const results = await restoreWithProgress(targets.map((i) => i.id));
         sel.clear();
         const failed = (results ?? []).filter((r) => r.code !== 0);
@@ -107,6 +109,7 @@ export function useTrashCommands(
         danger: true,
       }).then(async (ok) => {
         if (!ok) return;
+        quietOperation('sweep');
         const progress = bulkProgress('sweep');
         await sweepItems
           .mutateAsync({ ids: targets.map((i) => i.id), onProgress: progress.onProgress })
@@ -123,6 +126,7 @@ export function useTrashCommands(
         danger: true,
       }).then(async (ok) => {
         if (!ok) return;
+        quietOperation('clear-trash');
         await clearTrash.mutateAsync();
         sel.clear();
         void message.success(t('messages.trashEmptied'));
