@@ -15,6 +15,7 @@ export default defineConfig({
             'server/src/**/*.test.ts',
             'web/src/**/*.test.ts',
             'web/build/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           environment: 'node',
         },

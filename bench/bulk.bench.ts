@@ -3,7 +3,7 @@
  * restore, move and delete for good of a selection of 20,000 items (files and folders with
  * files inside), one request each, in-process on a temporary SQLite data folder.
  * `NIMBUS_BENCH_BULK_ITEMS` changes the size of the selection (100000 for the larger target).
- * The seeding of the rows and files is printed too: a reference for how busy the machine was.
+ * The seeding of the rows and files is each figure's reference: how busy the machine was.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,15 +13,14 @@ import { testConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/index.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import type { NewFileRow } from '../server/src/modules/files/files.repo.ts';
+import { Report } from './harness.ts';
 
 const ITEMS = Number(process.env.NIMBUS_BENCH_BULK_ITEMS ?? 20_000);
 /** Of the selection, this many are folders holding FILES_PER_FOLDER files each. */
 const FOLDERS = 20;
 const FILES_PER_FOLDER = 50;
 
-const rows: Array<[string, string, string, string]> = [];
-const record = (target: string, measured: string, goal: string, pass: boolean | null) =>
-  rows.push([target, measured, goal, pass === null ? 'n/a' : pass ? 'met' : 'MISSED']);
+const report = new Report('bulk');
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-bench-bulk-'));
@@ -92,18 +91,21 @@ async function main(): Promise<void> {
       await files.repo.adjustUsed(owner.id, bytes, trx);
     });
     const seedSeconds = (performance.now() - t0) / 1000;
+    // the reference for how busy the machine was
+    const seeded = `seeding ${all.length.toLocaleString('en')} rows and files: ${seedSeconds.toFixed(2)} s`;
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     const measure = async (label: string, work: () => Promise<unknown>) => {
       t0 = performance.now();
       await work();
       const seconds = (performance.now() - t0) / 1000;
-      record(
-        `${label} ${ITEMS.toLocaleString('en')} items`,
-        `${seconds.toFixed(2)} s`,
-        `< ${goal} s`,
-        seconds < goal,
-      );
+      report.record({
+        what: `${label} ${ITEMS.toLocaleString('en')} items`,
+        measured: `${seconds.toFixed(2)} s`,
+        reference: seeded,
+        target: `< ${goal} s`,
+        met: seconds < goal,
+      });
     };
     await measure('trash', () => trash.trash(actor, selected));
     await measure('restore', () => trash.restore(actor, selected));
@@ -117,27 +119,13 @@ async function main(): Promise<void> {
     const sizes = folders.folders.map((f) => Number(f.size));
     if (left.files !== 0 || left.trash !== 0 || sizes.some((s) => s !== 0))
       throw new Error(`bytes left: ${JSON.stringify({ left, sizes })}`);
-    record(
-      `seeding ${all.length.toLocaleString('en')} rows and files (reference)`,
-      `${seedSeconds.toFixed(2)} s`,
-      'reported',
-      null,
-    );
     await app.close();
     await database.close();
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const widths = [0, 1, 2, 3].map((i) =>
-    Math.max(
-      ...[['target', 'measured', 'goal', 'result'][i]!.length, ...rows.map((r) => r[i]!.length)],
-    ),
-  );
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  console.log(line(['target', 'measured', 'goal', 'result']));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(line(r));
+  report.print();
 }
 
 await main();

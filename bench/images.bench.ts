@@ -12,10 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { ensureServerBuild } from '../scripts/build-server.mjs';
+import { Report } from './harness.ts';
 
-const rows: Array<[string, string, string, string]> = [];
-const record = (target: string, measured: string, goal: string, pass: boolean | null) =>
-  rows.push([target, measured, goal, pass === null ? 'n/a' : pass ? 'met' : 'MISSED']);
+const report = new Report('images');
 
 const USER = { username: 'bench', password: 'bench-password-1' };
 const WORKERS = 2;
@@ -174,12 +173,13 @@ async function main(): Promise<void> {
       await thumbnail(entry.id);
       cold.push(ms(at));
     }
-    record(
-      `thumbnail of a 24 MP JPEG, made on request (sharp by hand: median ${median(byHand).toFixed(0)} ms)`,
-      `median ${median(cold).toFixed(0)} ms of ${cold.length}`,
-      '< 300 ms',
-      median(cold) < 300,
-    );
+    report.record({
+      what: 'thumbnail of a 24 MP JPEG, made on request',
+      measured: `median ${median(cold).toFixed(0)} ms of ${cold.length}`,
+      reference: `sharp by hand, the same pipeline: median ${median(byHand).toFixed(0)} ms of ${byHand.length}`,
+      target: '< 300 ms',
+      met: median(cold) < 300,
+    });
 
     // ---- 2: a grid page of 100 thumbnails from the cache ----------------------------------
     const grid = await list('/grid');
@@ -204,12 +204,13 @@ async function main(): Promise<void> {
       });
       infos.push(ms(at));
     }
-    record(
-      `a grid page of ${GRID} cached thumbnails, 6 requests at a time (reading the ${GRID} files: ${fromDisk.toFixed(1)} ms; ${GRID} × /file_info: median ${median(infos).toFixed(0)} ms)`,
-      `median ${median(pages).toFixed(0)} ms in all; a page seen before costs no request (immutable, versioned addresses)`,
-      '< 100 ms',
-      median(pages) < 100,
-    );
+    report.record({
+      what: `a grid page of ${GRID} cached thumbnails, 6 requests at a time`,
+      measured: `median ${median(pages).toFixed(0)} ms in all; a page seen before costs no request (immutable, versioned addresses)`,
+      reference: `reading the ${GRID} files: ${fromDisk.toFixed(1)} ms; ${GRID} × /file_info: median ${median(infos).toFixed(0)} ms`,
+      target: '< 100 ms',
+      met: median(pages) < 100,
+    });
 
     // ---- 3: 1,000 thumbnails made, memory and work at once watched ---------------------------
     const idle = rssMb(server.pid!);
@@ -234,18 +235,19 @@ async function main(): Promise<void> {
     const took = ms(at) / 1000;
     watching = false;
     await watcher;
-    record(
-      `${MANY} thumbnails of 2 MP photos, 16 requests at a time (server idle: ${idle.toFixed(0)} MB)`,
-      `peak RSS ${peak.toFixed(0)} MB; ${took.toFixed(1)} s, ${(MANY / took).toFixed(0)}/s`,
-      '< 400 MB',
-      peak < 400,
-    );
-    record(
-      `image work at once during those (NIMBUS_IMAGE_WORKERS=${WORKERS})`,
-      `at most ${busiest} seen`,
-      `≤ ${WORKERS}`,
-      busiest <= WORKERS,
-    );
+    report.record({
+      what: `${MANY} thumbnails of 2 MP photos, 16 requests at a time`,
+      measured: `peak RSS ${peak.toFixed(0)} MB; ${took.toFixed(1)} s, ${(MANY / took).toFixed(0)}/s`,
+      reference: `server idle: ${idle.toFixed(0)} MB`,
+      target: '< 400 MB',
+      met: peak < 400,
+    });
+    report.record({
+      what: `image work at once during those (NIMBUS_IMAGE_WORKERS=${WORKERS})`,
+      measured: `at most ${busiest} seen`,
+      target: `≤ ${WORKERS}`,
+      met: busiest <= WORKERS,
+    });
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
     await sleep(500);
@@ -253,15 +255,7 @@ async function main(): Promise<void> {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 
-  const widths = [0, 1, 2, 3].map((i) =>
-    Math.max(
-      ...[['target', 'measured', 'goal', 'result'][i]!.length, ...rows.map((r) => r[i]!.length)],
-    ),
-  );
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  console.log(line(['target', 'measured', 'goal', 'result']));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(line(r));
+  report.print();
 }
 
 await main();

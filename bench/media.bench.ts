@@ -11,10 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureServerBuild } from '../scripts/build-server.mjs';
 import { hlsArgs, probe, thumbnailTrack } from '../server/src/modules/media/programs/ffmpeg.ts';
+import { Report } from './harness.ts';
 
-const rows: Array<[string, string, string, string]> = [];
-const record = (target: string, measured: string, goal: string, pass: boolean | null) =>
-  rows.push([target, measured, goal, pass === null ? 'n/a' : pass ? 'met' : 'MISSED']);
+const report = new Report('media');
 
 const USER = { username: 'bench', password: 'bench-password-1' };
 /** What the settings hold the rendition to (the same targets by hand). */
@@ -200,32 +199,30 @@ async function main(): Promise<void> {
     const twoAtOnce = seconds(started);
 
     const speed = byHand / byNimbus;
-    record(
-      `transcode of a 10 s 720p clip to 480p HLS and its preview sprite (the same ffmpeg commands by hand ${handBefore.toFixed(2)} s before, ${handAfter.toFixed(2)} s after)`,
-      `${byNimbus.toFixed(2)} s through Nimbus, ${speed.toFixed(2)}× the hand run's speed`,
-      '≥ 0.9×',
-      speed >= 0.9,
-    );
-    record(
-      `machine load average during the run`,
-      os.loadavg()[0]!.toFixed(1),
-      `${os.cpus().length} cores`,
-      null,
-    );
-    record(
-      'two such transcodes at once (maxThreads 2)',
-      `${twoAtOnce.toFixed(2)} s for both`,
-      'reported',
-      null,
-    );
+    report.record({
+      what: 'transcode of a 10 s 720p clip to 480p HLS and its preview sprite',
+      measured: `${byNimbus.toFixed(2)} s through Nimbus, ${speed.toFixed(2)}× the hand run's speed`,
+      reference: `the same ffmpeg commands by hand: ${handBefore.toFixed(2)} s before, ${handAfter.toFixed(2)} s after`,
+      target: '≥ 0.9× the hand run',
+      met: speed >= 0.9,
+    });
+    report.record({
+      what: `machine load average during the run (${os.cpus().length} cores)`,
+      measured: os.loadavg()[0]!.toFixed(1),
+    });
+    report.record({
+      what: 'two such transcodes at once (maxThreads 2)',
+      measured: `${twoAtOnce.toFixed(2)} s for both`,
+    });
     const idleP95 = percentile(idle, 95);
     const busyP95 = percentile(busy, 95);
-    record(
-      `listing 100 of ${FILES_IN_FOLDER} files while two transcodes run (idle p95 ${idleP95.toFixed(1)} ms)`,
-      `p95 ${busyP95.toFixed(1)} ms, p50 ${percentile(busy, 50).toFixed(1)} ms over ${busy.length} calls`,
-      '< 50 ms p95',
-      busyP95 < 50,
-    );
+    report.record({
+      what: `listing 100 of ${FILES_IN_FOLDER} files while two transcodes run`,
+      measured: `p95 ${busyP95.toFixed(1)} ms, p50 ${percentile(busy, 50).toFixed(1)} ms over ${busy.length} calls`,
+      reference: `idle server: p95 ${idleP95.toFixed(1)} ms, p50 ${percentile(idle, 50).toFixed(1)} ms over ${idle.length} calls`,
+      target: '< 50 ms p95',
+      met: busyP95 < 50,
+    });
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
     await sleep(500);
@@ -233,15 +230,7 @@ async function main(): Promise<void> {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 
-  const widths = [0, 1, 2, 3].map((i) =>
-    Math.max(
-      ...[['target', 'measured', 'goal', 'result'][i]!.length, ...rows.map((r) => r[i]!.length)],
-    ),
-  );
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  console.log(line(['target', 'measured', 'goal', 'result']));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(line(r));
+  report.print();
 }
 
 await main();

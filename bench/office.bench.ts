@@ -11,10 +11,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, type NimbusServer } from '../e2e/harness.ts';
+import { Report } from './harness.ts';
 
 const USER = { username: 'bench', password: 'bench-password-1' };
-const rows: Array<[string, string, string]> = [];
-const record = (what: string, measured: string, note = '') => rows.push([what, measured, note]);
+const report = new Report('office');
 const ms = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e6;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       soffice(out, path.join(out, 'profile'), 'pdf', docs[0]!);
       byHand.push(ms(start));
     }
-    record('soffice by hand, fresh profile (median of 3)', `${median(byHand).toFixed(0)} ms`);
+    const reference = `soffice by hand, fresh profile: median ${median(byHand).toFixed(0)} ms of ${byHand.length}`;
 
     // ---- through Nimbus --------------------------------------------------------------------
     server = await startServer();
@@ -112,31 +112,33 @@ async function main(): Promise<void> {
 
     let start = process.hrtime.bigint();
     const size = await view(idOf('report'));
-    record(
-      'Nimbus first view (conversion)',
-      `${ms(start).toFixed(0)} ms`,
-      `${(size / 1024).toFixed(0)} KB PDF`,
-    );
+    report.record({
+      what: 'Nimbus first view (conversion)',
+      measured: `${ms(start).toFixed(0)} ms (${(size / 1024).toFixed(0)} KB PDF)`,
+      reference,
+    });
     const cached: number[] = [];
     for (let i = 0; i < 20; i++) {
       start = process.hrtime.bigint();
       await view(idOf('report'));
       cached.push(ms(start));
     }
-    record('Nimbus cached view (median of 20)', `${median(cached).toFixed(1)} ms`);
+    report.record({
+      what: 'Nimbus cached view (median of 20)',
+      measured: `${median(cached).toFixed(1)} ms`,
+    });
     start = process.hrtime.bigint();
     await Promise.all(['memo-a', 'memo-b', 'memo-c', 'memo-d'].map((n) => view(idOf(n))));
-    record(
-      'Nimbus first views of 4 documents at once',
-      `${ms(start).toFixed(0)} ms`,
-      '2 at a time',
-    );
+    report.record({
+      what: 'Nimbus first views of 4 documents at once (2 conversions at a time)',
+      measured: `${ms(start).toFixed(0)} ms`,
+      reference,
+    });
   } finally {
     await server?.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
-  const width = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c]!.length), 8));
-  for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(width[c]!)).join('  '));
+  report.print();
 }
 
 await main();

@@ -19,13 +19,12 @@ import { openDatabase } from '../server/src/db/index.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import { zipToBuffer } from '../server/src/lib/zip.ts';
 import type { SearchParams } from '../server/src/modules/search/search.service.ts';
+import { Report } from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const FILES = Number(process.env.SEARCH_BENCH_FILES ?? 1_000_000);
 const DOCUMENTS = Number(process.env.SEARCH_BENCH_DOCUMENTS ?? 10_000);
-const rows: Array<[string, string, string, string]> = [];
-const record = (target: string, measured: string, goal: string, pass: boolean | null) =>
-  rows.push([target, measured, goal, pass === null ? 'n/a' : pass ? 'met' : 'MISSED']);
+const report = new Report('search');
 const n = (v: number) => v.toLocaleString('en-US');
 
 const percentile = (values: number[], p: number) => {
@@ -142,12 +141,12 @@ async function names(): Promise<void> {
     const added = await searchIndex.indexMissing();
     const indexSeconds = (performance.now() - t0) / 1000;
     const rate = added / indexSeconds;
-    record(
-      `index the names of ${n(added)} files (SQLite)`,
-      `${n(Math.round(rate))} files/s (${indexSeconds.toFixed(1)} s)`,
-      '>= 20,000 files/s',
-      rate >= 20_000,
-    );
+    report.record({
+      what: `index the names of ${n(added)} files (SQLite)`,
+      measured: `${n(Math.round(rate))} files/s (${indexSeconds.toFixed(1)} s)`,
+      target: '>= 20,000 files/s',
+      met: rate >= 20_000,
+    });
 
     // ---- name search, whole drive, default options (names, tags and content) ----
     const base: SearchParams = {
@@ -185,20 +184,18 @@ async function names(): Promise<void> {
         }
       }
       all.push(...times);
-      record(
-        `  ${label} (up to ${n(hits)} matches)`,
-        `p95 ${percentile(times, 95).toFixed(1)} ms, p50 ${percentile(times, 50).toFixed(1)} ms`,
-        'reported',
-        null,
-      );
+      report.record({
+        what: `  ${label} (up to ${n(hits)} matches)`,
+        measured: `p95 ${percentile(times, 95).toFixed(1)} ms, p50 ${percentile(times, 50).toFixed(1)} ms`,
+      });
     }
     const p95 = percentile(all, 95);
-    record(
-      `name search over ${n(FILES)} files, all of the above (SQLite)`,
-      `p95 ${p95.toFixed(1)} ms, p50 ${percentile(all, 50).toFixed(1)} ms`,
-      'p95 < 50 ms',
-      p95 < 50,
-    );
+    report.record({
+      what: `name search over ${n(FILES)} files, all of the above (SQLite)`,
+      measured: `p95 ${p95.toFixed(1)} ms, p50 ${percentile(all, 50).toFixed(1)} ms`,
+      target: 'p95 < 50 ms',
+      met: p95 < 50,
+    });
 
     // ---- with a filter: inside one folder, by type, sorted ----
     const filtered: number[] = [];
@@ -217,18 +214,14 @@ async function names(): Promise<void> {
         filtered.push(performance.now() - t);
       }
     }
-    record(
-      '  one folder, or sorted by date (filtered path)',
-      `p95 ${percentile(filtered, 95).toFixed(1)} ms, p50 ${percentile(filtered, 50).toFixed(1)} ms`,
-      'reported',
-      null,
-    );
-    record(
-      `seeding ${n(FILES)} file rows (setup)`,
-      `${seedSeconds.toFixed(1)} s`,
-      'reported',
-      null,
-    );
+    report.record({
+      what: '  one folder, or sorted by date (filtered path)',
+      measured: `p95 ${percentile(filtered, 95).toFixed(1)} ms, p50 ${percentile(filtered, 50).toFixed(1)} ms`,
+    });
+    report.record({
+      what: `seeding ${n(FILES)} file rows (setup)`,
+      measured: `${seedSeconds.toFixed(1)} s`,
+    });
     await app.close();
     await database.close();
   } finally {
@@ -394,25 +387,29 @@ async function contents(): Promise<void> {
       }
     ).n;
     db.close();
-    record(
-      `content indexing of ${n(DOCUMENTS)} documents (${(bytes / 1024 / 1024).toFixed(0)} MB: txt, md, docx, xlsx, pdf)`,
-      `${seconds.toFixed(1)} s, ${(DOCUMENTS / seconds).toFixed(0)} documents/s, ${failed} failed`,
-      'reported',
-      null,
-    );
-    record(
-      '  of which the index rebuild finding them',
-      `${(found / 1000).toFixed(1)} s`,
-      'reported',
-      null,
-    );
-    record('  server RSS meanwhile', `${peakRss.toFixed(0)} MB peak`, '< 400 MB', peakRss < 400);
+    report.record({
+      what: `content indexing of ${n(DOCUMENTS)} documents (${(bytes / 1024 / 1024).toFixed(0)} MB: txt, md, docx, xlsx, pdf)`,
+      measured: `${seconds.toFixed(1)} s, ${(DOCUMENTS / seconds).toFixed(0)} documents/s, ${failed} failed`,
+    });
+    report.record({
+      what: '  of which the index rebuild finding them',
+      measured: `${(found / 1000).toFixed(1)} s`,
+    });
+    report.record({
+      what: '  server RSS meanwhile',
+      measured: `${peakRss.toFixed(0)} MB peak`,
+      target: '< 400 MB',
+      met: peakRss < 400,
+    });
     const probe = (await (
       await fetch(`${base}/search-file?keyword=${encodeURIComponent('报告')}&searchOverall=true`, {
         headers: { 'nimbus-token': token },
       })
     ).json()) as { count: number };
-    record('  then a search for 报告 in their text', `${n(probe.count)} matches`, 'reported', null);
+    report.record({
+      what: '  then a search for 报告 in their text',
+      measured: `${n(probe.count)} matches`,
+    });
   } finally {
     if (server && server.exitCode === null) {
       server.kill('SIGTERM');
@@ -425,12 +422,4 @@ async function contents(): Promise<void> {
 await names();
 await contents();
 
-const widths = [0, 1, 2, 3].map((i) =>
-  Math.max(
-    ...[['target', 'measured', 'goal', 'result'][i]!.length, ...rows.map((r) => r[i]!.length)],
-  ),
-);
-const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-console.log(line(['target', 'measured', 'goal', 'result']));
-console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-for (const r of rows) console.log(line(r));
+report.print();

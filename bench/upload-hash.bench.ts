@@ -15,12 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../e2e/harness.ts';
+import { Report } from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const MiB = 1024 * 1024;
 const SIZE_MIB = Number(process.env.UPLOAD_HASH_BENCH_MIB ?? 1024);
 const TARGET_S = 10;
-const rows: Array<[string, string, string, string]> = [];
+const report = new Report('upload-hash');
 
 function workerAsset(): string {
   const assets = path.join(process.env.NIMBUS_WEB_DIR ?? path.join(root, 'web', 'dist'), 'assets');
@@ -154,28 +155,21 @@ async function main(): Promise<void> {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 
-  const widths = [0, 1, 2, 3].map((i) =>
-    Math.max(
-      ...[['target', 'measured', 'goal', 'result'][i]!.length, ...rows.map((r) => r[i]!.length)],
-    ),
-  );
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  console.log(line(['target', 'measured', 'goal', 'result']));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(line(r));
-  if (rows.some((r) => r[3] === 'WRONG DIGEST')) process.exitCode = 1;
+  // a wrong digest fails the bench
+  report.print();
 }
 
-function record(target: string, ms: number, digestOk: boolean): void {
+function record(what: string, ms: number, digestOk: boolean): void {
   const seconds = ms / 1000;
   const scaled = (seconds * 1024) / SIZE_MIB;
   const rate = SIZE_MIB / seconds;
-  rows.push([
-    target,
-    `${seconds.toFixed(2)} s (${rate.toFixed(0)} MiB/s)`,
-    `< ${TARGET_S} s per GiB`,
-    !digestOk ? 'WRONG DIGEST' : scaled < TARGET_S ? 'met' : 'MISSED',
-  ]);
+  report.record({
+    what,
+    measured: `${seconds.toFixed(2)} s (${rate.toFixed(0)} MiB/s)`,
+    target: `< ${TARGET_S} s per GiB`,
+    met: scaled < TARGET_S,
+    fault: digestOk ? undefined : 'WRONG DIGEST',
+  });
 }
 
 await main();

@@ -17,15 +17,14 @@ import { testConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/index.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import type { NewFileRow } from '../server/src/modules/files/files.repo.ts';
+import { Report } from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
 const USER = 'bench';
 const PASSWORD = 'bench-password';
-const rows: Array<[string, string, string, string]> = [];
-const record = (target: string, measured: string, goal: string, pass: boolean | null) =>
-  rows.push([target, measured, goal, pass === null ? 'n/a' : pass ? 'met' : 'MISSED']);
+const report = new Report('webdav');
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -172,7 +171,10 @@ async function main(): Promise<void> {
     const auth = {
       authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`,
     };
-    record('seed 110,000 files (rows and bytes)', `${seedSeconds.toFixed(1)} s`, '—', null);
+    report.record({
+      what: 'seed 110,000 files (rows and bytes)',
+      measured: `${seedSeconds.toFixed(1)} s`,
+    });
 
     // ---- PROPFIND depth 1 ----
     for (const count of [10_000, 100_000]) {
@@ -192,12 +194,15 @@ async function main(): Promise<void> {
       const ours = await measure(`${nimbus}/f${count}/`, auth);
       const zipped = await measure(`${nimbus}/f${count}/`, { ...auth, 'accept-encoding': 'gzip' });
       const theirs = hasRclone ? await measure(`${peer}/f${count}/`, {}) : null;
-      record(
-        `PROPFIND depth 1, ${count.toLocaleString('en')} entries`,
-        `${ours.seconds.toFixed(3)} s (${(ours.bytes / MiB).toFixed(1)} MiB; gzip ${zipped.seconds.toFixed(3)} s, ${(zipped.bytes / MiB).toFixed(1)} MiB)`,
-        theirs ? `< rclone ${theirs.seconds.toFixed(3)} s` : '< rclone (not installed)',
-        theirs ? ours.seconds < theirs.seconds : null,
-      );
+      report.record({
+        what: `PROPFIND depth 1, ${count.toLocaleString('en')} entries (median of ${runs})`,
+        measured: `${ours.seconds.toFixed(3)} s (${(ours.bytes / MiB).toFixed(1)} MiB; gzip ${zipped.seconds.toFixed(3)} s, ${(zipped.bytes / MiB).toFixed(1)} MiB)`,
+        reference: theirs
+          ? `rclone serve webdav ${theirs.seconds.toFixed(3)} s (${(theirs.bytes / MiB).toFixed(1)} MiB)`
+          : 'rclone not installed',
+        target: '< rclone',
+        met: theirs ? ours.seconds < theirs.seconds : null,
+      });
     }
 
     // ---- PUT 1 GiB ----
@@ -212,27 +217,22 @@ async function main(): Promise<void> {
     };
     const ourRate = await put(`${nimbus}/big-1g.bin`, auth);
     const theirRate = hasRclone ? await put(`${peer}/big-1g-rclone.bin`, {}) : null;
-    record(
-      'PUT 1 GiB',
-      `${(ourRate / MiB).toFixed(0)} MiB/s`,
-      theirRate ? `≥ 3 × rclone ${(theirRate / MiB).toFixed(0)} MiB/s` : '≥ 3 × rclone',
-      theirRate ? ourRate >= 3 * theirRate : null,
-    );
+    report.record({
+      what: 'PUT 1 GiB',
+      measured: `${(ourRate / MiB).toFixed(0)} MiB/s`,
+      reference: theirRate
+        ? `rclone serve webdav ${(theirRate / MiB).toFixed(0)} MiB/s`
+        : 'rclone not installed',
+      target: '≥ 3 × rclone',
+      met: theirRate ? ourRate >= 3 * theirRate : null,
+    });
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const widths = [0, 1, 2, 3].map((i) =>
-    Math.max(
-      ...[['target', 'measured', 'goal', 'result'][i]!.length, ...rows.map((r) => r[i]!.length)],
-    ),
-  );
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  console.log(line(['target', 'measured', 'goal', 'result']));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(line(r));
+  report.print();
 }
 
 await main();

@@ -1,0 +1,253 @@
+/**
+ * The one bench harness: every bench file records its figures in a `Report` and prints them with
+ * the same table; `scripts/bench.mjs` measures the disk once per run (`dd`) for every upload
+ * ratio of that run, and with `--write` turns the figures of the run into `docs/BENCHMARKS.md`.
+ *
+ * A figure is what was measured, the reference measured in the same run beside it (a peer
+ * program, the same work by hand, the disk), its target and whether the target was met.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface Figure {
+  /** What is measured. */
+  what: string;
+  measured: string;
+  /** The reference measured in the same run (absent: none). */
+  reference?: string;
+  /** The goal (absent: the figure is only reported). */
+  target?: string;
+  /** Whether the target was met; null when it could not be compared this run. */
+  met?: boolean | null;
+  /** A wrong result (a bad digest…): shown instead of met/MISSED, and the bench fails. */
+  fault?: string;
+}
+
+/** What a bench file leaves for the run's `--write`: its figures. */
+export interface BenchResult {
+  bench: string;
+  title?: string;
+  figures: Figure[];
+}
+
+/** `met`, `MISSED`, `n/a` (a target not compared this run), `reported` or the fault. */
+export function verdict(figure: Figure): string {
+  if (figure.fault) return figure.fault;
+  if (figure.target === undefined) return 'reported';
+  if (figure.met === undefined || figure.met === null) return 'n/a';
+  return figure.met ? 'met' : 'MISSED';
+}
+
+const COLUMNS = ['figure', 'measured', 'reference (same run)', 'target', 'result'];
+
+const cells = (f: Figure) => [f.what, f.measured, f.reference ?? '', f.target ?? '', verdict(f)];
+
+/** The table a bench prints: one line per figure, columns padded. */
+export function formatTable(figures: Figure[]): string {
+  const rows = figures.map(cells);
+  const widths = COLUMNS.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i]!.length)));
+  const line = (row: string[]) =>
+    row
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(COLUMNS), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** Where a bench file leaves its figures for `--write` (set by `scripts/bench.mjs`). */
+export const RESULTS_ENV = 'NIMBUS_BENCH_RESULTS';
+/** The run's disk figure in bytes per second (set by `scripts/bench.mjs`). */
+export const DD_ENV = 'NIMBUS_BENCH_DD';
+
+export class Report {
+  readonly figures: Figure[] = [];
+
+  /** `bench` names the file (`files` for `files.bench.ts`); `title` heads its table. */
+  constructor(
+    readonly bench: string,
+    readonly title?: string,
+  ) {}
+
+  record(figure: Figure): Figure {
+    this.figures.push(figure);
+    return figure;
+  }
+
+  /** A fault was recorded: the bench must exit non-zero. */
+  get failed(): boolean {
+    return this.figures.some((f) => f.fault);
+  }
+
+  /** Print the table, leave the figures for the run's `--write`, and fail on a fault. */
+  print(log: (line: string) => void = console.log): void {
+    if (this.title) log(`\n${this.title}`);
+    log(formatTable(this.figures));
+    const dir = process.env[RESULTS_ENV];
+    if (dir) {
+      const result: BenchResult = { bench: this.bench, title: this.title, figures: this.figures };
+      fs.writeFileSync(path.join(dir, `${this.bench}.json`), JSON.stringify(result));
+    }
+    if (this.failed) process.exitCode = 1;
+  }
+}
+
+// ---- the disk --------------------------------------------------------------------------------
+
+export interface DiskFigure {
+  /** Bytes per second `dd` wrote, synced (conv=fsync). */
+  bytesPerSecond: number;
+  /** The folder it wrote in: the temporary folder the benches keep their data in. */
+  folder: string;
+  bytes: number;
+}
+
+/** `dd`'s summary line: bytes copied and seconds, in the C locale. */
+export function parseDd(stderr: string): { bytes: number; seconds: number } | null {
+  const m = /^(\d+) bytes\b.*copied, ([\d.]+) s\b/m.exec(stderr);
+  if (!m) return null;
+  return { bytes: Number(m[1]), seconds: Number(m[2]) };
+}
+
+/**
+ * Write `mib` MiB of zeros with `dd … conv=fsync` in a fresh folder under the temporary folder,
+ * on the same disk as the benches' data folders, and remove it.
+ */
+export function measureDisk(mib = Number(process.env.NIMBUS_BENCH_DD_MIB ?? 1024)): DiskFigure {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-bench-dd-'));
+  try {
+    const run = spawnSync(
+      'dd',
+      ['if=/dev/zero', `of=${path.join(dir, 'dd.bin')}`, 'bs=1M', `count=${mib}`, 'conv=fsync'],
+      { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } },
+    );
+    const parsed = parseDd(run.stderr ?? '');
+    if (run.status !== 0 || !parsed || parsed.seconds <= 0)
+      throw new Error(`dd failed: ${run.error?.message ?? run.stderr}`);
+    return {
+      bytesPerSecond: parsed.bytes / parsed.seconds,
+      folder: os.tmpdir(),
+      bytes: parsed.bytes,
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `512 MB/s (dd of 1024 MiB, conv=fsync, in /tmp)`; a figure given, not measured, says so. */
+export const describeDisk = (disk: DiskFigure) =>
+  `${(disk.bytesPerSecond / 1e6).toFixed(0)} MB/s ` +
+  (disk.bytes > 0
+    ? `(dd of ${(disk.bytes / 2 ** 20).toFixed(0)} MiB, conv=fsync, in ${disk.folder})`
+    : `(given by ${DD_ENV})`);
+
+/**
+ * The run's disk figure: the one `scripts/bench.mjs` measured and printed for the whole run, or,
+ * for a bench file started on its own, measured now and printed.
+ */
+export function diskFigure(): number {
+  const given = Number(process.env[DD_ENV]);
+  if (given > 0) return given;
+  const disk = measureDisk();
+  console.log(`Disk: ${describeDisk(disk)}`);
+  process.env[DD_ENV] = String(disk.bytesPerSecond);
+  return disk.bytesPerSecond;
+}
+
+// ---- the machine and docs/BENCHMARKS.md --------------------------------------------------------
+
+export interface Machine {
+  cores: number;
+  cpu: string;
+  memoryBytes: number;
+  disk: DiskFigure;
+  node: string;
+  sqlite: string;
+  postgres: string;
+}
+
+function postgresVersion(): string {
+  const bin = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
+  const candidates = [
+    ...(bin.status === 0 ? [path.join(bin.stdout.trim(), 'postgres')] : []),
+    'postgres',
+  ];
+  for (const candidate of candidates) {
+    const run = spawnSync(candidate, ['--version'], { encoding: 'utf8' });
+    if (run.status === 0) return run.stdout.trim().replace(/^postgres \(PostgreSQL\) /, '');
+  }
+  return 'not installed';
+}
+
+export async function describeMachine(disk: DiskFigure): Promise<Machine> {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(':memory:');
+  const sqlite = (db.prepare('select sqlite_version() as v').get() as { v: string }).v;
+  db.close();
+  const cpus = os.cpus();
+  return {
+    cores: cpus.length,
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    memoryBytes: os.totalmem(),
+    disk,
+    node: process.version,
+    sqlite,
+    postgres: postgresVersion(),
+  };
+}
+
+/** How one bench file of the run ended. */
+export interface BenchRun {
+  bench: string;
+  seconds: number;
+  /** The process's exit code (0: it ran through). */
+  code: number;
+}
+
+const mdCell = (text: string) => text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+
+/** `docs/BENCHMARKS.md`: the machine, then every figure of the run with its reference and target. */
+export function benchmarksMarkdown(input: {
+  machine: Machine;
+  runs: BenchRun[];
+  results: BenchResult[];
+  date: Date;
+}): string {
+  const { machine, runs, results, date } = input;
+  const out: string[] = [
+    '# Benchmarks',
+    '',
+    `Written by \`npm run bench -- --write\` on ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+    'Every figure stands beside its reference measured in the same run (when it has one) and its',
+    'target; `met` or `MISSED` compares the figure with the target. Compare your machine with',
+    'this one before comparing figures.',
+    '',
+    '## The machine',
+    '',
+    '| | |',
+    '| --- | --- |',
+    `| CPU | ${machine.cores} cores, ${mdCell(machine.cpu)} |`,
+    `| Memory | ${(machine.memoryBytes / 2 ** 30).toFixed(1)} GiB |`,
+    `| Disk | ${mdCell(describeDisk(machine.disk))} |`,
+    `| Node.js | ${machine.node} |`,
+    `| SQLite | ${mdCell(machine.sqlite)} |`,
+    `| PostgreSQL | ${mdCell(machine.postgres)} |`,
+  ];
+  const byBench = new Map(results.map((r) => [r.bench, r]));
+  for (const run of runs) {
+    const result = byBench.get(run.bench);
+    out.push('', `## ${run.bench}`, '');
+    const status = run.code === 0 ? 'ran' : `FAILED (exit ${run.code})`;
+    out.push(`\`npm run bench -- ${run.bench}\`: ${status} in ${run.seconds.toFixed(0)} s.`);
+    if (result?.title) out.push(`${mdCell(result.title)}.`);
+    if (!result || result.figures.length === 0) {
+      out.push('', 'No figures.');
+      continue;
+    }
+    out.push('', '| Figure | Measured | Reference (same run) | Target | Result |');
+    out.push('| --- | --- | --- | --- | --- |');
+    for (const figure of result.figures) out.push(`| ${cells(figure).map(mdCell).join(' | ')} |`);
+  }
+  return `${out.join('\n')}\n`;
+}
