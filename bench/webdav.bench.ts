@@ -17,7 +17,7 @@ import { testConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/index.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import type { NewFileRow } from '../server/src/modules/files/files.repo.ts';
-import { Report } from './harness.ts';
+import { diskFigure, Report } from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const GiB = 1024 ** 3;
@@ -217,12 +217,12 @@ async function main(): Promise<void> {
     };
     const ourRate = await put(`${nimbus}/big-1g.bin`, auth);
     const theirRate = hasRclone ? await put(`${peer}/big-1g-rclone.bin`, {}) : null;
+    // the run's disk figure, the one every upload of the run is compared with
+    const ddRate = diskFigure();
     report.record({
       what: 'PUT 1 GiB',
-      measured: `${(ourRate / MiB).toFixed(0)} MiB/s`,
-      reference: theirRate
-        ? `rclone serve webdav ${(theirRate / MiB).toFixed(0)} MiB/s`
-        : 'rclone not installed',
+      measured: `${(ourRate / MiB).toFixed(0)} MiB/s (${((ourRate / ddRate) * 100).toFixed(0)}% of dd)`,
+      reference: `${theirRate ? `rclone serve webdav ${(theirRate / MiB).toFixed(0)} MiB/s` : 'rclone not installed'}; dd ${(ddRate / MiB).toFixed(0)} MiB/s`,
       target: '≥ 3 × rclone',
       met: theirRate ? ourRate >= 3 * theirRate : null,
     });
