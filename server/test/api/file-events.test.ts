@@ -86,13 +86,13 @@ describe('live messages of deletes, moves and the trash', () => {
     const tipOf = (events: LiveEvent[], operation: string) => events.find(tip(operation))?.body;
 
     const restored = await eventsOf(
-      () => call(t.app, 'POST', '/restore', { token: user.token, query: { fileIds: [ids[0]] } }),
+      () => call(t.app, 'POST', '/restore', { token: user.token, query: { fileIds: [ids[0]!] } }),
       (e) => e.some(tip('restore')),
     );
     expect(tipOf(restored, 'restore')).toEqual({ operation: 'restore', success: true, msg: '' });
 
     const swept = await eventsOf(
-      () => call(t.app, 'DELETE', '/sweep', { token: user.token, query: { fileIds: [ids[1]] } }),
+      () => call(t.app, 'DELETE', '/sweep', { token: user.token, query: { fileIds: [ids[1]!] } }),
       (e) => e.some(tip('sweep')),
     );
     expect(tipOf(swept, 'sweep')).toEqual({ operation: 'sweep', success: true, msg: '' });
