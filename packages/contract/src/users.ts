@@ -5,7 +5,11 @@ import { listField, queryNumber } from './validation.ts';
 /** The id of a user, role or menu (UUIDs, and the built-in ids such as `role-admin`). */
 export const recordIdSchema = z.string().min(1).max(64, 'an id is at most 64 characters');
 /** Roles given to one user. */
-const roleIdsSchema = z.array(recordIdSchema).max(100, 'at most 100 roles');
+/** Role ids: a JSON list, or a form's field, which holds one role as a plain value. */
+const roleIdsSchema = z.preprocess(
+  (v) => (typeof v === 'string' ? [v] : v),
+  z.array(recordIdSchema).max(100, 'at most 100 roles'),
+);
 
 /** A repeated-key (or comma-separated) list of ids; at least one. */
 const idList = listField(1000, 64).refine((ids) => ids.length > 0, 'choose at least one item');

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@nimbus/contract';
 import { call, login, makeTestApp, makeUser, putFile, type TestApp } from '../harness.ts';
@@ -276,12 +277,85 @@ describe('form bodies', () => {
     });
   });
 
-  it('refuses a file part in such a form, naming it', async () => {
+  it('takes the profile form with its new picture, as the cropper sends it (a blob)', async () => {
+    const png = await sharp({
+      create: { width: 40, height: 40, channels: 3, background: '#cc6633' },
+    })
+      .png()
+      .toBuffer();
     const res = await wire('PUT', '/user/update', '', {
-      ...(await form({ id: admin.userId, blobAvatar: new Blob([randomBytes(64)]) })),
+      ...(await form({
+        id: admin.userId,
+        slogan: 'with a picture',
+        blobAvatar: new Blob([new Uint8Array(png)], { type: 'image/png' }),
+      })),
     });
-    expect(res.status).toBe(422);
-    expect(res.body.message).toMatch(/blobAvatar/);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ avatar: expect.any(String) });
+    const info = await call<{ avatar?: string; slogan?: string }>(t.app, 'GET', '/user/info', {
+      token: admin.token,
+    });
+    expect(info.body.data).toMatchObject({ slogan: 'with a picture', avatar: expect.any(String) });
+  });
+
+  it('refuses a picture that is none, another user’s picture and a file elsewhere, by name', async () => {
+    const notPicture = await wire('PUT', '/user/update', '', {
+      ...(await form({
+        id: admin.userId,
+        slogan: 'unchanged?',
+        blobAvatar: new Blob([randomBytes(64)]),
+      })),
+    });
+    expect(notPicture.status).toBe(422);
+    expect(notPicture.body.message).toMatch(/^blobAvatar:/);
+    const bob = await makeUser(t.app, admin.token, {
+      username: 'carol',
+      password: 'carol-secret-1',
+    });
+    const others = await wire('PUT', '/user/update', '', {
+      ...(await form({
+        id: bob.userId,
+        blobAvatar: new Blob([randomBytes(64)], { type: 'image/png' }),
+      })),
+    });
+    expect(others.status).toBe(403);
+    expect(others.body.message).toMatch(/blobAvatar/);
+    // another field of the same form, or a file on another form, stays refused
+    const stray = await wire('PUT', '/user/update', '', {
+      ...(await form({ id: admin.userId, notes: new Blob(['x']) })),
+    });
+    expect(stray.status).toBe(422);
+    expect(stray.body.message).toMatch(/notes/);
+    const elsewhere = await wire('PUT', '/user/update-pass', '', {
+      ...(await form({ id: admin.userId, password: 'x', blobAvatar: new Blob(['x']) })),
+    });
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.message).toMatch(/blobAvatar/);
+    // nothing of a refused form was kept
+    const info = await call<{ slogan?: string }>(t.app, 'GET', '/user/info', {
+      token: admin.token,
+    });
+    expect(info.body.data!.slogan).not.toBe('unchanged?');
+  });
+
+  it('takes one role from a form as a plain value', async () => {
+    const dave = await makeUser(t.app, admin.token, {
+      username: 'dave',
+      password: 'dave-secret-1',
+    });
+    const roles = await call<Array<{ id: string; code: string }>>(t.app, 'GET', '/role/list', {
+      token: admin.token,
+    });
+    const role = (roles.body.data ?? []).find((r) => r.code !== 'admin') ?? roles.body.data![0]!;
+    const res = await wire('PUT', '/user/update', '', {
+      ...(await form({ id: dave.userId, roles: role.id })),
+    });
+    expect(res.status).toBe(200);
+    const urlencoded = await wire('PUT', '/user/update', '', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `id=${dave.userId}&roles=${role.id}`,
+    });
+    expect(urlencoded.status).toBe(200);
   });
 
   it('changes the password after valid-old-pass with only {id, password}, once', async () => {

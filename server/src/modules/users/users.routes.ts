@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,16 +21,40 @@ import {
   updateUserBody,
   userListQuery,
   validOldPassBody,
+  MAX_AVATAR_BYTES,
 } from '@nimbus/contract';
-import { acceptFormBodies } from '../../lib/form-bodies.ts';
+import { AppError, badParameter, forbidden } from '../../lib/errors.ts';
+import { acceptFormBodies, type FormFile } from '../../lib/form-bodies.ts';
 import { ok } from '../../lib/reply.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 
+/** Picture types by declared type, for a cropped picture sent as `blob` with no suffix. */
+const PICTURE_SUFFIX: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+};
+
+/** The name the picture is kept under: its own when it has a suffix, else one from its type. */
+function pictureName(picture: FormFile): string {
+  if (/\.[^.]+$/.test(picture.filename)) return picture.filename;
+  return `avatar.${PICTURE_SUFFIX[picture.mimetype] ?? 'bin'}`;
+}
+
 export async function usersRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { users } = app.services;
-  // the original client sends its user forms as multipart (API-NOTES §1.2)
-  await acceptFormBodies(app);
+  const { users, images } = app.services;
+  // the original client sends its user forms as multipart (API-NOTES §1.2), the profile's with
+  // the new picture beside the fields
+  await acceptFormBodies(app, {
+    file: {
+      url: '/user/update',
+      field: 'blobAvatar',
+      maxBytes: MAX_AVATAR_BYTES,
+      tooLarge: 'blobAvatar: a picture of 10 MB at most',
+    },
+  });
 
   api.get('/user/info', { schema: { response: answers(userInfo) } }, async (request) =>
     ok(await users.info(actorOf(request))),
@@ -74,7 +99,21 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     { schema: { body: updateUserBody, response: answers(userListItem) } },
     async (request) => {
       const { id, ...fields } = request.body;
-      return ok(await users.update(actorOf(request), id, fields));
+      const actor = actorOf(request);
+      const picture = request.formFile;
+      if (picture) {
+        // the picture is checked and kept first: a refused one leaves the profile as it was
+        if (id !== actor.id) throw forbidden('blobAvatar: only your own picture can be changed');
+        await images
+          .uploadAvatar(actor, pictureName(picture), Readable.from([picture.bytes]))
+          .catch((err: unknown) => {
+            // the picture's checks speak of `file`, the avatar upload's field; this form's is
+            if (err instanceof AppError && err.message.startsWith('file:'))
+              throw badParameter(err.message.replace(/^file:/, 'blobAvatar:'));
+            throw err;
+          });
+      }
+      return ok(await users.update(actor, id, fields));
     },
   );
 
