@@ -7,6 +7,10 @@ const envSchema = z.object({
   NIMBUS_HOST: z.string().default('0.0.0.0'),
   NIMBUS_DATA_DIR: z.string().default('./data'),
   NIMBUS_DATABASE_URL: z.string().optional(),
+  // unset or empty: live events stay in this process
+  NIMBUS_REDIS_URL: z
+    .union([z.literal(''), z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' })])
+    .optional(),
   NIMBUS_WEB_DIR: z.string().optional(),
   NIMBUS_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -50,6 +54,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Redis that carries live events between nodes; undefined: events stay in this process. */
+  redisUrl: string | undefined;
   webDir: string;
   logLevel: string;
   sessionTtlMs: number;
@@ -90,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.NIMBUS_HOST,
     dataDir: path.resolve(e.NIMBUS_DATA_DIR),
     databaseUrl: e.NIMBUS_DATABASE_URL || undefined,
+    redisUrl: e.NIMBUS_REDIS_URL || undefined,
     webDir: path.resolve(e.NIMBUS_WEB_DIR ?? path.join(repoRoot, 'web', 'dist')),
     logLevel: e.NIMBUS_LOG_LEVEL,
     sessionTtlMs: e.NIMBUS_SESSION_HOURS * 3600_000,

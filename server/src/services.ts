@@ -17,6 +17,7 @@ import { UsersService } from './modules/users/users.service.ts';
 import { UpdateCheckService } from './modules/health/update-check.service.ts';
 import { InProcessEventBus, type EventBus, type EventType } from './events/bus.ts';
 import { EventStreams } from './events/event-streams.ts';
+import { RedisEventBus } from './events/redis-bus.ts';
 import { DbJobQueue } from './jobs/db-queue.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
@@ -76,7 +77,10 @@ export function createServices(database: DbHandle, config: Config) {
   const ldap = new LdapService(settings, secrets);
   const auth = new AuthService(users, sessions, attempts, accessTokens, mfa, ldap);
   const menus = new MenusService(db);
-  const events: EventBus = new InProcessEventBus((id) => users.usage(id));
+  // with Redis, live events reach the clients of every node; without, those of this process
+  const events: EventBus = config.redisUrl
+    ? new RedisEventBus((id) => users.usage(id), config.redisUrl)
+    : new InProcessEventBus((id) => users.usage(id));
   const eventStreams = new EventStreams(events);
   const jobs: JobQueue = new DbJobQueue(database, events, {}, (id) => users.usernameOf(id));
   const tasks = new TasksService(jobs);

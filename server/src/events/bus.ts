@@ -70,8 +70,8 @@ export interface PublishOptions {
 /**
  * Per-user live events. Publishing never throws and never waits: events are best effort (a
  * client that misses one refetches). Events of one user are delivered in publish order.
- * Implementation: `InProcessEventBus` (one process). A bus across several processes (Redis
- * pub/sub) is planned, not built; it would implement this interface.
+ * Implementations: `InProcessEventBus` (one process) and `RedisEventBus` (every node sharing one
+ * Redis, `NIMBUS_REDIS_URL`).
  */
 export interface EventBus {
   /** Connects what it needs; events published before are still delivered in-process. */
