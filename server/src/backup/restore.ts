@@ -146,37 +146,53 @@ export async function restore(
   let done = 0;
   let bytes = 0;
   progress(done, total);
-  for (const object of manifest.objects) {
-    const to = inside(dataDir, object.path);
-    const tmp = path.join(dataDir, 'tmp', `restore-${done}`);
-    const blob = path.join(source, 'blobs', object.hash.slice(0, 2), object.hash);
-    let got: { hash: string; size: number };
-    try {
-      got = await copyHashing(blob, tmp);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-        throw new BackupError(`the backup lacks the bytes of ${object.path} (${object.hash})`);
-      throw err;
-    }
-    if (got.hash !== object.hash || got.size !== object.size)
-      throw new BackupError(`the bytes of ${object.path} do not match their hash ${object.hash}`);
-    await fsp.mkdir(path.dirname(to), { recursive: true });
-    await fsp.rename(tmp, to);
-    if (object.kind === 'key') await fsp.chmod(to, 0o600);
-    bytes += got.size;
-    progress(++done, total);
+  // a restore that stops half-way takes back what it placed: the target is empty again
+  const placed: string[] = [];
+  const undo = async () => {
+    for (const file of placed) await fsp.rm(file, { force: true });
+    await fsp.rm(path.join(dataDir, 'tmp'), { recursive: true, force: true });
+  };
+  try {
+    await placeObjects();
+  } catch (err) {
+    await undo();
+    throw err;
   }
+  async function placeObjects() {
+    for (const object of manifest.objects) {
+      const to = inside(dataDir, object.path);
+      const tmp = path.join(dataDir, 'tmp', `restore-${done}`);
+      const blob = path.join(source, 'blobs', object.hash.slice(0, 2), object.hash);
+      let got: { hash: string; size: number };
+      try {
+        got = await copyHashing(blob, tmp);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+          throw new BackupError(`the backup lacks the bytes of ${object.path} (${object.hash})`);
+        throw err;
+      }
+      if (got.hash !== object.hash || got.size !== object.size)
+        throw new BackupError(`the bytes of ${object.path} do not match their hash ${object.hash}`);
+      await fsp.mkdir(path.dirname(to), { recursive: true });
+      placed.push(to);
+      await fsp.rename(tmp, to);
+      if (object.kind === 'key') await fsp.chmod(to, 0o600);
+      bytes += got.size;
+      progress(++done, total);
+    }
 
-  // ---- the database last: a data folder with users has all its bytes ----------------------
-  if (postgres) await pgRestore(config.databaseUrl!, dbBackup);
-  else {
-    const tmp = path.join(dataDir, 'tmp', 'restore.db');
-    const copied = await copyHashing(dbBackup, tmp);
-    if (copied.hash !== manifest.database.hash)
-      throw new BackupError('the database snapshot changed while it was copied');
-    for (const suffix of ['-wal', '-shm'])
-      await fsp.rm(path.join(dataDir, DB_FILE + suffix), { force: true });
-    await fsp.rename(tmp, path.join(dataDir, DB_FILE));
+    // ---- the database last: a data folder with users has all its bytes ----------------------
+    if (postgres) await pgRestore(config.databaseUrl!, dbBackup);
+    else {
+      const tmp = path.join(dataDir, 'tmp', 'restore.db');
+      const copied = await copyHashing(dbBackup, tmp);
+      if (copied.hash !== manifest.database.hash)
+        throw new BackupError('the database snapshot changed while it was copied');
+      for (const suffix of ['-wal', '-shm'])
+        await fsp.rm(path.join(dataDir, DB_FILE + suffix), { force: true });
+      placed.push(path.join(dataDir, DB_FILE));
+      await fsp.rename(tmp, path.join(dataDir, DB_FILE));
+    }
   }
   await fsp.rm(path.join(dataDir, 'tmp'), { recursive: true, force: true });
   return { manifest, objects: total, bytes };

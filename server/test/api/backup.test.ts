@@ -131,12 +131,16 @@ describe('backup and restore', () => {
         changes++;
       }
     })();
-    await expect.poll(() => changes).toBeGreaterThan(0);
-    backupDir = tempDir('nimbus-backup-');
-    first = await backup(t.config, backupDir);
-    const changesDuring = changes;
-    busy = false;
-    await churn;
+    let changesDuring = 0;
+    try {
+      await expect.poll(() => changes, { timeout: 15_000 }).toBeGreaterThan(0);
+      backupDir = tempDir('nimbus-backup-');
+      first = await backup(t.config, backupDir);
+      changesDuring = changes;
+    } finally {
+      busy = false;
+      await churn;
+    }
     expect(first.manifest.missing).toEqual([]);
     expect(first.copied).toBeGreaterThan(0);
     expect(changes).toBeGreaterThan(1);
@@ -229,6 +233,20 @@ describe('backup and restore', () => {
       backupDir,
     );
     await expect(refusedDb).rejects.toThrow(/the database already has 2 users/);
+
+    // a blob changed in the backup: the restore says which, and leaves the target empty
+    const tampered = tempDir('nimbus-tampered-');
+    fs.cpSync(backupDir, tampered, { recursive: true });
+    const victim = first.manifest.objects.find((o) => o.kind === 'file')!;
+    const blob = path.join(tampered, 'blobs', victim.hash.slice(0, 2), victim.hash);
+    fs.writeFileSync(blob, 'not what was backed up');
+    const fresh = { dataDir: tempDir('nimbus-fresh-'), url: await emptyDatabaseUrl() };
+    const bad = restore(testConfig({ dataDir: fresh.dataDir, databaseUrl: fresh.url }), tampered);
+    await expect(bad).rejects.toThrow(`the bytes of ${victim.path} do not match their hash`);
+    const left = fs
+      .readdirSync(fresh.dataDir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile());
+    expect(left).toEqual([]);
   });
 
   it('copies only the blobs it does not hold yet the next time (the command, as a process)', async () => {
