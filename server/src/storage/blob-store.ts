@@ -94,6 +94,11 @@ export interface BlobStore {
   cacheRoot(kind: CacheKind): Place;
   /** A member of a folder place. */
   child(folder: Place, name: string): Place;
+  /**
+   * Where the consistency check moves bytes no row owns (`npm run check -- --repair`), apart
+   * from the trees and never emptied by Nimbus: an operator looks and decides.
+   */
+  lostAndFound(): Place;
 
   // ---- reading ---------------------------------------------------------------------------
   stat(at: Place): Promise<BlobStat | null>;

@@ -119,6 +119,10 @@ export class LocalStore implements BlobStore {
     return inside(folder, segment(name));
   }
 
+  lostAndFound(): Place {
+    return inside(this.dataDir, 'lost+found');
+  }
+
   private userRoot(owner: string): Place {
     return inside(this.filesDir, segment(owner));
   }

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/index.ts';
 import { newId } from '../../src/lib/ids.ts';
 import type { NewFileRow } from '../../src/modules/files/files.repo.ts';
-import { consistencyProblems } from '../consistency.ts';
+import { checkDrive } from '../../src/modules/check/check.service.ts';
+import { LocalStore } from '../../src/storage/local-store.ts';
 import { ADMIN, call, makeTestApp, putFile, setupAdmin, type TestApp } from '../harness.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -146,6 +147,12 @@ async function seedFiles(
   return rows.map((r) => r.id);
 }
 
+/** What `npm run check --full` finds on the whole drive (every user, every hash, the journal). */
+async function checkFinds(t: TestApp): Promise<string[]> {
+  const report = await checkDrive(t.database.db, new LocalStore(t.dataDir), { full: true });
+  return report.findings.map((f) => `${f.kind}: ${f.user} ${f.item} (${f.detail})`);
+}
+
 const entriesIn = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).length : 0);
 
 describe('a server killed mid-operation', () => {
@@ -189,10 +196,7 @@ describe('a server killed mid-operation', () => {
       }
       await killMidway(t, admin.token, method, url, body, midway);
       t = await makeTestApp({ dataDir: t.dataDir, databaseUrl: t.config.databaseUrl });
-      expect(
-        await consistencyProblems(t.database.db, t.dataDir, admin.userId, ADMIN.username),
-        url,
-      ).toEqual([]);
+      expect(await checkFinds(t), url).toEqual([]);
       // every item is where it was, or all of them where the operation put them
       const rows = await t.database.db
         .selectFrom('file')
@@ -236,10 +240,7 @@ describe('a server killed mid-operation', () => {
       await killDuring(t, admin.token, method, url, delay);
       // restart: the app rolls back whatever the crash interrupted
       t = await makeTestApp({ dataDir: t.dataDir, databaseUrl: t.config.databaseUrl });
-      expect(
-        await consistencyProblems(t.database.db, t.dataDir, admin.userId, ADMIN.username),
-        url,
-      ).toEqual([]);
+      expect(await checkFinds(t), url).toEqual([]);
       await t.close();
     }
 
@@ -255,9 +256,7 @@ describe('a server killed mid-operation', () => {
     if (trashed) {
       await killDuring(t, admin.token, 'POST', `/restore?fileIds=${big.id}`, 5);
       t = await makeTestApp({ dataDir: t.dataDir, databaseUrl: t.config.databaseUrl });
-      expect(
-        await consistencyProblems(t.database.db, t.dataDir, admin.userId, ADMIN.username),
-      ).toEqual([]);
+      expect(await checkFinds(t)).toEqual([]);
       await t.close();
     }
     // nothing of the original was lost
