@@ -46,7 +46,7 @@ describe('the consistency check', () => {
     for (const [name, at] of [
       ['docs', '/'],
       ['sub', '/docs'],
-    ])
+    ] as const)
       await call(t.app, 'POST', '/new_folder', {
         token: admin.token,
         query: { filename: name, currentDirectory: at },
