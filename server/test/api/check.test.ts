@@ -61,6 +61,28 @@ describe('the consistency check', () => {
     ).toBe(0);
     const store = new LocalStore(t.dataDir);
     const db = t.database.db;
+    // an earlier version of c.txt, its stored bytes counted in the used space
+    const version = newId();
+    const versions = path.join(t.dataDir, 'versions', admin.userId, c);
+    fs.mkdirSync(versions, { recursive: true });
+    fs.writeFileSync(path.join(versions, version), 'old');
+    await db
+      .insertInto('fileVersion')
+      .values({
+        id: version,
+        fileId: c,
+        userId: admin.userId,
+        filename: 'c.txt',
+        path: '/',
+        size: 3,
+        storedSize: 3,
+        hash: null,
+        compression: 'none',
+        operator: ADMIN.username,
+        createdAt: Date.now(),
+      })
+      .execute();
+    await t.app.services.files.adjustSpace(admin.userId, 3, db);
     expect((await checkDrive(db, store, { full: true })).findings).toEqual([]);
 
     // break it in every way
@@ -69,6 +91,8 @@ describe('the consistency check', () => {
     fs.writeFileSync(path.join(tree, 'docs', 'stray.bin'), 'nobody owns me');
     fs.writeFileSync(path.join(tree, 'docs', 'sub', 'b.txt'), 'BRAVO bravo bravo');
     fs.writeFileSync(path.join(t.dataDir, 'trash', ADMIN.username, 'junk'), 'left behind');
+    fs.rmSync(path.join(versions, version));
+    fs.writeFileSync(path.join(versions, 'v-stray'), 'a version nobody lists');
     await db.updateTable('file').set({ size: 8 }).where('id', '=', c).execute();
     const docs = await db
       .selectFrom('file')
@@ -92,16 +116,20 @@ describe('the consistency check', () => {
       .execute();
 
     const found = await checkDrive(db, store, { full: true });
-    expect(summary(found.findings)).toEqual([
-      'folder-size /docs/',
-      'hash-differs /docs/sub/b.txt',
-      'missing-bytes /docs/a.txt',
-      'size-differs /c.txt',
-      'stray-bytes /docs/stray.bin',
-      'stray-bytes trash/junk',
-      `unfinished-journal move ${op}`,
-      'used-space admin',
-    ]);
+    expect(summary(found.findings)).toEqual(
+      [
+        'folder-size /docs/',
+        'hash-differs /docs/sub/b.txt',
+        'missing-bytes /docs/a.txt',
+        'size-differs /c.txt',
+        'stray-bytes /docs/stray.bin',
+        'stray-bytes trash/junk',
+        `stray-bytes versions/${c}/v-stray`,
+        `unfinished-journal move ${op}`,
+        'used-space admin',
+        `missing-bytes versions/${c}/${version}`,
+      ].sort(),
+    );
     // without --full, a sample of 0 hashes nothing: the changed bytes go unseen
     const sampled = await checkDrive(db, store, { sample: 0 });
     expect(sampled.hashed).toBe(0);
@@ -113,15 +141,18 @@ describe('the consistency check', () => {
     expect(repaired.out).toMatch(/KIND\s+USER\s+ITEM\s+DETAIL\s+STATE/);
     expect(repaired.out).toMatch(/folder-size\s+admin\s+\/docs\/\s+.*repaired/);
     expect(repaired.out).toMatch(/missing-bytes\s+admin\s+\/docs\/a\.txt\s+.*named/);
-    expect(repaired.out).toContain('8 found, 4 repaired, 4 left');
+    expect(repaired.out).toContain('10 found, 5 repaired, 5 left');
 
     const after = await checkDrive(db, store, { full: true });
-    expect(summary(after.findings)).toEqual([
-      'hash-differs /docs/sub/b.txt',
-      'missing-bytes /docs/a.txt',
-      'size-differs /c.txt',
-      `unfinished-journal move ${op}`,
-    ]);
+    expect(summary(after.findings)).toEqual(
+      [
+        'hash-differs /docs/sub/b.txt',
+        'missing-bytes /docs/a.txt',
+        'size-differs /c.txt',
+        `unfinished-journal move ${op}`,
+        `missing-bytes versions/${c}/${version}`,
+      ].sort(),
+    );
     // the rows that lost their bytes are still there; the stray bytes were moved, not deleted
     expect(
       await db.selectFrom('file').select('id').where('name', '=', 'a.txt').execute(),
@@ -134,6 +165,9 @@ describe('the consistency check', () => {
     ).toBe('nobody owns me');
     expect(fs.readFileSync(path.join(kept, 'trash', admin.userId, 'junk'), 'utf8')).toBe(
       'left behind',
+    );
+    expect(fs.readFileSync(path.join(kept, 'versions', admin.userId, c, 'v-stray'), 'utf8')).toBe(
+      'a version nobody lists',
     );
     expect(fs.existsSync(path.join(tree, 'docs', 'stray.bin'))).toBe(false);
     // the repaired numbers are the rows' own
