@@ -49,7 +49,10 @@ import { SqliteSearchRepo } from './modules/search/search.sqlite.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { TagsService } from './modules/tags/tags.service.ts';
 import { ImagesService } from './modules/images/images.service.ts';
-import { MediaService, mediaCacheKeepers } from './modules/media/media.service.ts';
+import { MediaService } from './modules/media/media.service.ts';
+import { MediaBytesService } from './modules/media/media-bytes.service.ts';
+import { MediaExaminer, mediaCacheKeepers } from './modules/media/media-examiner.ts';
+import { TranscodeQueue } from './modules/media/transcode-queue.ts';
 import { TranscodeSettings } from './modules/media/transcode-settings.ts';
 import { registerMediaJobs } from './modules/media/media.jobs.ts';
 import { PreviewService } from './modules/preview/preview.service.ts';
@@ -128,15 +131,20 @@ export function createServices(database: DbHandle, config: Config) {
     users.usernameOf(id),
   );
   registerSearchJobs({ jobs, searchIndex });
-  const media = new MediaService(
+  const mediaExaminer = new MediaExaminer(files);
+  const transcodes = new TranscodeQueue(
     db,
     files,
     jobs,
     new TranscodeSettings(settings),
-    shareAccess,
+    mediaExaminer,
     (id) => users.usernameOf(id),
   );
-  registerMediaJobs({ jobs, media });
+  const media = new MediaService(files, jobs, mediaExaminer, transcodes, shareAccess, (id) =>
+    users.usernameOf(id),
+  );
+  const mediaBytes = new MediaBytesService(files, mediaExaminer, shareAccess);
+  registerMediaJobs({ jobs, media, transcodes });
   const tags = new TagsService(db, files);
   const images = new ImagesService(files, shareAccess, shareVisitors, users, settings, {
     parallel: config.imageWorkers,
@@ -144,7 +152,7 @@ export function createServices(database: DbHandle, config: Config) {
   // grid tiles of videos and music show their covers
   images.addCoverSource(
     (row) => row.fileType === 'video' || row.fileType === 'audio',
-    async (owner, row) => (await media.cover(owner, row))?.place ?? null,
+    async (owner, row) => (await mediaBytes.cover(owner, row))?.place ?? null,
   );
   const preview = new PreviewService(files, shareAccess, settings);
   const office = new OfficeService(
@@ -227,6 +235,8 @@ export function createServices(database: DbHandle, config: Config) {
     tags,
     search,
     media,
+    mediaBytes,
+    transcodes,
     images,
     preview,
     office,

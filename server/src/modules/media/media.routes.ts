@@ -17,10 +17,10 @@ import {
 } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
-import type { Place } from '../../storage/blob-store.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 import { markUserBytes, openedRead } from '../files/file-serve.ts';
 import { credentialsOf } from '../share/share-request.ts';
+import type { MediaPart } from './media-bytes.service.ts';
 
 const noCover = () =>
   new AppError(ErrorCode.FILE_NOT_FOUND, 'This file has no cover', undefined, 404);
@@ -33,14 +33,10 @@ const fileIdOf = (q: { fileId?: string; id?: string }) => q.fileId ?? q.id ?? ''
  */
 export async function mediaRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { media, blobs } = app.services;
+  const { media, mediaBytes, transcodes, blobs } = app.services;
   const open = { public: true } as const;
 
-  const sendPart = async (
-    reply: FastifyReply,
-    part: { place: Place; type: string },
-    maxAge: number,
-  ) => {
+  const sendPart = async (reply: FastifyReply, part: MediaPart, maxAge: number) => {
     // opened first: a rendition or cover the cache sweep removes meanwhile is a 404
     const bytes = await openedRead(blobs, part.place);
     markUserBytes(reply);
@@ -67,7 +63,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
     '/media/cover',
     { config: { cookieAuth: true }, schema: { querystring: mediaQuery } },
     async (request, reply) => {
-      const cover = await media.ownCover(actorOf(request), request.query.id);
+      const cover = await mediaBytes.ownCover(actorOf(request), request.query.id);
       if (!cover) throw noCover();
       return sendPart(reply, cover, 86_400);
     },
@@ -77,7 +73,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
     '/public/s/media/cover',
     { config: open, schema: { querystring: publicTargetQuery } },
     async (request, reply) => {
-      const cover = await media.publicCover(credentialsOf(request), fileIdOf(request.query));
+      const cover = await mediaBytes.publicCover(credentialsOf(request), fileIdOf(request.query));
       if (!cover) throw noCover();
       return sendPart(reply, cover, 3600);
     },
@@ -90,7 +86,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
     { config: { cookieAuth: true }, schema: { params: hlsParams } },
     async (request, reply) => {
       const { username, file } = request.params;
-      return sendPart(reply, await media.ownHls(actorOf(request), username, file), 3600);
+      return sendPart(reply, await mediaBytes.ownHls(actorOf(request), username, file), 3600);
     },
   );
 
@@ -105,7 +101,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         token: shareToken === '-' ? null : shareToken,
         actor: request.actor,
       };
-      return sendPart(reply, await media.publicHls(creds, username, file), 600);
+      return sendPart(reply, await mediaBytes.publicHls(creds, username, file), 600);
     },
   );
 
@@ -114,26 +110,26 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     '/cloud/setting/transcode/config',
     { schema: { response: answers(transcodeConfigView) } },
-    async (request) => ok(await media.config(actorOf(request))),
+    async (request) => ok(await transcodes.config(actorOf(request))),
   );
 
   api.put(
     '/cloud/setting/transcode/config',
     { schema: { body: transcodeConfigBody, response: answers(transcodeConfigView) } },
     async (request) =>
-      ok(await media.setConfig(actorOf(request), request.body), { message: 'Saved' }),
+      ok(await transcodes.setConfig(actorOf(request), request.body), { message: 'Saved' }),
   );
 
   api.put(
     '/cloud/setting/transcode/cancel-task',
     { schema: { body: cancelTranscodeBody, response: answers(cancelledTasks) } },
     async (request) =>
-      ok({ cancelled: await media.cancel(actorOf(request), request.body ?? undefined) }),
+      ok({ cancelled: await transcodes.cancel(actorOf(request), request.body ?? undefined) }),
   );
 
   api.get(
     '/cloud/transcode/status',
     { schema: { querystring: transcodeStatusQuery, response: answers(transcodeStatusView) } },
-    async (request) => ok(await media.status(actorOf(request), request.query)),
+    async (request) => ok(await transcodes.status(actorOf(request), request.query)),
   );
 }

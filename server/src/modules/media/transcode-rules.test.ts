@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TRANSCODE_DEFAULTS, type VideoProbe } from '@nimbus/contract';
-import { isPlayable, needsTranscode } from './media.service.ts';
+import { isPlayable } from './media-examiner.ts';
+import { needsTranscode } from './transcode-queue.ts';
 import type { Probe } from './programs/ffmpeg.ts';
 
 const probe = (over: Partial<Probe> = {}): Probe => ({
