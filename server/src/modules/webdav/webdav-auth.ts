@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../../lib/access.ts';
 import { sha256 } from '../../lib/ids.ts';
 import { verifyPassword } from '../../lib/password.ts';
@@ -5,7 +6,10 @@ import type { AccessTokenService } from '../auth/access-token.service.ts';
 import { ACCESS_TOKEN_PREFIX } from '../auth/access-token.service.ts';
 import { tooManyAttempts, type AttemptLimiter } from '../auth/attempt-limiter.ts';
 import { signInRules, type AuthService } from '../auth/auth.service.ts';
+import { tokenRefusal } from '../auth/token-scope.ts';
 import type { UsersService } from '../users/users.service.ts';
+import { DavError } from './webdav-errors.ts';
+import { header } from './webdav-request.ts';
 
 /** What a WebDAV client sends with each request (HTTP Basic) and where it comes from. */
 export interface DavCredentials {
@@ -100,4 +104,24 @@ export function basicAuthenticator(deps: {
     });
     return deps.auth.actorFor(user.id);
   };
+}
+
+/** The actor of a request's Basic credentials; null when it brings none that hold. */
+export async function signIn(request: FastifyRequest, authenticate: DavAuthenticator) {
+  const auth = header(request.raw, 'authorization');
+  if (!auth || !/^basic /i.test(auth)) return null;
+  const decoded = Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  const actor = await authenticate({
+    username: decoded.slice(0, colon),
+    secret: decoded.slice(colon + 1),
+    ip: request.ip,
+  });
+  // an access token does what its scope allows (the same rule as the API's)
+  const refusal =
+    actor?.accessToken &&
+    tokenRefusal(actor.accessToken.scope, { surface: 'webdav', method: request.raw.method ?? '' });
+  if (refusal) throw new DavError(403, refusal);
+  return actor;
 }

@@ -3,7 +3,7 @@ import { prefixOf, ROOT_ID, type FilesService } from '../files/files.service.ts'
 import type { OpenShare, ShareAccess } from '../share/share-access.ts';
 import type { MountRow } from '../share/share.repo.ts';
 import { isWithin } from './webdav-headers.ts';
-import type { DavItem } from './webdav.service.ts';
+import type { DavItem } from './webdav-item.ts';
 
 /** A mount of the user's with its place in their tree, `/a/b/name`. */
 interface PlacedMount {

@@ -2,7 +2,7 @@ import type { FileRow } from '../files/files.service.ts';
 import { hrefOf, isWithin } from './webdav-headers.ts';
 import type { LockRow } from './webdav-locks.ts';
 import type { PropertyRow } from './webdav.repo.ts';
-import type { DavItem } from './webdav.service.ts';
+import type { DavItem } from './webdav-item.ts';
 import { DAV_NS, emptyElement, escapeXml, propKey } from './webdav-xml.ts';
 
 /** The entity tag the API sends for a file (file-serve.ts): its hash, or its size and date. */

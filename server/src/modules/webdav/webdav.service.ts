@@ -22,24 +22,9 @@ import type { MountService } from '../share/mount.service.ts';
 import type { FileWriter, ShareVisitorService } from '../share/share-visitor.service.ts';
 import { bytesGrant, requireDownload } from '../files/bytes-grant.ts';
 import { DavLocks } from './webdav-locks.ts';
+import { isFolderItem, type DavItem } from './webdav-item.ts';
 import { DavMounts } from './webdav-mounts.ts';
 import { WebdavRepo, type PropertyRow } from './webdav.repo.ts';
-
-/**
- * An item of the tree as WebDAV finds it: the root (no row) or a live row. A row reached
- * through a share the user mounted carries the open share: the row is its owner's, and the
- * mount's own folder (`isRoot`) shows under the mount's name.
- */
-export type DavItem =
-  | { kind: 'root'; path: '/' }
-  | {
-      kind: 'row';
-      path: string;
-      row: FileRow;
-      mount?: { id: string; open: OpenShare; isRoot: boolean };
-    };
-
-export const isFolderItem = (item: DavItem) => item.kind === 'root' || item.row.isFolder === 1;
 
 /** `/a/b` as the parent path rows carry: `/a/`. */
 const rowPathOf = (folderPath: string) => (folderPath === '/' ? '/' : `${folderPath}/`);
