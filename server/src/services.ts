@@ -49,6 +49,11 @@ import { SqliteSearchRepo } from './modules/search/search.sqlite.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { TagsService } from './modules/tags/tags.service.ts';
 import { ImagesService } from './modules/images/images.service.ts';
+import { ImageFinder } from './modules/images/image-access.ts';
+import { ImageFactsReader } from './modules/images/image-facts.ts';
+import { ImageWork } from './modules/images/image-work.ts';
+import { AvatarsService } from './modules/images/avatars.service.ts';
+import { WebpStorageService } from './modules/images/webp-storage.service.ts';
 import { MediaService } from './modules/media/media.service.ts';
 import { MediaBytesService } from './modules/media/media-bytes.service.ts';
 import { MediaExaminer, mediaCacheKeepers } from './modules/media/media-examiner.ts';
@@ -146,9 +151,18 @@ export function createServices(database: DbHandle, config: Config) {
   const mediaBytes = new MediaBytesService(files, mediaExaminer, shareAccess);
   registerMediaJobs({ jobs, media, transcodes });
   const tags = new TagsService(db, files);
-  const images = new ImagesService(files, shareAccess, shareVisitors, users, settings, {
-    parallel: config.imageWorkers,
-  });
+  // one gate of image work for every kind of derived picture
+  const imageWork = new ImageWork(() => files.blobs, { parallel: config.imageWorkers });
+  const webpStorage = new WebpStorageService(files, settings, imageWork);
+  const avatars = new AvatarsService(files, users, imageWork);
+  const images = new ImagesService(
+    files,
+    new ImageFinder(files, shareAccess, shareVisitors, users),
+    new ImageFactsReader(files, imageWork),
+    imageWork,
+    webpStorage,
+    users,
+  );
   // grid tiles of videos and music show their covers
   images.addCoverSource(
     (row) => row.fileType === 'video' || row.fileType === 'audio',
@@ -238,6 +252,8 @@ export function createServices(database: DbHandle, config: Config) {
     mediaBytes,
     transcodes,
     images,
+    avatars,
+    webpStorage,
     preview,
     office,
     cache,

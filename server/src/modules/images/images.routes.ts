@@ -21,7 +21,7 @@ import { actorOf } from '../auth/auth.plugin.ts';
 import { sendFileBytes } from '../files/file-serve.ts';
 import type { ShareTarget } from '../share/share-access.ts';
 import { credentialsOf } from '../share/share-request.ts';
-import type { ImageBytes } from './images.service.ts';
+import type { ImageBytes } from './image-work.ts';
 
 const targetOf = (q: { fileId?: string; id?: string; path?: string }): ShareTarget => ({
   fileId: q.fileId ?? q.id,
@@ -31,7 +31,7 @@ const targetOf = (q: { fileId?: string; id?: string; path?: string }): ShareTarg
 /** Thumbnails, covers, images for viewing and avatars (API-NOTES §1.6, §1.7). */
 export async function imagesRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { images } = app.services;
+  const { images, avatars, webpStorage } = app.services;
   const open = { config: { public: true } } as const;
   // the avatar upload is this module's one form: a single picture
   await app.register(multipart, {
@@ -59,36 +59,36 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
   // `<img>` sends no header: the session may come from the cookie or the query here
   const own = { config: { cookieAuth: true }, schema: { querystring: imageQuery } };
   api.get('/view/thumbnail', own, async (request, reply) =>
-    send(request, reply, images.thumbnail(actorOf(request), request.query.id)),
+    send(request, reply, images.thumbnail({ actor: actorOf(request), id: request.query.id })),
   );
   // the original image viewer's strip names the file after the path; the id decides
   api.get(
     '/view/thumbnail/:name',
     { ...own, schema: { ...own.schema, params: namedThumbnailParams } },
     async (request, reply) =>
-      send(request, reply, images.thumbnail(actorOf(request), request.query.id)),
+      send(request, reply, images.thumbnail({ actor: actorOf(request), id: request.query.id })),
   );
   api.get('/view/cover', own, async (request, reply) =>
-    send(request, reply, images.cover(actorOf(request), request.query.id)),
+    send(request, reply, images.cover({ actor: actorOf(request), id: request.query.id })),
   );
   api.get('/view/image', own, async (request, reply) =>
-    send(request, reply, images.viewable(actorOf(request), request.query.id)),
+    send(request, reply, images.viewable({ actor: actorOf(request), id: request.query.id })),
   );
   api.get(
     '/view/image/info',
     { schema: { querystring: imageQuery, response: answers(imageInfoAnswer) } },
-    async (request) => ok(await images.info(actorOf(request), request.query.id)),
+    async (request) => ok(await images.info({ actor: actorOf(request), id: request.query.id })),
   );
 
   // General settings: uploaded photos stored as WebP
   api.get('/cloud/setting/webp', { schema: { response: answers(webpSetting) } }, async () =>
-    ok(await images.webpStorage()),
+    ok(await webpStorage.setting()),
   );
   api.put(
     '/cloud/setting/webp',
     { schema: { body: webpSettingBody, response: confirms } },
     async (request) => {
-      await images.setWebpStorage(actorOf(request), request.body.enable);
+      await webpStorage.setSetting(actorOf(request), request.body.enable);
       return ok(undefined, { message: 'Saved' });
     },
   );
@@ -97,32 +97,45 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     '/view/thumbnail/user/:username',
     { ...open, schema: { params: avatarParams } },
-    async (request, reply) => send(request, reply, images.avatar(request.params.username)),
+    async (request, reply) => send(request, reply, avatars.avatar(request.params.username)),
   );
 
   // ---- the visitors' twins ------------------------------------------------------------------
 
   const shared = { ...open, schema: { querystring: publicImageQuery } };
   api.get('/public/s/view/thumbnail', shared, async (request, reply) =>
-    send(request, reply, images.sharedThumbnail(credentialsOf(request), targetOf(request.query))),
+    send(
+      request,
+      reply,
+      images.thumbnail({ creds: credentialsOf(request), target: targetOf(request.query) }),
+    ),
   );
   api.get('/public/s/view/cover', shared, async (request, reply) =>
-    send(request, reply, images.sharedCover(credentialsOf(request), targetOf(request.query))),
+    send(
+      request,
+      reply,
+      images.cover({ creds: credentialsOf(request), target: targetOf(request.query) }),
+    ),
   );
   api.get('/public/s/view/image', shared, async (request, reply) =>
-    send(request, reply, images.sharedViewable(credentialsOf(request), targetOf(request.query))),
+    send(
+      request,
+      reply,
+      images.viewable({ creds: credentialsOf(request), target: targetOf(request.query) }),
+    ),
   );
   api.get(
     '/public/s/view/image/info',
     { ...open, schema: { querystring: publicImageQuery, response: answers(imageInfoAnswer) } },
-    async (request) => ok(await images.sharedInfo(credentialsOf(request), targetOf(request.query))),
+    async (request) =>
+      ok(await images.info({ creds: credentialsOf(request), target: targetOf(request.query) })),
   );
 
   api.put(
     '/user/avatar',
     { schema: { querystring: avatarChoiceQuery, response: answers(z.string().nullable()) } },
     async (request) =>
-      ok(await images.chooseAvatar(actorOf(request), request.query.fileId), {
+      ok(await avatars.chooseAvatar(actorOf(request), request.query.fileId), {
         message: 'Saved',
       }),
   );
@@ -135,7 +148,7 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
       if (!request.isMultipart()) throw badParameter('Send the picture as multipart/form-data');
       const part = await request.file();
       if (!part || part.fieldname !== 'file') throw badParameter('file: required, a picture');
-      return ok(await images.uploadAvatar(actor, part.filename, part.file), {
+      return ok(await avatars.uploadAvatar(actor, part.filename, part.file), {
         message: 'Saved',
       });
     },
