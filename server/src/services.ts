@@ -187,7 +187,7 @@ export function createServices(database: DbHandle, config: Config) {
   );
   // the caches of derived files: each module says which of its entries are current
   const cache = new CacheService(
-    (ids) => files.existingRows(ids),
+    (ids) => files.repo.existing(ids),
     blobs,
     [...imageCacheKeepers, officeCacheKeeper, ...mediaCacheKeepers],
     { maxBytes: config.cacheMaxBytes },

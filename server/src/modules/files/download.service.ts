@@ -35,7 +35,7 @@ export async function* zipEntriesOf(
     }
     yield { name: `${top}/`, isFolder: true, mtime: new Date(row.updateDate) };
     const base = prefixOf(row);
-    const below = await files.repo.descendants(owner.id, base);
+    const below = await files.subtree.descendants(owner.id, base);
     below.sort((a, b) =>
       a.path === b.path ? a.name.localeCompare(b.name) : a.path < b.path ? -1 : 1,
     );

@@ -39,6 +39,10 @@ export class FileOperations {
     return this.files.repo;
   }
 
+  private get subtree() {
+    return this.files.subtree;
+  }
+
   private get blobs() {
     return this.files.blobs;
   }
@@ -73,7 +77,7 @@ export class FileOperations {
       await this.files.journaled(actor.id, 'move', from, to, moveDisk, async (trx) => {
         await this.repo.update(row.id, { name, updateDate: Date.now(), ...typeFacts }, trx);
         if (row.isFolder)
-          await this.repo.rewritePrefix(actor.id, prefixOf(row), `${row.path}${name}/`, trx);
+          await this.subtree.rewritePrefix(actor.id, prefixOf(row), `${row.path}${name}/`, trx);
         const renamed = { ...row, name, ...typeFacts };
         await this.files.changed({ kind: 'updated', userId: actor.id, rows: [renamed] }, trx);
       });
@@ -137,7 +141,7 @@ export class FileOperations {
     for (const row of rows) {
       items += 1;
       if (row.isFolder) {
-        const below = await this.repo.subtreeTotals(actor.id, prefixOf(row));
+        const below = await this.subtree.subtreeTotals(actor.id, prefixOf(row));
         items += below.count;
         bytes += below.bytes;
       } else bytes += row.size;
@@ -211,7 +215,12 @@ export class FileOperations {
             trx,
           );
           if (row.isFolder)
-            await this.repo.rewritePrefix(actor.id, prefixOf(row), `${target.prefix}${name}/`, trx);
+            await this.subtree.rewritePrefix(
+              actor.id,
+              prefixOf(row),
+              `${target.prefix}${name}/`,
+              trx,
+            );
           await this.repo.adjustChildren(row.parentId, -1, trx);
           await this.repo.adjustChildren(target.id, 1, trx);
           const renamed = { ...row, name, ...typeFacts };
@@ -228,7 +237,7 @@ export class FileOperations {
   /** The bytes of an item about to move leave the folders above it and join those of `target`. */
   private async moveBytes(owner: Owner, row: FileRow, target: FolderRef, trx: Db): Promise<void> {
     const bytes = row.isFolder
-      ? (await this.repo.subtreeTotals(owner.id, prefixOf(row), trx)).bytes
+      ? (await this.subtree.subtreeTotals(owner.id, prefixOf(row), trx)).bytes
       : row.size;
     await this.repo.addToFolderSizes(owner.id, row.path, -bytes, trx);
     await this.repo.addToFolderSizes(owner.id, target.prefix, bytes, trx);
@@ -293,7 +302,7 @@ export class FileOperations {
       let bytes = 0;
       for (const row of rows)
         bytes += row.isFolder
-          ? (await this.repo.subtreeTotals(actor.id, prefixOf(row))).bytes
+          ? (await this.subtree.subtreeTotals(actor.id, prefixOf(row))).bytes
           : row.size;
       await this.files.assertSpace(actor.id, bytes);
       // copying into a locked folder, or over a locked item, is refused before anything is copied
@@ -335,7 +344,7 @@ export class FileOperations {
     const tmp = this.blobs.staging();
     const newRootId = newId();
     const newPrefix = `${target.prefix}${name}/`;
-    const descendants = row.isFolder ? await this.repo.descendants(owner.id, prefixOf(row)) : [];
+    const descendants = row.isFolder ? await this.subtree.descendants(owner.id, prefixOf(row)) : [];
     const ids = new Map<string, string>([[row.id, newRootId]]);
     for (const d of descendants) ids.set(d.id, newId());
     const oldPrefix = prefixOf(row);

@@ -3,7 +3,8 @@ import { AppError } from '../../lib/errors.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { musicOf } from '../media/media-facts.ts';
 import { contentTypeOf } from './file-types.ts';
-import type { FileRow, MountEntry } from './files.repo.ts';
+import type { FileRow } from './files.repo.ts';
+import type { MountEntry } from './folder-listing.repo.ts';
 
 /** A file or folder as the API shows it: the contract's `fileItem`. */
 export type FileView = FileItem;

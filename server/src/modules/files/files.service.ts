@@ -20,10 +20,15 @@ import {
   ROOT_ID,
   underPrefix,
   type FileRow,
+} from './files.repo.ts';
+import {
+  FolderListingRepo,
   type ListQuery,
   type SortOrder,
   type SortProp,
-} from './files.repo.ts';
+} from './folder-listing.repo.ts';
+import { SpaceRepo } from './space.repo.ts';
+import { SubtreeRepo } from './subtree.repo.ts';
 import { Journal, type IntentKind, type Move } from './journal.ts';
 import { ItemLocks, newItemScope } from './item-locks.ts';
 import { ItemLocksRepo } from './item-locks.repo.ts';
@@ -102,7 +107,14 @@ export interface FolderRef {
 export const ROOT: FolderRef = { id: ROOT_ID, prefix: '/' };
 
 export class FilesService {
+  /** The tree's rows: lookups, inserts and updates, folder sizes and used bytes. */
   readonly repo: FilesRepo;
+  /** The pages of listings, folders and mounts together. */
+  readonly listing: FolderListingRepo;
+  /** Everything below a folder: its rows, totals, depth, paths. */
+  readonly subtree: SubtreeRepo;
+  /** The quota's facts and what the used space is made of. */
+  readonly space: SpaceRepo;
   /** The set-based statements of a change of many items at once. */
   readonly selection: SelectionRepo;
   /** The WebDAV locks every change of the tree passes (`ItemLocks.assertFree`). */
@@ -118,6 +130,9 @@ export class FilesService {
     private readonly publish: Publish = () => {},
   ) {
     this.repo = new FilesRepo(db);
+    this.listing = new FolderListingRepo(db, this.repo);
+    this.subtree = new SubtreeRepo(db);
+    this.space = new SpaceRepo(db);
     this.selection = new SelectionRepo(db);
     this.itemLocks = new ItemLocks(new ItemLocksRepo(db));
     this.journal = new Journal(db, blobs, (userId, bytes, reserve, options) =>
@@ -216,7 +231,7 @@ export class FilesService {
           : 'name';
     const sortProp = p.sortableProp ?? defaultSort;
     const order = p.order ?? (sortProp === 'name' ? 'ascending' : 'descending');
-    const { entries, total } = await this.repo.listEntries(
+    const { entries, total } = await this.listing.listEntries(
       {
         userId: owner.id,
         parentId: folder?.id,
@@ -244,7 +259,7 @@ export class FilesService {
 
   /** A page of the user's mounts, each as an entry of the folder it sits in. */
   private async mounts(owner: Owner, p: ListParams): Promise<{ items: FileView[]; total: number }> {
-    const { mounts, total } = await this.repo.mountPage(
+    const { mounts, total } = await this.listing.mountPage(
       owner.id,
       p.order === 'descending' ? 'desc' : 'asc',
       (p.pageIndex - 1) * p.pageSize,
@@ -300,11 +315,6 @@ export class FilesService {
   }
 
   /** The user's live rows among `ids` (in no particular order); others' and trashed ones left out. */
-  /** The rows among `ids` that still exist (live or trashed, any owner); see FilesRepo.existing. */
-  existingRows(ids: string[]): Promise<FileRow[]> {
-    return this.repo.existing(ids);
-  }
-
   liveMany(userId: string, ids: string[]): Promise<FileRow[]> {
     return this.repo.liveMany(userId, ids);
   }
@@ -345,7 +355,7 @@ export class FilesService {
   /** Child folders of a folder, by name (the move/copy dialog tree). */
   async childFolders(owner: Owner, folderId: string | undefined): Promise<FileView[]> {
     const folder = await this.folderById(owner.id, folderId);
-    const { rows } = await this.repo.list({
+    const { rows } = await this.listing.list({
       userId: owner.id,
       parentId: folder.id,
       foldersOnly: true,
@@ -478,7 +488,7 @@ export class FilesService {
     }
     if (row.isFolder !== 1) return;
     const below = row.trashId === row.id ? { trashId: row.id } : { prefix: prefixOf(row) };
-    const deepest = await this.repo.deepestBelow(userId, below);
+    const deepest = await this.subtree.deepestBelow(userId, below);
     checkSubtreeMove(prefixOf(row), `${toPrefix}${name}/`, deepest, field, what);
   }
 
@@ -508,14 +518,14 @@ export class FilesService {
 
   /** Bytes the user may still add (quota.ts: files, uploads under way, operations in flight). */
   spaceLeft(userId: string, options: SpaceOptions = {}): Promise<number> {
-    return spaceLeft(this.repo, userId, options);
+    return spaceLeft(this.space, userId, options);
   }
 
   /** What the user's used space is made of: their files, the versions kept, the trash. */
   async spaceUse(owner: Owner): Promise<SpaceUse> {
-    const facts = await this.repo.spaceFacts(owner.id, { after: 0, visitorAfter: 0 });
+    const facts = await this.space.spaceFacts(owner.id, { after: 0, visitorAfter: 0 });
     if (!facts) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
-    const parts = await this.repo.spaceUse(owner.id);
+    const parts = await this.space.spaceUse(owner.id);
     return { used: facts.usedBytes, quota: facts.quotaBytes, ...parts };
   }
 
@@ -537,7 +547,7 @@ export class FilesService {
     reserve: (trx: Db) => Promise<T>,
     options: Omit<SpaceOptions, 'trx'> = {},
   ): Promise<T> {
-    return withSpace(this.db, this.repo, userId, bytes, reserve, options);
+    return withSpace(this.db, this.space, userId, bytes, reserve, options);
   }
 
   /**
@@ -661,7 +671,7 @@ export class FilesService {
 
   /** A page of a folder's rows, folders first, without the mounts placed in it. */
   listRows(q: ListQuery): Promise<{ rows: FileRow[]; total: number }> {
-    return this.repo.list(q);
+    return this.listing.list(q);
   }
 
   /**
@@ -683,28 +693,6 @@ export class FilesService {
     const changed = { ...row, ...facts, updateDate };
     await this.changed({ kind: 'updated', userId: owner.id, rows: [changed] }, trx);
     return changed;
-  }
-
-  /** Every live row below a folder's prefix (`/a/b/`), at any depth. */
-  descendants(userId: string, prefix: string): Promise<FileRow[]> {
-    return this.repo.descendants(userId, prefix);
-  }
-
-  /** A row's media facts, one key per module; none when the row or its facts are missing. */
-  async mediaFacts(userId: string, id: string): Promise<Record<string, unknown>> {
-    return parseMedia((await this.repo.byId(userId, id))?.media ?? null);
-  }
-
-  /**
-   * Record some keys of a row's media facts (`image`, `music`…), keeping the other modules'
-   * keys; answers the facts as stored, or undefined when the row is gone.
-   */
-  setMediaKeys(
-    userId: string,
-    id: string,
-    values: Record<string, unknown>,
-  ): Promise<string | undefined> {
-    return this.repo.setMediaKeys(userId, id, values);
   }
 }
 

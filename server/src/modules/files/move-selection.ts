@@ -83,7 +83,7 @@ async function moveRows(
     const sizes: Array<{ prefix: string; bytes: number }> = [];
     for (const row of rows) {
       const bytes = row.isFolder
-        ? (await files.repo.subtreeTotals(actor.id, prefixOf(row), trx)).bytes
+        ? (await files.subtree.subtreeTotals(actor.id, prefixOf(row), trx)).bytes
         : row.size;
       sizes.push({ prefix: row.path, bytes: -bytes }, { prefix: target.prefix, bytes });
     }

@@ -1,7 +1,7 @@
 import { ErrorCode, formatSize } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { FilesRepo } from './files.repo.ts';
+import type { SpaceRepo } from './space.repo.ts';
 
 /** An upload session untouched this long is abandoned: it reserves nothing and is removed. */
 export const SESSION_IDLE_MS = 3 * 86400_000;
@@ -24,7 +24,7 @@ export interface SpaceOptions {
  * the bytes held by their operations in flight (copies and extractions between their disk work
  * and their commit, `file_op.bytes`).
  */
-export async function spaceLeft(repo: FilesRepo, userId: string, options: SpaceOptions = {}) {
+export async function spaceLeft(repo: SpaceRepo, userId: string, options: SpaceOptions = {}) {
   const now = options.now ?? Date.now();
   const facts = await repo.spaceFacts(
     userId,
@@ -61,7 +61,7 @@ export const spaceFull = (needed?: number, free?: number, field?: string) => {
  */
 export function withSpace<T>(
   db: Db,
-  repo: FilesRepo,
+  repo: SpaceRepo,
   userId: string,
   bytes: number,
   reserve: (trx: Db) => Promise<T>,

@@ -53,6 +53,10 @@ export class TreeIndexer {
     return this.files.repo;
   }
 
+  private get subtree() {
+    return this.files.subtree;
+  }
+
   private get blobs() {
     return this.files.blobs;
   }
@@ -193,7 +197,7 @@ export class TreeIndexer {
     await this.files.transaction(async (trx) => {
       let bytes = row.isFolder ? 0 : row.size;
       if (row.isFolder)
-        bytes += (await this.repo.subtreeTotals(owner.id, prefixOf(row), trx)).bytes;
+        bytes += (await this.subtree.subtreeTotals(owner.id, prefixOf(row), trx)).bytes;
       await this.repo.deleteLive(owner.id, row, trx);
       await this.repo.addToFolderSizes(owner.id, row.path, -bytes, trx);
       await this.repo.adjustUsed(owner.id, -bytes, trx);
@@ -210,7 +214,7 @@ export class TreeIndexer {
     onProgress?: (percent: number) => void,
   ): Promise<number> {
     const wrong = await this.files.withLock(owner.id, async () => {
-      const { folders, files } = await this.repo.liveTree(owner.id);
+      const { folders, files } = await this.subtree.liveTree(owner.id);
       onProgress?.(50);
       const sums = folderSums(folders.map(prefixOf), files);
       const fixes = folders

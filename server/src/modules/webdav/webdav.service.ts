@@ -371,12 +371,14 @@ export class WebdavService {
         pairs.push([row.id, folder.id]);
         return;
       }
-      const before = row.isFolder ? await this.files.descendants(owner.id, prefixOf(row)) : [];
+      const before = row.isFolder
+        ? await this.files.subtree.descendants(owner.id, prefixOf(row))
+        : [];
       const copy = await this.fileOps.copyRow(owner, row, target, name);
       pairs.push([row.id, copy.id]);
       if (before.length === 0) return;
       // the copies below the new folder, matched to their originals by their place in it
-      const after = await this.files.descendants(owner.id, prefixOf(copy));
+      const after = await this.files.subtree.descendants(owner.id, prefixOf(copy));
       const byPlace = new Map(
         after.map((r) => [`${r.path.slice(prefixOf(copy).length)}${r.name}`, r.id]),
       );
