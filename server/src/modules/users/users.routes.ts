@@ -44,7 +44,7 @@ function pictureName(picture: FormFile): string {
 
 export async function usersRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { users, images } = app.services;
+  const { users, avatars } = app.services;
   // the original client sends its user forms as multipart (API-NOTES §1.2), the profile's with
   // the new picture beside the fields
   await acceptFormBodies(app, {
@@ -104,7 +104,7 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
       if (picture) {
         // the picture is checked and kept first: a refused one leaves the profile as it was
         if (id !== actor.id) throw forbidden('blobAvatar: only your own picture can be changed');
-        await images
+        await avatars
           .uploadAvatar(actor, pictureName(picture), Readable.from([picture.bytes]))
           .catch((err: unknown) => {
             // the picture's checks speak of `file`, the avatar upload's field; this form's is
