@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Migrator } from 'kysely';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { DB_FILE, migrateToLatest, openDatabase, type DbHandle } from '../src/db/index.ts';
@@ -181,6 +181,39 @@ export async function login(
   });
   if (res.body.code !== 0 || !res.body.data) throw new Error(`login failed: ${res.body.message}`);
   return { token: res.body.data['nimbus-token'], userId: res.body.data.userId };
+}
+
+/**
+ * The setup most API test files open with: a test app on a fresh database and its administrator
+ * signed in, made before each test (or once for the file with `once`) and closed after it. The
+ * two objects returned stay the same; each setup gives them the new app's and session's fields,
+ * so a file takes them apart once: `const { t, admin } = useAdminApp();`. A file's own
+ * `beforeEach` after this line runs once they are set. `t.restart()` restarts in place;
+ * `renew(config)` closes the app and puts a fresh one with a new administrator in its stead.
+ */
+export function useAdminApp(options: { once?: boolean; config?: Partial<Config> } = {}): {
+  t: TestApp;
+  admin: { token: string; userId: string };
+  renew: (config?: Partial<Config>) => Promise<void>;
+} {
+  const t = {} as TestApp;
+  const admin = { token: '', userId: '' };
+  const adopt = (handle: TestApp): TestApp =>
+    Object.assign(t, handle, { restart: async () => adopt(await handle.restart()) });
+  const setup = async (config?: Partial<Config>) => {
+    adopt(await makeTestApp({ ...options.config, ...config }));
+    Object.assign(admin, await setupAdmin(t.app));
+  };
+  (options.once ? beforeAll : beforeEach)(() => setup());
+  (options.once ? afterAll : afterEach)(() => t.close());
+  return {
+    t,
+    admin,
+    renew: async (config) => {
+      await t.close();
+      await setup(config);
+    },
+  };
 }
 
 /** Builder: an ordinary user, signed in. */

@@ -1,24 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AccessTokenView } from '@nimbus/contract';
 import * as scopeMigration from '../../src/db/migrations/020-access-token-scope.ts';
 import { sha256 } from '../../src/lib/ids.ts';
-import { call, makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
+import { call, useAdminApp } from '../harness.ts';
 
 // one app on a real listening server for the file: WebDAV is reached over HTTP
-let t: TestApp;
 let base: string;
-let admin: { token: string; userId: string };
 
+const { t, admin } = useAdminApp({ once: true });
 beforeAll(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/webdav`;
-});
-afterAll(async () => {
-  await t.close();
 });
 
 let made = 0;

@@ -1,17 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AccessTokenView } from '@nimbus/contract';
-import { call, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { call, makeUser, useAdminApp } from '../harness.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
-
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 const generate = (token: string, tokenName: string) =>
   call<string>(t.app, 'PUT', '/user/setting/generateAccessToken', {

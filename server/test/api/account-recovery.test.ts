@@ -1,18 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AccessSummary, MfaSetup } from '@nimbus/contract';
 import { base32Decode, codeAt, stepAt } from '../../src/lib/totp.ts';
-import { call, login, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { call, login, makeUser, useAdminApp } from '../harness.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
-
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 const works = async (token: string) => (await call(t.app, 'GET', '/list', { token })).status;
 

@@ -1,32 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, call, makeTestApp, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, raw, unlock } from '../share-fixtures.ts';
 
 // Bytes a browser could run never leave the drive's origin as a page: whatever their name says,
 // markup goes out as a download, and every response carrying stored bytes forbids scripts.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 const SCRIPT = '<script>window.pwned = 1; fetch("/api/new_folder?filename=pwned")</script>';
 const XHTML = `<?xml version="1.0" encoding="UTF-8"?>

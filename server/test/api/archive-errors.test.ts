@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import tar from 'tar-stream';
 import { zipToBuffer } from '../../src/lib/zip.ts';
 
 type ZipInput = Parameters<typeof zipToBuffer>[0];
-import { ADMIN, call, makeTestApp, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, putFile, useAdminApp } from '../harness.ts';
 
 // Every refused archive must be answered with a 4xx and leave the process running: a promise
 // rejected with nobody listening would stop the whole server.
@@ -19,17 +19,11 @@ afterAll(() => {
   process.off('unhandledRejection', record);
 });
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
+const { t, admin } = useAdminApp();
 beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   unhandled.length = 0;
-});
-afterEach(async () => {
-  await t.close();
 });
 
 type TarEntry = {

@@ -1,26 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, type ArchiveListing } from '@nimbus/contract';
-import { ADMIN, call, makeTestApp, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, putFile, useAdminApp } from '../harness.ts';
 import { rarOf, sevenZipOf } from '../archive-fixtures.ts';
 import { programOrFail } from '../tools.ts';
 
 // 7z and RAR archives are listed and extracted through bsdtar's re-packing, with the same
 // checks as a tar: names, links never followed or made, the size budget.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
-const owner = () => ({ userId: admin.userId, username: ADMIN.username });
-
-beforeAll(async () => {
+beforeAll(() => {
   programOrFail('bsdtar');
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
 });
-afterAll(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp({ once: true });
+const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
 const listing = async (id: string) =>
   call<ArchiveListing>(t.app, 'GET', '/preview/archive', { token: admin.token, query: { id } });

@@ -1,22 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { AuditEntry } from '@nimbus/contract';
 import * as secondFactorMigration from '../../src/db/migrations/021-audit-second-factor.ts';
-import { ADMIN, call, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, makeUser, useAdminApp } from '../harness.ts';
 
 // The audit log (issue 13): sign-ins, failed ones too, and administrative and security changes,
 // with who, when and from where; for administrators only; no secret ever written in it.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
-
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 const entries = async (query: Record<string, string | number> = {}) => {
   const res = await call<AuditEntry[]>(t.app, 'GET', '/audit/list', {

@@ -1,19 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, call, login, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, call, login, makeUser, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare } from '../share-fixtures.ts';
 
 // Guessing secrets (passwords, share codes) is limited however many requests arrive at once:
 // an attempt is reserved before the secret is checked, so parallel requests cannot slip past.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin, renew } = useAdminApp();
 
 interface Answer {
   status: number;
@@ -274,9 +266,7 @@ describe('sign-in attempt rows', () => {
 
 describe('addresses from a proxy header', () => {
   it('are bounded wherever they are kept', async () => {
-    await t.close();
-    t = await makeTestApp({ trustProxy: true });
-    await setupAdmin(t.app);
+    await renew({ trustProxy: true });
     const forwarded = `${'f'.repeat(5000)}`;
     const wrong = await t.app.inject({
       method: 'POST',

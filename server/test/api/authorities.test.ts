@@ -1,33 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { SEED_MENUS, USER_ROLE, USER_ROLE_MENUS } from '@nimbus/contract';
 import { zipToBuffer } from '../../src/lib/zip.ts';
-import {
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type CallResult,
-  type TestApp,
-} from '../harness.ts';
+import { call, makeUser, putFile, type CallResult, useAdminApp } from '../harness.ts';
 import { makeShare } from '../share-fixtures.ts';
 
 // Each file authority, taken away from the user role, closes every action that needs it: the
 // server refuses (403, code 8) whatever the client shows. The web app hides the same actions
 // (e2e/authorities.e2e.ts).
 
-let t: TestApp;
-let admin: { token: string; userId: string };
-
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 interface Fixture {
   token: string;

@@ -1,21 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN, useAdminApp } from '../harness.ts';
 import { slowBodiesUntilRefused } from '../slow-bodies.ts';
 
 // Request bodies are read into memory before a route runs: those of requests without an
 // account are bounded together, so a flood of large bodies to the sign-in page gets "try
 // again" rather than the server's memory, and signed-in work goes on.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 let base = '';
+const { t, admin } = useAdminApp();
 beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const post = (path: string, body: unknown, token?: string) =>

@@ -1,19 +1,10 @@
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WebsiteRecord } from '@nimbus/contract';
-import { call, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { call, makeUser, useAdminApp } from '../harness.ts';
 import { multipartBody } from '../upload-client.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
-
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 function uploadLogo(token: string, bytes: Buffer, filename: string) {
   const { payload, contentType } = multipartBody({}, bytes, filename);

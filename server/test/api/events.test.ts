@@ -1,6 +1,6 @@
 import http from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { makeUser, useAdminApp } from '../harness.ts';
 
 interface SseEvent {
   event: string | undefined;
@@ -125,17 +125,11 @@ function connect(
   });
 }
 
-let t: TestApp;
 let base: string;
-let admin: { token: string; userId: string };
 
+const { t, admin } = useAdminApp();
 beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const streamOf = (token: string, query = '') =>

@@ -1,30 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_MENUS, USER_ROLE, USER_ROLE_MENUS } from '@nimbus/contract';
 import type { LiveEvent } from '../../src/events/bus.ts';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
+const { t, admin } = useAdminApp();
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
-
-beforeEach(async () => {
-  t = await makeTestApp();
-  await t.app.ready();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
 
 const waitTask = async (taskId: string) => {
   const job = await t.app.services.jobs.waitFor(taskId, 60_000);

@@ -1,15 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import type { NewFileRow } from '../../src/modules/files/files.repo.ts';
 
 interface Item {
@@ -22,18 +14,10 @@ interface Item {
   childrenCount: number;
 }
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 const disk = (...parts: string[]) => path.join(t.dataDir, 'files', ADMIN.username, ...parts);
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 const newFolder = async (name: string, currentDirectory = '/') => {
   const res = await call<Item>(t.app, 'POST', '/new_folder', {

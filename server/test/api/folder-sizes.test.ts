@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { zipStream } from '../../src/lib/zip.ts';
-import { ADMIN, call, makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, useAdminApp } from '../harness.ts';
 import { folderSizeProblems } from '../consistency.ts';
 import { uploadFile } from '../upload-client.ts';
 
@@ -23,16 +23,7 @@ interface Space {
   trash: number;
 }
 
-let t: TestApp;
-let admin: { token: string; userId: string };
-
-beforeAll(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp({ once: true });
 
 const ok = <T>(res: { body: { code: number; message?: string; data?: T } }): T => {
   expect(res.body.code, res.body.message).toBe(0);

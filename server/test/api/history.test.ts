@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DRAFTS_MAX_CHARS,
   DRAFTS_PER_USER,
@@ -12,33 +12,17 @@ import {
   type HistoryVersion,
   type SavedContent,
 } from '@nimbus/contract';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { slowBodiesUntilRefused } from '../slow-bodies.ts';
 
 // Versions of files and saving from a version (issue 12): every save keeps what it replaced,
 // a save from a stale base is refused and loses nothing, a version comes back byte for byte.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 const disk = (...names: string[]) => path.join(t.dataDir, 'files', ADMIN.username, ...names);
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 const open = (fileId: string, token = admin.token) =>
   call<DocumentView>(t.app, 'GET', '/markdown/p', { token, query: { fileId } });

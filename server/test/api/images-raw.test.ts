@@ -1,23 +1,15 @@
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorCode, type ImageFacts } from '@nimbus/contract';
-import { ADMIN, call, makeTestApp, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, putFile, useAdminApp } from '../harness.ts';
 import { linearDng, rgbPsd } from '../image-fixtures.ts';
 
 // Camera RAW photos (developed by dcraw) and Photoshop documents (their composite picture, read
 // by ffmpeg): thumbnails and the gallery's WebP, made by the real programs from files built here.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 async function bytes(url: string) {
   const res = await t.app.inject({

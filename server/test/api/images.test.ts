@@ -3,31 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ErrorCode, type ImageFacts } from '@nimbus/contract';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, unlock, visitor } from '../share-fixtures.ts';
 import { multipartBody } from '../upload-client.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 /** A 1200×800 JPEG whose camera says "turn me a quarter" (so it shows 800×1200). */
 const photo = () =>

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { call, useAdminApp } from '../harness.ts';
 
 // Every free-text field of sign-in, users, roles and menus has a length limit, checked before any
 // work is done: a request cannot make the server hash, store or search megabytes.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
-beforeAll(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp({ once: true });
 
 const long = (n: number) => 'x'.repeat(n);
 

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_ROLE,
   USER_ROLE,
@@ -6,12 +6,10 @@ import {
   type LoginResult,
   type UserInfo,
 } from '@nimbus/contract';
-import { call, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { call, makeUser, useAdminApp } from '../harness.ts';
 import { LDAP_ADMIN_DN, LDAP_BASE, startLdap, type LdapServer } from '../ldap-server.ts';
 
 let ldap: LdapServer;
-let t: TestApp;
-let admin: { token: string; userId: string };
 
 beforeAll(async () => {
   ldap = await startLdap();
@@ -19,13 +17,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ldap.stop();
 });
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 const config = (over: Partial<LdapConfig> = {}): LdapConfig => ({
   enable: true,

@@ -3,18 +3,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode, type MarkdownImage } from '@nimbus/contract';
 import { MarkdownService } from '../../src/modules/markdown/markdown.service.ts';
-import { ADMIN, call, makeTestApp, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, putFile, useAdminApp } from '../harness.ts';
 import { multipartBody } from '../upload-client.ts';
 
 // Images of markdown documents (issue 12): uploaded beside the document, or fetched from a web
 // address by the server, which never fetches from its own networks. Every server these tests
 // start listens on a loopback address; the address check itself is unit-tested without traffic.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 let png: Buffer;
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 const disk = (...names: string[]) => path.join(t.dataDir, 'files', ADMIN.username, ...names);
@@ -26,13 +24,7 @@ beforeAll(async () => {
     .png()
     .toBuffer();
 });
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 function upload(fields: Record<string, string>, bytes: Buffer, filename: string) {
   const { payload, contentType } = multipartBody(fields, bytes, filename);

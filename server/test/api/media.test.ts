@@ -2,18 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaInfo, TranscodeConfigView, TranscodeStatusView } from '@nimbus/contract';
-import {
-  ADMIN,
-  call,
-  login,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, login, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, raw } from '../share-fixtures.ts';
 import { hasProgram, requireTool, skipWithout } from '../tools.ts';
 
@@ -76,17 +67,9 @@ afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 const info = async (token: string, id: string) =>
   call<MediaInfo>(t.app, 'GET', '/media/info', { token, query: { id } });
@@ -489,8 +472,8 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
     const firstTask = await underWay(first);
     const second = await putFile(t, owner(), '/', 'later.mp4', longVideo);
     const secondTask = await underWay(second);
-    t = await t.restart();
-    admin = await login(t.app, ADMIN.username, ADMIN.password);
+    await t.restart();
+    Object.assign(admin, await login(t.app, ADMIN.username, ADMIN.password));
     // one at a time (the setting): the other waits, queued, at 0 %
     const listed = (await status()).tasks;
     expect(listed.map((x) => [x.taskId, x.fileId, x.name, x.path, x.username])).toEqual([
@@ -516,8 +499,8 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
     const taskId = await underWay(id);
     expect((await t.app.services.jobs.waitFor(taskId, 90_000)).state).toBe('failed');
     expect((await info(admin.token, id)).body.data!.hls).toMatchObject({ state: 'failed' });
-    t = await t.restart();
-    admin = await login(t.app, ADMIN.username, ADMIN.password);
+    await t.restart();
+    Object.assign(admin, await login(t.app, ADMIN.username, ADMIN.password));
     const seen = await info(admin.token, id);
     expect(seen.body.data!.video).toMatchObject({ height: 360 });
     expect(seen.body.data!.hls).toMatchObject({ state: 'failed', taskId: null });
@@ -541,8 +524,8 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
       .set({ state: 'running', attempts: 2, workerId: 'gone', leaseUntil: Date.now() - 1000 })
       .where('id', '=', taskId)
       .execute();
-    t = await t.restart();
-    admin = await login(t.app, ADMIN.username, ADMIN.password);
+    await t.restart();
+    Object.assign(admin, await login(t.app, ADMIN.username, ADMIN.password));
     await expect
       .poll(async () => (await info(admin.token, id)).body.data!.hls?.state, { timeout: 20_000 })
       .toBe('failed');
@@ -581,8 +564,8 @@ describe.skipIf(skipWithout(canMedia))('transcodes across a restart', () => {
     const taskId = await underWay(id);
     const cancel = await cancelTranscodes({ fileIds: [id] });
     expect(cancel.body.data).toEqual({ cancelled: 1 });
-    t = await t.restart();
-    admin = await login(t.app, ADMIN.username, ADMIN.password);
+    await t.restart();
+    Object.assign(admin, await login(t.app, ADMIN.username, ADMIN.password));
     expect((await info(admin.token, id)).body.data!.hls).toEqual({
       state: 'none',
       progress: 0,

@@ -1,18 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LoginResult, MfaSetup } from '@nimbus/contract';
 import { base32Decode, codeAt, stepAt } from '../../src/lib/totp.ts';
-import { ADMIN, call, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, makeUser, useAdminApp } from '../harness.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
-
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 /** The code an authenticator app shows at a time step. */
 const codeOf = (secret: string, step: number) => codeAt(base32Decode(secret), step);

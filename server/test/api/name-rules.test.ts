@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { ErrorCode, MAX_PATH_BYTES, MAX_PATH_DEPTH } from '@nimbus/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { zipToBuffer } from '../../src/lib/zip.ts';
-import { ADMIN, call, makeTestApp, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, publicUpload, unlock, visitor } from '../share-fixtures.ts';
 import { uploadFile } from '../upload-client.ts';
 
@@ -10,19 +10,13 @@ import { uploadFile } from '../upload-client.ts';
 // (`CON`, `nul.txt`) is refused on every path that gives an item a name; a path or a body too
 // long or too deep for the disk or the parser is the client's mistake, a 422, never a 500.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 let base: string;
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
+const { t, admin } = useAdminApp({ once: true });
 beforeAll(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/webdav`;
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const BAD = [

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { zipToBuffer } from '../../src/lib/zip.ts';
-import { ADMIN, call, makeTestApp, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, putFile, useAdminApp } from '../harness.ts';
 import { uploadFile } from '../upload-client.ts';
 
 // A name has one stored form, NFC, whatever form the client sent: `café` typed on one system
@@ -10,17 +10,9 @@ import { uploadFile } from '../upload-client.ts';
 const NFC = 'café.txt';
 const NFD = NFC.normalize('NFD');
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 async function namesIn(directory = '/') {
   const res = await call<Array<{ name: string }>>(t.app, 'GET', '/list', {

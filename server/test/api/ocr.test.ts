@@ -1,19 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { canRenderText, renderText } from '../search-fixtures.ts';
 import { Ocr } from '../../src/modules/search/content/ocr.ts';
 import { requireTool, skipWithout } from '../tools.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
 const LINES = ['发票号码 项目报告 会议纪要', 'Invoice Number 2024 Nimbus Cloud'];
@@ -30,13 +20,7 @@ afterAll(() => {
   rendered = undefined;
 });
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 async function indexed(userId: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

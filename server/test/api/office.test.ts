@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ErrorCode,
   MASKED_SECRET,
@@ -16,19 +16,9 @@ import {
   type OfficeConfigView,
   type OfficeHistory,
 } from '@nimbus/contract';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, unlock, visitor } from '../share-fixtures.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-office-'));
@@ -118,13 +108,7 @@ afterAll(() => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 async function bytes(url: string, headers: Record<string, string> = {}) {
   const res = await t.app.inject({ method: 'GET', url: `/api${url}`, headers });

@@ -1,22 +1,15 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, makeTestApp, makeUser, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, makeUser, putFile, useAdminApp } from '../harness.ts';
 
 // Calls the original client makes that Nimbus answers although it keeps nothing behind them
 // (issue: the original API, "Routes the original client calls that answer 404").
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 let user: { token: string; userId: string; username: string };
 
+const { t, admin } = useAdminApp({ once: true });
 beforeAll(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   user = await makeUser(t.app, admin.token);
-});
-
-afterAll(async () => {
-  await t?.close();
 });
 
 describe('calls of the original client', () => {

@@ -1,17 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MenuNode } from '@nimbus/contract';
 import { up as menusOfTheOriginal } from '../../src/db/migrations/023-menus-of-the-original.ts';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, unlock, visitor } from '../share-fixtures.ts';
 
 // The answers a client written for the original API reads (issue 25, points 5–10): the menu
@@ -19,17 +11,9 @@ import { makeFolder, makeShare, unlock, visitor } from '../share-fixtures.ts';
 // views it asks for in its own words, the history date, the share fields it keeps its token by,
 // and no `null` it would turn into a request.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
-beforeAll(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp({ once: true });
 
 const flatten = (nodes: MenuNode[]): MenuNode[] =>
   nodes.flatMap((n) => [n, ...flatten(n.children ?? [])]);

@@ -2,7 +2,7 @@ import { createGzip } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import tar from 'tar-stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ErrorCode,
   TEXT_PREVIEW_MAX_BYTES,
@@ -10,30 +10,14 @@ import {
   type PreviewConfig,
   type TextDocument,
 } from '@nimbus/contract';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { zipStream } from '../../src/lib/zip.ts';
 import { makeFolder, makeShare, raw, unlock, visitor } from '../share-fixtures.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 const own = (token: string) => ({ 'nimbus-token': token });
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 // a line of Chinese in GBK (a part of GB18030), as older Windows editors save it
 const CHINESE =

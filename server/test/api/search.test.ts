@@ -1,13 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, call, makeUser, putFile, type TestApp, useAdminApp } from '../harness.ts';
 import { docx, epub, pptx, textPdf, xlsx } from '../search-fixtures.ts';
 import { hasProgram, requireTool, skipWithout } from '../tools.ts';
 
@@ -22,17 +14,9 @@ interface Hit {
   tags: Array<{ name: string }>;
 }
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 /** Every document of the user has its text (or has failed): the content jobs are done. */
 export async function indexed(app: TestApp, userId: string, timeoutMs = 60_000): Promise<void> {
@@ -384,7 +368,7 @@ describe('the index follows the tree', () => {
     await indexed(t, admin.userId);
     expect(await names('survivor')).toEqual(['survivor.txt']);
     expect(await names('lima')).toEqual(['survivor.txt']);
-    t = await t.restart();
+    await t.restart();
     expect(await names('lima')).toEqual(['survivor.txt']);
   });
 });

@@ -1,14 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { consistencyProblems } from '../consistency.ts';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 
 // A selection (many items at once) is one change: trashed, restored, deleted for good and moved
 // as a whole, one journal entry and one disk move per item chosen (never one per item below a
@@ -23,17 +15,9 @@ interface Item {
   childrenCount: number;
 }
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
-beforeAll(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp({ once: true });
 
 const ok = <T>(res: { body: { code: number; message?: string; data?: T } }): T => {
   expect(res.body.code, res.body.message).toBe(0);

@@ -1,25 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ShareView } from '@nimbus/contract';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { multipartBody } from '../upload-client.ts';
 import { makeFolder, makeShare, unlock } from '../share-fixtures.ts';
 
 // The access matrix: every public endpoint, asked every way a visitor should be refused.
 // Each refusal must be clear (its code and status) and reveal nothing of what lies outside.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const ids: Record<string, string> = {};
 let priv: ShareView;
 let other: ShareView;
@@ -34,9 +24,8 @@ const SECRETS = ['secret.txt', 'leak.txt', 'o.txt', 'bob.txt', '/shared/', 'shar
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
+const { t, admin } = useAdminApp({ once: true });
 beforeAll(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   ids.shared = await makeFolder(t, admin.token, '/', 'shared');
   ids.sub = await makeFolder(t, admin.token, '/shared', 'sub');
   ids.in = await putFile(t, owner(), '/shared', 'in.txt', 'inside');
@@ -99,10 +88,6 @@ beforeAll(async () => {
     token: admin.token,
     query: { shareId: cancelled.shareId },
   });
-});
-
-afterAll(async () => {
-  await t.close();
 });
 
 interface Answer {

@@ -1,27 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorCode, type MountView, type ShareFacts, type ShareView } from '@nimbus/contract';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, raw, unlock, visitor } from '../share-fixtures.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 describe('share expiry dates', () => {
   it('refuses impossible dates with code 2 and takes every real form', async () => {

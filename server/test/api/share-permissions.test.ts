@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ErrorCode,
   SHARE_VISITOR_OPERATOR,
@@ -9,33 +9,17 @@ import {
   type PublicFileView,
   type ShareFacts,
 } from '@nimbus/contract';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, publicUpload, raw, unlock, visitor } from '../share-fixtures.ts';
 import { uploadFile } from '../upload-client.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 const disk = (...parts: string[]) => path.join(t.dataDir, 'files', ADMIN.username, ...parts);
 const used = async () =>
   (await call<{ takeUpSpace: number }>(t.app, 'GET', '/user/info', { token: admin.token })).body
     .data!.takeUpSpace;
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin, renew } = useAdminApp();
 
 /** A private shared folder `/drop` holding `keep.txt`, with these visitor operations. */
 async function dropBox(operationPermissionList: string[]) {
@@ -145,9 +129,7 @@ describe('visitor permissions', () => {
     );
     expect(exist.body.data).toMatchObject({ exist: true, replace: false });
 
-    await t.close();
-    t = await makeTestApp();
-    admin = await setupAdmin(t.app);
+    await renew();
     const edit = await dropBox(['UPLOAD', 'PUT']);
     const replaced = await publicUpload(t, edit.headers, {
       name: 'keep.txt',

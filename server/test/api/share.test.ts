@@ -1,27 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PublicFileView, ShareFacts, ShareView, Sharer } from '@nimbus/contract';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, raw, unlock, visitor } from '../share-fixtures.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 describe('sharing as an owner', () => {
   it('shares a file publicly with a generated address; one share per file, settings updated', async () => {
@@ -379,7 +363,7 @@ describe('restarts', () => {
     const fileId = await putFile(t, owner(), '/', 'kept.txt', 'still here');
     const share = await makeShare(t, admin.token, { fileId, isPrivacy: true });
     const token = await unlock(t, share.shortId, share.extractionCode!);
-    t = await t.restart();
+    await t.restart();
     const after = await raw(t, `/share-file/${fileId}/${token}/kept.txt`);
     expect(after.status).toBe(200);
     expect(after.body).toBe('still here');

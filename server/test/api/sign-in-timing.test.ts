@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { LdapConfig } from '@nimbus/contract';
 import * as password from '../../src/lib/password.ts';
 import { SIGN_IN_FLOOR_MS } from '../../src/modules/auth/auth.service.ts';
-import { call, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { call, makeUser, useAdminApp } from '../harness.ts';
 import { LDAP_ADMIN_DN, LDAP_BASE, startLdap, type LdapServer } from '../ldap-server.ts';
 
 // A refused sign-in must not tell which path its name took: every path verifies one scrypt
@@ -11,8 +11,6 @@ import { LDAP_ADMIN_DN, LDAP_BASE, startLdap, type LdapServer } from '../ldap-se
 // Each test signs in a dozen times, some through a directory: they get minutes on a busy machine.
 
 let ldap: LdapServer;
-let t: TestApp;
-let admin: { token: string; userId: string };
 
 beforeAll(async () => {
   ldap = await startLdap();
@@ -20,14 +18,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await ldap.stop();
 });
+const { t, admin } = useAdminApp();
 beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   await makeUser(t.app, admin.token, { username: 'local', password: 'local-secret' });
 });
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
-  await t.close();
 });
 
 async function useLdap(over: Partial<LdapConfig> = {}) {

@@ -1,13 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 
 interface Tag {
   id: string;
@@ -18,17 +10,9 @@ interface Tag {
   slug: string;
 }
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 const addTag = (body: Record<string, unknown>, token = admin.token) =>
   call<Tag>(t.app, 'POST', '/tag/add', { token, body });

@@ -2,27 +2,19 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, call, makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, call, useAdminApp } from '../harness.ts';
 import { chunkPlan, multipartBody, sendChunk, uploadFile } from '../upload-client.ts';
 
 // A chunk is written once: a second request for the same chunk never touches bytes already
 // written, so the hash recorded for a file is always the hash of the bytes on disk, and an
 // instant upload can never hand out other content.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const disk = (...parts: string[]) => path.join(t.dataDir, 'files', ADMIN.username, ...parts);
 const uploadsLeft = () => fs.readdirSync(path.join(t.dataDir, 'uploads'));
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 /** A chunk request whose body stalls half-way until `finish()` is called. */
 function slowChunk(fields: Record<string, string | number>, bytes: Buffer) {

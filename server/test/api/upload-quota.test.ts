@@ -1,17 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { zipToBuffer } from '../../src/lib/zip.ts';
-import { call, makeTestApp, makeUser, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import { call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { chunkPlan, sendChunk, uploadFile } from '../upload-client.ts';
 
 // The quota counts files, the space reserved by uploads under way and the space held by
 // operations in flight, in one calculation; every way of adding bytes honours it, the merge
 // checks it again, and two requests at once cannot both pass a check meant for one.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 let bob: { token: string; userId: string; username: string };
 const QUOTA_GB = 0.00001; // 10,737 bytes
 const QUOTA = Math.floor(QUOTA_GB * 1024 ** 3);
@@ -29,13 +27,9 @@ const listing = async () =>
   (await call<Array<{ id: string; name: string }>>(t.app, 'GET', '/list', { token: bob.token }))
     .body.data!;
 
+const { t, admin } = useAdminApp();
 beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   bob = await makeUser(t.app, admin.token, { username: 'bob', quota: QUOTA_GB });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 /** An upload of `size` bytes under way: its first chunk sent, so its space is reserved. */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { call, makeUser, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, unlock, visitor } from '../share-fixtures.ts';
 import { chunkPlan, multipartBody, sendChunk } from '../upload-client.ts';
 
@@ -10,8 +10,6 @@ import { chunkPlan, multipartBody, sendChunk } from '../upload-client.ts';
 // and visitors of a share together at most half of the owner's free space); their reservations
 // lapse after an hour without a chunk; and the owner lists and cancels uploads under way.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 let bob: { token: string; userId: string; username: string };
 let headers: Record<string, string>;
 let shareId: string;
@@ -71,13 +69,7 @@ async function visitorClaims(name: string, totalSize: number, address = '127.0.0
   return { status: res.statusCode, body: res.json<{ code: number; message: string }>() };
 }
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 describe("a share visitor's reservations are bounded", () => {
   it('one byte cannot reserve the owner’s whole free space', async () => {

@@ -1,25 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, call, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, call, makeUser, useAdminApp } from '../harness.ts';
 import { chunkPlan, sendChunk, uploadFile } from '../upload-client.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 const disk = (...parts: string[]) => path.join(t.dataDir, 'files', ADMIN.username, ...parts);
 const uploadsLeft = () => fs.readdirSync(path.join(t.dataDir, 'uploads'));
 const used = async (token = admin.token) =>
   (await call<{ takeUpSpace: number }>(t.app, 'GET', '/user/info', { token })).body.data!
     .takeUpSpace;
 
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 describe('chunked upload', () => {
   it('uploads a multi-chunk file whose last chunk takes the remainder, and keeps lastModified', async () => {
@@ -341,7 +333,7 @@ describe('chunked upload', () => {
         { ...base, chunkNumber: c.chunkNumber, currentChunkSize: c.currentChunkSize },
         c.bytes,
       );
-    t = await t.restart();
+    await t.restart();
     const res = await uploadFile(t.app, admin.token, {
       name: 'resume.bin',
       content,

@@ -1,12 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Role, UserListItem } from '@nimbus/contract';
-import { ADMIN, call, login, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, login, makeUser, useAdminApp } from '../harness.ts';
 
 // User administration handed to a role that is not the administrator's: its holders administer
 // ordinary users, and nothing they do gives them (or anyone) more than they hold.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 /** A role with only the user-administration authorities (list, add, edit, delete users). */
 let deputyRole: Role;
 /** A role with a drive-wide authority the deputy does not hold. */
@@ -37,9 +35,8 @@ async function addUser(
   return login(t.app, username, `${username}-secret`);
 }
 
+const { t, admin } = useAdminApp();
 beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   deputyRole = await addRole('User desk', 'userdesk', [
     'sys-user',
     'auth-user-add',
@@ -51,9 +48,6 @@ beforeEach(async () => {
   olive = await addUser('olive', ['role-user']);
   adam = await addUser('adam', ['role-admin']);
   pete = await addUser('pete', ['role-user', powerRole.id]);
-});
-afterEach(async () => {
-  await t.close();
 });
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -1,16 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { UserListItem } from '@nimbus/contract';
-import { call, login, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { call, login, makeUser, useAdminApp } from '../harness.ts';
 
-let t: TestApp;
-let admin: { token: string; userId: string };
-beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
-});
-afterEach(async () => {
-  await t.close();
-});
+const { t, admin } = useAdminApp();
 
 describe('user administration', () => {
   it('adds, lists with paging and filters, updates and deletes users', async () => {

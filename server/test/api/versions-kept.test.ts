@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { HistoryVersion, SavedContent } from '@nimbus/contract';
-import { ADMIN, call, makeTestApp, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, publicUpload, unlock, visitor } from '../share-fixtures.ts';
 import { uploadFile } from '../upload-client.ts';
 
@@ -13,21 +13,15 @@ import { uploadFile } from '../upload-client.ts';
 // a restore) is never lost: it stays a version of the file or goes to the trash. These tests run
 // with the server's own settings, nothing shortened or switched off.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 let base: string;
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 const disk = (...names: string[]) => path.join(t.dataDir, 'files', ADMIN.username, ...names);
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 
+const { t, admin } = useAdminApp();
 beforeEach(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const upload = async (name: string, content: string, currentDirectory = '/') => {

@@ -1,16 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '@nimbus/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { zipToBuffer } from '../../src/lib/zip.ts';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  putFile,
-  setupAdmin,
-  type CallResult,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, putFile, type CallResult, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, publicUpload, unlock, visitor } from '../share-fixtures.ts';
 import { chunkPlan, sendChunk, uploadFile } from '../upload-client.ts';
 
@@ -19,20 +11,14 @@ import { chunkPlan, sendChunk, uploadFile } from '../upload-client.ts';
 // the lock and until when; the lock's owner (WebDAV with the token) still writes; after UNLOCK or
 // expiry everything works again.
 
-let t: TestApp;
-let admin: { token: string; userId: string };
 let base: string;
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 const token = () => admin.token;
 
+const { t, admin } = useAdminApp({ once: true });
 beforeAll(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/webdav`;
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const dav = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>

@@ -1,36 +1,22 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MountView } from '@nimbus/contract';
-import {
-  ADMIN,
-  call,
-  makeTestApp,
-  makeUser,
-  putFile,
-  setupAdmin,
-  type TestApp,
-} from '../harness.ts';
+import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, unlock } from '../share-fixtures.ts';
 
 // A share mounted into a user's drive, as that user's WebDAV client sees it: a folder at the
 // mount's place, read and changed through the share's own gate and grants (the same rules as
 // the web app's), gone as soon as the share is.
 
-let t: TestApp;
 let base: string;
-let admin: { token: string; userId: string };
 let bob: { token: string; userId: string; username: string; password: string };
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
+const { t, admin } = useAdminApp({ once: true });
 beforeAll(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   bob = await makeUser(t.app, admin.token, { username: 'bob' });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/webdav`;
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const basic = (user: string, secret: string) =>

@@ -5,21 +5,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, call, makeTestApp, setupAdmin, type TestApp } from '../harness.ts';
+import { ADMIN, call, useAdminApp } from '../harness.ts';
 
 // rclone, a real WebDAV client, copies, syncs and checks a tree with Chinese and emoji names;
 // the web API then lists and finds what it wrote.
 
 const run = promisify(execFile);
 
-let t: TestApp;
-let admin: { token: string; userId: string };
+const { t, admin } = useAdminApp({ once: true });
 let work: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (t.app.server.address() as AddressInfo).port;
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-rclone-'));
@@ -36,8 +33,7 @@ beforeAll(async () => {
     RCLONE_CONFIG_NIMBUS_PASS: obscured.trim(),
   };
 });
-afterAll(async () => {
-  await t.close();
+afterAll(() => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 

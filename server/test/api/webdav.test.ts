@@ -2,28 +2,22 @@ import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN, call, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { ADMIN, call, makeUser, useAdminApp } from '../harness.ts';
 
 // WebDAV at /webdav/ on a real listening server: the litmus suites a class-2 server must pass,
 // names that need encoding, quotas, sign-in and one user's tree kept from another's.
 
 const run = promisify(execFile);
 
-let t: TestApp;
 let base: string;
-let admin: { token: string; userId: string };
 let bob: { token: string; userId: string; username: string; password: string };
 
+const { t, admin } = useAdminApp({ once: true });
 beforeAll(async () => {
-  t = await makeTestApp();
-  admin = await setupAdmin(t.app);
   bob = await makeUser(t.app, admin.token, { username: 'bob', quota: 0.00001 });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/webdav`;
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const basic = (user: string, secret: string) =>
