@@ -7,6 +7,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // Files a browser could run, uploaded into a shared folder, opened by their signed-in owner
@@ -55,20 +56,6 @@ ${payload('xml')}
   'notes.txt': `<html><body><img src=x onerror="${payload('txt').replace(/"/g, '&quot;')}"><script>${payload('txt')}</script></body></html>`,
 };
 
-async function api<T>(method: string, url: string, body?: unknown, auth = token): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(auth ? { 'nimbus-token': auth } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
-  return envelope.data;
-}
-
 /** Whatever opening `url` does (a page, a download, an error), wait for it to settle. */
 async function open(url: string): Promise<void> {
   const download = page.waitForEvent('download', { timeout: 10_000 });
@@ -86,15 +73,12 @@ async function open(url: string): Promise<void> {
 
 beforeAll(async () => {
   server = await startServer();
-  await api('POST', '/public/initialization', ADMIN, '');
-  const login = await api<{ 'nimbus-token': string; userId: string }>(
-    'POST',
-    '/login',
-    { ...ADMIN, rememberMe: true },
-    '',
-  );
+  await api(server, 'POST', '/public/initialization', { body: ADMIN });
+  const login = await api<{ 'nimbus-token': string; userId: string }>(server, 'POST', '/login', {
+    body: { ...ADMIN, rememberMe: true },
+  });
   token = login['nimbus-token'];
-  await api('POST', '/new_folder?currentDirectory=%2F&filename=drop');
+  await api(server, 'POST', '/new_folder?currentDirectory=%2F&filename=drop', { token });
   browser = await launchBrowser();
   ({ context, page } = await openPage(browser, server, { acceptDownloads: true }));
   page.on('console', (message) => {
@@ -123,8 +107,10 @@ describe('files a browser could run', () => {
     );
     await until(async () => {
       const listed = await api<Array<{ name: string }>>(
+        server,
         'GET',
         '/list?currentDirectory=%2Fdrop%2F',
+        { token },
       ).catch(() => []);
       return listed.length === Object.keys(FILES).length;
     }, 'the uploads land in /drop');
@@ -134,22 +120,22 @@ describe('files a browser could run', () => {
 
   it('runs none of them through any byte route, opened by the signed-in owner', async () => {
     const listed = await api<Array<{ id: string; name: string }>>(
+      server,
       'GET',
       '/list?currentDirectory=%2Fdrop%2F',
+      { token },
     );
-    const root = await api<Array<{ id: string; name: string }>>('GET', '/list');
+    const root = await api<Array<{ id: string; name: string }>>(server, 'GET', '/list', { token });
     const drop = root.find((i) => i.name === 'drop')!;
     const share = await api<{ shareId: string; shortId: string; extractionCode: string }>(
+      server,
       'POST',
       '/share/generate',
-      { fileId: drop.id, isPrivacy: true },
+      { token, body: { fileId: drop.id, isPrivacy: true } },
     );
-    const shareToken = await api<string>(
-      'POST',
-      '/public/valid-share-code',
-      { shareId: share.shortId, shareCode: share.extractionCode },
-      '',
-    );
+    const shareToken = await api<string>(server, 'POST', '/public/valid-share-code', {
+      body: { shareId: share.shortId, shareCode: share.extractionCode },
+    });
     const q = `shareId=${share.shareId}&share-token=${encodeURIComponent(shareToken)}`;
     const own = `nimbus-token=${encodeURIComponent(token)}`;
     const opened: string[] = [];
@@ -196,7 +182,7 @@ describe('files a browser could run', () => {
     expect(await page.title()).not.toBe('pwned');
     expect(opened.length).toBe(Object.keys(FILES).length * 5);
     // nothing acted as the owner
-    const after = await api<Array<{ name: string }>>('GET', '/list');
+    const after = await api<Array<{ name: string }>>(server, 'GET', '/list', { token });
     expect(after.map((i) => i.name).filter((n) => n.startsWith('pwned'))).toEqual([]);
   });
 
@@ -221,15 +207,20 @@ describe('files a browser could run', () => {
     let id = '';
     await until(async () => {
       const listed = await api<Array<{ id: string; name: string }>>(
+        server,
         'GET',
         '/list?currentDirectory=%2Fdrop%2F',
+        { token },
       ).catch(() => []);
       id = listed.find((i) => i.name === 'active.pdf')?.id ?? '';
       return id !== '';
     }, 'the PDF lands in /drop');
-    const root = await api<Array<{ id: string; name: string }>>('GET', '/list');
-    const share = await api<{ shareId: string }>('POST', '/share/generate', {
-      fileId: root.find((i) => i.name === 'drop')!.id,
+    const root = await api<Array<{ id: string; name: string }>>(server, 'GET', '/list', { token });
+    const share = await api<{ shareId: string }>(server, 'POST', '/share/generate', {
+      token,
+      body: {
+        fileId: root.find((i) => i.name === 'drop')!.id,
+      },
     });
     const q = `shareId=${share.shareId}`;
     const dialogs: string[] = [];

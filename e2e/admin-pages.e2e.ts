@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { ADMIN_ROLE } from '@nimbus/contract';
 import { base32Decode, codeAt, stepAt } from '../server/src/lib/totp.ts';
 import {
@@ -14,7 +14,9 @@ import {
   startServer,
   until,
   type NimbusServer,
+  apiAnswer,
 } from './harness.ts';
+import { storySteps } from './steps.ts';
 
 // The administrator's tables (users, roles, menus, tasks) and "my account": add, edit and delete
 // through their dialogs, as a person does, and how the pages look.
@@ -29,30 +31,19 @@ let context: BrowserContext;
 let page: Page;
 let adminToken = '';
 
-async function api<T>(
-  method: string,
-  url: string,
-  options: { token?: string; body?: unknown } = {},
-): Promise<{ code: number; data: T }> {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      ...(options.token ? { 'nimbus-token': options.token } : {}),
-      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-  });
-  return (await res.json()) as { code: number; data: T };
-}
-
 const login = (who: { username: string; password: string }) =>
-  api<{ 'nimbus-token': string; userId: string; mfaRequired?: boolean }>('POST', '/login', {
-    body: who,
-  });
+  apiAnswer<{ 'nimbus-token': string; userId: string; mfaRequired?: boolean }>(
+    server,
+    'POST',
+    '/login',
+    {
+      body: who,
+    },
+  );
 
 beforeAll(async () => {
   server = await startServer();
-  await api('POST', '/public/initialization', { body: ADMIN });
+  await apiAnswer(server, 'POST', '/public/initialization', { body: ADMIN });
   const session = (await login(ADMIN)).data;
   adminToken = session['nimbus-token'];
   browser = await launchBrowser();
@@ -70,21 +61,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-let failedStep = '';
 /** Dave's password after the administrator reset it. */
 let davePassword = '';
 /** One step of the flow: skipped quickly, with the reason, once an earlier step failed. */
-function step(name: string, run: () => Promise<void>): void {
-  it(name, async () => {
-    if (failedStep) throw new Error(`not run: the step "${failedStep}" failed`);
-    try {
-      await run();
-    } catch (err) {
-      failedStep = name;
-      throw err;
-    }
-  });
-}
+const step = storySteps();
 
 async function open(path: string, testId: string): Promise<void> {
   await page.goto(path);
@@ -152,9 +132,11 @@ describe('the administrator pages', () => {
     async () => {
       const dave = { username: 'dave', password: davePassword };
       const token = (await login(dave)).data['nimbus-token'];
-      const setup = await api<{ secret: string }>('GET', '/public/mfa/setup', { token });
+      const setup = await apiAnswer<{ secret: string }>(server, 'GET', '/public/mfa/setup', {
+        token,
+      });
       const { secret } = setup.data;
-      const enabled = await api('POST', '/mfa/enable', {
+      const enabled = await apiAnswer(server, 'POST', '/mfa/enable', {
         token,
         body: { secret, code: codeAt(base32Decode(secret), stepAt(Date.now())) },
       });
@@ -247,9 +229,14 @@ describe('the administrator pages', () => {
     await page.getByTestId('role-menu-home').click();
     await page.getByTestId('role-dialog-save').click();
     await dialog.waitFor({ state: 'hidden' });
-    const roles = await api<Array<{ code: string; menuIds: string[] }>>('GET', '/role/list', {
-      token: adminToken,
-    });
+    const roles = await apiAnswer<Array<{ code: string; menuIds: string[] }>>(
+      server,
+      'GET',
+      '/role/list',
+      {
+        token: adminToken,
+      },
+    );
     expect(roles.data.find((r) => r.code === 'viewer')?.menuIds).toEqual(['home']);
   });
 
@@ -284,6 +271,15 @@ describe('the administrator pages', () => {
       await page.getByTestId('role-menu-home').click();
       await page.getByTestId('role-dialog-save').click();
       await dialog.locator('.ant-form-item-explain-error').nth(1).waitFor();
+      // drawn in the theme chosen, and nothing runs off the screen's side
+      const drawn = await page.evaluate(() => ({
+        theme: document.documentElement.dataset.theme,
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+      }));
+      expect(drawn.theme, `the role dialog at ${width}`).toBe(theme);
+      expect(drawn.overflow, `the role dialog at ${width}: px beyond the side`).toBeLessThanOrEqual(
+        0,
+      );
       await saveScreenshot(page, `role-dialog-${width}-${theme}-${lang}`);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });

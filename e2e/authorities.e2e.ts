@@ -8,6 +8,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // The web app offers only what the user's role may do: an action whose authority the role lacks
@@ -23,34 +24,18 @@ let context: BrowserContext;
 let page: Page;
 let adminToken = '';
 
-async function api<T>(
-  method: string,
-  url: string,
-  options: { token?: string; query?: Record<string, string>; body?: unknown } = {},
-): Promise<T> {
-  const search = new URLSearchParams(options.query ?? {});
-  const res = await fetch(`${server.baseUrl}/api${url}?${search.toString()}`, {
-    method,
-    headers: {
-      ...(options.token ? { 'nimbus-token': options.token } : {}),
-      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-  });
-  const body = (await res.json()) as { code: number; message: string; data: T };
-  if (body.code !== 0) throw new Error(`${method} ${url}: ${body.code} ${body.message}`);
-  return body.data;
-}
-
 const login = (who: { username: string; password: string }) =>
-  api<{ 'nimbus-token': string; userId: string }>('POST', '/login', { body: who });
+  api<{ 'nimbus-token': string; userId: string }>(server, 'POST', '/login', { body: who });
 
 /** The user role with every menu except those granting `authority`. */
 async function narrowUserRole(authority: string | null): Promise<void> {
   const menuIds = USER_ROLE_MENUS.filter(
     (id) => SEED_MENUS.find((m) => m.id === id)?.authority !== authority,
   );
-  await api('PUT', '/role/update', { token: adminToken, body: { id: USER_ROLE.id, menuIds } });
+  await api(server, 'PUT', '/role/update', {
+    token: adminToken,
+    body: { id: USER_ROLE.id, menuIds },
+  });
 }
 
 /** The ids of the actions the context menu of `name` offers. */
@@ -81,18 +66,18 @@ async function reopen(): Promise<void> {
 
 beforeAll(async () => {
   server = await startServer();
-  await api('POST', '/public/initialization', { body: ADMIN });
+  await api(server, 'POST', '/public/initialization', { body: ADMIN });
   adminToken = (await login(ADMIN))['nimbus-token'];
-  await api('POST', '/user/add', {
+  await api(server, 'POST', '/user/add', {
     token: adminToken,
     body: { ...USER, quota: 1 },
   });
   const session = await login(USER);
-  await api('POST', '/addfile', {
+  await api(server, 'POST', '/addfile', {
     token: session['nimbus-token'],
     query: { fileName: 'notes.txt' },
   });
-  await api('POST', '/addfile', {
+  await api(server, 'POST', '/addfile', {
     token: session['nimbus-token'],
     query: { fileName: 'plan.md' },
   });

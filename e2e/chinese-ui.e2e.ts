@@ -11,6 +11,7 @@ import {
   until,
   type ApiSession,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // The web app in Chinese: every page the sidebar and the avatar menu reach, and every tab on
@@ -68,20 +69,6 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let admin: ApiSession;
-
-async function api(method: string, url: string, body?: unknown, token = admin.token) {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      'nimbus-token': token,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: unknown };
-  expect(envelope.code, `${method} ${url}: ${envelope.message}`).toBe(0);
-  return envelope.data;
-}
 
 const dav = (name: string, method: string, body?: string) =>
   fetch(`${server.baseUrl}/webdav/${encodeURIComponent(name)}`, {
@@ -159,8 +146,10 @@ beforeAll(async () => {
   // content a person would have: files with English names, a second user, sign-ins of all kinds
   expect((await dav('Holiday photos', 'MKCOL')).status).toBe(201);
   expect((await dav('Quarterly report.txt', 'PUT', 'numbers')).status).toBe(201);
-  await api('POST', '/user/add', { ...BOB, roles: [] });
-  await api('PUT', '/cloud/setting/mfa-force-enable?mfaForceEnable=true');
+  await api(server, 'POST', '/user/add', { token: admin.token, body: { ...BOB, roles: [] } });
+  await api(server, 'PUT', '/cloud/setting/mfa-force-enable?mfaForceEnable=true', {
+    token: admin.token,
+  });
   const pending = await fetch(`${server.baseUrl}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -169,7 +158,9 @@ beforeAll(async () => {
   expect(((await pending.json()) as { data: { mfaForceEnable?: boolean } }).data).toMatchObject({
     mfaForceEnable: true,
   });
-  await api('PUT', '/cloud/setting/mfa-force-enable?mfaForceEnable=false');
+  await api(server, 'PUT', '/cloud/setting/mfa-force-enable?mfaForceEnable=false', {
+    token: admin.token,
+  });
 
   browser = await launchBrowser();
   ({ context, page } = await openPage(browser, server, { locale: 'zh-CN' }));
@@ -271,7 +262,9 @@ describe('form checks', () => {
 
 describe('a share that is gone', () => {
   it("offers the way to the drive under the drive's own name", async () => {
-    await api('PUT', '/user/setting/update_netdisk_name?netdiskName=Cirrus');
+    await api(server, 'PUT', '/user/setting/update_netdisk_name?netdiskName=Cirrus', {
+      token: admin.token,
+    });
     const visitor = await openPage(browser, server);
     try {
       await visitor.page.goto('/s/no-such-share');
@@ -281,7 +274,9 @@ describe('a share that is gone', () => {
       await saveScreenshot(visitor.page, 'share-gone-drive-name');
     } finally {
       await visitor.context.close();
-      await api('PUT', '/user/setting/update_netdisk_name?netdiskName=Nimbus');
+      await api(server, 'PUT', '/user/setting/update_netdisk_name?netdiskName=Nimbus', {
+        token: admin.token,
+      });
     }
   });
 });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, startServer, until, type NimbusServer } from './harness.ts';
+import { launchBrowser, openPage, startServer, until, type NimbusServer, api } from './harness.ts';
 
 // A person signs in, opens every viewer (image, PDF, text, EPUB, video), plays a video,
 // downloads a file and a zip, and visits a share with a code: the server's log, read at info
@@ -18,20 +18,6 @@ let context: BrowserContext;
 let page: Page;
 let token = '';
 let scratch = '';
-
-async function api<T>(method: string, url: string, body?: unknown, auth = token): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      ...(auth ? { 'nimbus-token': auth } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
-  return envelope.data;
-}
 
 const run = (program: string, args: string[]) =>
   execFileSync(program, args, { stdio: 'ignore', env: { ...process.env, HOME: scratch } });
@@ -88,11 +74,14 @@ async function seed(made: string): Promise<void> {
   fs.mkdirSync(root, { recursive: true });
   for (const name of fs.readdirSync(made))
     fs.copyFileSync(path.join(made, name), path.join(root, name));
-  await api('GET', '/user/setting/sync?path=%2F');
+  await api(server, 'GET', '/user/setting/sync?path=%2F', { token });
   await until(
     async () =>
-      (await api<unknown[]>('GET', '/list?currentDirectory=%2F&pageSize=50').catch(() => []))
-        .length === 5,
+      (
+        await api<unknown[]>(server, 'GET', '/list?currentDirectory=%2F&pageSize=50', {
+          token,
+        }).catch(() => [])
+      ).length === 5,
     'the files are indexed',
     30_000,
   );
@@ -113,9 +102,11 @@ beforeAll(async () => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-credentials-e2e-'));
   const made = makeFiles();
   server = await startServer({ NIMBUS_LOG_LEVEL: 'info' });
-  await api('POST', '/public/initialization', ADMIN, '');
+  await api(server, 'POST', '/public/initialization', { body: ADMIN });
   // a session of the test's own, for seeding only: its token is looked for in the log too
-  token = (await api<{ 'nimbus-token': string }>('POST', '/login', ADMIN, ''))['nimbus-token'];
+  token = (await api<{ 'nimbus-token': string }>(server, 'POST', '/login', { body: ADMIN }))[
+    'nimbus-token'
+  ];
   await seed(made);
   browser = await launchBrowser();
   ({ context, page } = await openPage(browser, server, { acceptDownloads: true }));
@@ -221,11 +212,17 @@ describe('credentials in addresses', () => {
   });
 
   it('visits a share with a code and previews its image', async () => {
-    const files = await api<Array<{ id: string; name: string }>>('GET', '/list?pageSize=50');
+    const files = await api<Array<{ id: string; name: string }>>(
+      server,
+      'GET',
+      '/list?pageSize=50',
+      { token },
+    );
     const share = await api<{ shareId: string; shortId: string; extractionCode: string }>(
+      server,
       'POST',
       '/share/generate',
-      { fileId: files.find((f) => f.name === 'photo.png')!.id, isPrivacy: true },
+      { token, body: { fileId: files.find((f) => f.name === 'photo.png')!.id, isPrivacy: true } },
     );
     const visitor = await context.browser()!.newContext({ baseURL: server.baseUrl });
     try {

@@ -17,6 +17,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // Documents as people open them: a Word file converted by LibreOffice and read in the bundled
@@ -34,20 +35,6 @@ let page: Page;
 let token = '';
 let userId = '';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-docs-e2e-'));
-
-async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      'nimbus-token': token,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
-  return envelope.data;
-}
 
 /** LibreOffice turns a file into another type; answers the new file. */
 function convert(source: string, to: string): string {
@@ -97,13 +84,13 @@ async function seed(): Promise<void> {
     'epub',
   );
   fs.copyFileSync(epub, path.join(root, 'story.epub'));
-  await api('GET', '/user/setting/sync?path=%2F');
+  await api(server, 'GET', '/user/setting/sync?path=%2F', { token });
   await until(
     async () =>
       (
-        await api<{ name: string }[]>('GET', '/list?currentDirectory=%2F&pageSize=50').catch(
-          () => [],
-        )
+        await api<{ name: string }[]>(server, 'GET', '/list?currentDirectory=%2F&pageSize=50', {
+          token,
+        }).catch(() => [])
       ).length >= 3,
     'the documents are indexed',
     30_000,
@@ -233,7 +220,10 @@ describe('documents', () => {
   });
 
   it('opens PDFs in the bundled viewer when the Preview Config maps them to nothing', async () => {
-    await api('PUT', '/cloud/setting/preview/config', { iframe: JSON.stringify({}) });
+    await api(server, 'PUT', '/cloud/setting/preview/config', {
+      token,
+      body: { iframe: JSON.stringify({}) },
+    });
     await page.reload();
     await item(page, 'manual.pdf').dblclick();
     const viewer = page.frameLocator('[data-testid="document-viewer"]');
@@ -242,13 +232,21 @@ describe('documents', () => {
   });
 
   it('shows a share\u2019s visitor the Word document without an account', async () => {
-    const listed = await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F');
+    const listed = await api<{ id: string; name: string }[]>(
+      server,
+      'GET',
+      '/list?currentDirectory=%2F',
+      { token },
+    );
     const report = listed.find((entry) => entry.name === 'report.docx')!;
-    await api('POST', '/share/generate', {
-      fileId: report.id,
-      isFolder: false,
-      isPrivacy: false,
-      shortId: 'report',
+    await api(server, 'POST', '/share/generate', {
+      token,
+      body: {
+        fileId: report.id,
+        isFolder: false,
+        isPrivacy: false,
+        shortId: 'report',
+      },
     });
     const visitor = await openPage(browser, server);
     try {
@@ -270,7 +268,12 @@ describe('documents', () => {
   it('fits a phone: the PDF viewer keeps its page controls and drops the rest', async () => {
     const phone = await openPage(browser, server, { viewport: PHONE, hasTouch: true });
     try {
-      const listed = await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F');
+      const listed = await api<{ id: string; name: string }[]>(
+        server,
+        'GET',
+        '/list?currentDirectory=%2F',
+        { token },
+      );
       const manual = listed.find((entry) => entry.name === 'manual.pdf')!;
       const file = `${server.baseUrl}/api/pre-file/${manual.id}/manual.pdf?nimbus-token=${token}`;
       await phone.page.goto(`/pdf.js/web/viewer.html?file=${encodeURIComponent(file)}`);
@@ -312,10 +315,13 @@ describe('documents', () => {
     await new Promise<void>((resolve) => docServer.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(docServer.address() as AddressInfo).port}`;
     try {
-      await api('PUT', '/office/config', {
-        documentServer: origin,
-        secret,
-        callbackServer: `${server.baseUrl}/api`,
+      await api(server, 'PUT', '/office/config', {
+        token,
+        body: {
+          documentServer: origin,
+          secret,
+          callbackServer: `${server.baseUrl}/api`,
+        },
       });
       await page.reload();
       await item(page, 'report.docx').dblclick();

@@ -15,6 +15,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // The document editors as people use them: markdown written with a pasted image that still
@@ -43,20 +44,6 @@ let userId = '';
 const home = () => path.join(server.dataDir, 'files', ADMIN.username);
 const onDisk = (name: string) => fs.readFileSync(path.join(home(), name), 'utf8');
 
-async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      'nimbus-token': token,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
-  return envelope.data;
-}
-
 const item = (name: string) => page.locator(`[data-testid="file-item"][data-name="${name}"]`);
 const title = () => page.getByTestId('editor-title');
 
@@ -76,11 +63,14 @@ beforeAll(async () => {
   fs.mkdirSync(home(), { recursive: true });
   fs.writeFileSync(path.join(home(), 'trip.md'), '# Trip\n');
   fs.writeFileSync(path.join(home(), 'plan.km'), KM);
-  await api('GET', '/user/setting/sync?path=%2F');
+  await api(server, 'GET', '/user/setting/sync?path=%2F', { token });
   await until(
     async () =>
-      (await api<{ name: string }[]>('GET', '/list?currentDirectory=%2F').catch(() => [])).length >=
-      2,
+      (
+        await api<{ name: string }[]>(server, 'GET', '/list?currentDirectory=%2F', { token }).catch(
+          () => [],
+        )
+      ).length >= 2,
     'the files are indexed',
     30_000,
   );
@@ -161,12 +151,17 @@ describe('the markdown editor', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' Mine.');
     const file = (
-      await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F')
+      await api<{ id: string; name: string }[]>(server, 'GET', '/list?currentDirectory=%2F', {
+        token,
+      })
     ).find((f) => f.name === 'trip.md')!;
-    await api('POST', '/markdown/edit', {
-      fileId: file.id,
-      contentText: `${before}Theirs.`,
-      force: true,
+    await api(server, 'POST', '/markdown/edit', {
+      token,
+      body: {
+        fileId: file.id,
+        contentText: `${before}Theirs.`,
+        force: true,
+      },
     });
     await page.getByTestId('editor-save').click();
     await page.getByTestId('conflict-keep').waitFor({ state: 'visible' });
@@ -176,14 +171,19 @@ describe('the markdown editor', () => {
     expect(onDisk('trip.md')).toContain('Mine.');
     // theirs is a version
     const versions = await api<{ id: string }[]>(
+      server,
       'GET',
       `/history/list?fileId=${file.id}&pageIndex=1&pageSize=20`,
+      { token },
     );
     const texts = await Promise.all(
       versions.map(
         async (v) =>
-          (await api<{ contentText: string }>('GET', `/history/preview/text?id=${v.id}`))
-            .contentText,
+          (
+            await api<{ contentText: string }>(server, 'GET', `/history/preview/text?id=${v.id}`, {
+              token,
+            })
+          ).contentText,
       ),
     );
     expect(texts.some((text) => text.includes('Theirs.'))).toBe(true);
@@ -193,20 +193,23 @@ describe('the markdown editor', () => {
 
 describe('a hostile document', () => {
   it('runs nothing it holds', async () => {
-    await api('POST', '/markdown/edit', {
-      filename: 'evil.md',
-      currentDirectory: '/',
-      contentText: [
-        '# Hello',
-        '',
-        '<img src="x" onerror="window.__pwned = 1">',
-        '',
-        '<script>window.__pwned = 2</script>',
-        '',
-        '[click](javascript:window.__pwned=3)',
-        '',
-        '<iframe src="javascript:parent.__pwned=4"></iframe>',
-      ].join('\n'),
+    await api(server, 'POST', '/markdown/edit', {
+      token,
+      body: {
+        filename: 'evil.md',
+        currentDirectory: '/',
+        contentText: [
+          '# Hello',
+          '',
+          '<img src="x" onerror="window.__pwned = 1">',
+          '',
+          '<script>window.__pwned = 2</script>',
+          '',
+          '[click](javascript:window.__pwned=3)',
+          '',
+          '<iframe src="javascript:parent.__pwned=4"></iframe>',
+        ].join('\n'),
+      },
     });
     await item('evil.md').waitFor({ state: 'visible' });
     await item('evil.md').dblclick();
@@ -299,12 +302,17 @@ describe('the image input', () => {
 describe('drafts', () => {
   it('offers the edits a closed tab never saved', async () => {
     const file = (
-      await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F')
+      await api<{ id: string; name: string }[]>(server, 'GET', '/list?currentDirectory=%2F', {
+        token,
+      })
     ).find((f) => f.name === 'trip.md')!;
-    await api('POST', '/markdown/edit', {
-      fileId: file.id,
-      contentText: `${onDisk('trip.md')}\nUnsaved thought.`,
-      draft: true,
+    await api(server, 'POST', '/markdown/edit', {
+      token,
+      body: {
+        fileId: file.id,
+        contentText: `${onDisk('trip.md')}\nUnsaved thought.`,
+        draft: true,
+      },
     });
     await item('trip.md').dblclick();
     await page.getByTestId('draft-bar').waitFor({ state: 'visible' });

@@ -15,6 +15,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // The file browser as a person uses it: folders, rename, drag to move, clipboard, trash,
@@ -36,26 +37,11 @@ interface Item {
   isFolder: boolean;
 }
 
-async function api<T>(
-  method: string,
-  url: string,
-  query: Record<string, string | string[]> = {},
-): Promise<T> {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    for (const v of Array.isArray(value) ? value : [value]) search.append(key, v);
-  }
-  const res = await fetch(`${server.baseUrl}/api${url}?${search.toString()}`, {
-    method,
-    headers: { 'nimbus-token': token },
-  });
-  const body = (await res.json()) as { code: number; message: string; data: T };
-  if (body.code !== 0) throw new Error(`${method} ${url}: ${body.code} ${body.message}`);
-  return body.data;
-}
-
 const list = (currentDirectory: string, extra: Record<string, string> = {}) =>
-  api<Item[]>('GET', '/list', { currentDirectory, pageSize: '1000', ...extra });
+  api<Item[]>(server, 'GET', '/list', {
+    token,
+    query: { currentDirectory, pageSize: '1000', ...extra },
+  });
 const namesIn = async (folder: string) => (await list(folder)).map((item) => item.name);
 const trashNames = async () =>
   (await list('/', { queryFileType: 'trash' })).map((item) => item.name);
@@ -123,7 +109,7 @@ beforeAll(async () => {
   for (let i = 0; i < THOUSAND; i++) {
     fs.writeFileSync(path.join(thousand, `item-${String(i).padStart(4, '0')}.txt`), `item ${i}\n`);
   }
-  await api('GET', '/user/setting/sync', { path: '/' });
+  await api(server, 'GET', '/user/setting/sync', { token, query: { path: '/' } });
   await until(
     async () => (await namesIn('/thousand').catch(() => [])).length === THOUSAND,
     'the 1,000 files are indexed',
@@ -167,7 +153,10 @@ describe('the file browser', () => {
   });
 
   it('renames with F2: Enter saves, a taken name shows the server message', async () => {
-    await api('POST', '/addfile', { fileName: 'memo.txt', parentPath: '/' });
+    await api(server, 'POST', '/addfile', {
+      token,
+      query: { fileName: 'memo.txt', parentPath: '/' },
+    });
     await item('memo.txt').waitFor({ state: 'visible' });
     await item('Reports').click();
     await page.keyboard.press('F2');
@@ -210,8 +199,14 @@ describe('the file browser', () => {
     await until(inReports, 'memo.txt is in the folder again');
 
     // dropped where the name is taken: asked before anything is replaced
-    await api('POST', '/addfile', { fileName: 'notes.txt', parentPath: '/' });
-    await api('POST', '/addfile', { fileName: 'notes.txt', parentPath: '/Reports 2025' });
+    await api(server, 'POST', '/addfile', {
+      token,
+      query: { fileName: 'notes.txt', parentPath: '/' },
+    });
+    await api(server, 'POST', '/addfile', {
+      token,
+      query: { fileName: 'notes.txt', parentPath: '/Reports 2025' },
+    });
     await item('notes.txt').waitFor({ state: 'visible' });
     await item('notes.txt').dragTo(item('Reports 2025'));
     const dialog = page.locator('.ant-modal-confirm');
@@ -319,8 +314,14 @@ describe('the file browser', () => {
   });
 
   it('downloads two files as one zip', async () => {
-    await api('POST', '/addfile', { fileName: 'alpha.txt', parentPath: '/' });
-    await api('POST', '/addfile', { fileName: 'beta.md', parentPath: '/' });
+    await api(server, 'POST', '/addfile', {
+      token,
+      query: { fileName: 'alpha.txt', parentPath: '/' },
+    });
+    await api(server, 'POST', '/addfile', {
+      token,
+      query: { fileName: 'beta.md', parentPath: '/' },
+    });
     await visit('/?vmode=list');
     await item('alpha.txt').click();
     await item('beta.md').click({ modifiers: ['Control'] });

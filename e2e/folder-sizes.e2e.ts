@@ -12,6 +12,7 @@ import {
   until,
   type ApiSession,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // A folder shows the bytes below it: files uploaded into it from the browser show in its row of
@@ -26,22 +27,16 @@ let page: Page;
 let session: ApiSession;
 let tmp: string;
 
-async function api<T>(method: string, apiPath: string, query: Record<string, string> = {}) {
-  const url = new URL(`${server.baseUrl}/api${apiPath}`);
-  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  const res = await fetch(url, { method, headers: { 'nimbus-token': session.token } });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${apiPath}: ${envelope.message}`);
-  return envelope.data;
-}
-
 const item = (name: string) => page.locator(`[data-testid="file-item"][data-name="${name}"]`);
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-sizes-'));
   server = await startServer();
   session = await createAdmin(server, ADMIN);
-  await api('POST', '/new_folder', { filename: 'reports', currentDirectory: '/' });
+  await api(server, 'POST', '/new_folder', {
+    token: session.token,
+    query: { filename: 'reports', currentDirectory: '/' },
+  });
   browser = await launchBrowser();
   ({ context, page } = await openPage(browser, server));
   await signInPage(page, session);

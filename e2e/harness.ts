@@ -203,24 +203,64 @@ export interface ApiSession {
   username: string;
 }
 
+/** An answer of the API: its envelope. */
+export interface ApiAnswer<T> {
+  code: number;
+  message: string;
+  data: T;
+}
+
+/** What one call of the API sends: whose session, the query, a JSON body. */
+export interface ApiOptions {
+  token?: string;
+  query?: Record<string, string | string[]>;
+  body?: unknown;
+}
+
+/** One call of the server's API, answered with its envelope whatever its code. */
+export async function apiAnswer<T = unknown>(
+  server: NimbusServer,
+  method: string,
+  url: string,
+  { token, query = {}, body }: ApiOptions = {},
+): Promise<ApiAnswer<T>> {
+  const address = new URL(`${server.baseUrl}/api${url}`);
+  for (const [key, value] of Object.entries(query)) {
+    for (const v of Array.isArray(value) ? value : [value]) address.searchParams.append(key, v);
+  }
+  const res = await fetch(address, {
+    method,
+    headers: {
+      ...(token ? { 'nimbus-token': token } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as ApiAnswer<T>;
+}
+
+/** One call of the API that must succeed: its data; any other code fails with the message. */
+export async function api<T = unknown>(
+  server: NimbusServer,
+  method: string,
+  url: string,
+  options: ApiOptions = {},
+): Promise<T> {
+  const answer = await apiAnswer<T>(server, method, url, options);
+  if (answer.code !== 0) throw new Error(`${method} ${url}: ${answer.code} ${answer.message}`);
+  return answer.data;
+}
+
 /** The first visit's administrator made on a fresh server, and a remembered session of theirs. */
 export async function createAdmin(
   server: NimbusServer,
   who: { username: string; password: string },
 ): Promise<ApiSession> {
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${server.baseUrl}/api${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const envelope = (await res.json()) as { code: number; message: string; data: unknown };
-    if (envelope.code !== 0) throw new Error(`POST ${path}: ${envelope.message}`);
-    return envelope.data as Record<string, string>;
-  };
-  await post('/public/initialization', who);
-  const session = await post('/login', { ...who, rememberMe: true });
-  return { token: session['nimbus-token']!, userId: session.userId!, username: who.username };
+  await api(server, 'POST', '/public/initialization', { body: who });
+  const session = await api<{ 'nimbus-token': string; userId: string }>(server, 'POST', '/login', {
+    body: { ...who, rememberMe: true },
+  });
+  return { token: session['nimbus-token'], userId: session.userId, username: who.username };
 }
 
 /** Save a full-page screenshot as e2e/screenshots/<name>.png and return its path. */

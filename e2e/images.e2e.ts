@@ -14,6 +14,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  api,
 } from './harness.ts';
 import { linearDng, rgbPsd } from '../server/test/image-fixtures.ts';
 
@@ -31,20 +32,6 @@ let context: BrowserContext;
 let page: Page;
 let token = '';
 let userId = '';
-
-async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      'nimbus-token': token,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
-  return envelope.data;
-}
 
 const solid = (width: number, height: number, background: string) =>
   sharp({ create: { width, height, channels: 3, background } });
@@ -91,11 +78,14 @@ async function seed(): Promise<void> {
   );
   await solid(800, 600, '#2060d0').png().toFile(path.join(dir, 'e-blue.png'));
   fs.writeFileSync(path.join(dir, 'f-paper.pdf'), onePagePdf());
-  await api('GET', '/user/setting/sync?path=%2F');
+  await api(server, 'GET', '/user/setting/sync?path=%2F', { token });
   await until(
     async () =>
-      (await api<{ name: string }[]>('GET', '/list?currentDirectory=%2Fphotos').catch(() => []))
-        .length === 6,
+      (
+        await api<{ name: string }[]>(server, 'GET', '/list?currentDirectory=%2Fphotos', {
+          token,
+        }).catch(() => [])
+      ).length === 6,
     'the photos are indexed',
     30_000,
   );
@@ -254,11 +244,14 @@ describe('camera RAW photos and Photoshop documents', () => {
       path.join(dir, 'IMG_0001.DNG'),
       linearDng({ width: 320, height: 240, rgb: [60000, 8000, 8000] }),
     );
-    await api('GET', '/user/setting/sync?path=%2F');
+    await api(server, 'GET', '/user/setting/sync?path=%2F', { token });
     await until(
       async () =>
-        (await api<{ name: string }[]>('GET', '/list?currentDirectory=%2Fdesigns').catch(() => []))
-          .length === 2,
+        (
+          await api<{ name: string }[]>(server, 'GET', '/list?currentDirectory=%2Fdesigns', {
+            token,
+          }).catch(() => [])
+        ).length === 2,
       'the designs are indexed',
       30_000,
     );
@@ -284,7 +277,7 @@ describe('photo storage', () => {
     await toggle.click();
     await until(
       async () =>
-        (await api<{ enable: boolean }>('GET', '/cloud/setting/webp')).enable &&
+        (await api<{ enable: boolean }>(server, 'GET', '/cloud/setting/webp', { token })).enable &&
         (await toggle.getAttribute('aria-checked')) === 'true',
       'the setting is saved',
     );
@@ -292,7 +285,8 @@ describe('photo storage', () => {
     await saveScreenshot(page, 'images-webp-setting');
     await toggle.click();
     await until(
-      async () => !(await api<{ enable: boolean }>('GET', '/cloud/setting/webp')).enable,
+      async () =>
+        !(await api<{ enable: boolean }>(server, 'GET', '/cloud/setting/webp', { token })).enable,
       'the setting is off again',
     );
   });
@@ -300,13 +294,21 @@ describe('photo storage', () => {
 
 describe('photos in a share', () => {
   it('shows a visitor the thumbnails without an account', async () => {
-    const listed = await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F');
+    const listed = await api<{ id: string; name: string }[]>(
+      server,
+      'GET',
+      '/list?currentDirectory=%2F',
+      { token },
+    );
     const folder = listed.find((entry) => entry.name === 'photos')!;
-    await api('POST', '/share/generate', {
-      fileId: folder.id,
-      isFolder: true,
-      isPrivacy: false,
-      shortId: 'holiday',
+    await api(server, 'POST', '/share/generate', {
+      token,
+      body: {
+        fileId: folder.id,
+        isFolder: true,
+        isPrivacy: false,
+        shortId: 'holiday',
+      },
     });
     const visitor = await openPage(browser, server);
     try {

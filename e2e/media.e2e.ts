@@ -16,6 +16,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // Audio and video as people use them: a song opens the floating player, which shows its tags
@@ -33,20 +34,6 @@ let page: Page;
 let token = '';
 let userId = '';
 let scratch = '';
-
-async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      'nimbus-token': token,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
-  return envelope.data;
-}
 
 function ffmpeg(args: string[]): void {
   execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], {
@@ -86,11 +73,14 @@ async function seed(): Promise<void> {
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
     ...['-movflags', '+faststart', '-shortest', path.join(root, 'clips', 'small.mp4')],
   ]);
-  await api('GET', '/user/setting/sync?path=%2F');
+  await api(server, 'GET', '/user/setting/sync?path=%2F', { token });
   await until(
     async () =>
-      (await api<{ name: string }[]>('GET', '/list?currentDirectory=%2Fmovies').catch(() => []))
-        .length === 1,
+      (
+        await api<{ name: string }[]>(server, 'GET', '/list?currentDirectory=%2Fmovies', {
+          token,
+        }).catch(() => [])
+      ).length === 1,
     'the media files are indexed',
     30_000,
   );
@@ -119,17 +109,20 @@ beforeAll(async () => {
   token = data.token;
   userId = data.userId;
   // transcode anything taller than 240 lines
-  await api('PUT', '/cloud/setting/transcode/config', {
-    enable: true,
-    maxThreads: 1,
-    bitrateCond: 2500,
-    heightCond: 240,
-    frameRateCond: 30,
-    bitrate: 800,
-    height: 240,
-    frameRate: 25,
-    vttThumbnailCount: 60,
-    isReTranscode: false,
+  await api(server, 'PUT', '/cloud/setting/transcode/config', {
+    token,
+    body: {
+      enable: true,
+      maxThreads: 1,
+      bitrateCond: 2500,
+      heightCond: 240,
+      frameRateCond: 30,
+      bitrate: 800,
+      height: 240,
+      frameRate: 25,
+      vttThumbnailCount: 60,
+      isReTranscode: false,
+    },
   });
   await seed();
   browser = await launchBrowser();
@@ -217,12 +210,20 @@ describe('audio and video', () => {
   });
 
   it('plays a transcoded video through HLS', async () => {
-    const [clip] = await api<{ id: string }[]>('GET', '/list?currentDirectory=%2Fmovies');
+    const [clip] = await api<{ id: string }[]>(server, 'GET', '/list?currentDirectory=%2Fmovies', {
+      token,
+    });
     // the rendition is made in the background; asking for the info starts it if need be
     await until(
       async () =>
-        (await api<{ hls: { state: string } | null }>('GET', `/media/info?id=${clip!.id}`)).hls
-          ?.state === 'done',
+        (
+          await api<{ hls: { state: string } | null }>(
+            server,
+            'GET',
+            `/media/info?id=${clip!.id}`,
+            { token },
+          )
+        ).hls?.state === 'done',
       'the video is transcoded',
       60_000,
     );
@@ -269,13 +270,15 @@ describe('the Video Transcoding settings', () => {
         ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
         path.join(root, name),
       ]);
-    await api('GET', '/user/setting/sync?path=%2F');
+    await api(server, 'GET', '/user/setting/sync?path=%2F', { token });
     let videos: { id: string; name: string }[] = [];
     await until(
       async () => {
         videos = await api<{ id: string; name: string }[]>(
+          server,
           'GET',
           '/list?currentDirectory=%2Flong',
+          { token },
         ).catch(() => []);
         return videos.length === 2;
       },
@@ -283,7 +286,7 @@ describe('the Video Transcoding settings', () => {
       30_000,
     );
     // opening them starts their transcodes: one at a time, the other waits
-    for (const video of videos) await api('GET', `/media/info?id=${video.id}`);
+    for (const video of videos) await api(server, 'GET', `/media/info?id=${video.id}`, { token });
     await visit('/setting/cloudManager?tab=transcode');
     const queue = page.getByTestId('transcode-queue');
     const rows = queue.locator('tbody tr.ant-table-row');
@@ -326,12 +329,16 @@ describe('the Video Transcoding settings', () => {
     );
     await queue.getByTestId('transcode-queue-empty').waitFor({ state: 'visible' });
     const stopped = await api<{ hls: { state: string } | null }>(
+      server,
       'GET',
       `/media/info?id=${videos[0]!.id}`,
+      { token },
     );
     // opening a stopped video does not start it again
     expect(stopped.hls?.state).toBe('none');
-    expect((await api<{ count: number }>('GET', '/cloud/transcode/status')).count).toBe(0);
+    expect(
+      (await api<{ count: number }>(server, 'GET', '/cloud/transcode/status', { token })).count,
+    ).toBe(0);
   });
 });
 
@@ -366,13 +373,21 @@ describe('a share visitor without an account', () => {
       .locator(`[data-testid="file-item"][data-name="${name}"]`);
 
   beforeAll(async () => {
-    const folders = await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F');
+    const folders = await api<{ id: string; name: string }[]>(
+      server,
+      'GET',
+      '/list?currentDirectory=%2F',
+      { token },
+    );
     for (const [name, shortId] of [
       ['movies', 'movies-share'],
       ['music', 'music-share'],
     ] as const) {
       const folder = folders.find((f) => f.name === name)!;
-      await api('POST', '/share/generate', { fileId: folder.id, isFolder: true, shortId });
+      await api(server, 'POST', '/share/generate', {
+        token,
+        body: { fileId: folder.id, isFolder: true, shortId },
+      });
     }
     visitor = await openPage(browser, server);
   });

@@ -13,6 +13,7 @@ import {
   until,
   type ApiSession,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // What an action says and where: a rename says it by the new name alone, a move or a copy in one
@@ -25,15 +26,6 @@ let session: ApiSession;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-
-async function api(method: string, url: string, query: Record<string, string>): Promise<void> {
-  const res = await fetch(`${server.baseUrl}/api${url}?${new URLSearchParams(query).toString()}`, {
-    method,
-    headers: { 'nimbus-token': session.token },
-  });
-  const body = (await res.json()) as { code: number; message: string };
-  if (body.code !== 0) throw new Error(`${method} ${url}: ${body.code} ${body.message}`);
-}
 
 const item = (name: string): Locator =>
   page.locator(`[data-testid="file-item"][data-name="${name}"]`);
@@ -130,9 +122,15 @@ beforeAll(async () => {
   server = await startServer();
   session = await createAdmin(server, ADMIN);
   for (const folder of ['Archive', 'Shelf'])
-    await api('POST', '/new_folder', { currentDirectory: '/', filename: folder });
+    await api(server, 'POST', '/new_folder', {
+      token: session.token,
+      query: { currentDirectory: '/', filename: folder },
+    });
   for (const name of ['plan.txt', 'notes.txt', 'memo.txt'])
-    await api('POST', '/addfile', { parentPath: '/', fileName: name });
+    await api(server, 'POST', '/addfile', {
+      token: session.token,
+      query: { parentPath: '/', fileName: name },
+    });
   browser = await launchBrowser();
   ({ context, page } = await openPage(browser, server));
   await signInPage(page, session);
@@ -195,7 +193,10 @@ describe('one message per action, covering no control', () => {
       await page.getByTestId('search-options-button').click();
       await page.getByTestId('search-options').waitFor({ state: 'hidden' });
       // the next round starts from the same files
-      await api('POST', '/addfile', { parentPath: '/', fileName: 'plan.txt' });
+      await api(server, 'POST', '/addfile', {
+        token: session.token,
+        query: { parentPath: '/', fileName: 'plan.txt' },
+      });
     });
   }
 });

@@ -13,6 +13,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // Opening files as people do: source code highlighted, a text in an old Chinese charset, a big
@@ -50,20 +51,6 @@ let page: Page;
 let token = '';
 let userId = '';
 
-async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      'nimbus-token': token,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
-  return envelope.data;
-}
-
 async function tgz(entries: Record<string, string>): Promise<Buffer> {
   const pack = tar.pack();
   for (const [name, content] of Object.entries(entries)) pack.entry({ name }, content);
@@ -94,13 +81,13 @@ async function seed(): Promise<void> {
     path.join(root, 'shared', 'pack.tar.gz'),
     await tgz({ 'a.txt': 'a', 'b/c.txt': 'c' }),
   );
-  await api('GET', '/user/setting/sync?path=%2F');
+  await api(server, 'GET', '/user/setting/sync?path=%2F', { token });
   await until(
     async () =>
       (
-        await api<{ name: string }[]>('GET', '/list?currentDirectory=%2F&pageSize=50').catch(
-          () => [],
-        )
+        await api<{ name: string }[]>(server, 'GET', '/list?currentDirectory=%2F&pageSize=50', {
+          token,
+        }).catch(() => [])
       ).length >= 6,
     'the files are indexed',
     30_000,
@@ -222,13 +209,21 @@ describe('opening files', () => {
     expect(await item('bundle').count()).toBe(0);
     await page.getByTestId('archive-extract').click();
     await item('bundle').waitFor({ state: 'visible' });
-    const inside = await api<{ name: string }[]>('GET', '/list?currentDirectory=%2Fbundle%2Fdocs');
+    const inside = await api<{ name: string }[]>(
+      server,
+      'GET',
+      '/list?currentDirectory=%2Fbundle%2Fdocs',
+      { token },
+    );
     expect(inside.map((i) => i.name).sort()).toEqual(['guide', 'readme.md']);
   });
 
   it('sends a suffix to the iframe viewer the Preview Config names', async () => {
-    await api('PUT', '/cloud/setting/preview/config', {
-      iframe: JSON.stringify({ log: { 'Log viewer': '/viewers/log.html?src=$e_url' } }),
+    await api(server, 'PUT', '/cloud/setting/preview/config', {
+      token,
+      body: {
+        iframe: JSON.stringify({ log: { 'Log viewer': '/viewers/log.html?src=$e_url' } }),
+      },
     });
     // the config arrives with the user info
     await page.reload();
@@ -248,13 +243,21 @@ describe('opening files', () => {
   });
 
   it('previews the same way for a visitor of a share, without an account', async () => {
-    const listed = await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F');
+    const listed = await api<{ id: string; name: string }[]>(
+      server,
+      'GET',
+      '/list?currentDirectory=%2F',
+      { token },
+    );
     const folder = listed.find((entry) => entry.name === 'shared')!;
-    await api('POST', '/share/generate', {
-      fileId: folder.id,
-      isFolder: true,
-      isPrivacy: false,
-      shortId: 'open-letters',
+    await api(server, 'POST', '/share/generate', {
+      token,
+      body: {
+        fileId: folder.id,
+        isFolder: true,
+        isPrivacy: false,
+        shortId: 'open-letters',
+      },
     });
     const guest = await openPage(browser, server);
     const visitor = guest.page;

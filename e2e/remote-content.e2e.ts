@@ -12,6 +12,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // A markdown document with an image from another site: reading it tells that site nothing until
@@ -58,20 +59,6 @@ const loadedWidth = (selector: string) =>
     .first()
     .evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0));
 
-async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      'nimbus-token': token,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
-  return envelope.data;
-}
-
 /** Never let a request leave the machine: answer it with a picture made here. */
 async function keepOnMachine(target: BrowserContext): Promise<void> {
   await target.route(
@@ -117,11 +104,14 @@ beforeAll(async () => {
       .png()
       .toBuffer(),
   );
-  await api('GET', '/user/setting/sync?path=%2F');
+  await api(server, 'GET', '/user/setting/sync?path=%2F', { token });
   await until(
     async () =>
-      (await api<{ name: string }[]>('GET', '/list?currentDirectory=%2Fnotes').catch(() => []))
-        .length >= 2,
+      (
+        await api<{ name: string }[]>(server, 'GET', '/list?currentDirectory=%2Fnotes', {
+          token,
+        }).catch(() => [])
+      ).length >= 2,
     'the files are indexed',
     30_000,
   );
@@ -250,11 +240,15 @@ describe('the mind-map editor', () => {
       version: '1.4.43',
     });
     fs.writeFileSync(path.join(notes(), 'plan.km'), km);
-    await api('GET', '/user/setting/sync?path=%2Fnotes');
+    await api(server, 'GET', '/user/setting/sync?path=%2Fnotes', { token });
     // the sync indexes in the background: the page is loaded again once the file is listed
     await until(
       async () =>
-        (await api<{ name: string }[]>('GET', '/list?currentDirectory=%2Fnotes').catch(() => []))
+        (
+          await api<{ name: string }[]>(server, 'GET', '/list?currentDirectory=%2Fnotes', {
+            token,
+          }).catch(() => [])
+        )
           .map((i) => i.name)
           .includes('plan.km'),
       'the map is indexed',
@@ -292,13 +286,21 @@ describe('the mind-map editor', () => {
 
 describe('a visitor of a share', () => {
   it('reads the document as text and asks no other site for anything', async () => {
-    const listed = await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F');
+    const listed = await api<{ id: string; name: string }[]>(
+      server,
+      'GET',
+      '/list?currentDirectory=%2F',
+      { token },
+    );
     const folder = listed.find((entry) => entry.name === 'notes')!;
-    await api('POST', '/share/generate', {
-      fileId: folder.id,
-      isFolder: true,
-      isPrivacy: false,
-      shortId: 'trip-notes',
+    await api(server, 'POST', '/share/generate', {
+      token,
+      body: {
+        fileId: folder.id,
+        isFolder: true,
+        isPrivacy: false,
+        shortId: 'trip-notes',
+      },
     });
     const visitor = await openPage(browser, server);
     await keepOnMachine(visitor.context);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { zipToBuffer } from '../server/src/lib/zip.ts';
 import {
   clickWhenStill,
@@ -15,7 +15,9 @@ import {
   until,
   type NimbusServer,
   signInPage,
+  api,
 } from './harness.ts';
+import { storySteps } from './steps.ts';
 
 // Search and tags in a real browser against a real server: documents uploaded with the
 // uploader, searched in Chinese and in English from the top bar (results while typing, the
@@ -32,24 +34,12 @@ let page: Page;
 let tmp: string;
 let token = '';
 
-async function call<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${apiPath}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { 'nimbus-token': token } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T; count?: number };
-  if (envelope.code !== 0) throw new Error(`${apiPath}: ${envelope.message}`);
-  return envelope.data;
-}
-
 async function found(keyword: string): Promise<string[]> {
-  const hits = await call<Array<{ name: string }>>(
+  const hits = await api<Array<{ name: string }>>(
+    server,
     'GET',
     `/search-file?searchOverall=true&quick=true&keyword=${encodeURIComponent(keyword)}`,
+    { token },
   );
   return hits.map((h) => h.name).sort();
 }
@@ -59,21 +49,7 @@ const item = (name: string): Locator =>
 const result = (name: string): Locator =>
   page.locator(`[data-testid="search-result"][data-name="${name}"]`);
 
-let failedStep = '';
-function step(name: string, run: () => Promise<void>): void {
-  it(name, async () => {
-    if (failedStep) throw new Error(`not run: the step "${failedStep}" failed`);
-    try {
-      await run();
-    } catch (err) {
-      failedStep = name;
-      await saveScreenshot(page, `search-failed-${name.replace(/\W+/g, '-').slice(0, 40)}`).catch(
-        () => undefined,
-      );
-      throw err;
-    }
-  });
-}
+const step = storySteps({ prefix: 'search', page: () => page });
 
 async function typeSearch(text: string): Promise<void> {
   const box = page.getByTestId('search-input');
@@ -88,10 +64,13 @@ async function toast(text: string): Promise<void> {
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-search-e2e-'));
   server = await startServer();
-  await call('POST', '/public/initialization', ADMIN);
-  const login = await call<{ 'nimbus-token': string; userId: string }>('POST', '/login', {
-    ...ADMIN,
-    rememberMe: true,
+  await api(server, 'POST', '/public/initialization', { token, body: ADMIN });
+  const login = await api<{ 'nimbus-token': string; userId: string }>(server, 'POST', '/login', {
+    token,
+    body: {
+      ...ADMIN,
+      rememberMe: true,
+    },
   });
   token = login['nimbus-token'];
   browser = await launchBrowser();
@@ -200,7 +179,10 @@ describe('search and tags', () => {
   step(
     'opens the filter panel alone, and a type picked by clicking narrows the results',
     async () => {
-      await call('POST', '/new_folder?filename=report%20archive&currentDirectory=%2F', {});
+      await api(server, 'POST', '/new_folder?filename=report%20archive&currentDirectory=%2F', {
+        token,
+        body: {},
+      });
       await typeSearch('report');
       await page.getByTestId('search-panel').waitFor();
       // the filter icon closes the suggestions and opens only the filters
@@ -408,7 +390,7 @@ describe('search and tags', () => {
     await toast('Tag order updated');
     await until(async () => (await order())[0] === 'Work', 'Work first');
     expect(await order()).toEqual(['Work', '重要项目', '旅行']);
-    const saved = await call<Array<{ name: string }>>('GET', '/tag/list');
+    const saved = await api<Array<{ name: string }>>(server, 'GET', '/tag/list', { token });
     expect(saved.map((tag) => tag.name)).toEqual(['Work', '重要项目', '旅行']);
     await saveScreenshot(page, 'tags-manage');
 
@@ -435,11 +417,16 @@ describe('search and tags', () => {
 
   step('shows the OCR settings', async () => {
     await page.goto('/setting/cloudManager');
-    const tab = page.getByRole('tab', { name: /OCR/ });
-    if ((await tab.count()) === 0) return;
-    await tab.click();
-    await page.getByTestId('ocr-tab').waitFor();
-    await page.getByTestId('ocr-engines').waitFor();
+    // the tab must be there: a page without it fails here instead of passing unseen
+    await page.getByRole('tab', { name: /OCR/ }).click();
+    await page.getByTestId('ocr-enable').waitFor();
+    const engines = page.getByTestId('ocr-engines');
+    await engines.waitFor();
+    // each engine is named with whether this server has it
+    const told = await engines.innerText();
+    expect(told).toMatch(/Tesseract \(program\)\s*(not )?installed/);
+    expect(told).toMatch(/Tesseract\.js \(built in\)\s*(not )?installed/);
+    expect(told).toMatch(/PDF text \(poppler\)\s*(not )?installed/);
     await saveScreenshot(page, 'ocr-settings');
   });
 

@@ -11,6 +11,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  apiAnswer,
 } from './harness.ts';
 
 // Two-factor sign-in and access tokens as a person uses them: a read-only token whose write is
@@ -28,14 +29,6 @@ let page: Page;
 let secret = '';
 let enrolledStep = 0;
 let backupToken = '';
-
-async function api<T>(method: string, url: string, token?: string) {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: token ? { 'nimbus-token': token } : {},
-  });
-  return (await res.json()) as { code: number; data: T };
-}
 
 beforeAll(async () => {
   server = await startServer();
@@ -78,7 +71,7 @@ describe.sequential('security settings in the browser', () => {
     expect(await page.getByTestId('token-scope-reader').innerText()).toBe('Read only');
     expect(await page.getByTestId('token-last-used-reader').innerText()).toBe('Never');
 
-    expect((await api('GET', '/list', made)).code).toBe(0);
+    expect((await apiAnswer(server, 'GET', '/list', { token: made })).code).toBe(0);
     const write = await fetch(
       `${server.baseUrl}/api/new_folder?currentDirectory=%2F&filename=by-a-reader`,
       { method: 'POST', headers: { 'nimbus-token': made } },
@@ -133,7 +126,7 @@ describe.sequential('security settings in the browser', () => {
     await page.getByTestId('token-generate').click();
     const made = await page.getByTestId('token-made').locator('code').innerText();
     expect(made).toMatch(/^nat_/);
-    expect((await api('GET', '/list', made)).code).toBe(0);
+    expect((await apiAnswer(server, 'GET', '/list', { token: made })).code).toBe(0);
     backupToken = made;
     await page.getByRole('button', { name: 'Done' }).click();
     await until(
@@ -177,7 +170,7 @@ describe.sequential('security settings in the browser', () => {
     await clickWhenStill(page.getByTestId('password-confirm-ok'));
     await page.getByText('Password changed').waitFor();
     await page.getByTestId('token-scope-backup script').waitFor({ state: 'detached' });
-    expect((await api('GET', '/list', backupToken)).code).toBe(5);
+    expect((await apiAnswer(server, 'GET', '/list', { token: backupToken })).code).toBe(5);
     // this browser is still signed in
     await page.reload();
     await page.getByTestId('tokens-card').waitFor();

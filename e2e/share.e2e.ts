@@ -13,6 +13,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // Sharing as people do it: the owner shares a folder privately from the Shares page; a visitor
@@ -44,27 +45,6 @@ async function shot(page: Page, name: string): Promise<void> {
   });
 }
 
-async function call<T>(
-  method: string,
-  url: string,
-  body?: unknown,
-  token = adminToken,
-): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      ...(body === undefined || body instanceof FormData
-        ? {}
-        : { 'content-type': 'application/json' }),
-      ...(token ? { 'nimbus-token': token } : {}),
-    },
-    body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
-  return envelope.data;
-}
-
 /** Files written into the owner's tree on disk, then indexed (as files copied in by hand). */
 async function seed(files: Record<string, Buffer | string>): Promise<void> {
   for (const [relative, content] of Object.entries(files)) {
@@ -72,14 +52,16 @@ async function seed(files: Record<string, Buffer | string>): Promise<void> {
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, content);
   }
-  await call('GET', '/user/setting/sync?path=%2F');
+  await api(server, 'GET', '/user/setting/sync?path=%2F', { token: adminToken });
   await until(async () => {
-    const listed = await call<unknown[]>('GET', '/list?currentDirectory=%2Fproject').catch(
-      () => [],
-    );
-    const many = await call<unknown[]>(
+    const listed = await api<unknown[]>(server, 'GET', '/list?currentDirectory=%2Fproject', {
+      token: adminToken,
+    }).catch(() => []);
+    const many = await api<unknown[]>(
+      server,
       'GET',
       `/list?currentDirectory=%2Fproject%2Fmany&pageSize=${MANY}`,
+      { token: adminToken },
     ).catch(() => []);
     return listed.length === 4 && many.length === MANY;
   }, 'the seeded files are indexed');
@@ -149,11 +131,13 @@ async function itemAction(page: Page, name: string, action: string): Promise<voi
 
 beforeAll(async () => {
   server = await startServer();
-  await call('POST', '/public/initialization', ADMIN, '');
+  await api(server, 'POST', '/public/initialization', { body: ADMIN });
   adminToken = (
-    await call<Record<string, string>>('POST', '/login', { ...ADMIN, rememberMe: true }, '')
+    await api<Record<string, string>>(server, 'POST', '/login', {
+      body: { ...ADMIN, rememberMe: true },
+    })
   )['nimbus-token']!;
-  await call('POST', '/user/add', { ...BOB, quota: 1 });
+  await api(server, 'POST', '/user/add', { token: adminToken, body: { ...BOB, quota: 1 } });
   await seed({
     'project/notes.txt': 'Meeting notes\nShip the share page.\n',
     'project/photo.png': png(),
@@ -390,17 +374,16 @@ describe('sharing', () => {
   it('mounts the share as a second user, sees it in the folder and opens a file from it', async () => {
     // bob's drive already holds folders and a file the mount sorts among
     const bobToken = (
-      await call<Record<string, string>>('POST', '/login', { ...BOB, rememberMe: true }, '')
+      await api<Record<string, string>>(server, 'POST', '/login', {
+        body: { ...BOB, rememberMe: true },
+      })
     )['nimbus-token']!;
     for (const filename of ['Archive', 'Zeta']) {
-      await call(
-        'POST',
-        `/new_folder?currentDirectory=%2F&filename=${filename}`,
-        undefined,
-        bobToken,
-      );
+      await api(server, 'POST', `/new_folder?currentDirectory=%2F&filename=${filename}`, {
+        token: bobToken,
+      });
     }
-    await call('POST', '/addfile?parentPath=%2F&fileName=todo.txt', undefined, bobToken);
+    await api(server, 'POST', '/addfile?parentPath=%2F&fileName=todo.txt', { token: bobToken });
 
     const bob = await openPage(browser, server, { acceptDownloads: true });
     const { page } = bob;
@@ -457,29 +440,41 @@ describe('sharing', () => {
     await shot(page, 'mount-browser');
 
     // the owner cancels the share: the mount loses its access
-    const shares = await call<{ shareId: string }[]>('GET', '/share/list');
-    await call('DELETE', `/share/cancel?shareId=${shares[0]!.shareId}`);
+    const shares = await api<{ shareId: string }[]>(server, 'GET', '/share/list', {
+      token: adminToken,
+    });
+    await api(server, 'DELETE', `/share/cancel?shareId=${shares[0]!.shareId}`, {
+      token: adminToken,
+    });
     await page.reload();
     await page.getByTestId('share-problem').waitFor();
     await bob.context.close();
   });
 
   it('renames and deletes in a share that allows it, from the keyboard', async () => {
-    const listed = await call<{ id: string; name: string }[]>(
+    const listed = await api<{ id: string; name: string }[]>(
+      server,
       'GET',
       '/list?currentDirectory=%2Fproject',
+      { token: adminToken },
     );
     const drafts = listed.find((entry) => entry.name === 'drafts')!;
     // a share inside a shared folder takes that folder's settings: this one must stand alone
-    const standing = await call<{ shareId: string }[]>('GET', '/share/list');
-    for (const share of standing) await call('DELETE', `/share/cancel?shareId=${share.shareId}`);
+    const standing = await api<{ shareId: string }[]>(server, 'GET', '/share/list', {
+      token: adminToken,
+    });
+    for (const share of standing)
+      await api(server, 'DELETE', `/share/cancel?shareId=${share.shareId}`, { token: adminToken });
     // changes are for private shares only
-    const made = await call<{ extractionCode: string }>('POST', '/share/generate', {
-      fileId: drafts.id,
-      isFolder: true,
-      isPrivacy: true,
-      shortId: 'drafts-edit',
-      operationPermissionList: ['PUT', 'DELETE'],
+    const made = await api<{ extractionCode: string }>(server, 'POST', '/share/generate', {
+      token: adminToken,
+      body: {
+        fileId: drafts.id,
+        isFolder: true,
+        isPrivacy: true,
+        shortId: 'drafts-edit',
+        operationPermissionList: ['PUT', 'DELETE'],
+      },
     });
     const { page } = visitor;
     await page.goto(`${server.baseUrl}/s/drafts-edit?code=${made.extractionCode}`);

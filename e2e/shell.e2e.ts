@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
   DESKTOP,
   PHONE,
@@ -11,6 +11,7 @@ import {
   until,
   type NimbusServer,
 } from './harness.ts';
+import { storySteps } from './steps.ts';
 
 // The foundation flow: first visit, the shell, language, theme, sign out, route guard.
 // The steps share one browser page and run in order; after a failed step the rest stop at once.
@@ -35,19 +36,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-let failedStep = '';
 /** One step of the flow: skipped quickly, with the reason, once an earlier step failed. */
-function step(name: string, run: () => Promise<void>): void {
-  it(name, async () => {
-    if (failedStep) throw new Error(`not run: the step "${failedStep}" failed`);
-    try {
-      await run();
-    } catch (err) {
-      failedStep = name;
-      throw err;
-    }
-  });
-}
+const step = storySteps();
 
 const pathOf = (p: Page) => {
   const url = new URL(p.url());

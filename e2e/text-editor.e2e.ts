@@ -13,6 +13,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // The text editor as a person uses it: a text made through New → Text, written, saved with
@@ -40,24 +41,12 @@ const onDisk = (name: string) => fs.readFileSync(path.join(home(), name), 'utf8'
 const basic = () =>
   `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64')}`;
 
-async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${url}`, {
-    method,
-    headers: {
-      'nimbus-token': token,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${envelope.message}`);
-  return envelope.data;
-}
-
 const idOf = async (name: string) =>
-  (await api<{ id: string; name: string }[]>('GET', '/list?currentDirectory=%2F')).find(
-    (f) => f.name === name,
-  )!.id;
+  (
+    await api<{ id: string; name: string }[]>(server, 'GET', '/list?currentDirectory=%2F', {
+      token,
+    })
+  ).find((f) => f.name === name)!.id;
 
 const item = (name: string) => page.locator(`[data-testid="file-item"][data-name="${name}"]`);
 const title = () => page.getByTestId('editor-title');
@@ -73,11 +62,14 @@ beforeAll(async () => {
   token = session.token;
   fs.mkdirSync(home(), { recursive: true });
   fs.writeFileSync(path.join(home(), 'helper.py'), HELPER);
-  await api('GET', '/user/setting/sync?path=%2F');
+  await api(server, 'GET', '/user/setting/sync?path=%2F', { token });
   await until(
     async () =>
-      (await api<{ name: string }[]>('GET', '/list?currentDirectory=%2F').catch(() => [])).length >=
-      1,
+      (
+        await api<{ name: string }[]>(server, 'GET', '/list?currentDirectory=%2F', { token }).catch(
+          () => [],
+        )
+      ).length >= 1,
     'the file is indexed',
     30_000,
   );
@@ -124,8 +116,10 @@ describe('the text editor', () => {
     expect(onDisk('notes.txt')).toBe('Shopping list\n  - bread\n  - milk');
     // each save is a version: the empty file, then the first line
     const versions = await api<unknown[]>(
+      server,
       'GET',
       `/history/list?fileId=${await idOf('notes.txt')}&pageIndex=1&pageSize=20`,
+      { token },
     );
     expect(versions).toHaveLength(2);
   });
@@ -188,10 +182,13 @@ describe('the text editor', () => {
     await input('notes.txt').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' (mine)');
-    await api('POST', '/markdown/edit', {
-      fileId: await idOf('notes.txt'),
-      contentText: 'Changed in another tab',
-      force: true,
+    await api(server, 'POST', '/markdown/edit', {
+      token,
+      body: {
+        fileId: await idOf('notes.txt'),
+        contentText: 'Changed in another tab',
+        force: true,
+      },
     });
     await page.keyboard.press('Control+s');
     await page.getByTestId('conflict-keep').waitFor({ state: 'visible' });

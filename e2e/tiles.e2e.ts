@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
   clickWhenStill,
   DESKTOP,
@@ -16,7 +16,9 @@ import {
   until,
   type ApiSession,
   type NimbusServer,
+  api,
 } from './harness.ts';
+import { storySteps } from './steps.ts';
 
 // Tiles and rows in a real browser: a mouse resting on a row or a tile opens its hover card
 // (size, created, modified, location) without taking the clicks under it; a file tagged through
@@ -41,39 +43,11 @@ let page: Page;
 let session: ApiSession;
 let tmp: string;
 
-async function call<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${apiPath}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      'nimbus-token': session.token,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${apiPath}: ${envelope.message}`);
-  return envelope.data;
-}
-
 const item = (name: string): Locator =>
   page.locator(`[data-testid="file-item"][data-name="${name}"]`);
 const card = () => page.getByTestId('hover-card');
 
-let failedStep = '';
-function step(name: string, run: () => Promise<void>): void {
-  it(name, async () => {
-    if (failedStep) throw new Error(`not run: the step "${failedStep}" failed`);
-    try {
-      await run();
-    } catch (err) {
-      failedStep = name;
-      await saveScreenshot(page, `tiles-failed-${name.replace(/\W+/g, '-').slice(0, 40)}`).catch(
-        () => undefined,
-      );
-      throw err;
-    }
-  });
-}
+const step = storySteps({ prefix: 'tiles', page: () => page });
 
 async function openFolder(view: 'list' | 'grid'): Promise<void> {
   await page.goto(`/?path=${encodeURIComponent(FOLDER)}&vmode=${view}`);
@@ -128,7 +102,9 @@ afterAll(async () => {
 
 describe('tiles and rows', () => {
   step('uploads a file of each family into a folder', async () => {
-    await call('POST', '/new_folder?currentDirectory=%2F&filename=docs');
+    await api(server, 'POST', '/new_folder?currentDirectory=%2F&filename=docs', {
+      token: session.token,
+    });
     await page.goto(`/?path=${encodeURIComponent(FOLDER)}&vmode=list`);
     const files = Object.entries(FILES).map(([name, content]) => {
       const file = path.join(tmp, name);
@@ -144,9 +120,11 @@ describe('tiles and rows', () => {
   });
 
   step('a row and a tile tell their size, dates and location on hover', async () => {
-    const listed = await call<Array<{ name: string; uploadDate: string; updateDate: string }>>(
+    const listed = await api<Array<{ name: string; uploadDate: string; updateDate: string }>>(
+      server,
       'GET',
       `/list?currentDirectory=${encodeURIComponent(FOLDER)}`,
+      { token: session.token },
     );
     const main = listed.find((f) => f.name === 'main.ts')!;
     const expected = {

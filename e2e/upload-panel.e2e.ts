@@ -16,6 +16,7 @@ import {
   until,
   type ApiSession,
   type NimbusServer,
+  api,
 } from './harness.ts';
 
 // The upload panel as a person watches it: the speed of the bytes on a slow link, a progress
@@ -39,17 +40,6 @@ function writeTemp(name: string, content: Buffer | string): string {
   const file = path.join(tmp, name);
   fs.writeFileSync(file, content);
   return file;
-}
-
-async function post(apiPath: string, body: unknown, token?: string) {
-  const res = await fetch(`${server.baseUrl}/api${apiPath}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { 'nimbus-token': token } : {}) },
-    body: JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: unknown };
-  if (envelope.code !== 0) throw new Error(`${apiPath}: ${envelope.message}`);
-  return envelope.data as Record<string, string>;
 }
 
 /** Chooses files in the file chooser of the toolbar's upload button. */
@@ -94,7 +84,10 @@ beforeAll(async () => {
   server = await startServer();
   admin = await createAdmin(server, ADMIN);
   // about 1 MiB of room
-  await post('/user/add', { ...SMALL, quota: 0.001 }, admin.token);
+  await api(server, 'POST', '/user/add', {
+    token: admin.token,
+    body: { ...SMALL, quota: 0.001 },
+  });
   browser = await launchBrowser();
   ({ context, page } = await openPage(browser, server));
   await signInPage(page, admin);
@@ -256,7 +249,9 @@ describe('the upload panel', () => {
   });
 
   it('says a drive without room is full before hashing or sending anything', async () => {
-    const session = await post('/login', { ...SMALL, rememberMe: true });
+    const session = await api<Record<string, string>>(server, 'POST', '/login', {
+      body: { ...SMALL, rememberMe: true },
+    });
     const small = await openPage(browser, server);
     const uploads: string[] = [];
     small.page.on('request', (request) => {

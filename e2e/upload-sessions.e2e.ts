@@ -12,6 +12,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  apiAnswer,
 } from './harness.ts';
 
 // The owner sees the uploads under way on the server (their own, from another device, here
@@ -21,18 +22,6 @@ const ADMIN = { username: 'admin', password: 'admin-secret-1' };
 
 let server: NimbusServer;
 let browser: Browser;
-
-async function api<T>(method: string, apiPath: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.baseUrl}/api${apiPath}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { 'nimbus-token': token } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { code: number; message: string; data: T };
-}
 
 /** The first chunk of a three-chunk upload, as another device would send it. */
 async function startUpload(token: string, name: string) {
@@ -70,12 +59,12 @@ afterAll(async () => {
 
 describe('uploads under way on the server', () => {
   it('lists them and cancels one on a 375 px screen, in English and Chinese', async () => {
-    await api('POST', '/public/initialization', undefined, ADMIN);
-    const login = await api<{ 'nimbus-token': string; userId: string }>(
+    await apiAnswer(server, 'POST', '/public/initialization', { body: ADMIN });
+    const login = await apiAnswer<{ 'nimbus-token': string; userId: string }>(
+      server,
       'POST',
       '/login',
-      undefined,
-      { ...ADMIN, rememberMe: false },
+      { body: { ...ADMIN, rememberMe: false } },
     );
     const token = login.data['nimbus-token'];
     await startUpload(token, 'holiday.mov');
@@ -102,7 +91,9 @@ describe('uploads under way on the server', () => {
     await page.getByTestId('server-upload-cancel-confirm').click();
     await until(async () => (await rows.count()) === 1, 'the cancelled upload leaves the list');
     await expect(rows.first().textContent()).resolves.toContain('notes.pdf');
-    const left = await api<Array<{ filename: string }>>('GET', '/upload/sessions', token);
+    const left = await apiAnswer<Array<{ filename: string }>>(server, 'GET', '/upload/sessions', {
+      token,
+    });
     expect(left.data.map((s) => s.filename)).toEqual(['notes.pdf']);
     expect(fs.readdirSync(path.join(server.dataDir, 'uploads'))).toHaveLength(1);
 

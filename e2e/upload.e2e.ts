@@ -14,6 +14,7 @@ import {
   until,
   type NimbusServer,
   signInPage,
+  api,
 } from './harness.ts';
 
 // The uploader in a real browser against a real server: file chooser, folder chooser, drag and
@@ -50,17 +51,6 @@ function expectSameBytes(diskPath: string, source: string | Buffer): void {
   const actual = fs.readFileSync(diskPath);
   expect(actual.length, diskPath).toBe(expected.length);
   expect(sha256(actual), diskPath).toBe(sha256(expected));
-}
-
-async function call<T>(apiPath: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(`${server.baseUrl}/api${apiPath}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { 'nimbus-token': token } : {}) },
-    body: JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as { code: number; message: string; data: T };
-  if (envelope.code !== 0) throw new Error(`${apiPath}: ${envelope.message}`);
-  return envelope.data;
 }
 
 /** The panel's counters (the list is virtualised: rows off screen are not in the page). */
@@ -140,10 +130,12 @@ async function dragFiles(type: 'dragenter' | 'dragleave' | 'drop', files: Record
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-upload-e2e-'));
   server = await startServer();
-  await call('/public/initialization', ADMIN);
-  const login = await call<{ 'nimbus-token': string; userId: string }>('/login', {
-    ...ADMIN,
-    rememberMe: true,
+  await api(server, 'POST', '/public/initialization', { body: ADMIN });
+  const login = await api<{ 'nimbus-token': string; userId: string }>(server, 'POST', '/login', {
+    body: {
+      ...ADMIN,
+      rememberMe: true,
+    },
   });
   browser = await launchBrowser();
   ({ context, page } = await openPage(browser, server));
