@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/events/bus.ts';
-import { call, makeTestApp, makeUser, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import { call, makeUser, putFile, useAdminApp } from '../harness.ts';
 
 // The live messages a change of the tree sends, in the shapes the original client reads
 // (API-NOTES §2): `deleteFile` carries the path of the folder the item left, and sweep, restore
 // and empty trash say how they went with `operationTips`.
 
-let t: TestApp;
+const { t, admin } = useAdminApp({ once: true });
 let user: { token: string; userId: string; username: string };
 const seen: LiveEvent[] = [];
 
 beforeAll(async () => {
-  t = await makeTestApp();
-  const admin = await setupAdmin(t.app);
   user = await makeUser(t.app, admin.token, { quota: 1 });
   t.app.services.events.subscribe(user.userId, (event) => seen.push(event));
-});
-
-afterAll(async () => {
-  await t?.close();
 });
 
 /** The events `action` publishes, waited for until `done` holds (a few seconds at most). */
