@@ -114,8 +114,8 @@ async function main(): Promise<void> {
     await measure('delete for good (from the trash)', () => trash.sweep(actor, selected));
 
     // what the selection left behind must add up: no bytes, no rows, the folder sizes at zero
-    const left = await files.repo.spaceUse(owner.id);
-    const folders = await files.repo.liveTree(owner.id);
+    const left = await files.space.spaceUse(owner.id);
+    const folders = await files.subtree.liveTree(owner.id);
     const sizes = folders.folders.map((f) => Number(f.size));
     if (left.files !== 0 || left.trash !== 0 || sizes.some((s) => s !== 0))
       throw new Error(`bytes left: ${JSON.stringify({ left, sizes })}`);

@@ -13,14 +13,7 @@ import { Gate } from '../../lib/gate.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
 import { newFileRow } from './file-row.ts';
 import { mountView, toView, type FileView } from './file-view.ts';
-import {
-  FilesRepo,
-  parseMedia,
-  prefixOf,
-  ROOT_ID,
-  underPrefix,
-  type FileRow,
-} from './files.repo.ts';
+import { FilesRepo, prefixOf, ROOT_ID, underPrefix, type FileRow } from './files.repo.ts';
 import {
   FolderListingRepo,
   type ListQuery,
@@ -693,6 +686,19 @@ export class FilesService {
     const changed = { ...row, ...facts, updateDate };
     await this.changed({ kind: 'updated', userId: owner.id, rows: [changed] }, trx);
     return changed;
+  }
+
+  /**
+   * Record some keys of a row's media facts (`image`, `music`…), keeping the other modules'
+   * keys; answers the facts as stored, or undefined when the row is gone. Other modules write
+   * the facts they read through here: the files table is this module's.
+   */
+  setMediaKeys(
+    userId: string,
+    id: string,
+    values: Record<string, unknown>,
+  ): Promise<string | undefined> {
+    return this.repo.setMediaKeys(userId, id, values);
   }
 }
 

@@ -81,7 +81,7 @@ export class ImageFactsReader {
   ): Promise<void> {
     if (this.recorded(row) !== undefined) return;
     const facts = await factsOf(image, workDir, signal);
-    await this.files.repo.setMediaKeys(row.userId, row.id, {
+    await this.files.setMediaKeys(row.userId, row.id, {
       image: facts,
       imageOf: versionOf(row),
     });

@@ -75,7 +75,7 @@ export class MediaExaminer {
 
   /** Record the facts under this module's key, keeping the other modules' keys. */
   async keep(row: FileRow, media: StoredMedia): Promise<void> {
-    const stored = await this.files.repo.setMediaKeys(row.userId, row.id, { [FACTS_KEY]: media });
+    const stored = await this.files.setMediaKeys(row.userId, row.id, { [FACTS_KEY]: media });
     if (stored !== undefined) row.media = stored;
   }
 
