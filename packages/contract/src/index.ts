@@ -6,6 +6,7 @@ export * from './menus.ts';
 export * from './settings.ts';
 export * from './tasks.ts';
 export * from './format.ts';
+export * from './file-kinds.ts';
 export * from './share.ts';
 export * from './upload.ts';
 export * from './tags.ts';

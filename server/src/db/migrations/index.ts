@@ -22,6 +22,7 @@ import * as m020 from './020-access-token-scope.ts';
 import * as m021 from './021-audit-second-factor.ts';
 import * as m022 from './022-name-substring-search.ts';
 import * as m023 from './023-menus-of-the-original.ts';
+import * as m024 from './024-file-kinds.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '021-audit-second-factor': m021,
   '022-name-substring-search': m022,
   '023-menus-of-the-original': m023,
+  '024-file-kinds': m024,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,103 +1,8 @@
-import { RAW_PHOTO_SUFFIXES } from '@nimbus/contract';
+import { fileTypeOf, isTextSuffix, type FileType } from '@nimbus/contract';
 import { suffixOf } from './names.ts';
-/** The views of spec §2 by type, from the suffix. */
-export type FileType =
-  'folder' | 'image' | 'video' | 'audio' | 'document' | 'text' | 'archive' | 'other';
 
-const groups: Record<Exclude<FileType, 'folder' | 'other'>, string[]> = {
-  image: [
-    'jpg',
-    'jpeg',
-    'png',
-    'gif',
-    'bmp',
-    'webp',
-    'svg',
-    'ico',
-    'tif',
-    'tiff',
-    'heic',
-    'heif',
-    'avif',
-    // camera RAW photos and Photoshop documents: shown as the pictures the images module makes
-    ...RAW_PHOTO_SUFFIXES,
-    'psd',
-  ],
-  video: [
-    'mp4',
-    'mkv',
-    'webm',
-    'mov',
-    'avi',
-    'wmv',
-    'flv',
-    'm4v',
-    'mpg',
-    'mpeg',
-    '3gp',
-    'ts',
-    'm3u8',
-  ],
-  audio: ['mp3', 'wav', 'flac', 'aac', 'ogg', 'oga', 'm4a', 'wma', 'opus', 'ape', 'aiff'],
-  document: [
-    'pdf',
-    'doc',
-    'docx',
-    'xls',
-    'xlsx',
-    'ppt',
-    'pptx',
-    'odt',
-    'ods',
-    'odp',
-    'rtf',
-    'epub',
-    'csv',
-    'md',
-    'txt',
-    'mind',
-    'drawio',
-    'pages',
-    'numbers',
-    'key',
-  ],
-  text: [
-    'json',
-    'xml',
-    'yaml',
-    'yml',
-    'toml',
-    'ini',
-    'log',
-    'js',
-    'ts',
-    'tsx',
-    'jsx',
-    'py',
-    'java',
-    'c',
-    'cpp',
-    'h',
-    'go',
-    'rs',
-    'sh',
-    'css',
-    'html',
-    'sql',
-    'conf',
-  ],
-  archive: ['zip', 'tar', 'gz', 'tgz', '7z', 'rar', 'bz2', 'xz', 'jar'],
-};
-
-const bySuffix = new Map<string, FileType>();
-for (const [type, suffixes] of Object.entries(groups)) {
-  for (const s of suffixes) bySuffix.set(s, type as FileType);
-}
-
-export function fileTypeOf(suffix: string, isFolder: boolean): FileType {
-  if (isFolder) return 'folder';
-  return bySuffix.get(suffix) ?? 'other';
-}
+// the one table of suffixes is the contract's, which the web app reads as well
+export { fileTypeOf, isTextSuffix, type FileType };
 
 const contentTypes: Record<string, string> = {
   txt: 'text/plain',
@@ -113,7 +18,9 @@ const contentTypes: Record<string, string> = {
   yml: 'text/yaml',
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
+  jfif: 'image/jpeg',
   png: 'image/png',
+  apng: 'image/apng',
   gif: 'image/gif',
   bmp: 'image/bmp',
   webp: 'image/webp',
@@ -129,7 +36,9 @@ const contentTypes: Record<string, string> = {
   mov: 'video/quicktime',
   avi: 'video/x-msvideo',
   m3u8: 'application/vnd.apple.mpegurl',
-  ts: 'video/mp2t',
+  rmvb: 'application/vnd.rn-realmedia-vbr',
+  // TypeScript (docs/DECISIONS.md), not an MPEG transport stream
+  ts: 'text/plain',
   mp3: 'audio/mpeg',
   wav: 'audio/wav',
   flac: 'audio/flac',
@@ -137,6 +46,8 @@ const contentTypes: Record<string, string> = {
   ogg: 'audio/ogg',
   m4a: 'audio/mp4',
   opus: 'audio/opus',
+  mid: 'audio/midi',
+  midi: 'audio/midi',
   pdf: 'application/pdf',
   epub: 'application/epub+zip',
   zip: 'application/zip',
@@ -176,25 +87,14 @@ export function typeFactsOf(
   };
 }
 
-const DEFLATABLE = new Set([
-  ...groups.text,
-  'txt',
-  'md',
-  'csv',
-  'htm',
-  'svg',
-  'mind',
-  'drawio',
-  'rtf',
-  'bmp',
-]);
+const DEFLATABLE = new Set(['svg', 'rtf', 'bmp', 'drawio']);
 
 /**
  * Whether a zip should deflate this type. Deflate runs at about 50 MB/s per core, and most of
  * a drive (media, archives, office files, unknown binaries) does not shrink: only text is worth it.
  */
 export function isDeflatable(suffix: string): boolean {
-  return DEFLATABLE.has(suffix);
+  return isTextSuffix(suffix) || DEFLATABLE.has(suffix);
 }
 
 const ACTIVE = new Set([
@@ -221,28 +121,4 @@ const ACTIVE = new Set([
  */
 export function isActiveContent(suffix: string): boolean {
   return ACTIVE.has(suffix.toLowerCase());
-}
-
-const TEXT_SUFFIXES = new Set([
-  ...groups.text,
-  'txt',
-  'text',
-  'md',
-  'markdown',
-  'csv',
-  'tsv',
-  'log',
-  'mind',
-  'srt',
-  'vtt',
-  'diff',
-  'patch',
-  'properties',
-  'cfg',
-  'env',
-]);
-
-/** Text by its name: shown as plain text (unless its content is markup). */
-export function isTextSuffix(suffix: string): boolean {
-  return TEXT_SUFFIXES.has(suffix.toLowerCase());
 }
