@@ -1,3 +1,4 @@
+import { LOGO_MAX_BYTES } from './constants.ts';
 import { z } from 'zod';
 
 /** spec §5: the drive name is not empty and uses only Chinese characters, letters, digits and "_". */
@@ -13,6 +14,27 @@ export const driveNameSchema = z
   .regex(DRIVE_NAME_PATTERN, 'use only Chinese characters, letters, digits and "_"');
 
 export const driveNameQuery = z.object({ netdiskName: driveNameSchema });
+
+/** spec §5: the disk logo is an SVG, JPG, JPEG or PNG image. */
+export const LOGO_SUFFIXES = ['svg', 'jpg', 'jpeg', 'png'] as const;
+/** The file picker's filter for a logo. */
+export const LOGO_ACCEPT = LOGO_SUFFIXES.map((s) => `.${s}`).join(',');
+
+/**
+ * The one logo rule, by the file's name and size (spec §5: at most `LOGO_MAX_BYTES`): the
+ * server refuses what it names, and the settings page says so before uploading.
+ */
+export function logoProblem(file: {
+  name: string;
+  size: number;
+}): 'format' | 'empty' | 'size' | null {
+  const dot = file.name.lastIndexOf('.');
+  const suffix = dot < 0 ? '' : file.name.slice(dot + 1).toLowerCase();
+  if (!(LOGO_SUFFIXES as readonly string[]).includes(suffix)) return 'format';
+  if (file.size === 0) return 'empty';
+  if (file.size > LOGO_MAX_BYTES) return 'size';
+  return null;
+}
 
 /** The drive's public record: its name, logo and version, shown before sign-in. */
 /** The most text the footer of the sign-in and share pages shows. */

@@ -134,6 +134,7 @@ const drive = {
       logoHint: 'SVG, JPG, JPEG or PNG, at most 128 KB.',
       logoUpload: 'Upload logo',
       logoFormat: 'The logo must be an SVG, JPG, JPEG or PNG image',
+      logoEmpty: 'The logo file is empty',
       logoSize: 'The logo must be at most 128 KB',
       logoSaved: 'Logo updated',
       maintenance: 'Maintenance',

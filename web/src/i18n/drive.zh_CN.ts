@@ -132,6 +132,7 @@ const driveZh: LocaleTree<typeof drive> = {
       logoHint: 'SVG、JPG、JPEG 或 PNG，不超过 128 KB。',
       logoUpload: '上传标志',
       logoFormat: '标志必须是 SVG、JPG、JPEG 或 PNG 图片',
+      logoEmpty: '标志文件是空的',
       logoSize: '标志不能超过 128 KB',
       logoSaved: '标志已更新',
       maintenance: '维护',

@@ -1,9 +1,7 @@
 import sharp from 'sharp';
+import { logoProblem } from '@nimbus/contract';
 import { badParameter } from '../../lib/errors.ts';
 
-/** What a disk logo may be (spec §1 General settings): SVG, JPG, JPEG or PNG of 128 KB at most. */
-export const LOGO_MAX_BYTES = 128 * 1024;
-const LOGO_SUFFIXES = /\.(svg|jpe?g|png)$/i;
 /** The logo is kept at this size at most: the title bar and the favicon show it small. */
 const LOGO_PIXELS = 256;
 
@@ -13,10 +11,11 @@ const LOGO_PIXELS = 256;
  * administrator uploaded is served from the drive's own address.
  */
 export async function logoDataUrl(bytes: Buffer, filename: string): Promise<string> {
-  if (!LOGO_SUFFIXES.test(filename))
+  const problem = logoProblem({ name: filename, size: bytes.length });
+  if (problem === 'format')
     throw badParameter('file: the logo must be an SVG, JPG, JPEG or PNG image');
-  if (bytes.length === 0) throw badParameter('file: the logo is empty');
-  if (bytes.length > LOGO_MAX_BYTES) throw badParameter('file: the logo must be 128 KB at most');
+  if (problem === 'empty') throw badParameter('file: the logo is empty');
+  if (problem === 'size') throw badParameter('file: the logo must be 128 KB at most');
   let png: Buffer;
   try {
     const image = sharp(bytes, { density: 300, limitInputPixels: 4096 * 4096 });

@@ -9,11 +9,11 @@ import {
   websiteSetting,
   dynamicAddress,
   websiteSettingBody,
+  LOGO_MAX_BYTES,
 } from '@nimbus/contract';
 import { z } from 'zod';
 import { badParameter } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
-import { LOGO_MAX_BYTES } from './logo.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 
 export async function settingsRoutes(app: FastifyInstance): Promise<void> {

@@ -9,7 +9,8 @@ import {
   DRIVE_NAME_MAX_LENGTH,
   DRIVE_NAME_PATTERN,
   FOOTER_TEXT_MAX,
-  LOGO_MAX_BYTES,
+  logoProblem,
+  LOGO_ACCEPT,
   PRODUCT_VERSION,
   VERSIONS_PER_FILE_MAX,
   type WebsiteSettingBody,
@@ -36,19 +37,11 @@ import {
   type SyncState,
 } from '../api';
 
-const LOGO_TYPES = ['image/svg+xml', 'image/jpeg', 'image/png'];
-const LOGO_EXTENSIONS = /\.(svg|jpe?g|png)$/i;
-
-/** spec §5: SVG, JPG, JPEG or PNG, at most 128 KB. Returns the problem, or null. */
-export function logoProblem(file: {
-  name: string;
-  type: string;
-  size: number;
-}): 'format' | 'size' | null {
-  if (!LOGO_TYPES.includes(file.type) && !LOGO_EXTENSIONS.test(file.name)) return 'format';
-  if (file.size > LOGO_MAX_BYTES) return 'size';
-  return null;
-}
+const LOGO_PROBLEM_KEYS = {
+  format: 'general.logoFormat',
+  empty: 'general.logoEmpty',
+  size: 'general.logoSize',
+} as const;
 
 function BrandingCard() {
   const { t } = useTranslation('settings');
@@ -104,14 +97,12 @@ function BrandingCard() {
               style={{ borderRadius: 10, objectFit: 'contain' }}
             />
             <Upload
-              accept=".svg,.jpg,.jpeg,.png"
+              accept={LOGO_ACCEPT}
               showUploadList={false}
               beforeUpload={(file) => {
                 const problem = logoProblem(file);
                 if (problem) {
-                  void message.error(
-                    t(problem === 'format' ? 'general.logoFormat' : 'general.logoSize'),
-                  );
+                  void message.error(t(LOGO_PROBLEM_KEYS[problem]));
                   return Upload.LIST_IGNORE;
                 }
                 setUploading(true);
