@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_QUOTA_GB } from '@nimbus/contract';
 import { z } from 'zod';
 
 /** Every setting Nimbus reads from the environment; the only reader of process.env. */
@@ -17,7 +18,7 @@ const envSchema = z.object({
     .default('info'),
   NIMBUS_SESSION_HOURS: z.coerce.number().positive().default(24),
   NIMBUS_REMEMBER_DAYS: z.coerce.number().positive().default(30),
-  NIMBUS_DEFAULT_QUOTA_GB: z.coerce.number().min(0).default(10),
+  NIMBUS_DEFAULT_QUOTA_GB: z.coerce.number().min(0).default(DEFAULT_QUOTA_GB),
   NIMBUS_SECRET_KEY: z.string().optional(),
   NIMBUS_IMAGE_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   // bytes; 0: no bound

@@ -34,6 +34,10 @@ export const DEFAULT_TAG_COLOR = '#f56c6c'; // spec §9
 export const PASSWORD_MIN_LENGTH = 6; // spec §5
 export const PASSWORD_MAX_LENGTH = 128;
 export const USERNAME_MAX_LENGTH = 32;
+/** A user's display name, as the administrator's form and the profile page accept it. */
+export const SHOW_NAME_MAX_LENGTH = 64;
+/** The quota of a new user when the administrator gives none (`NIMBUS_DEFAULT_QUOTA_GB`). */
+export const DEFAULT_QUOTA_GB = 10;
 /** Usernames become directory names: letters, digits, `_`, `-`, `.` not leading. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}$/;
 

@@ -1,4 +1,4 @@
-/** Display helpers shared by server and web (spec §5, §9). */
+/** Display helpers shared by server and web: sizes, widths and dates (spec §5, §9). */
 
 const SIZE_UNITS = ['B', 'K', 'M', 'G', 'T'] as const;
 
@@ -50,4 +50,35 @@ export function truncateByWidth(text: string, maxWidth = 10): string {
     width += w;
   }
   return `${out}...`;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The API's dates: `yyyy-MM-dd HH:mm:ss` in the server's local time (API-NOTES §1.0), written by
+ * the server; the web app shows them to the minute (`precision: 'minutes'`). '' for no date.
+ */
+export function formatDateTime(
+  at: Date | number | null | undefined,
+  precision: 'seconds' | 'minutes' = 'seconds',
+): string {
+  if (at === null || at === undefined) return '';
+  const d = at instanceof Date ? at : new Date(Number(at));
+  if (Number.isNaN(d.getTime())) return '';
+  const minutes =
+    `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ` +
+    `${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  return precision === 'minutes' ? minutes : `${minutes}:${pad2(d.getSeconds())}`;
+}
+
+/** An API date (`formatDateTime`'s form, or any form `Date` reads) as a Date; null if unreadable. */
+export function parseDateTime(text: string | null | undefined): Date | null {
+  if (!text) return null;
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/.exec(text);
+  if (!m) {
+    const fallback = new Date(text);
+    return Number.isNaN(fallback.getTime()) ? null : fallback;
+  }
+  const [, y, mo, d, h, mi, s] = m;
+  return new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0));
 }

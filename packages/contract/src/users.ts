@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { givenPasswordSchema, passwordSchema, usernameSchema } from './auth.ts';
+import { SHOW_NAME_MAX_LENGTH } from './constants.ts';
 import { listField, queryNumber } from './validation.ts';
 
 /** The id of a user, role or menu (UUIDs, and the built-in ids such as `role-admin`). */
@@ -19,7 +20,7 @@ export const userListQuery = z.object({
   page: queryNumber(z.number().int().min(1).default(1)),
   pageSize: queryNumber(z.number().int().min(1).max(500).default(10)),
   username: z.string().trim().max(64).optional(),
-  showName: z.string().trim().max(64).optional(),
+  showName: z.string().trim().max(SHOW_NAME_MAX_LENGTH).optional(),
   sortProp: z.enum(['username', 'showName', 'createTime', 'quota']).optional(),
   sortOrder: z.enum(['ascending', 'descending']).optional(),
 });
@@ -33,7 +34,7 @@ export const quotaSchema = queryNumber(
 
 export const addUserBody = z.object({
   username: usernameSchema,
-  showName: z.string().trim().max(64).optional(),
+  showName: z.string().trim().max(SHOW_NAME_MAX_LENGTH).optional(),
   password: passwordSchema,
   quota: quotaSchema.optional(),
   roles: roleIdsSchema.optional(),
@@ -41,7 +42,7 @@ export const addUserBody = z.object({
 
 export const updateUserBody = z.object({
   id: recordIdSchema,
-  showName: z.string().trim().max(64).optional(),
+  showName: z.string().trim().max(SHOW_NAME_MAX_LENGTH).optional(),
   slogan: z.string().max(200).optional(),
   introduction: z.string().max(2000).optional(),
   quota: quotaSchema.optional(),

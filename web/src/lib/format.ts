@@ -1,6 +1,15 @@
-import { displayWidth, formatSize, truncateByWidth } from '@nimbus/contract';
+import {
+  displayWidth,
+  formatDateTime as formatApiDate,
+  formatSize,
+  parseDateTime,
+  truncateByWidth,
+} from '@nimbus/contract';
 
 export { displayWidth, formatSize, truncateByWidth };
+
+/** An API date (`yyyy-MM-dd HH:mm:ss`, server local time) as a Date; null if unreadable. */
+export const parseServerDate = parseDateTime;
 
 /** A moment relative to now, in the steps of spec §9; the caller turns it into words. */
 export type RelativeTime =
@@ -26,26 +35,11 @@ export function relativeTime(then: Date | number, now: Date | number = Date.now(
   return { unit: 'years', value: Math.max(1, Math.floor(days / 365)) };
 }
 
-/** `yyyy-MM-dd HH:mm:ss` (the API's date format, server local time) as a Date; null if unreadable. */
-export function parseServerDate(text: string | null | undefined): Date | null {
-  if (!text) return null;
-  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/.exec(text);
-  if (!m) {
-    const fallback = new Date(text);
-    return Number.isNaN(fallback.getTime()) ? null : fallback;
-  }
-  const [, y, mo, d, h, mi, s] = m;
-  return new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0));
-}
-
 const ELLIPSIS = '…';
-
-const pad = (n: number) => String(n).padStart(2, '0');
 
 /** `yyyy-MM-dd HH:mm` for tables and tooltips. */
 export function formatDateTime(date: Date | null): string {
-  if (!date) return '';
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return formatApiDate(date, 'minutes');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { LockOutlined } from '@ant-design/icons';
-import { quotaPercent, type UserInfo } from '@nimbus/contract';
+import { quotaPercent, SHOW_NAME_MAX_LENGTH, type UserInfo } from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Avatar, Button, Card, Form, Input, Modal, Progress, Space, Tag } from 'antd';
 import { useState } from 'react';
@@ -125,10 +125,13 @@ function ProfileCard({ user }: { user: UserInfo }) {
           label={t('profile.showName')}
           rules={[
             { required: true, whitespace: true, message: t('profile.showNameRequired') },
-            { max: 64, message: t('profile.showNameMax', { max: 64 }) },
+            {
+              max: SHOW_NAME_MAX_LENGTH,
+              message: t('profile.showNameMax', { max: SHOW_NAME_MAX_LENGTH }),
+            },
           ]}
         >
-          <Input data-testid="profile-show-name" maxLength={64} />
+          <Input data-testid="profile-show-name" maxLength={SHOW_NAME_MAX_LENGTH} />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={saving} data-testid="profile-save">
           {t('actions.save')}

@@ -6,7 +6,12 @@ import {
   SafetyCertificateOutlined,
   SearchOutlined,
 } from '@ant-design/icons';
-import { quotaPercent, type UserListItem } from '@nimbus/contract';
+import {
+  DEFAULT_QUOTA_GB,
+  quotaPercent,
+  SHOW_NAME_MAX_LENGTH,
+  type UserListItem,
+} from '@nimbus/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -52,8 +57,6 @@ import { createdColumn } from '../columns';
 import { AddButton } from '../components/AddButton';
 import { FormDialog } from '../components/FormDialog';
 import { useConfirmDelete } from '../use-confirm-delete';
-
-const DEFAULT_QUOTA_GB = 10;
 
 function UserDialog({
   user,
@@ -105,7 +108,11 @@ function UserDialog({
       >
         <Input disabled={isEdit} autoComplete="off" data-testid="user-username" />
       </Form.Item>
-      <Form.Item name="showName" label={t('users.showName')} rules={[{ max: 64 }]}>
+      <Form.Item
+        name="showName"
+        label={t('users.showName')}
+        rules={[{ max: SHOW_NAME_MAX_LENGTH }]}
+      >
         <Input autoComplete="off" data-testid="user-show-name" />
       </Form.Item>
       {!isEdit ? (
