@@ -95,6 +95,7 @@ export const setTagsBody = z.object({
     .default([]),
   removeTagIds: z.array(id).max(200).default([]),
 });
+export type SetTagsBody = z.input<typeof setTagsBody>;
 
 // ---- answers --------------------------------------------------------------------------------
 

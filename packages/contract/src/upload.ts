@@ -85,7 +85,7 @@ export const chunkResult = z.object({ upload: z.boolean(), merge: z.boolean() })
 export type ChunkResult = z.infer<typeof chunkResult>;
 
 /** A large file still merging in the background: ask again to follow it. */
-const stillMerging = z.object({
+export const stillMerging = z.object({
   upload: z.literal(true),
   merging: z.literal(true),
   /** 0..100 */
@@ -102,6 +102,8 @@ export const publicMergeAnswer = z.union([
   z.object({ upload: z.literal(true), file: publicFileView.optional() }),
 ]);
 export type MergeAnswer = z.infer<typeof ownMergeAnswer>;
+export type PublicMergeAnswer = z.infer<typeof publicMergeAnswer>;
+export type StillMerging = z.infer<typeof stillMerging>;
 
 /** An upload under way into the user's drive, as its owner sees it (list and cancel). */
 export const uploadSessionView = z.object({

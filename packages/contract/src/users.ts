@@ -77,6 +77,9 @@ export const userListItem = z.object({
   mfaEnabled: z.boolean(),
 });
 export type UserListItem = z.infer<typeof userListItem>;
+export type UserListQuery = z.infer<typeof userListQuery>;
+export type AddUserBody = z.infer<typeof addUserBody>;
+export type UpdateUserBody = z.infer<typeof updateUserBody>;
 export const userList = z.array(userListItem);
 /**
  * `GET /group/list`: the original's user groups. Nimbus grants rights by roles alone, so the

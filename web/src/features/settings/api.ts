@@ -1,4 +1,7 @@
 import type {
+  OcrView,
+  PreviewConfig,
+  TranscodeConfig,
   TranscodeStatusView,
   LdapConfigInput,
   VersionStatus,
@@ -96,32 +99,9 @@ export async function saveConfig<T>(path: string, value: T): Promise<void> {
   await api.put(path, value);
 }
 
-export interface TranscodeConfig {
-  enable: boolean;
-  maxThreads: number;
-  bitrateCond: number;
-  heightCond: number;
-  frameRateCond: number;
-  bitrate: number;
-  height: number;
-  frameRate: number;
-  vttThumbnailCount: number;
-  isReTranscode?: boolean;
-}
-
-export interface OcrConfig {
-  enable: boolean;
-  maxTasks: number;
-  ocrEngine: string;
-  /** What the server has installed (read only). */
-  engines?: Record<string, boolean>;
-  languages?: string[];
-  pdfText?: boolean;
-}
-
-export interface PreviewConfig {
-  iframe: string;
-}
+/** The settings tabs load these answers and send them back as the body. */
+export type OcrConfig = OcrView;
+export type { PreviewConfig, TranscodeConfig };
 
 export type LdapConfig = LdapConfigInput;
 

@@ -1,4 +1,12 @@
-import type { MenuNode, Role, UserInfo, UserListItem } from '@nimbus/contract';
+import type {
+  AddUserBody,
+  MenuNode,
+  Role,
+  UpdateUserBody,
+  UserInfo,
+  UserListItem,
+  UserListQuery,
+} from '@nimbus/contract';
 import { api, requestPage, type Page } from '../../api/client';
 
 export const systemKeys = {
@@ -7,12 +15,7 @@ export const systemKeys = {
   menus: ['menu', 'list'] as const,
 };
 
-export interface UserQuery {
-  page: number;
-  pageSize: number;
-  username?: string;
-  showName?: string;
-}
+export type UserQuery = UserListQuery;
 
 export function fetchUsers(query: UserQuery, signal?: AbortSignal): Promise<Page<UserListItem>> {
   return requestPage<UserListItem>('/user/userList', { ...query }, { signal });
@@ -22,20 +25,14 @@ export function fetchUser(id: string): Promise<UserInfo> {
   return api.get<UserInfo>('/user/userInfo', { id });
 }
 
-export interface UserForm {
-  id?: string;
-  username: string;
-  showName?: string;
-  password?: string;
-  quota?: number;
-  roles?: string[];
-}
+/** The user dialog's fields: a new user's, with the password left out when editing. */
+export type UserForm = Omit<AddUserBody, 'password'> & Partial<Pick<AddUserBody, 'password'>>;
 
-export async function addUser(input: UserForm): Promise<void> {
+export async function addUser(input: AddUserBody): Promise<void> {
   await api.post('/user/add', input);
 }
 
-export async function updateUser(input: UserForm & { id: string }): Promise<void> {
+export async function updateUser(input: UpdateUserBody): Promise<void> {
   await api.put('/user/update', {
     id: input.id,
     showName: input.showName,

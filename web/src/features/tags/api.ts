@@ -1,4 +1,4 @@
-import type { TagItem } from '@nimbus/contract';
+import type { SetTagsBody, TagItem } from '@nimbus/contract';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { onLiveMessage } from '../../api/events';
@@ -71,11 +71,7 @@ export const deleteTags = (ids: string[]) => api.delete('/tag/delete', { tagIds:
 
 export const sortTags = (ids: string[]) => api.post<Tag[]>('/tag/sort', ids, quiet);
 
-export const setFileTags = (input: {
-  fileIds: string[];
-  tagList: Array<{ id?: string; name?: string; color?: string }>;
-  removeTagIds: string[];
-}) => api.post<Tag[]>('/setTag', input, quiet);
+export const setFileTags = (input: SetTagsBody) => api.post<Tag[]>('/setTag', input, quiet);
 
 export function refreshTags(): Promise<void> {
   return queryClient.invalidateQueries({ queryKey: tagKeys.all });

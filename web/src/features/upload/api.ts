@@ -5,6 +5,9 @@ import {
   type ChunkResult,
   type ChunkTestResult as ContractChunkTestResult,
   type Envelope,
+  type MergeAnswer,
+  type PublicMergeAnswer,
+  type StillMerging,
 } from '@nimbus/contract';
 import {
   API_BASE,
@@ -131,11 +134,8 @@ export async function testChunk(
 }
 
 /** What a merge request answers: done, or a large file still merging in the background. */
-export interface MergeResult {
-  merging: boolean;
-  /** 0..100 of the background merge. */
-  progress: number;
-}
+/** Whether the merge still runs in the background, and how far it is (0..100). */
+export type MergeResult = { merging: boolean } & Pick<StillMerging, 'progress'>;
 
 /**
  * POST merge: the server checks the SHA-256 and puts the file in place. Idempotent; for a large
@@ -148,16 +148,15 @@ export async function mergeUpload(
   routes: UploadRoutes = OWN_DRIVE_ROUTES,
 ): Promise<MergeResult> {
   routes.prepare?.();
-  const envelope = await request<{ upload?: boolean; merging?: boolean; progress?: number }>(
+  const envelope = await request<MergeAnswer | PublicMergeAnswer | { upload: false }>(
     routes.merge,
     quiet({ method: 'POST', params: { ...params }, signal, timeoutMs }),
   );
   const data = dataOf(envelope);
-  if (data.upload === false) throw new ApiError('business', errorText(envelope), 18, 200, envelope);
-  return {
-    merging: data.merging === true,
-    progress: typeof data.progress === 'number' ? data.progress : 0,
-  };
+  if (!data.upload) throw new ApiError('business', errorText(envelope), 18, 200, envelope);
+  return 'merging' in data
+    ? { merging: true, progress: data.progress }
+    : { merging: false, progress: 0 };
 }
 
 /** The API client's headers (spec §7), for the XMLHttpRequest that reports upload progress. */

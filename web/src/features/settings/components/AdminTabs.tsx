@@ -105,7 +105,7 @@ export function OcrTab() {
   const { t } = useTranslation('settings');
   const { t: ts } = useTranslation('search');
   const status = useConfig<OcrConfig>('ocr', '/cloud/setting/ocr/config');
-  const engines = status.data?.engines ?? {};
+  const engines = status.data?.engines;
   const installed = (ok: boolean | undefined) => (
     <Tag color={ok ? 'success' : 'default'}>{ok ? ts('ocr.installed') : ts('ocr.missing')}</Tag>
   );
@@ -147,18 +147,18 @@ export function OcrTab() {
               data-testid="ocr-engines"
             >
               <div>
-                {ts('ocr.tesseract')} {installed(engines.tesseract)}
+                {ts('ocr.tesseract')} {installed(engines?.tesseract)}
                 {status.data.languages?.length
                   ? ts('ocr.languages', { languages: status.data.languages.join(', ') })
                   : null}
               </div>
               <div>
-                {ts('ocr.wasm')} {installed(engines['tesseract.js'])}
+                {ts('ocr.wasm')} {installed(engines?.['tesseract.js'])}
               </div>
               <div>
                 {ts('ocr.pdf')} {installed(status.data.pdfText)}
               </div>
-              {!engines.tesseract && !engines['tesseract.js'] ? (
+              {!engines?.tesseract && !engines?.['tesseract.js'] ? (
                 <Alert
                   type="warning"
                   showIcon

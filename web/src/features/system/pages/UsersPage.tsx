@@ -76,8 +76,9 @@ function UserDialog({
   const isEdit = Boolean(user);
 
   const save = async ({ confirm: _confirm, ...input }: UserForm & { confirm?: string }) => {
-    if (user) await updateUser({ ...input, id: user.id, username: user.username });
-    else await addUser({ ...input, username: input.username.trim() });
+    if (user) await updateUser({ ...input, id: user.id });
+    else
+      await addUser({ ...input, username: input.username.trim(), password: input.password ?? '' });
     onSaved();
   };
 
