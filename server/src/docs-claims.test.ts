@@ -102,3 +102,23 @@ describe('the commands the docs name', () => {
     expect(named).toBeGreaterThan(5);
   });
 });
+
+describe('the code tree ARCHITECTURE.md draws', () => {
+  const architecture = read('docs/ARCHITECTURE.md');
+  const sources = (dir: string) =>
+    fs
+      .readdirSync(path.join(root, dir))
+      .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
+
+  it('names every file of the contract', () => {
+    for (const file of sources('packages/contract/src'))
+      expect(architecture, file).toContain(`src/${file}`);
+  });
+
+  it('names every server module, and only modules there are', () => {
+    const modules = fs.readdirSync(path.join(root, 'server/src/modules'));
+    for (const name of modules) expect(architecture, name).toMatch(new RegExp(`\\n {4}${name}/ `));
+    const drawn = [...architecture.matchAll(/\n {4}([a-z]+)\/ {2,}/g)].map((m) => m[1]);
+    expect(drawn.filter((name) => !modules.includes(name!))).toEqual([]);
+  });
+});

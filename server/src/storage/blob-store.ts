@@ -53,12 +53,6 @@ export type CacheKind = (typeof CACHE_KINDS)[number];
  * users' items (by owner and path), the trash, upload sessions, scratch space and the caches.
  */
 export interface BlobStore {
-  /**
-   * Whether the users' trees are kept as folders on disk that people may change outside Nimbus,
-   * so that "index rebuild" has something to read (the local store: yes; an object store: no).
-   */
-  readonly mirrorsTree: boolean;
-
   init(): Promise<void>;
 
   /**

@@ -24,7 +24,6 @@ const READ_CHUNK = 1024 * 1024;
  * absolute path on disk.
  */
 export class LocalStore implements BlobStore {
-  readonly mirrorsTree = true;
   private readonly filesDir: string;
   private readonly trashDir: string;
   private readonly tmpDir: string;
