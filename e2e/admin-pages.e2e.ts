@@ -400,6 +400,21 @@ describe('the administrator pages', () => {
         buffer: Buffer.alloc(200 * 1024, 1),
       });
       await page.getByText('The logo must be at most 128 KB').waitFor({ state: 'visible' });
+      // the contract's logo rule, as the server applies it: a picture is told by its name
+      await chooser.setInputFiles({
+        name: 'logo',
+        mimeType: 'image/png',
+        buffer: Buffer.from('x'),
+      });
+      await page
+        .getByText('The logo must be an SVG, JPG, JPEG or PNG image')
+        .waitFor({ state: 'visible' });
+      await chooser.setInputFiles({
+        name: 'empty.png',
+        mimeType: 'image/png',
+        buffer: Buffer.alloc(0),
+      });
+      await page.getByText('The logo file is empty').waitFor({ state: 'visible' });
       await chooser.setInputFiles({
         name: 'logo.png',
         mimeType: 'image/png',
