@@ -1,7 +1,47 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DavError } from './webdav-errors.ts';
 
 /** Where WebDAV is served: the address the sidebar shows. */
 export const DAV_ROOT = '/webdav';
+/** The original client's form of the same: each user's drive at `/webDAV/<username>/`. */
+const USER_ROOT = '/webDAV/';
+
+/** The root an address is under, and the user it names in the original's form. */
+export interface DavRoot {
+  root: string;
+  username?: string;
+}
+
+/** `/webdav/…` or `/webDAV/<name>/…` (the path part of an address), else undefined. */
+export function davRootOf(pathname: string): DavRoot | undefined {
+  if (pathname === DAV_ROOT || pathname.startsWith(`${DAV_ROOT}/`)) return { root: DAV_ROOT };
+  if (!pathname.startsWith(USER_ROOT)) return undefined;
+  const segment = pathname.slice(USER_ROOT.length).split('/')[0]!;
+  if (segment === '') return undefined;
+  let username: string;
+  try {
+    username = decodeURIComponent(segment).normalize('NFC');
+  } catch {
+    return undefined;
+  }
+  return { root: `${USER_ROOT}${segment}`, username };
+}
+
+/**
+ * The root of the request being answered and whose drive it is: its answer's addresses start
+ * where the client asked (a client connected at `/webDAV/ann/` is told `/webDAV/ann/a.txt`).
+ */
+const answering = new AsyncLocalStorage<{ root: string; username: string }>();
+
+/** Runs `work` answering at `root` for `username`. */
+export function answerAt<T>(root: string, username: string, work: () => Promise<T>): Promise<T> {
+  return answering.run({ root, username }, work);
+}
+
+/** The root the answer's addresses start with. */
+export function answerRoot(): string {
+  return answering.getStore()?.root ?? DAV_ROOT;
+}
 
 /** One condition of an If header list: a lock token or an entity tag, maybe negated. */
 export interface IfCondition {
@@ -101,7 +141,10 @@ export function parseTimeout(header: string | undefined): number {
   return DEFAULT_LOCK_SECONDS;
 }
 
-/** The path of the user's tree an address names: `/webdav/a/b%20c/` is `/a/b c`. */
+/**
+ * The path of the user's tree an address names: `/webdav/a/b%20c/` (or `/webDAV/ann/a/b%20c/`)
+ * is `/a/b c`.
+ */
 export function treePathOf(url: string): string {
   let pathname = url;
   const query = pathname.indexOf('?');
@@ -113,10 +156,13 @@ export function treePathOf(url: string): string {
       throw new DavError(400, 'The address cannot be read');
     }
   }
-  if (pathname !== DAV_ROOT && !pathname.startsWith(`${DAV_ROOT}/`))
+  const where = davRootOf(pathname);
+  const user = answering.getStore()?.username;
+  // another user's drive is another server's, as far as this request goes
+  if (!where || (where.username !== undefined && user !== undefined && where.username !== user))
     throw new DavError(502, 'The address is not on this WebDAV server');
   const segments: string[] = [];
-  for (const raw of pathname.slice(DAV_ROOT.length).split('/')) {
+  for (const raw of pathname.slice(where.root.length).split('/')) {
     if (raw === '') continue;
     let segment: string;
     try {
@@ -138,8 +184,9 @@ export function hrefOf(path: string, isFolder: boolean): string {
     .split('/')
     .map((s) => encodeURIComponent(s))
     .join('/');
-  if (path === '/') return `${DAV_ROOT}/`;
-  return `${DAV_ROOT}${encoded}${isFolder ? '/' : ''}`;
+  const root = answerRoot();
+  if (path === '/') return `${root}/`;
+  return `${root}${encoded}${isFolder ? '/' : ''}`;
 }
 
 /** `/a/b` → `/a` and `b`; the root has no parent. */

@@ -1,6 +1,6 @@
 import { readXml, sendXml } from './webdav-body.ts';
 import { DavError } from './webdav-errors.ts';
-import { DAV_ROOT } from './webdav-headers.ts';
+import { answerRoot } from './webdav-headers.ts';
 import { checkIf } from './webdav-if.ts';
 import type { DavItem } from './webdav-item.ts';
 import { LIVE_PROPS, MULTISTATUS_CLOSE, MULTISTATUS_OPEN } from './webdav-props.ts';
@@ -86,7 +86,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 const hrefFor = (path: string, item: DavItem) =>
-  `${DAV_ROOT}${
+  `${answerRoot()}${
     path === '/'
       ? '/'
       : path

@@ -1,10 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Actor } from '../../lib/access.ts';
 import { USER_BYTES_CSP } from '../files/file-serve.ts';
 import { signIn, type DavAuthenticator } from './webdav-auth.ts';
 import { drain, leaveBody, sendError } from './webdav-body.ts';
 import { DavError } from './webdav-errors.ts';
-import { DAV_ROOT, parseIf, treePathOf } from './webdav-headers.ts';
+import { answerAt, davRootOf, parseIf, treePathOf } from './webdav-headers.ts';
 import { lock, unlock } from './webdav-locking.ts';
 import { proppatch } from './webdav-proppatch.ts';
 import { get, propfind } from './webdav-reading.ts';
@@ -27,8 +28,7 @@ export function installWebdav(
 ): void {
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.raw.url ?? '';
-    if (url !== DAV_ROOT && !url.startsWith(`${DAV_ROOT}/`) && !url.startsWith(`${DAV_ROOT}?`))
-      return done();
+    if (!davRootOf(url.split('?')[0]!)) return done();
     reply.hijack();
     void handle(request, reply.raw, dav, authenticate).catch((err: unknown) => {
       request.log.error({ err }, 'webdav request failed');
@@ -69,24 +69,36 @@ async function handle(
         .end('Sign in with your username and password or an access token');
       return;
     }
-    const ifLists = parseIf(header(req, 'if'));
-    const submitted = new Set<string>();
-    for (const list of ifLists)
-      for (const c of list.conditions) if (c.token && !c.not) submitted.add(c.token);
-    const ctx: DavRequest = {
-      req,
-      res: out,
-      // the services let a change through a lock whose token the If header names
-      actor: { ...actor, lockTokens: submitted },
-      path: treePathOf(req.url ?? '/'),
-      ifLists,
-      submitted,
-    };
-    await dispatch(ctx, method, dav);
+    // the original client's address names the drive: only its owner reaches it
+    const where = davRootOf((req.url ?? '/').split('?')[0]!)!;
+    if (where.username !== undefined && where.username !== actor.username)
+      throw new DavError(403, `This address is the drive of ${where.username}`);
+    // treePathOf reads the request's root: the context is made inside the answer
+    await answerAt(where.root, actor.username, () =>
+      dispatch(contextOf(request, out, actor), method, dav),
+    );
   } catch (err) {
     leaveBody(req, out);
     sendError(out, err, request);
   }
+}
+
+/** The request's context: who asks, for which path, through which locks. */
+function contextOf(request: FastifyRequest, out: ServerResponse, actor: Actor): DavRequest {
+  const req = request.raw;
+  const ifLists = parseIf(header(req, 'if'));
+  const submitted = new Set<string>();
+  for (const list of ifLists)
+    for (const c of list.conditions) if (c.token && !c.not) submitted.add(c.token);
+  return {
+    req,
+    res: out,
+    // the services let a change through a lock whose token the If header names
+    actor: { ...actor, lockTokens: submitted },
+    path: treePathOf(req.url ?? '/'),
+    ifLists,
+    submitted,
+  };
 }
 
 async function dispatch(ctx: DavRequest, method: string, dav: WebdavService): Promise<void> {
