@@ -46,21 +46,35 @@ const topic = (text: string): Locator =>
 const topics = async () =>
   (await canvas().locator('g.smm-node').allTextContents()).map((t) => t.trim());
 /**
- * Whether the map's drawing is as wide as its canvas (to the pixel). Asked briefly, so a moment
- * while the map redraws for a new window size is asked again by the caller's deadline.
+ * How the map's drawing and its canvas measure now: each canvas on the page (one is expected),
+ * its width on screen and in layout, and the width its drawing takes on screen.
  */
-const fillsCanvas = async () => {
-  const brief = { timeout: 2000 };
-  const drawn = await canvas()
-    .locator('svg')
-    .first()
-    .evaluate((svg) => svg.getBoundingClientRect().width, undefined, brief)
-    .catch(() => null);
-  const box = await canvas()
-    .evaluate((el) => el.clientWidth, undefined, brief)
-    .catch(() => null);
-  return drawn !== null && box !== null && Math.abs(drawn - box) <= 1;
-};
+const measureCanvas = () =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('[data-testid="mind-map"]')].map((el) => ({
+      drawn: el.querySelector(':scope > svg')?.getBoundingClientRect().width ?? null,
+      onScreen: el.getBoundingClientRect().width,
+      layout: el.clientWidth,
+    })),
+  );
+/**
+ * Waits until the map's drawing is as wide as its canvas (to the pixel), while the map redraws
+ * for a new window size. A failure says what was measured last.
+ */
+async function untilMapFillsCanvas(message: string): Promise<void> {
+  let last: Awaited<ReturnType<typeof measureCanvas>> = [];
+  try {
+    await until(async () => {
+      last = await measureCanvas().catch(() => []);
+      const [only] = last;
+      return last.length === 1 && only!.drawn !== null && Math.abs(only!.drawn - only!.layout) <= 1;
+    }, message);
+  } catch (error) {
+    throw new Error(
+      `${(error as Error).message}; measured ${JSON.stringify(last)} at ${page.url()}`,
+    );
+  }
+}
 /** The edit box a topic is written in. */
 const editBox = () => canvas().locator('.smm-node-edit-wrap');
 
@@ -327,7 +341,7 @@ describe('a mind map written with the keyboard', () => {
     try {
       await openMap();
       await until(async () => (await topics()).length === 6, 'the map is drawn');
-      await until(fillsCanvas, 'the map fills the canvas once the dialog stands');
+      await untilMapFillsCanvas('the map fills the canvas once the dialog stands');
     } finally {
       await cdp.send('Animation.setPlaybackRate', { playbackRate: 1 });
       await cdp.detach();
@@ -354,7 +368,7 @@ describe('a mind map written with the keyboard', () => {
         await page.setViewportSize(viewport);
         if (!(await canvas().isVisible())) await openMap();
         // the map follows the window's width
-        await until(fillsCanvas, `the map is as wide as the canvas at ${width} px`);
+        await untilMapFillsCanvas(`the map is as wide as the canvas at ${width} px`);
         await page.getByTestId('mind-centre').click();
         await select('Trip');
         await page.keyboard.press('F2');

@@ -197,8 +197,15 @@ export async function createAdministrator(input: {
   );
 }
 
+/** How long signing out waits for the server before it ends the session here anyway. */
+const SIGN_OUT_WAIT_MS = 5000;
+
 export async function logoutRequest(): Promise<void> {
-  await api.get('/logout', undefined, { silent: true, handleExpired: false });
+  await api.get('/logout', undefined, {
+    silent: true,
+    handleExpired: false,
+    timeoutMs: SIGN_OUT_WAIT_MS,
+  });
 }
 
 export async function savePersonalization(personalization: Personalization): Promise<void> {

@@ -130,10 +130,15 @@ export function LoginPage() {
   const onCreateAdmin = (values: CreateAdminValues) =>
     run(async () => {
       await createAdministrator(values);
-      queryClient.setQueryData(authKeys.hasUser, true);
-      finish(
-        await login({ username: values.username, password: values.password, rememberMe: true }),
-      );
+      // the form stays as it is, busy, until the new administrator is signed in: the sign-in
+      // form shows only if that fails
+      try {
+        finish(
+          await login({ username: values.username, password: values.password, rememberMe: true }),
+        );
+      } finally {
+        queryClient.setQueryData(authKeys.hasUser, true);
+      }
     }, t('errors.createFailed'));
 
   const firstRun = hasUser.data === false;
