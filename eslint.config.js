@@ -115,6 +115,61 @@ export default defineConfig(
     },
   },
 
+  // The web app's layers point one way (ARCHITECTURE §6): \`app/\` on top, then \`layout/\`, then
+  // the features, and \`components/\`, \`lib/\`, \`api/\`, \`actions/\`, \`stores/\` and \`i18n/\` at the
+  // bottom. A lower layer never imports a higher one. The features still read the action and
+  // viewer registries that \`app/\` assembles from them: the two named exceptions.
+  {
+    files: ['web/src/{components,lib,api,actions,stores,i18n}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/layout/**', '**/app/**'],
+              message: 'The bottom layers import nothing above them: move the piece down instead.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['web/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/layout/**',
+                '**/app/**',
+                '!**/app/action-registry',
+                '!**/app/viewer-registry',
+              ],
+              message: 'A feature imports no shell piece: move what it needs to a lower layer.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['web/src/layout/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/app/**'], message: "The shell's layout imports nothing of app/." },
+          ],
+        },
+      ],
+    },
+  },
+
   // One way to the bytes (ARCHITECTURE §3): modules reach file content through the BlobStore,
   // never with `fs` of their own. Programs that work on files (archive extraction into scratch
   // space, text extraction and OCR, finding a tool on PATH) are the exceptions named here.

@@ -2,11 +2,11 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { currentDevice } from './app/device';
+import { currentDevice } from './stores/device';
 import './app/global.css';
 import { queryClient } from './api/query-client';
 import { createRouter } from './app/router';
-import { prefetchFirstPage } from './features/auth/api';
+import { prefetchFirstPage } from './api/account';
 import { startLanguage } from './i18n';
 import { useAppStore } from './stores/app';
 

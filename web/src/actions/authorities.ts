@@ -1,3 +1,5 @@
+import { useMemo } from 'react';
+import { useUserInfo } from '../api/account';
 import type { Authority } from './types';
 
 /** The administrator's grant: every authority (the server answers `*` for administrators). */
@@ -17,4 +19,11 @@ export function authorityCheck(granted: readonly Authority[]): (authority: Autho
   const held = new Set(granted);
   if (held.has(EVERY_AUTHORITY)) return () => true;
   return (authority) => held.has(authority);
+}
+
+/** Whether the signed-in user's role holds an authority (administrators hold every one). */
+export function useAuthorityCheck(): (authority: Authority) => boolean {
+  const { data: user } = useUserInfo();
+  const granted = user?.authorities;
+  return useMemo(() => authorityCheck(granted ?? []), [granted]);
 }

@@ -5,7 +5,7 @@ import {
   TOKEN_HEADER,
   type Envelope,
 } from '@nimbus/contract';
-import { feedback } from '../app/feedback';
+import { feedback } from '../lib/feedback';
 import i18n, { translateKey } from '../i18n';
 import { useAppStore } from '../stores/app';
 import { useSessionStore } from '../stores/session';

@@ -1,5 +1,5 @@
 import { EVENT_RECONNECT_MS } from '@nimbus/contract';
-import { feedback } from '../app/feedback';
+import { feedback } from '../lib/feedback';
 import i18n, { translateKey } from '../i18n';
 import { API_BASE } from './client';
 import { toQueryString } from './query-string';

@@ -5,13 +5,13 @@ import { useMatches } from 'react-router';
 import { AudioPlayerHost } from '../features/media/components/AudioPlayerHost';
 import { antdLocale } from '../i18n';
 import { useAppStore } from '../stores/app';
-import { useBranding } from './branding';
-import { useDeviceWatcher } from './device';
-import { bindFeedback } from './feedback';
+import { useBranding } from '../lib/branding';
+import { useDeviceWatcher } from '../stores/device';
+import { bindFeedback } from '../lib/feedback';
 import { RootGuard } from './guards';
-import { useColorScheme } from './color-scheme';
-import { isRouteHandle, routeTitle, type RouteHandle } from './route-meta';
-import { antdThemeFor } from './theme';
+import { useColorScheme } from '../lib/color-scheme';
+import { isRouteHandle, routeTitle, type RouteHandle } from '../lib/route-meta';
+import { antdThemeFor } from '../lib/theme';
 
 /** Binds antd's themed message/modal/notification for code outside React. */
 function FeedbackBinder() {

@@ -1,8 +1,5 @@
-import { useMemo } from 'react';
-import { authorityCheck } from '../actions/authorities';
 import { visibleEntries as visibleOf } from '../actions/registry';
-import type { Authority, MenuEntry as AnyMenuEntry } from '../actions/types';
-import { useUserInfo } from '../features/auth/api';
+import type { MenuEntry as AnyMenuEntry } from '../actions/types';
 import { FILE_ACTIONS, type ActionContext, type FileAction } from '../features/files/actions';
 import { HISTORY_FILE_ACTIONS } from '../features/history/file-action';
 import {
@@ -98,13 +95,6 @@ export const SHORTCUT_ACTIONS: ActionId[] = [
   'details',
   'open',
 ];
-
-/** Whether the signed-in user's role holds an authority (administrators hold every one). */
-export function useAuthorityCheck(): (authority: Authority) => boolean {
-  const { data: user } = useUserInfo();
-  const granted = user?.authorities;
-  return useMemo(() => authorityCheck(granted ?? []), [granted]);
-}
 
 /**
  * The share browser's registry: what a visitor (or a mounter) does in a share. Its actions need

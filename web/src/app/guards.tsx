@@ -5,13 +5,13 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { liveEvents, onLiveMessage } from '../api/events';
-import { authKeys, useMenuTree, useUserInfo } from '../features/auth/api';
+import { authKeys, useMenuTree, useUserInfo } from '../api/account';
 import { TASK_PROGRESS_ROLE_KEY } from '../layout/task-progress-role';
-import { flattenMenus } from '../layout/menus';
+import { flattenMenus } from '../lib/menus';
 import { useAppStore } from '../stores/app';
 import { useSessionStore } from '../stores/session';
 import { localValue } from '../stores/storage';
-import { guardRedirect, loginRedirect } from './navigation';
+import { guardRedirect, loginRedirect } from '../lib/navigation';
 
 export function FullPageSpin() {
   const { t } = useTranslation();

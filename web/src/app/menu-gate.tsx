@@ -2,8 +2,8 @@ import { Button, Result } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { useMenuTree } from '../features/auth/api';
-import { hasMenuPath } from '../layout/menus';
+import { useMenuTree } from '../api/account';
+import { hasMenuPath } from '../lib/menus';
 import { FullPageSpin } from './guards';
 
 export function ForbiddenResult() {

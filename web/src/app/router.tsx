@@ -5,7 +5,7 @@ import { FILE_VIEWS, type FileViewKind } from '../features/files/view-kinds';
 import { withDriveTexts } from '../i18n';
 import { AppShell } from './AppShell';
 import { FullPageSpin, SessionGate } from './guards';
-import type { RouteHandle } from './route-meta';
+import type { RouteHandle } from '../lib/route-meta';
 
 function lazyPage<K extends string, P extends object>(
   load: () => Promise<Record<K, ComponentType<P>>>,

@@ -1,7 +1,7 @@
 import * as Icons from '@ant-design/icons';
 import type { MenuNode } from '@nimbus/contract';
 import { createElement, type ComponentType } from 'react';
-import { isExternal } from '../layout/menus';
+import { isExternal } from '../lib/menus';
 
 type IconComponent = ComponentType<{ className?: string }>;
 

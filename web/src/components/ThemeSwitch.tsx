@@ -4,9 +4,9 @@ import { THEMES, type Theme } from '@nimbus/contract';
 import { Button } from 'antd';
 import { LazyDropdown } from './LazyDropdown';
 import { useTranslation } from 'react-i18next';
-import { useColorScheme } from '../app/color-scheme';
+import { useColorScheme } from '../lib/color-scheme';
 import { useSessionStore } from '../stores/session';
-import { useSetTheme } from '../features/settings/use-set-theme';
+import { useSetTheme } from '../api/use-set-theme';
 
 export const THEME_ICONS: Record<Theme, ReactNode> = {
   auto: <DesktopOutlined />,

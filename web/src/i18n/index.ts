@@ -4,7 +4,7 @@ import type { Locale } from 'antd/es/locale';
 import dayjs from 'dayjs';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { feedback } from '../app/feedback';
+import { feedback } from '../lib/feedback';
 import { useAppStore } from '../stores/app';
 import core from './core.en_US';
 import { htmlLang } from './languages';

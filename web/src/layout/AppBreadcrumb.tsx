@@ -2,7 +2,7 @@ import { HomeOutlined, SettingOutlined } from '@ant-design/icons';
 import { Breadcrumb } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useMatches } from 'react-router';
-import { isRouteHandle, routeTitle, type RouteHandle } from '../app/route-meta';
+import { isRouteHandle, routeTitle, type RouteHandle } from '../lib/route-meta';
 
 /** The current page's trail: home (or settings) and the route title. */
 export function AppBreadcrumb() {

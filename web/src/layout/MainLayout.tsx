@@ -3,7 +3,7 @@ import { Drawer, Layout } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
-import { isMobileUserAgent } from '../app/device';
+import { isMobileUserAgent } from '../stores/device';
 import { HistoryDialogHost } from '../features/history/components/HistoryDialogHost';
 import { ShareDialogHost } from '../features/share/components/ShareDialogHost';
 import { TagDialogHost } from '../features/tags/components/TagDialogHost';

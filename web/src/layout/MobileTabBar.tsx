@@ -9,7 +9,7 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
-import type { RouteTitleKey } from '../app/route-meta';
+import type { RouteTitleKey } from '../lib/route-meta';
 
 const TABS: { to: string; title: RouteTitleKey; icon: ReactNode }[] = [
   { to: '/home_m', title: 'home', icon: <FolderOutlined /> },

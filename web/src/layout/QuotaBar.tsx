@@ -2,9 +2,9 @@ import { quotaPercent } from '@nimbus/contract';
 import { Progress, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSpaceUse, useUserInfo } from '../features/auth/api';
+import { useSpaceUse, useUserInfo } from '../api/account';
 import { formatSize } from '../lib/format';
-import { quotaColor, quotaText } from './quota';
+import { quotaColor, quotaText } from '../lib/quota';
 
 /** The tooltip: how full, and what the used space is made of (files, versions, trash). */
 function QuotaDetails({ percent, open }: { percent: number; open: boolean }) {

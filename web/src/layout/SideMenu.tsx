@@ -4,8 +4,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { MenuIcon } from '../components/MenuIcon';
-import { useMenuTree } from '../features/auth/api';
-import { externalTarget, menuLabel, menusOfType, sidebarMenuType } from './menus';
+import { useMenuTree } from '../api/account';
+import { externalTarget, menuLabel, menusOfType, sidebarMenuType } from '../lib/menus';
 
 type MenuItem = Required<MenuProps>['items'][number];
 

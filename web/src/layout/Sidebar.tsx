@@ -1,12 +1,12 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { useBranding } from '../app/branding';
+import { useBranding } from '../lib/branding';
 import { TagList } from '../features/tags/components/TagList';
 import { MenuType } from '@nimbus/contract';
 import { QuotaBar } from './QuotaBar';
 import { SideMenu } from './SideMenu';
-import { sidebarMenuType } from './menus';
+import { sidebarMenuType } from '../lib/menus';
 import { WebDavEntry } from './WebDavEntry';
 
 /** Sidebar content: brand, menu, tags, quota and WebDAV (spec §2 Layout). */

@@ -7,11 +7,11 @@ import { Link } from 'react-router';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { MenuIcon } from '../components/MenuIcon';
 import { ThemeSwitch } from '../components/ThemeSwitch';
-import { useMenuTree } from '../features/auth/api';
+import { useMenuTree } from '../api/account';
 import { SearchBox } from '../features/search/components/SearchBox';
 import { useAppStore } from '../stores/app';
 import { AppBreadcrumb } from './AppBreadcrumb';
-import { externalTarget, menuLabel, menusOfType } from './menus';
+import { externalTarget, menuLabel, menusOfType } from '../lib/menus';
 import { TaskProgressButton } from './TaskProgressButton';
 import { UserMenu } from './UserMenu';
 

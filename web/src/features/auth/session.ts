@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { liveEvents } from '../../api/events';
-import { loginRedirect } from '../../app/navigation';
+import { loginRedirect } from '../../lib/navigation';
 import { useSessionStore } from '../../stores/session';
 import { logoutRequest, type LoginOutcome } from './api';
 

@@ -10,7 +10,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
+import { feedback } from '../../lib/feedback';
 import { ApiError, errorText } from '../../api/client';
 import { onLiveMessage } from '../../api/events';
 import { recoverVersion, versionKeys, versionText } from '../../api/versions';

@@ -4,7 +4,7 @@ import { api, ApiError, request, requestPage } from '../../api/client';
 import type { QueryParams } from '../../api/query-string';
 import { toQueryString } from '../../api/query-string';
 import { useSessionStore } from '../../stores/session';
-import { authKeys } from '../auth/api';
+import { authKeys } from '../../api/account';
 import { removeMount, shareKeys } from '../share/api';
 import { removeFromClipboard } from './clipboard';
 import { folderAncestry, normalizeFolderPath } from './folder-path';

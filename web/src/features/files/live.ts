@@ -1,6 +1,6 @@
 import { onLiveMessage, type LiveMessage } from '../../api/events';
 import { queryClient } from '../../api/query-client';
-import { authKeys } from '../auth/api';
+import { authKeys } from '../../api/account';
 import { fileKeys } from './api';
 import { changedFolders, refreshFolderSizes } from './live-sizes';
 import { applyFileMessages } from './use-listing';

@@ -2,7 +2,7 @@ import { Suspense, useCallback, useMemo, useState, type ReactNode } from 'react'
 import { Spin } from 'antd';
 import './preview.css';
 import { authorityCheck } from '../../actions/authorities';
-import { useUserInfo } from '../auth/api';
+import { useUserInfo } from '../../api/account';
 import { suffixOf } from '../files/file-kinds';
 import { NoPreviewDialog } from './components/NoPreviewDialog';
 import { parseIframeRules } from './iframe-rules';

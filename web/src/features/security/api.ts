@@ -1,7 +1,7 @@
 import type { AccessTokenScope, AccessTokenView, MfaSetup } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { authKeys } from '../auth/api';
+import { authKeys } from '../../api/account';
 
 export const securityKeys = {
   accessTokens: ['user', 'access-tokens'] as const,

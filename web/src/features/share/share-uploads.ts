@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { feedback } from '../../app/feedback';
+import { feedback } from '../../lib/feedback';
 import i18n from '../../i18n';
 import { shareUploadRoutes } from '../upload/api';
 import { uploadMessageOf } from '../upload/engine/adapter';

@@ -3,7 +3,7 @@ import { request } from '../../api/client';
 import { queryClient } from '../../api/query-client';
 import i18n from '../../i18n';
 import { useSessionStore } from '../../stores/session';
-import { userInfoQuery } from '../auth/api';
+import { userInfoQuery } from '../../api/account';
 import type { CurrentFolder } from '../files/current-folder';
 import { OWN_DRIVE_ROUTES } from './api';
 import { confirmOverwrite, uploadNotices, uploadStoreView } from './engine/adapter';

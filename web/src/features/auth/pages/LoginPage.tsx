@@ -12,19 +12,18 @@ import { Alert, Button, Checkbox, Form, Skeleton } from 'antd';
 import { Input, OTP, Password } from '../../../components/inputs';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBranding } from '../../../app/branding';
+import { useBranding } from '../../../lib/branding';
 import { withDriveTexts } from '../../../i18n';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { ThemeSwitch } from '../../../components/ThemeSwitch';
 import {
-  authKeys,
   createAdministrator,
   login,
-  useHasUser,
   verifyTotp,
   type Credentials,
   type LoginOutcome,
 } from '../api';
+import { authKeys, useHasUser } from '../../../api/account';
 import { FooterText } from '../components/FooterText';
 import { failureText } from '../failure';
 import { useSignIn } from '../session';

@@ -4,7 +4,7 @@ import { Button, Input, Modal, Spin, Tree, type TreeDataNode } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorText } from '../../../api/client';
-import { feedback } from '../../../app/feedback';
+import { feedback } from '../../../lib/feedback';
 import { addFile, fetchListRange } from '../../files/api';
 import { FileIcon } from '../../files/components/FileIcon';
 import { isMount } from '../../files/types';

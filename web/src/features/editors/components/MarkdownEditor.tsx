@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import Vditor from 'vditor';
 import 'vditor/dist/index.css';
 import { API_BASE } from '../../../api/client';
-import { useColorScheme } from '../../../app/color-scheme';
+import { useColorScheme } from '../../../lib/color-scheme';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
 import type { ViewerProps } from '../../preview/registry';

@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { runAction } from '../../../actions/registry';
-import { useAuthorityCheck } from '../../../app/action-registry';
+import { useAuthorityCheck } from '../../../actions/authorities';
 import { ApiError } from '../../../api/client';
 import { useAppStore } from '../../../stores/app';
 import { useTags } from '../../tags/api';

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FILE_AUTHORITY } from '../../../actions/authorities';
 import type { Authority } from '../../../actions/types';
-import { authKeys } from '../../auth/api';
+import { authKeys } from '../../../api/account';
 import { ownerSource } from '../../preview/sources';
 import { NEW_FILE_KINDS, type FileCommands, type NewFileKind } from '../actions';
 import {

@@ -8,7 +8,7 @@ import { FILE_AUTHORITY, authorityCheck } from '../../../actions/authorities';
 import { formatSize } from '../../../lib/format';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
-import { useUserInfo } from '../../auth/api';
+import { useUserInfo } from '../../../api/account';
 import { startDownload, useExtractArchive } from '../../files/api';
 import { FileIcon } from '../../files/components/FileIcon';
 import { fetchArchive, previewKeys } from '../api';

@@ -1,7 +1,7 @@
 import { Button, Checkbox, Divider, InputNumber, Select, Switch } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useUserInfo } from '../../auth/api';
+import { useUserInfo } from '../../../api/account';
 import {
   DATE_SHORTCUTS,
   DEFAULT_OPTIONS,

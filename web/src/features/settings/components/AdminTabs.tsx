@@ -18,7 +18,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
 import { EmptyState } from '../../../components/EmptyState';
-import { roleLabel } from '../../../layout/roles';
+import { roleLabel } from '../../../lib/roles';
 import { fetchRoles } from '../../system/api';
 import {
   resetMfa,

@@ -6,7 +6,7 @@ import { LANGUAGE_NAMES } from '../../../components/LanguageSwitch';
 import { changeLanguage } from '../../../i18n';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
-import { useSetTheme } from '../use-set-theme';
+import { useSetTheme } from '../../../api/use-set-theme';
 
 /** Theme (saved to the account) and language (remembered by this browser). */
 export function AppearanceForm() {

@@ -20,9 +20,9 @@ import { App, Button, Card, Form, Input, InputNumber, Progress, Space, Tag, Uplo
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onLiveMessage } from '../../../api/events';
-import { useBranding } from '../../../app/branding';
+import { useBranding } from '../../../lib/branding';
 import { useSessionStore } from '../../../stores/session';
-import { authKeys, useUserInfo, useWebsiteRecord } from '../../auth/api';
+import { authKeys, useUserInfo, useWebsiteRecord } from '../../../api/account';
 import { WebpStorageCard } from '../../images/components/WebpStorageCard';
 import {
   rebuildIndex,

@@ -2,7 +2,7 @@ import { Card, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/PageHeader';
-import { useUserInfo } from '../../auth/api';
+import { useUserInfo } from '../../../api/account';
 import { LdapTab, MfaTab, OcrTab, PreviewTab, TranscodeTab } from '../components/AdminTabs';
 import { AppearanceForm } from '../components/AppearanceForm';
 import { AuditTab } from '../components/AuditTab';

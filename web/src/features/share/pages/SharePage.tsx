@@ -10,10 +10,10 @@ import { Avatar, Button, Card, Input, Result, Space, Spin, Typography, type Inpu
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { useBranding } from '../../../app/branding';
+import { useBranding } from '../../../lib/branding';
 import { ApiError } from '../../../api/client';
 import { EmptyState } from '../../../components/EmptyState';
-import { avatarColor, avatarUrl } from '../../../layout/UserMenu';
+import { avatarColor, avatarUrl } from '../../../lib/avatar';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
 import { FooterText } from '../../auth/components/FooterText';

@@ -2,7 +2,7 @@ import type { MenuNode } from '@nimbus/contract';
 import { Tree, type TreeDataNode } from 'antd';
 import { useMemo } from 'react';
 import { MenuIcon } from '../../../components/MenuIcon';
-import { menuLabel } from '../../../layout/menus';
+import { menuLabel } from '../../../lib/menus';
 import { toggleMenu } from '../menu-ticks';
 
 function toTreeData(nodes: MenuNode[]): TreeDataNode[] {

@@ -19,7 +19,7 @@ import { DataTable } from '../../../components/DataTable';
 import { IconButton } from '../../../components/IconButton';
 import { MENU_ICONS, MenuIcon } from '../../../components/MenuIcon';
 import { TablePage } from '../../../components/TablePage';
-import { buildMenuTree, flattenMenus, menuLabel } from '../../../layout/menus';
+import { buildMenuTree, flattenMenus, menuLabel } from '../../../lib/menus';
 import { deleteMenus, fetchMenus, saveMenu, systemKeys, type MenuForm } from '../api';
 import { AddButton } from '../components/AddButton';
 import { FormDialog } from '../components/FormDialog';

@@ -1,9 +1,9 @@
 import { ApiError } from '../../../api/client';
 import { queryClient } from '../../../api/query-client';
-import { feedback } from '../../../app/feedback';
+import { feedback } from '../../../lib/feedback';
 import i18n from '../../../i18n';
 import { useAppStore } from '../../../stores/app';
-import { authKeys } from '../../auth/api';
+import { authKeys } from '../../../api/account';
 import { useUploadStore } from '../store';
 import type { QueueView } from './queue';
 

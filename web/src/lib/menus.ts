@@ -1,5 +1,5 @@
 import { MenuType, type MenuNode } from '@nimbus/contract';
-import i18n, { translateKey } from '../i18n';
+import i18n, { translateKey } from '../i18n/index';
 
 const EXTERNAL = /^(https?:|mailto:|tel:)/i;
 

@@ -2,8 +2,8 @@ import type { Theme } from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { UserInfo } from '@nimbus/contract';
-import { authKeys, savePersonalization } from '../auth/api';
-import { useSessionStore } from '../../stores/session';
+import { authKeys, savePersonalization } from './account';
+import { useSessionStore } from '../stores/session';
 
 /** Applies a theme at once and, when signed in, saves it as the user's personalization. */
 export function useSetTheme() {

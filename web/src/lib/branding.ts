@@ -1,6 +1,6 @@
 import { DEFAULT_DRIVE_NAME } from '@nimbus/contract';
 import { useEffect } from 'react';
-import { useUserInfo, useWebsiteRecord } from '../features/auth/api';
+import { useUserInfo, useWebsiteRecord } from '../api/account';
 import { localValue } from '../stores/storage';
 
 const NAME_KEY = 'netdiskName';

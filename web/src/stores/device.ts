@@ -1,6 +1,6 @@
 import { DESIGN_WIDTH, MIN_DESKTOP_WIDTH, MOBILE_BREAKPOINT } from '@nimbus/contract';
 import { useEffect } from 'react';
-import { useAppStore, type Device } from '../stores/app';
+import { useAppStore, type Device } from './app';
 
 const MOBILE_UA = /Android|webOS|iPhone|iPad|iPod|BlackBerry|IEMobile|Opera Mini|Mobile|HarmonyOS/i;
 

@@ -1,5 +1,5 @@
 import { ADMIN_ROLE, USER_ROLE, type Role } from '@nimbus/contract';
-import { translateKey } from '../i18n';
+import { translateKey } from '../i18n/index';
 
 /** The built-in roles by id, with the name they were seeded with. */
 const BUILT_IN: Record<string, string> = {
