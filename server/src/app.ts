@@ -168,6 +168,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         `programs that read uploaded files run without a sandbox: ${sandbox.reason ?? ''}`,
       );
     services.events.start({ log: app.log.child({ module: 'events' }) });
+    services.locks.start({ log: app.log.child({ module: 'locks' }) });
     services.jobs.start({ log: app.log.child({ module: 'jobs' }) });
     services.cache.start({ log: app.log.child({ module: 'cache' }) });
     const schedule = (type: string, delayMs: number, what: string) =>
@@ -196,6 +197,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await services.searchIndex.stop();
     await services.jobs.stop();
     await services.events.close();
+    await services.locks.close();
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -18,6 +18,7 @@ import { UpdateCheckService } from './modules/health/update-check.service.ts';
 import { InProcessEventBus, type EventBus, type EventType } from './events/bus.ts';
 import { EventStreams } from './events/event-streams.ts';
 import { RedisEventBus } from './events/redis-bus.ts';
+import { createLocks } from './lib/locks.ts';
 import { DbJobQueue } from './jobs/db-queue.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { TasksService } from './modules/tasks/tasks.service.ts';
@@ -90,11 +91,17 @@ export function createServices(database: DbHandle, config: Config) {
     ? new RedisEventBus((id) => users.usage(id), config.redisUrl)
     : new InProcessEventBus((id) => users.usage(id));
   const eventStreams = new EventStreams(events);
+  // the locks of decisions across requests: with Redis, every node's; without, this process's
+  const locks = createLocks(config.redisUrl);
   const jobs: JobQueue = new DbJobQueue(database, events, {}, (id) => users.usernameOf(id));
   const tasks = new TasksService(jobs);
   const blobs = new LocalStore(config.dataDir);
-  const files = new FilesService(db, blobs, (userId, url, body, fileId) =>
-    events.publish(userId, { url: url as EventType, body, ...(fileId ? { fileId } : {}) }),
+  const files = new FilesService(
+    db,
+    blobs,
+    (userId, url, body, fileId) =>
+      events.publish(userId, { url: url as EventType, body, ...(fileId ? { fileId } : {}) }),
+    locks,
   );
   const trash = new TrashService(files);
   const fileOps = new FileOperations(files, trash, jobs);
@@ -107,6 +114,7 @@ export function createServices(database: DbHandle, config: Config) {
     jobs,
     backgroundMergeBytes: config.backgroundMergeBytes,
     mergeWaitMs: config.mergeWaitMs,
+    locks,
   });
   const shareAccess = new ShareAccess(
     db,
@@ -144,6 +152,7 @@ export function createServices(database: DbHandle, config: Config) {
     new TranscodeSettings(settings),
     mediaExaminer,
     (id) => users.usernameOf(id),
+    locks,
   );
   const media = new MediaService(files, jobs, mediaExaminer, transcodes, shareAccess, (id) =>
     users.usernameOf(id),
@@ -236,6 +245,7 @@ export function createServices(database: DbHandle, config: Config) {
     uploads,
     events,
     eventStreams,
+    locks,
     jobs,
     tasks,
     shareAccess,

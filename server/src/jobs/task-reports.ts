@@ -47,7 +47,7 @@ export interface TaskReportsDeps {
  */
 export class TaskReports {
   private readonly countsDue = new Map<string, { again: boolean }>();
-  /** Each job's progress writes, one at a time and in order. */
+  /** Each job's progress writes, one at a time and in order (the job runs here: local). */
   private readonly writes = new Gate();
 
   constructor(private readonly deps: TaskReportsDeps) {}

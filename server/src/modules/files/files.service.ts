@@ -9,7 +9,7 @@ import type { Db } from '../../db/index.ts';
 import type { Actor } from '../../lib/access.ts';
 import { requireAuthority } from '../../lib/access.ts';
 import { AppError, badParameter, exists } from '../../lib/errors.ts';
-import { Gate } from '../../lib/gate.ts';
+import { LocalLocks, type KeyedMutex, type Locks } from '../../lib/locks.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
 import { newFileRow } from './file-row.ts';
 import { mountView, toView, type FileView } from './file-view.ts';
@@ -113,7 +113,8 @@ export class FilesService {
   /** The WebDAV locks every change of the tree passes (`ItemLocks.assertFree`). */
   readonly itemLocks: ItemLocks;
   private readonly journal: Journal;
-  private readonly locks = new Gate();
+  /** The per-user lock: of this process, or shared by every node through Redis. */
+  private readonly locks: KeyedMutex;
   private readonly listeners: FileChangeListener[] = [];
   private readonly purgeListeners: Array<(userId: string) => Promise<void>> = [];
 
@@ -121,7 +122,9 @@ export class FilesService {
     private readonly db: Db,
     readonly blobs: BlobStore,
     private readonly publish: Publish = () => {},
+    locks: Locks = new LocalLocks(),
   ) {
+    this.locks = locks.mutex('user');
     this.repo = new FilesRepo(db);
     this.listing = new FolderListingRepo(db, this.repo);
     this.subtree = new SubtreeRepo(db);

@@ -25,6 +25,7 @@ export const noThumbnail = () =>
  * its own, at most the configured number at once, and one maker per cache key.
  */
 export class ImageWork {
+  /** Bounds this node's CPU, so it stays local: each node makes that many at once. */
   private readonly gate: Gate;
   /** Derived images being made, by cache key: a second request waits for the first. */
   private readonly making = new Map<string, Promise<void>>();

@@ -76,7 +76,7 @@ export interface MarkdownOptions {
 
 export class MarkdownService {
   private readonly repo: MarkdownRepo;
-  /** Remote images being fetched at once, server-wide. */
+  /** Remote images being fetched at once by this node (its connections: local). */
   private readonly fetches = new Gate(4);
 
   constructor(

@@ -9,6 +9,7 @@ import type { Db } from '../../db/index.ts';
 import type { Job, JobContext, JobQueue } from '../../jobs/queue.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { Gate } from '../../lib/gate.ts';
+import { LocalLocks, type KeyedMutex, type Locks } from '../../lib/locks.ts';
 import type { FileRow } from '../files/files.repo.ts';
 import type { FilesService, Owner } from '../files/files.service.ts';
 import type { MediaExaminer, StoredMedia } from './media-examiner.ts';
@@ -73,9 +74,15 @@ export class TranscodeQueue {
   private readonly repo: MediaRepo;
   /** The transcode jobs running here, by job id (the queue's rows hold the rest). */
   private readonly live = new Map<string, LiveTranscode>();
-  /** One decision per file at a time: two views at once queue one transcode. */
-  private readonly starting = new Gate();
-  /** At most the setting's number of transcodes at once, however many jobs run. */
+  /**
+   * One decision per file at a time: two views at once queue one transcode, on one node or on
+   * several (through Redis when configured).
+   */
+  private readonly starting: KeyedMutex;
+  /**
+   * At most the setting's number of transcodes at once, however many jobs run. It bounds the
+   * ffmpeg processes of this node (its CPU), so it stays local: each node runs that many.
+   */
   private readonly gate: Gate;
 
   constructor(
@@ -85,8 +92,10 @@ export class TranscodeQueue {
     readonly settings: TranscodeSettings,
     private readonly examiner: MediaExaminer,
     private readonly usernameOf: (userId: string) => Promise<string | undefined>,
+    locks: Locks = new LocalLocks(),
   ) {
     this.repo = new MediaRepo(db);
+    this.starting = locks.mutex('transcode-start');
     this.gate = new Gate(async () => (await this.settings.get()).maxThreads);
   }
 

@@ -131,6 +131,7 @@ export class OfficeService {
   private readonly converting = new Map<string, Promise<Place>>();
   /** Documents that failed lately, by cache key: not tried again for a while. */
   private readonly failures = new Map<string, number>();
+  /** The soffice processes of this node (its CPU and memory), so it stays local. */
   private readonly gate: Gate;
 
   constructor(

@@ -44,7 +44,10 @@ const errorText = (err: unknown) =>
 export class ContentLanes {
   private readonly draining = new Map<string, { again: boolean }>();
   private readonly kicks = new Map<string, NodeJS.Timeout>();
-  /** OCR runs at most the configured number of images at a time. */
+  /**
+   * OCR runs at most the configured number of images at a time. The tesseract processes are
+   * this node's CPU, so it stays local: each node runs that many.
+   */
   private readonly gate: Gate;
   log: IndexLog | undefined;
 

@@ -16,6 +16,10 @@ interface HashCursor {
  */
 export class UploadHashes {
   private readonly cursors = new Map<string, HashCursor>();
+  /**
+   * Guards this node's cursors, so it stays local: chunks that land on another node leave a gap
+   * here, and the merge hashes the whole file instead.
+   */
   private readonly cursorLocks = new Gate();
 
   constructor(

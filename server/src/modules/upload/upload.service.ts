@@ -16,7 +16,7 @@ import { toView, type FileView } from '../files/file-view.ts';
 import { newItemScope } from '../files/item-locks.ts';
 import type { FilesService, FolderRef, Owner } from '../files/files.service.ts';
 import { checkName, checkPathLength, folderPathOf, parseFolderPath } from '../files/names.ts';
-import { Gate } from '../../lib/gate.ts';
+import { LocalLocks, type KeyedMutex, type Locks } from '../../lib/locks.ts';
 import { SESSION_IDLE_MS, VISITOR_SESSION_IDLE_MS } from '../files/quota.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -65,6 +65,8 @@ export interface UploadOptions {
   backgroundMergeBytes?: number;
   /** A merge request waits this long for a background merge before answering "still merging". */
   mergeWaitMs?: number;
+  /** Where the locks of a session live: this process (the default), or Redis for every node. */
+  locks?: Locks;
 }
 
 /** Sessions untouched this long are abandoned: their bytes go and their space is freed. */
@@ -78,8 +80,10 @@ export const ABANDONED_AFTER_MS = SESSION_IDLE_MS;
  */
 export class UploadService {
   private readonly hashes: UploadHashes;
-  private readonly mergeLocks = new Gate();
-  private readonly openLocks = new Gate();
+  /** One merge or cancel per session at a time, on whichever node the request lands. */
+  private readonly mergeLocks: KeyedMutex;
+  /** One opening of a session at a time: two first chunks reserve its space once. */
+  private readonly openLocks: KeyedMutex;
 
   private readonly jobs: JobQueue | undefined;
   private readonly backgroundMergeBytes: number;
@@ -103,6 +107,9 @@ export class UploadService {
     this.jobs = options.jobs;
     this.backgroundMergeBytes = options.backgroundMergeBytes ?? Infinity;
     this.mergeWaitMs = options.mergeWaitMs ?? 10_000;
+    const locks = options.locks ?? new LocalLocks();
+    this.mergeLocks = locks.mutex('upload-merge');
+    this.openLocks = locks.mutex('upload-open');
   }
 
   private get blobs() {

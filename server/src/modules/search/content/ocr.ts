@@ -46,7 +46,7 @@ function wasmLanguageFile(lang: string): string | null {
 export class Ocr {
   private availability: OcrAvailability | undefined;
   private wasm: Promise<WasmWorker> | undefined;
-  /** The in-process engine reads one image at a time. */
+  /** The in-process engine reads one image at a time (this process's engine: local). */
   private readonly wasmTurns = new Gate();
   private idleTimer: NodeJS.Timeout | undefined;
 
