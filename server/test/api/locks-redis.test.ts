@@ -133,6 +133,52 @@ describe.skipIf(!haveRedis)('locks and limits across nodes through Redis', () =>
     expect(Date.now() - started).toBeGreaterThanOrEqual(lease - 50);
   });
 
+  it('lets one node at a time into a lock, and a holder that lost it never frees the next one’s', async () => {
+    const one = new RedisLocks(redis.url);
+    const two = new RedisLocks(redis.url);
+    try {
+      await until(
+        async () => (one.isConnected() && two.isConnected()) || undefined,
+        'both nodes to connect',
+      );
+      let inside = 0;
+      let most = 0;
+      const turn = (node: RedisLocks) =>
+        node.mutex('merge').run('session-1', async () => {
+          most = Math.max(most, ++inside);
+          await new Promise((resolve) => setImmediate(resolve));
+          inside -= 1;
+        });
+      await Promise.all(Array.from({ length: 20 }, (_, i) => turn(i % 2 ? one : two)));
+      expect(most).toBe(1);
+
+      // the first holder's lease is gone (as after a long pause), the second takes the lock;
+      // the first one's release must leave the second one's lock in place
+      const key = 'nimbus:lock:merge:session-2';
+      let secondIn!: () => void;
+      const second = new Promise<void>((resolve) => (secondIn = resolve));
+      let firstDone!: () => void;
+      const first = new Promise<void>((resolve) => (firstDone = resolve));
+      let secondRun: Promise<void> | undefined;
+      await one.mutex('merge').run('session-2', async () => {
+        await probe.del(key);
+        secondRun = two.mutex('merge').run('session-2', async () => {
+          secondIn();
+          await first;
+          // the first holder has finished (and tried to free the lock): still the second's
+          expect(await probe.exists(key)).toBe(1);
+        });
+        await second;
+      });
+      firstDone();
+      await secondRun;
+      await until(async () => ((await probe.exists(key)) === 0 ? true : undefined), 'the free');
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
   it('refuses a change that needs the lock with a clear error when Redis is gone', async () => {
     await stopRedis(redis.process);
     await until(
