@@ -53,6 +53,7 @@ describe.skipIf(!haveRedis)('locks and limits across nodes through Redis', () =>
     await b.app.ready();
     const admin = await setupAdmin(a.app);
     ann = await makeUser(a.app, admin.token, { username: 'ann', quota: 1 });
+    await makeUser(a.app, admin.token, { username: 'bob', quota: 1 });
     await until(
       async () => (locksOf(a).isConnected() && locksOf(b).isConnected()) || undefined,
       'Redis',
@@ -107,6 +108,23 @@ describe.skipIf(!haveRedis)('locks and limits across nodes through Redis', () =>
     expect(checked).toHaveLength(5);
     expect(refused).toHaveLength(195);
     for (const r of refused) expect(r.body.code).toBe(ErrorCode.TOO_MANY_REQUESTS);
+  });
+
+  it('checks at most five of 20 wrong WebDAV passwords sent at once to both nodes', async () => {
+    const wrong = (i: number) => `Basic ${Buffer.from(`bob:wrong-${i}`).toString('base64')}`;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? a.app : b.app).inject({
+          method: 'PROPFIND',
+          url: '/webdav/',
+          headers: { authorization: wrong(i), depth: '0' },
+          // another address than the sign-ins above, so only this burst counts against it
+          remoteAddress: '10.0.0.7',
+        }),
+      ),
+    );
+    expect(answers.filter((r) => r.statusCode === 401)).toHaveLength(5);
+    expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(15);
   });
 
   it('takes again a lock whose holder died once its lease runs out', async () => {
