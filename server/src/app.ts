@@ -55,6 +55,7 @@ import { historyRoutes } from './modules/history/history.routes.ts';
 import { markdownRoutes } from './modules/markdown/markdown.routes.ts';
 import { auditRoutes, installAudit } from './modules/audit/audit.routes.ts';
 import { JOB_UPLOAD_CLEANUP } from './modules/upload/upload.jobs.ts';
+import { JOB_RETENTION } from './modules/retention/retention.jobs.ts';
 import { JOB_CACHE_SWEEP } from './modules/cache/cache.jobs.ts';
 import { registerWebdav } from './modules/webdav/webdav.plugin.ts';
 
@@ -171,9 +172,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     services.locks.start({ log: app.log.child({ module: 'locks' }) });
     services.jobs.start({ log: app.log.child({ module: 'jobs' }) });
     services.cache.start({ log: app.log.child({ module: 'cache' }) });
-    const schedule = (type: string, delayMs: number, what: string) =>
+    const schedule = (type: string, delayMs: number, what: string, key?: string) =>
       void services.jobs
-        .enqueue(type, {}, { userId: null, delayMs })
+        .enqueue(type, {}, { userId: null, delayMs, key })
         .catch((err: unknown) => app.log.warn({ err }, `could not schedule ${what}`));
     // abandoned uploads are removed (and their space freed) a minute after boot, then every 6
     // hours; the caches lose what was made of content gone, and keep to their bound, a few
@@ -181,6 +182,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     const cleanUp = () => {
       schedule(JOB_UPLOAD_CLEANUP, 60_000, 'the clean-up of abandoned uploads');
       schedule(JOB_CACHE_SWEEP, 3 * 60_000, 'the sweep of the caches');
+      // old trash items and versions go (retention settings), once at a time across nodes
+      schedule(JOB_RETENTION, 5 * 60_000, 'retention', JOB_RETENTION);
     };
     cleanUp();
     cleanupTimer = setInterval(cleanUp, 6 * 3600_000);

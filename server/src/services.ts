@@ -65,6 +65,8 @@ import { PreviewService } from './modules/preview/preview.service.ts';
 import { OfficeService, officeCacheKeeper } from './modules/office/office.service.ts';
 import { CacheService } from './modules/cache/cache.service.ts';
 import { registerCacheJobs } from './modules/cache/cache.jobs.ts';
+import { RetentionService } from './modules/retention/retention.service.ts';
+import { registerRetentionJobs } from './modules/retention/retention.jobs.ts';
 import { imageCacheKeepers } from './modules/images/image-cache-keys.ts';
 import { OfficeLinks } from './modules/office/office-links.ts';
 import { OfficeSettings } from './modules/office/office-settings.ts';
@@ -202,6 +204,14 @@ export function createServices(database: DbHandle, config: Config) {
     { maxBytes: config.cacheMaxBytes },
   );
   registerCacheJobs({ jobs, cache });
+  const retention = new RetentionService({
+    settings,
+    trash,
+    history,
+    audit,
+    owners: () => users.owners(),
+  });
+  registerRetentionJobs({ jobs, retention });
   const search = new SearchService(
     searchRepo,
     new SearchHistoryRepo(db),
@@ -267,6 +277,7 @@ export function createServices(database: DbHandle, config: Config) {
     preview,
     office,
     cache,
+    retention,
     history,
     markdown,
     audit,

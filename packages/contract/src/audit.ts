@@ -19,6 +19,10 @@ export const AUDIT_ACTIONS = [
   'mfa.change',
   'password.change',
   'accessToken.change',
+  /** Trash items older than the retention setting went by themselves (no request: ip ''). */
+  'trash.expire',
+  /** Versions beyond the retention settings went by themselves. */
+  'versions.expire',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -18,6 +18,17 @@ export const DEFAULT_VERSIONS_PER_FILE = 50;
 /** A version younger than this is never pruned by the count (a burst of saves keeps each). */
 export const VERSION_PRUNE_AFTER_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * What a file's history keeps (`GET /history/retention`, every signed-in user): the newest
+ * `versionsPerFile` versions, and of those the ones younger than `versionRetentionDays` days
+ * (0: no age limit); a file's newest version always stays.
+ */
+export const historyRetention = z.object({
+  versionsPerFile: z.number().int(),
+  versionRetentionDays: z.number().int(),
+});
+export type HistoryRetention = z.infer<typeof historyRetention>;
+
 const paging = {
   pageIndex: queryNumber(z.number().int().min(1)).default(1),
   pageSize: queryNumber(z.number().int().min(1).max(100)).default(HISTORY_PAGE_SIZE),

@@ -41,6 +41,12 @@ export function logoProblem(file: {
 export const FOOTER_TEXT_MAX = 300;
 /** The bounds of the administrator's "versions kept per file". */
 export const VERSIONS_PER_FILE_MAX = 500;
+/**
+ * The most days the administrator's retention settings take (ten years): trash items older than
+ * `trashRetentionDays`, versions older than `versionRetentionDays` go; 0 keeps them (the default).
+ */
+export const RETENTION_DAYS_MAX = 3650;
+const retentionDays = z.number().int().min(0).max(RETENTION_DAYS_MAX);
 
 export const websiteRecord = z.object({
   netdiskName: z.string(),
@@ -81,6 +87,10 @@ export const websiteSetting = z.object({
   netdiskLogo: z.string().optional(),
   footerText: z.string(),
   versionsPerFile: z.number().int(),
+  /** Trash items older than this many days go by themselves; 0: never (the default). */
+  trashRetentionDays: z.number().int(),
+  /** Versions older than this many days go (a file's newest always stays); 0: never. */
+  versionRetentionDays: z.number().int(),
 });
 export type WebsiteSetting = z.infer<typeof websiteSetting>;
 
@@ -99,6 +109,8 @@ export const websiteSettingBody = z.object({
     .min(1, 'versionsPerFile: at least 1')
     .max(VERSIONS_PER_FILE_MAX, `versionsPerFile: at most ${VERSIONS_PER_FILE_MAX}`)
     .optional(),
+  trashRetentionDays: retentionDays.optional(),
+  versionRetentionDays: retentionDays.optional(),
 });
 export type WebsiteSettingBody = z.infer<typeof websiteSettingBody>;
 export type WebsiteRecord = z.infer<typeof websiteRecord>;

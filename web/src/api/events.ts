@@ -1,4 +1,4 @@
-import { EVENT_RECONNECT_MS } from '@nimbus/contract';
+import { EVENT_RECONNECT_MS, TRASH_EXPIRY_OPERATION } from '@nimbus/contract';
 import { feedback } from '../lib/feedback';
 import i18n, { translateKey } from '../i18n';
 import { API_BASE } from './client';
@@ -179,7 +179,8 @@ export function dispatchLiveMessage(message: LiveMessage): void {
     const body = (message.body ?? {}) as OperationTipsBody;
     const operation = operationName(body.operation ?? '');
     if (body.success) {
-      if (!isQuieted(body.operation)) {
+      // old trash items gone by themselves: the trash view reloads, nobody asked just now
+      if (!isQuieted(body.operation) && body.operation !== TRASH_EXPIRY_OPERATION) {
         feedback().notification.success({
           title: i18n.t('common:events.operationSucceeded', { operation }),
         });

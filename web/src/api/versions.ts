@@ -1,10 +1,11 @@
 import {
   HISTORY_PAGE_SIZE,
+  type HistoryRetention,
   type HistoryText,
   type HistoryVersion,
   type SavedContent,
 } from '@nimbus/contract';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { API_BASE, api, requestData, requestPage } from './client';
 import { toQueryString } from './query-string';
 
@@ -12,7 +13,19 @@ import { toQueryString } from './query-string';
 
 export const versionKeys = {
   list: (fileId: string) => ['versions', fileId] as const,
+  retention: ['versions', 'retention'] as const,
 };
+
+/** What a file's history keeps (the administrator's retention settings). */
+export function useHistoryRetention(enabled: boolean) {
+  return useQuery({
+    queryKey: versionKeys.retention,
+    enabled,
+    queryFn: ({ signal }) =>
+      api.get<HistoryRetention>('/history/retention', undefined, { silent: true, signal }),
+    staleTime: 60_000,
+  });
+}
 
 /** A file's versions, newest first, a page of 20 at a time. */
 export function useVersions(fileId: string, enabled: boolean) {

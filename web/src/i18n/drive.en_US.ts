@@ -110,6 +110,8 @@ const drive = {
         'mfa.change': 'Two-factor changed',
         'password.change': 'Own password changed',
         'accessToken.change': 'Access tokens changed',
+        'trash.expire': 'Old trash items removed',
+        'versions.expire': 'Old versions removed',
       },
     },
     website: {
@@ -123,6 +125,48 @@ const drive = {
         'Beyond this many, the oldest versions of a file go once they are a day old; every replacement within a day is kept.',
       save: 'Save',
       saved: 'Saved',
+    },
+    retention: {
+      title: 'Retention',
+      trashRetentionDays: 'Empty trash items after',
+      trashRetentionDaysHint:
+        'Items in the trash longer than this leave it by themselves, their space freed. 0 keeps them until deleted.',
+      versionRetentionDays: 'Remove versions older than',
+      versionRetentionDaysHint:
+        'Earlier versions older than this go, but a file’s newest version always stays. 0: no age limit.',
+      days: 'days',
+      save: 'Save retention',
+      saved: 'Retention saved',
+      rulesTitle: 'What the drive keeps, and how long',
+      what: 'What',
+      kept: 'Kept',
+      names: {
+        trash: 'Trash',
+        versions: 'File versions',
+        uploads: 'Unfinished uploads',
+        drafts: 'Document drafts',
+        caches: 'Thumbnails, covers and document previews',
+        shares: 'Share links',
+        audit: 'Audit log',
+        tasks: 'Finished tasks',
+      },
+      rules: {
+        trashOff: 'Until deleted for good (emptying by age is off)',
+        trashDays_one: '{{count}} day after deletion, then removed for good',
+        trashDays_other: '{{count}} days after deletion, then removed for good',
+        versions_one: 'The newest version of each file; older ones go once a day old',
+        versions_other: 'The newest {{count}} versions of each file; older ones go once a day old',
+        versionsDays_one: 'The newest version of each file',
+        versionsDays_other:
+          'The newest {{count}} versions of each file, none older than {{days}} days except the newest',
+        uploads: '3 days untouched (a share visitor’s: 1 hour); a finished one for 1 day',
+        drafts: 'The newest {{count}} per person (16 MB of text in all)',
+        caches:
+          'While the content they were made of exists, within NIMBUS_CACHE_MAX_BYTES (least recently used go first)',
+        shares: 'Until cancelled; an expired link stops opening but stays listed',
+        audit: '365 days',
+        tasks: '7 days',
+      },
     },
     general: {
       branding: 'Drive identity',

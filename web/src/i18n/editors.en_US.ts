@@ -35,6 +35,11 @@ const editors = {
     restore: 'Restore',
     restoreConfirm: 'Restore this version? The current content is kept as a version first.',
     shareVisitor: 'a visitor of share link {{link}}',
+    kept_one: 'Keeps the newest version; older ones go once a day old.',
+    kept_other: 'Keeps the newest {{count}} versions; older ones go once a day old.',
+    keptDays_one: 'Keeps the newest version.',
+    keptDays_other:
+      'Keeps the newest {{count}} versions, none older than {{days}} days except the newest.',
   },
   version: {
     showing: 'Viewing the version of {{date}} saved by {{who}} (read-only)',

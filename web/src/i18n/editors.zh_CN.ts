@@ -38,6 +38,10 @@ const editors: LocaleTree<typeof en> = {
     restore: '恢复',
     restoreConfirm: '恢复这个版本？当前内容会先保存为一个历史版本。',
     shareVisitor: '分享链接 {{link}} 的访客',
+    kept_one: '保留最新的 1 个版本；更早的版本满一天后删除。',
+    kept_other: '保留最新的 {{count}} 个版本；更早的版本满一天后删除。',
+    keptDays_one: '保留最新的 1 个版本。',
+    keptDays_other: '保留最新的 {{count}} 个版本，且不超过 {{days}} 天（最新的版本始终保留）。',
   },
   version: {
     showing: '正在查看 {{who}} 于 {{date}} 保存的版本（只读）',

@@ -19,6 +19,11 @@ const history = {
   close: 'Close',
   cancel: 'Cancel',
   shareVisitor: 'a visitor of share link {{link}}',
+  kept_one: 'It keeps the newest version; older ones go once a day old.',
+  kept_other: 'It keeps the newest {{count}} versions; older ones go once a day old.',
+  keptDays_one: 'It keeps the newest version.',
+  keptDays_other:
+    'It keeps the newest {{count}} versions, none older than {{days}} days except the newest.',
 };
 
 export default history;

@@ -21,6 +21,10 @@ const historyZh: LocaleTree<typeof history> = {
   close: '关闭',
   cancel: '取消',
   shareVisitor: '分享链接 {{link}} 的访客',
+  kept_one: '保留最新的 1 个版本；更早的版本满一天后删除。',
+  kept_other: '保留最新的 {{count}} 个版本；更早的版本满一天后删除。',
+  keptDays_one: '保留最新的 1 个版本。',
+  keptDays_other: '保留最新的 {{count}} 个版本，且不超过 {{days}} 天（最新的版本始终保留）。',
 };
 
 export default historyZh;

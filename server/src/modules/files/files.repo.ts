@@ -258,6 +258,21 @@ export class FilesRepo {
       .execute();
   }
 
+  /** A user's trash entries put there before `before` (epoch ms), oldest first, `limit` of them. */
+  trashRootsBefore(userId: string, before: number, limit: number): Promise<FileRow[]> {
+    return this.db
+      .selectFrom('file')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('trashId', 'is not', null)
+      .whereRef('trashId', '=', 'id')
+      .where('trashedAt', '<', before)
+      .orderBy('trashedAt')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
   /** Delete a live row and, for a folder, every live row below it. */
   async deleteLive(userId: string, row: FileRow, trx: Db): Promise<void> {
     if (row.isFolder)

@@ -1,4 +1,4 @@
-import { ErrorCode, type OperationResult } from '@nimbus/contract';
+import { ErrorCode, TRASH_EXPIRY_OPERATION, type OperationResult } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -297,6 +297,33 @@ export class TrashService {
       });
       return rows.length;
     });
+  }
+
+  /**
+   * Retention: the owner's trash entries put there before `before` go for good, exactly as the
+   * owner's own sweep takes them (space, the versions and caches of their files, live events),
+   * `batch` at a time so the owner's lock is never held long. Running it again, or after a
+   * crash, finds only what is still there. Answers the entries that went.
+   */
+  async expire(owner: Owner, before: number, batch = 200): Promise<FileRow[]> {
+    const gone: FileRow[] = [];
+    for (;;) {
+      const rows = await this.files.withLock(owner.id, async () => {
+        const due = await this.repo.trashRootsBefore(owner.id, before, batch);
+        await this.sweepRows(owner, due);
+        return due;
+      });
+      gone.push(...rows);
+      if (rows.length < batch) break;
+    }
+    // the trash view reloads; no notice pops up for what nobody asked for just now
+    if (gone.length > 0)
+      this.files.notify(owner.id, 'operationTips', {
+        operation: TRASH_EXPIRY_OPERATION,
+        success: true,
+        msg: '',
+      });
+    return gone;
   }
 
   private async sweepRows(owner: Owner, rows: FileRow[]): Promise<void> {

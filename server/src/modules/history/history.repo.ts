@@ -45,31 +45,52 @@ export class HistoryRepo {
     return { rows, total: Number(total.n) };
   }
 
-  /** A file's versions beyond its newest `keep` that were made before `before` (epoch ms). */
-  async beyond(
-    fileId: string,
-    keep: number,
-    before: number,
-    trx: Db = this.db,
-  ): Promise<VersionRow[]> {
-    const extra = await trx
+  /** Every version of a file, newest first. */
+  versionsOf(fileId: string, trx: Db = this.db): Promise<VersionRow[]> {
+    return trx
       .selectFrom('fileVersion')
       .selectAll()
       .where('fileId', '=', fileId)
       .orderBy('createdAt', 'desc')
       .orderBy('id', 'desc')
-      .offset(keep)
-      .limit(100_000)
       .execute();
-    return extra.filter((v) => v.createdAt < before);
   }
 
-  async remove(ids: string[], trx: Db = this.db): Promise<void> {
-    for (let i = 0; i < ids.length; i += 500)
-      await trx
+  /**
+   * The files (and their owners) that may hold versions retention removes: more than `keep`
+   * versions, or one made before `madeBefore` (epoch ms) beside a newer one.
+   */
+  async filesToPrune(
+    keep: number,
+    madeBefore: number | null,
+  ): Promise<Array<{ fileId: string; userId: string }>> {
+    return this.db
+      .selectFrom('fileVersion')
+      .select(['fileId', 'userId'])
+      .groupBy(['fileId', 'userId'])
+      .having((eb) => {
+        const many = eb(eb.fn.countAll(), '>', keep);
+        if (madeBefore === null) return many;
+        return eb.or([
+          many,
+          eb.and([eb(eb.fn.countAll(), '>', 1), eb(eb.fn.min('createdAt'), '<', madeBefore)]),
+        ]);
+      })
+      .execute();
+  }
+
+  /** Removes these versions' rows; answers the stored bytes of the rows that were there. */
+  async remove(ids: string[], trx: Db = this.db): Promise<number> {
+    let bytes = 0;
+    for (let i = 0; i < ids.length; i += 500) {
+      const gone = await trx
         .deleteFrom('fileVersion')
         .where('id', 'in', ids.slice(i, i + 500))
+        .returning('storedSize')
         .execute();
+      for (const row of gone) bytes += Number(row.storedSize);
+    }
+    return bytes;
   }
 
   /**

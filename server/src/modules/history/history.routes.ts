@@ -5,6 +5,7 @@ import {
   confirms,
   historyListQuery,
   historyPathListQuery,
+  historyRetention,
   historyText,
   historyVersion,
   historyVersionQuery,
@@ -49,6 +50,10 @@ export async function historyRoutes(app: FastifyInstance): Promise<void> {
       );
       return ok(items, { count: total });
     },
+  );
+
+  api.get('/history/retention', { schema: { response: answers(historyRetention) } }, async () =>
+    ok(await history.retention()),
   );
 
   api.get(

@@ -5,8 +5,8 @@ import {
   ErrorCode,
   MAX_DOCUMENT_BYTES,
   OFFICE_SUFFIXES,
-  VERSION_PRUNE_AFTER_MS,
   type ChangedMeanwhile,
+  type HistoryRetention,
   type HistoryText,
   type HistoryVersion,
   type SavedContent,
@@ -26,6 +26,7 @@ import type { FilesService, Owner } from '../files/files.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { HistoryRepo, type VersionRow } from './history.repo.ts';
 import { scopeOf } from '../files/item-locks.ts';
+import { agedBefore, expiredVersions, type VersionPolicy } from './version-retention.ts';
 
 /** Kinds whose saves keep what they replaced: text and code, documents of the editors, office. */
 const VERSIONED = new Set<string>([...OFFICE_SUFFIXES, 'md', 'markdown', 'mind', 'km', 'txt']);
@@ -149,21 +150,11 @@ export class HistoryService {
     const pruned: VersionRow[] = [];
     if (kept) {
       // read before the transaction: on SQLite a query outside it would wait for it
-      const keep = Math.max(1, await this.settings.get('versionsPerFile'));
+      const policy = await this.policy();
       await this.files.transaction(async (trx) => {
         await this.repo.insert(kept, trx);
         await this.files.adjustSpace(owner.id, kept.storedSize, trx);
-        // retention: beyond the newest `keep`, only versions older than a day go, so a burst of
-        // replacements never pushes out what it replaced (the quota bounds it instead)
-        const before = Date.now() - VERSION_PRUNE_AFTER_MS;
-        pruned.push(...(await this.repo.beyond(current.id, keep, before, trx)));
-        if (pruned.length === 0) return;
-        await this.repo.remove(
-          pruned.map((v) => v.id),
-          trx,
-        );
-        const freed = pruned.reduce((sum, v) => sum + v.storedSize, 0);
-        await this.files.adjustSpace(owner.id, -freed, trx);
+        pruned.push(...(await this.pruneRows(owner.id, current.id, policy, Date.now(), trx)));
       });
     }
     await this.blobs.move(staged, this.files.placeOf(owner, current));
@@ -199,6 +190,66 @@ export class HistoryService {
     };
   }
 
+  // ---- retention ---------------------------------------------------------------------------
+
+  /** What the administrator's settings keep of each file's history. */
+  async policy(): Promise<VersionPolicy> {
+    const [keep, maxAgeDays] = await Promise.all([
+      this.settings.get('versionsPerFile'),
+      this.settings.get('versionRetentionDays'),
+    ]);
+    return { keep: Math.max(1, keep), maxAgeDays: Math.max(0, maxAgeDays) };
+  }
+
+  /** `GET /history/retention`: what a file's history keeps, for every signed-in user. */
+  async retention(): Promise<HistoryRetention> {
+    const policy = await this.policy();
+    return { versionsPerFile: policy.keep, versionRetentionDays: policy.maxAgeDays };
+  }
+
+  /**
+   * A file's versions that retention removes at `now`, gone in the caller's transaction with
+   * their space given back (only rows still there count: a second run frees nothing twice).
+   * Answers them; their bytes are the caller's to remove after the commit.
+   */
+  private async pruneRows(
+    userId: string,
+    fileId: string,
+    policy: VersionPolicy,
+    now: number,
+    trx: Db,
+  ): Promise<VersionRow[]> {
+    const gone = expiredVersions(await this.repo.versionsOf(fileId, trx), policy, now);
+    if (gone.length === 0) return gone;
+    const freed = await this.repo.remove(
+      gone.map((v) => v.id),
+      trx,
+    );
+    if (freed > 0) await this.files.adjustSpace(userId, -freed, trx);
+    return gone;
+  }
+
+  /**
+   * Retention in the background: every file's versions beyond the settings go (also those of
+   * files no longer saved), under each owner's lock, rows first and bytes after (a crash between
+   * leaves only bytes nobody lists). Answers how many went, by owner.
+   */
+  async expire(now = Date.now()): Promise<Map<string, number>> {
+    const policy = await this.policy();
+    const removed = new Map<string, number>();
+    for (const { fileId, userId } of await this.repo.filesToPrune(
+      policy.keep,
+      agedBefore(policy, now),
+    )) {
+      const gone = await this.files.withLock(userId, () =>
+        this.files.transaction((trx) => this.pruneRows(userId, fileId, policy, now, trx)),
+      );
+      for (const v of gone) await this.blobs.remove(this.blobs.version(userId, v.fileId, v.id));
+      if (gone.length > 0) removed.set(userId, (removed.get(userId) ?? 0) + gone.length);
+    }
+    return removed;
+  }
+
   // ---- reading -----------------------------------------------------------------------------
 
   /** A page of a file's versions, newest first (the owner's). */
@@ -225,7 +276,7 @@ export class HistoryService {
     return this.page(row, pageIndex, pageSize);
   }
 
-  /** Every version a file has (at most the retention limit), newest first; no access check. */
+  /** Every version a file has (at most what retention keeps), newest first; no access check. */
   async all(row: FileRow): Promise<HistoryVersion[]> {
     return (await this.page(row, 1, 1000)).items;
   }
@@ -312,8 +363,8 @@ export class HistoryService {
     requireAuthority(actor, 'cloud:file:delete');
     const version = await this.version(actor, id, fileId);
     await this.files.transaction(async (trx) => {
-      await this.repo.remove([version.id], trx);
-      await this.files.adjustSpace(actor.id, -version.storedSize, trx);
+      const freed = await this.repo.remove([version.id], trx);
+      if (freed > 0) await this.files.adjustSpace(actor.id, -freed, trx);
     });
     await this.blobs.remove(this.blobs.version(actor.id, version.fileId, version.id));
   }

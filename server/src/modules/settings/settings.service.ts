@@ -27,6 +27,10 @@ export interface DriveSettings {
   ldap: LdapConfig;
   /** Earlier versions kept of each file; the oldest go beyond it (history). */
   versionsPerFile: number;
+  /** Trash items older than this many days go by themselves (retention); 0: never. */
+  trashRetentionDays: number;
+  /** Versions older than this many days go, a file's newest always staying; 0: never. */
+  versionRetentionDays: number;
   /** A line of plain text under the sign-in and share pages. */
   footerText: string;
 }
@@ -53,6 +57,8 @@ const DEFAULTS: DriveSettings = {
     defaultRoleList: [],
   },
   versionsPerFile: DEFAULT_VERSIONS_PER_FILE,
+  trashRetentionDays: 0,
+  versionRetentionDays: 0,
   footerText: '',
 };
 
@@ -138,14 +144,20 @@ export class SettingsService {
       ...(drive.netdiskLogo ? { netdiskLogo: drive.netdiskLogo } : {}),
       footerText: drive.footerText,
       versionsPerFile: drive.versionsPerFile,
+      trashRetentionDays: drive.trashRetentionDays,
+      versionRetentionDays: drive.versionRetentionDays,
     };
   }
 
-  /** `PUT /website/setting/update` (administrators): the footer line, the versions kept. */
+  /** `PUT /website/setting/update` (administrators): the footer line, what is kept how long. */
   async updateWebsite(actor: Actor, body: WebsiteSettingBody): Promise<WebsiteSetting> {
     requireAuthority(actor, 'cloud:set:sync');
     if (body.footerText !== undefined) await this.set('footerText', body.footerText.trim());
     if (body.versionsPerFile !== undefined) await this.set('versionsPerFile', body.versionsPerFile);
+    if (body.trashRetentionDays !== undefined)
+      await this.set('trashRetentionDays', body.trashRetentionDays);
+    if (body.versionRetentionDays !== undefined)
+      await this.set('versionRetentionDays', body.versionRetentionDays);
     return this.website(actor);
   }
 

@@ -1,3 +1,4 @@
+import { TRASH_EXPIRY_OPERATION } from '@nimbus/contract';
 import { useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { LiveMessage } from '../../api/events';
@@ -348,7 +349,8 @@ function applyOne(
       return;
     }
     case 'operationTips': {
-      if (body.operation === 'clear-trash') {
+      // emptied by the owner, or old items gone by the retention setting
+      if (body.operation === 'clear-trash' || body.operation === TRASH_EXPIRY_OPERATION) {
         void queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('trash', '') });
       }
       return;

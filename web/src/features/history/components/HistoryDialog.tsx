@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   recoverVersion,
+  useHistoryRetention,
   useVersions,
   versionFileUrl,
   versionKeys,
@@ -30,6 +31,7 @@ export function HistoryDialog({ target, onClose }: { target: HistoryTarget; onCl
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const versions = useVersions(target.id, true);
+  const retention = useHistoryRetention(true).data;
   const items = versions.data?.pages.flatMap((p) => p.items) ?? [];
   const [shown, setShown] = useState<Shown | null>(null);
   const [restoring, setRestoring] = useState<string | null>(null);
@@ -82,7 +84,20 @@ export function HistoryDialog({ target, onClose }: { target: HistoryTarget; onCl
     />
   ) : (
     <>
-      <Typography.Paragraph type="secondary">{t('intro')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t('intro')}
+        {retention ? (
+          <span data-testid="versions-kept">
+            {' '}
+            {retention.versionRetentionDays > 0
+              ? t('keptDays', {
+                  count: retention.versionsPerFile,
+                  days: retention.versionRetentionDays,
+                })
+              : t('kept', { count: retention.versionsPerFile })}
+          </span>
+        ) : null}
+      </Typography.Paragraph>
       <ul className="nb-versions" data-testid="versions-list">
         {items.map((version) => (
           <li key={version.id} className="nb-versions__item" data-testid="versions-item">

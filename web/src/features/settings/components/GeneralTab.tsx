@@ -24,6 +24,7 @@ import { useBranding } from '../../../lib/branding';
 import { useSessionStore } from '../../../stores/session';
 import { authKeys, useUserInfo, useWebsiteRecord } from '../../../api/account';
 import { WebpStorageCard } from '../../images/components/WebpStorageCard';
+import { RetentionCard } from './RetentionCard';
 import {
   rebuildIndex,
   recalculateFolderSize,
@@ -386,6 +387,7 @@ export function GeneralTab({ isAdmin }: { isAdmin: boolean }) {
         <div style={{ display: 'grid', gap: 16, alignContent: 'start' }}>
           <BrandingCard />
           <WebsiteCard />
+          <RetentionCard />
         </div>
       ) : null}
       <div style={{ display: 'grid', gap: 16 }}>
