@@ -133,7 +133,7 @@ const drive = {
         'Items in the trash longer than this leave it by themselves, their space freed. 0 keeps them until deleted.',
       versionRetentionDays: 'Remove versions older than',
       versionRetentionDaysHint:
-        'Earlier versions older than this go, but a file’s newest version always stays. 0: no age limit.',
+        "Earlier versions older than this go, but a file's newest version always stays. 0: no age limit.",
       days: 'days',
       save: 'Save retention',
       saved: 'Retention saved',
@@ -159,7 +159,7 @@ const drive = {
         versionsDays_one: 'The newest version of each file',
         versionsDays_other:
           'The newest {{count}} versions of each file, none older than {{days}} days except the newest',
-        uploads: '3 days untouched (a share visitor’s: 1 hour); a finished one for 1 day',
+        uploads: "3 days untouched (a share visitor's: 1 hour); a finished one for 1 day",
         drafts: 'The newest {{count}} per person (16 MB of text in all)',
         caches:
           'While the content they were made of exists, within NIMBUS_CACHE_MAX_BYTES (least recently used go first)',
