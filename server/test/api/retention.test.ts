@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TRASH_EXPIRY_OPERATION } from '@nimbus/contract';
 import type {
   AuditEntry,
   HistoryRetention,
   HistoryVersion,
   WebsiteSetting,
 } from '@nimbus/contract';
+import type { LiveEvent } from '../../src/events/bus.ts';
 import { JOB_RETENTION } from '../../src/modules/retention/retention.jobs.ts';
 import { call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder } from '../share-fixtures.ts';
@@ -16,6 +18,14 @@ import { makeFolder } from '../share-fixtures.ts';
 // dating rows back, as a clock would have.
 
 const DAY = 24 * 60 * 60 * 1000;
+
+/** Ask again until `check` holds (events are delivered a moment after they are published). */
+async function until(check: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 const { t, admin } = useAdminApp({ once: true });
 
 type User = Awaited<ReturnType<typeof makeUser>>;
@@ -97,6 +107,10 @@ describe('trash retention', () => {
     await trashedDaysAgo(young, 29);
     expect(await used(u)).toBe(1800);
 
+    // the owner's browsers hear of it as of their own "delete for good": the trash view
+    // reloads and the quota bar shows the space given back
+    const heard: LiveEvent[] = [];
+    const stop = t.app.services.events.subscribe(u.userId, (e) => heard.push(e));
     const set = await settings({ trashRetentionDays: 30 });
     expect(set.body.data!.trashRetentionDays).toBe(30);
     // two runs at once (two nodes, a retry after a crash) free the space once
@@ -104,6 +118,14 @@ describe('trash retention', () => {
 
     expect(await trashNames(u)).toEqual(['young.txt']);
     expect(await used(u)).toBe(300);
+    await until(() => heard.some((e) => e.url === 'operationTips'));
+    stop();
+    const told = heard.filter((e) => e.url === 'operationTips');
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({
+      body: { operation: TRASH_EXPIRY_OPERATION, success: true },
+      space: 300,
+    });
     const trashFolder = path.join(t.dataDir, 'trash', u.username);
     expect(fs.readdirSync(trashFolder)).toEqual([young]);
     const entries = await auditOf('trash.expire', u.username);
