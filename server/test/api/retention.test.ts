@@ -235,4 +235,26 @@ describe('version retention', () => {
     expect(await used(u)).toBe(before - freed);
     expect(await auditOf('versions.expire', u.username)).toHaveLength(1);
   });
+  it('gives the space of a version back once when it is deleted twice at once', async () => {
+    const u = await newUser();
+    const id = await putFile(t, owner(u), '/', 'twice.md', 'first');
+    await save(u, id, 'second');
+    const [version] = await versions(u, id);
+    const before = await used(u);
+    const stored = await t.database.db
+      .selectFrom('fileVersion')
+      .select('storedSize')
+      .where('id', '=', version!.id)
+      .executeTakeFirstOrThrow();
+    const answers = await Promise.all(
+      [1, 2].map(() =>
+        call(t.app, 'DELETE', '/history/delete', {
+          token: u.token,
+          query: { id: version!.id, fileId: id },
+        }),
+      ),
+    );
+    expect(answers.some((a) => a.body.code === 0)).toBe(true);
+    expect(await used(u)).toBe(before - Number(stored.storedSize));
+  });
 });
