@@ -172,9 +172,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     services.locks.start({ log: app.log.child({ module: 'locks' }) });
     services.jobs.start({ log: app.log.child({ module: 'jobs' }) });
     services.cache.start({ log: app.log.child({ module: 'cache' }) });
-    const schedule = (type: string, delayMs: number, what: string, key?: string) =>
+    // keyed by its kind: a job of the kind already waiting (another node's, or this one's last
+    // round still running) stands for this one
+    const schedule = (type: string, delayMs: number, what: string) =>
       void services.jobs
-        .enqueue(type, {}, { userId: null, delayMs, key })
+        .enqueue(type, {}, { userId: null, delayMs, key: type })
         .catch((err: unknown) => app.log.warn({ err }, `could not schedule ${what}`));
     // abandoned uploads are removed (and their space freed) a minute after boot, then every 6
     // hours; the caches lose what was made of content gone, and keep to their bound, a few
@@ -182,8 +184,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     const cleanUp = () => {
       schedule(JOB_UPLOAD_CLEANUP, 60_000, 'the clean-up of abandoned uploads');
       schedule(JOB_CACHE_SWEEP, 3 * 60_000, 'the sweep of the caches');
-      // old trash items and versions go (retention settings), once at a time across nodes
-      schedule(JOB_RETENTION, 5 * 60_000, 'retention', JOB_RETENTION);
+      // old trash items and versions go (retention settings)
+      schedule(JOB_RETENTION, 5 * 60_000, 'retention');
     };
     cleanUp();
     cleanupTimer = setInterval(cleanUp, 6 * 3600_000);
