@@ -6,15 +6,22 @@ import { actorOf } from '../auth/auth.plugin.ts';
 import { ok } from '../../lib/reply.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ErrorCode } from '@nimbus/contract';
-import { notReady } from './readiness.ts';
+import { databaseReady, notReady, READINESS_TIMEOUT_MS } from './readiness.ts';
 
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { settings, updates } = app.services;
 
-  // plain text for load balancers: "ok" once the database answers
+  // plain text for load balancers: "ok" once the database answers, and 503 when it does not
+  // answer in time (a stuck database must not hold the check open)
   api.get('/public/health', { config: { public: true } }, async (_request, reply) => {
-    await settings.databaseReachable();
+    if (!(await databaseReady(() => settings.databaseReachable())))
+      throw new AppError(
+        ErrorCode.OFFLINE,
+        `Not alive: the database did not answer within ${READINESS_TIMEOUT_MS} ms`,
+        { notReady: ['database'] },
+        503,
+      );
     return reply.type('text/plain').send('ok');
   });
   // readiness, for load balancers and orchestrators: 200 when the database answers and the
