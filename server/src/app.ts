@@ -20,6 +20,7 @@ import {
 } from '@nimbus/contract';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.ts';
+import type { EarlyServer } from './early-server.ts';
 import { installLegacyStatus } from './lib/legacy-status.ts';
 import { AppError } from './lib/errors.ts';
 import { installJsonDepthLimit } from './lib/json-depth.ts';
@@ -114,6 +115,10 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** An already open database (tests); otherwise one is opened from the config. */
   database?: DbHandle;
+  /** The server that already listens and answers 503 while the app starts (early-server.ts). */
+  early?: EarlyServer;
+  /** Awaited just before the migrations run (tests hold the start there). */
+  beforeMigrations?: () => Promise<void>;
 }
 
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
@@ -125,6 +130,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 10 * 1024 * 1024,
     routerOptions: { maxParamLength: 1000, querystringParser: parseQueryString },
+    ...(options.early ? { serverFactory: options.early.serverFactory } : {}),
   }).withTypeProvider<ZodTypeProvider>();
   // an empty optional value of a query string is one not given (`sortProp=&sortOrder=`)
   app.setValidatorCompiler<z.ZodType>((route) => {
@@ -146,7 +152,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const database =
     options.database ?? openDatabase({ ...config, log: app.log.child({ module: 'db' }) });
+  options.early?.setPhase('migrating');
+  await options.beforeMigrations?.();
   await migrateToLatest(database.db);
+  options.early?.setPhase('starting');
   const services = createServices(database, config);
   await services.menus.ensureSeeded();
   await services.blobs.init();

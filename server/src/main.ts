@@ -1,8 +1,18 @@
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
+import { EarlyServer } from './early-server.ts';
 
 const config = loadConfig();
-const app = await buildApp({ config });
+// listen first: while the database is migrated and the app starts, requests get 503 "migrating"
+// (readiness names the phase) rather than a refused connection
+const early = new EarlyServer();
+try {
+  await early.listen(config.port, config.host);
+} catch (err) {
+  console.error(`could not start: ${(err as Error).message}`);
+  process.exit(1);
+}
+const app = await buildApp({ config, early });
 
 let closing = false;
 const shutdown = async (signal: string) => {
@@ -12,7 +22,7 @@ const shutdown = async (signal: string) => {
   const timer = setTimeout(() => process.exit(1), 10_000);
   timer.unref();
   try {
-    await app.close();
+    await early.close(app);
     process.exit(0);
   } catch (err) {
     app.log.error({ err }, 'shutdown failed');
@@ -34,7 +44,7 @@ process.on('uncaughtException', (err, origin) => {
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 try {
-  await app.listen({ port: config.port, host: config.host });
+  await early.handOver(app);
   app.log.info(`Nimbus is ready on http://localhost:${config.port}`);
 } catch (err) {
   app.log.error({ err }, 'could not start');

@@ -1,6 +1,10 @@
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { testConfig } from '../../src/config.ts';
+import { EarlyServer } from '../../src/early-server.ts';
 import { READINESS_TIMEOUT_MS } from '../../src/modules/health/readiness.ts';
-import { dialect, useAdminApp } from '../harness.ts';
+import { databaseAt, dialect, useAdminApp } from '../harness.ts';
 
 // Liveness (/public/health) and readiness (/public/ready) answer promptly, whatever the
 // database does.
@@ -44,5 +48,56 @@ describe('/api/public/health', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/public/health' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('ok');
+  });
+});
+
+describe('while the database is migrated at start', () => {
+  it('listens at once: ready says 503 "migrating", every other route 503, then all serve', async () => {
+    // a database as the first release left it: the rest of the migrations run at start
+    const { database, dataDir, url } = await databaseAt('001-accounts');
+    await database.close();
+    const early = new EarlyServer();
+    const port = await early.listen(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${port}/api`;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let atMigrations!: () => void;
+    const migrating = new Promise<void>((r) => (atMigrations = r));
+    const building = buildApp({
+      config: testConfig({ dataDir, databaseUrl: url }),
+      early,
+      logger: false,
+      beforeMigrations: async () => {
+        atMigrations();
+        await held;
+      },
+    });
+    let app: FastifyInstance | undefined;
+    try {
+      await migrating;
+      const ready = await fetch(`${base}/public/ready`);
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('retry-after')).toBe('5');
+      expect(await ready.json()).toEqual({
+        code: 11,
+        message: expect.stringContaining('migrated') as unknown,
+        data: { notReady: ['migrating'] },
+      });
+      for (const path of ['/public/health', '/user/info', '/file/list']) {
+        const res = await fetch(`${base}${path}`, { method: 'POST', body: '{}' });
+        expect(res.status, path).toBe(503);
+        expect(((await res.json()) as { message: string }).message).toContain('starting');
+      }
+      release();
+      app = await building;
+      await early.handOver(app);
+      const after = await fetch(`${base}/public/ready`);
+      expect(after.status).toBe(200);
+      expect((await fetch(`${base}/public/health`)).status).toBe(200);
+      expect((await fetch(`${base}/user/info`)).status).toBe(401);
+    } finally {
+      release();
+      await early.close(app ?? (await building.catch(() => undefined)));
+    }
   });
 });
