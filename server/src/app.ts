@@ -40,6 +40,7 @@ import { Metrics } from './modules/health/metrics.ts';
 import { metricsRoute } from './modules/health/metrics.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { tasksRoutes } from './modules/tasks/tasks.routes.ts';
+import { checkRoutes } from './modules/check/check.routes.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { downloadRoutes } from './modules/files/download.routes.ts';
 import { uploadRoutes } from './modules/upload/upload.routes.ts';
@@ -296,6 +297,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(settingsRoutes);
       await api.register(eventsRoutes);
       await api.register(tasksRoutes);
+      await api.register(checkRoutes);
       await api.register(filesRoutes);
       await api.register(downloadRoutes);
       await api.register(uploadRoutes);

@@ -64,6 +64,7 @@ import { registerMediaJobs } from './modules/media/media.jobs.ts';
 import { PreviewService } from './modules/preview/preview.service.ts';
 import { OfficeService, officeCacheKeeper } from './modules/office/office.service.ts';
 import { CacheService } from './modules/cache/cache.service.ts';
+import { DriveCheckService } from './modules/check/drive-check.service.ts';
 import { registerCacheJobs } from './modules/cache/cache.jobs.ts';
 import { RetentionService } from './modules/retention/retention.service.ts';
 import { registerRetentionJobs } from './modules/retention/retention.jobs.ts';
@@ -212,6 +213,8 @@ export function createServices(database: DbHandle, config: Config) {
     owners: () => users.owners(),
   });
   registerRetentionJobs({ jobs, retention });
+  const driveCheck = new DriveCheckService(db, blobs, jobs);
+  driveCheck.register();
   const search = new SearchService(
     searchRepo,
     new SearchHistoryRepo(db),
@@ -258,6 +261,7 @@ export function createServices(database: DbHandle, config: Config) {
     locks,
     jobs,
     tasks,
+    driveCheck,
     shareAccess,
     shares,
     shareBrowse,

@@ -5,6 +5,7 @@ export * from './users.ts';
 export * from './menus.ts';
 export * from './settings.ts';
 export * from './tasks.ts';
+export * from './check.ts';
 export * from './format.ts';
 export * from './file-kinds.ts';
 export * from './share.ts';

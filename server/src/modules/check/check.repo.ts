@@ -1,5 +1,7 @@
 import type { Db } from '../../db/index.ts';
 
+const LAST_RUN_KEY = 'driveCheck.lastRun';
+
 /** One row of the `file` table as the check reads it. */
 export interface CheckedRow {
   id: string;
@@ -13,7 +15,7 @@ export interface CheckedRow {
 
 /** The queries of the consistency check (check.service.ts): read-only but for its repairs. */
 export class CheckRepo {
-  constructor(private readonly db: Db) {}
+  constructor(readonly db: Db) {}
 
   async users(
     only?: string[],
@@ -61,6 +63,25 @@ export class CheckRepo {
 
   setUsed(userId: string, usedBytes: number, trx: Db): Promise<unknown> {
     return trx.updateTable('user').set({ usedBytes }).where('id', '=', userId).execute();
+  }
+
+  /** The last check run from the web app, as JSON text (one setting). */
+  async lastRun(): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('setting')
+      .select('value')
+      .where('key', '=', LAST_RUN_KEY)
+      .executeTakeFirst();
+    return row?.value;
+  }
+
+  async saveRun(value: string): Promise<void> {
+    const now = Date.now();
+    await this.db
+      .insertInto('setting')
+      .values({ key: LAST_RUN_KEY, value, updatedAt: now })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value, updatedAt: now }))
+      .execute();
   }
 
   transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {

@@ -1,18 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/index.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
+import type { CHECK_FINDING_KINDS } from '@nimbus/contract';
 import { CheckRepo, type CheckedRow } from './check.repo.ts';
 
 /** What the consistency check can find (docs/operations.md, "Consistency check"). */
-export type FindingKind =
-  | 'missing-bytes'
-  | 'stray-bytes'
-  | 'kind-differs'
-  | 'size-differs'
-  | 'hash-differs'
-  | 'folder-size'
-  | 'used-space'
-  | 'unfinished-journal';
+export type FindingKind = (typeof CHECK_FINDING_KINDS)[number];
 
 export interface Finding {
   kind: FindingKind;
@@ -35,6 +28,8 @@ export interface CheckOptions {
   /** Check these users only (their rows, bytes, sizes); the journal is checked as a whole. */
   userIds?: string[];
   now?: number;
+  /** Told how far the check is, 0..99, and what it is at (a username, "hashes", "repairs"). */
+  progress?: (percent: number, note: string) => void;
 }
 
 export interface CheckReport {
@@ -67,7 +62,9 @@ export async function checkDrive(
   const users = await repo.users(options.userIds);
   let rowCount = 0;
 
-  for (const user of users) {
+  for (const [index, user] of users.entries()) {
+    // the users' trees are most of the work, then the hashes
+    options.progress?.(Math.floor((index / users.length) * 80), user.username);
     const add = (kind: FindingKind, item: string, detail: string) => {
       const finding = { kind, user: user.username, userId: user.id, item, detail, repaired: false };
       findings.push(finding);
@@ -221,7 +218,8 @@ export async function checkDrive(
     }
     sample = sample.slice(0, size);
   }
-  for (const { user, row, at } of sample) {
+  for (const [index, { user, row, at }] of sample.entries()) {
+    options.progress?.(80 + Math.floor((index / sample.length) * 15), 'hashes');
     const digest = await sha256(store, at);
     if (digest !== null && digest !== row.hash)
       findings.push({
@@ -249,6 +247,7 @@ export async function checkDrive(
   // ---- repairs ----
   let lostAndFound: string | null = null;
   if (options.repair) {
+    options.progress?.(95, 'repairs');
     for (const user of users) {
       const userFindings = findings.filter(
         (f) => f.userId === user.id && (f.kind === 'folder-size' || f.kind === 'used-space'),

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** What the check of the drive can find (docs/operations.md, "Consistency check"). */
+export const CHECK_FINDING_KINDS = [
+  'missing-bytes',
+  'stray-bytes',
+  'kind-differs',
+  'size-differs',
+  'hash-differs',
+  'folder-size',
+  'used-space',
+  'unfinished-journal',
+] as const;
+
+/** One thing the check found: repaired, or left for a person. */
+export const checkFinding = z.object({
+  kind: z.enum(CHECK_FINDING_KINDS),
+  /** The owner's username; empty when no user is known. */
+  user: z.string(),
+  userId: z.string(),
+  /** A path in the user's tree, `trash/<id>`, `versions/<file>/<version>`… */
+  item: z.string(),
+  detail: z.string(),
+  repaired: z.boolean(),
+});
+export type CheckFinding = z.infer<typeof checkFinding>;
+
+/** `POST /cloud/check`: hash every file (`full`) or a sample, and repair what can be. */
+export const driveCheckStart = z.object({
+  full: z.boolean().default(false),
+  repair: z.boolean().default(false),
+});
+export type DriveCheckStart = z.infer<typeof driveCheckStart>;
+
+/** `GET /cloud/check`: the check running now, or the last one with what it found. */
+export const driveCheckView = z.object({
+  /** `none` before the first check. */
+  state: z.enum(['none', 'queued', 'running', 'done', 'failed']),
+  taskId: z.string().nullable(),
+  full: z.boolean(),
+  repair: z.boolean(),
+  /** 0..100 */
+  progress: z.number(),
+  /** While running: the user being checked; when failed: why. */
+  message: z.string().nullable(),
+  startedAt: z.number().nullable(),
+  finishedAt: z.number().nullable(),
+  /** Once done. */
+  report: z
+    .object({
+      users: z.number().int(),
+      rows: z.number().int(),
+      hashed: z.number().int(),
+      /** Where bytes no row owned were moved, when any were. */
+      lostAndFound: z.string().nullable(),
+      findings: z.array(checkFinding),
+    })
+    .nullable(),
+});
+export type DriveCheckView = z.infer<typeof driveCheckView>;
