@@ -1,4 +1,6 @@
 import type {
+  DriveCheckStart,
+  DriveCheckView,
   OcrView,
   PreviewConfig,
   TranscodeConfig,
@@ -8,14 +10,37 @@ import type {
   WebsiteSetting,
   WebsiteSettingBody,
 } from '@nimbus/contract';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, postForm } from '../../api/client';
 
 export const settingsKeys = {
   config: (name: string) => ['settings', 'config', name] as const,
   transcodes: ['settings', 'transcodes'] as const,
   syncState: ['settings', 'sync-state'] as const,
+  driveCheck: ['settings', 'drive-check'] as const,
 };
+
+/** The check of the drive running now, or the last one; followed every second while it runs. */
+export function useDriveCheck() {
+  return useQuery({
+    queryKey: settingsKeys.driveCheck,
+    queryFn: ({ signal }) => api.get<DriveCheckView>('/cloud/check', undefined, { signal }),
+    refetchInterval: (query) => {
+      const state = query.state.data?.state;
+      return state === 'running' || state === 'queued' ? 1000 : false;
+    },
+  });
+}
+
+/** Starts a check of the drive (409 while one runs: the client shows the reason). */
+export function useStartDriveCheck() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (options: DriveCheckStart) => api.post<DriveCheckView>('/cloud/check', options),
+    onSuccess: (view) => queryClient.setQueryData(settingsKeys.driveCheck, view),
+    onError: () => void queryClient.invalidateQueries({ queryKey: settingsKeys.driveCheck }),
+  });
+}
 
 export async function updateProfile(input: { id: string; showName: string }): Promise<void> {
   await api.put('/user/update', input);

@@ -6,6 +6,7 @@ import { useUserInfo } from '../../../api/account';
 import { LdapTab, MfaTab, OcrTab, PreviewTab, TranscodeTab } from '../components/AdminTabs';
 import { AppearanceForm } from '../components/AppearanceForm';
 import { AuditTab } from '../components/AuditTab';
+import { DriveCheckTab } from '../components/DriveCheckTab';
 import { GeneralTab } from '../components/GeneralTab';
 
 /** The authority that unlocks drive-wide settings (API notes §1.12). */
@@ -37,6 +38,7 @@ export function CloudManagerPage() {
           { key: 'ldap', label: t('tabs.ldap'), children: <LdapTab /> },
           { key: 'mfa', label: t('tabs.mfa'), children: <MfaTab /> },
           { key: 'audit', label: t('tabs.audit'), children: <AuditTab /> },
+          { key: 'check', label: t('tabs.check'), children: <DriveCheckTab /> },
         ]
       : []),
   ];
