@@ -137,6 +137,7 @@ describe('the cache sweep', () => {
       .toBeGreaterThan(before!.mtimeMs + HOUR / 2);
   });
 
+  // two real LibreOffice conversions: a minute on a busy machine
   it('removes an office document’s PDF and first page once its content changed', async () => {
     await start();
     const rtf = (text: string) =>
@@ -162,7 +163,7 @@ describe('the cache sweep', () => {
     expect(await names('office')).toEqual([expect.stringMatching(new RegExp(`^${other}-`))]);
     expect(await names('cover')).toEqual([]);
     expect(await names('thumbnail')).toEqual([]);
-  });
+  }, 90_000);
 
   it('removes what was made of files whose rows are gone (their owner deleted)', async () => {
     await start();
