@@ -265,6 +265,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     streams: services.eventStreams,
     jobCounts: (states) => jobsRepo.countsByTypeAndState(states),
     mostUsed: (limit) => services.users.mostUsed(limit),
+    uploadSessions: () => services.uploads.sessionCounts(),
+    contentQueues: () => services.searchIndex.lanes.queueCounts(),
   });
   metrics.install(app);
   metricsRoute(app, metrics);

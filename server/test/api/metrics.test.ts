@@ -9,6 +9,7 @@ import { openDatabase, type DbHandle } from '../../src/db/index.ts';
 import { SettingsService } from '../../src/modules/settings/settings.service.ts';
 import { databaseReady } from '../../src/modules/health/readiness.ts';
 import { call, login, ADMIN, makeTestApp, makeUser, setupAdmin } from '../harness.ts';
+import { chunkPlan, sendChunk, uploadFile } from '../upload-client.ts';
 
 // Readiness answers 503 naming what cannot serve; /metrics speaks Prometheus' text format to
 // administrators and the scrape token only, with route patterns (never raw URLs) as labels.
@@ -267,6 +268,62 @@ describe('GET /metrics', () => {
     expect(used.length).toBeLessThanOrEqual(50);
     expect(used.find((s) => s.labels.user_id === me.id)?.value).toBe(123_456);
     for (const s of used) expect(s.labels.user_id).not.toBe(ADMIN.username);
+  });
+
+  it('counts the upload sessions under way and the documents waiting for text reading and OCR', async () => {
+    const valueOf = (all: Sample[], name: string, labels: Record<string, string>) =>
+      all.find(
+        (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+      )?.value ?? 0;
+    const before = await samples();
+    // the first of two chunks: the session stays under way
+    const plan = chunkPlan({ name: 'half.bin', content: Buffer.alloc(20, 7), chunkSize: 10 });
+    const first = plan.chunks[0]!;
+    const fields = {
+      ...plan.base,
+      chunkNumber: first.chunkNumber,
+      currentChunkSize: first.currentChunkSize,
+    };
+    const sent = await sendChunk(app, userToken, fields, first.bytes);
+    expect(sent.body.code, sent.body.message).toBe(0);
+    const after = await samples();
+    const uploading = { state: 'uploading' };
+    expect(valueOf(after, 'nimbus_upload_sessions', uploading)).toBe(
+      valueOf(before, 'nimbus_upload_sessions', uploading) + 1,
+    );
+    // every lane is reported, queued and running, when empty too
+    for (const lane of ['text', 'ocr'])
+      for (const state of ['queued', 'running'])
+        expect(
+          after.some(
+            (s) =>
+              s.name === 'nimbus_content_queue' &&
+              s.labels.lane === lane &&
+              s.labels.state === state,
+          ),
+          `${lane} ${state}`,
+        ).toBe(true);
+    // a document put back in the OCR queue is counted there
+    await uploadFile(app, userToken, { name: 'scan.txt', content: Buffer.from('to be read') });
+    let doc: { docKey: number } | undefined;
+    for (const deadline = Date.now() + 10_000; !doc && Date.now() < deadline;) {
+      doc = await database.db
+        .selectFrom('searchDoc')
+        .select('docKey')
+        .where('name', '=', 'scan.txt')
+        .where('live', '=', 1)
+        .executeTakeFirst();
+      if (!doc) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(doc).toBeDefined();
+    const queued = { lane: 'ocr', state: 'queued' };
+    const ocrBefore = valueOf(await samples(), 'nimbus_content_queue', queued);
+    await database.db
+      .updateTable('searchDoc')
+      .set({ state: 'pending_ocr' })
+      .where('docKey', '=', doc!.docKey)
+      .execute();
+    expect(valueOf(await samples(), 'nimbus_content_queue', queued)).toBe(ocrBefore + 1);
   });
 
   it('never writes the scrape token to the log', async () => {

@@ -30,6 +30,8 @@ export interface MetricSources {
     states: Array<(typeof JOB_STATES)[number]>,
   ): Promise<Array<{ type: string; state: string; count: number }>>;
   mostUsed(limit: number): Promise<Array<{ id: string; usedBytes: number }>>;
+  uploadSessions(): Promise<Array<{ state: string; count: number }>>;
+  contentQueues(): Promise<Array<{ lane: string; state: string; count: number }>>;
 }
 
 interface Latency {
@@ -181,6 +183,20 @@ export class Metrics {
     head('nimbus_jobs', 'gauge', 'Background jobs by type and state (queued, running, failed).');
     for (const row of jobs)
       out.push(`nimbus_jobs${labels({ type: row.type, state: row.state })} ${row.count}`);
+
+    const uploads = await this.sources.uploadSessions();
+    head('nimbus_upload_sessions', 'gauge', 'Upload sessions not done, by state.');
+    for (const row of uploads)
+      out.push(`nimbus_upload_sessions${labels({ state: row.state })} ${row.count}`);
+
+    const lanes = await this.sources.contentQueues();
+    head(
+      'nimbus_content_queue',
+      'gauge',
+      'Documents waiting for (queued) or in (running) text reading and OCR, by lane.',
+    );
+    for (const row of lanes)
+      out.push(`nimbus_content_queue${labels({ lane: row.lane, state: row.state })} ${row.count}`);
 
     const users = await this.sources.mostUsed(TOP_USERS);
     head(

@@ -62,6 +62,17 @@ export class ContentLanes {
     this.gate = new Gate(async () => (await this.ocrSettings.get()).maxTasks);
   }
 
+  /** Live documents queued and claimed in each lane (the OCR and text-reading backlogs). */
+  async queueCounts(): Promise<Array<{ lane: Lane; state: 'queued' | 'running'; count: number }>> {
+    const counts = new Map<string, number>(
+      (await this.repo.laneCounts()).map((row) => [row.state, row.count]),
+    );
+    return (Object.entries(LANES) as Array<[Lane, LaneSpec]>).flatMap(([lane, spec]) => [
+      { lane, state: 'queued' as const, count: counts.get(spec.pending) ?? 0 },
+      { lane, state: 'running' as const, count: counts.get(spec.running) ?? 0 },
+    ]);
+  }
+
   stop(): void {
     for (const timer of this.kicks.values()) clearTimeout(timer);
     this.kicks.clear();

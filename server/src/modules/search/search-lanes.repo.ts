@@ -17,6 +17,18 @@ export abstract class SearchLanesRepo extends SearchDocsRepo {
       .execute();
   }
 
+  /** Live documents waiting in or claimed by a lane, by state. */
+  async laneCounts(): Promise<Array<{ state: string; count: number }>> {
+    const rows = await this.db
+      .selectFrom('searchDoc')
+      .select(['state', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('state', 'in', ['pending', 'pending_ocr', 'running', 'running_ocr'])
+      .where('live', '=', 1)
+      .groupBy('state')
+      .execute();
+    return rows.map((row) => ({ state: row.state, count: Number(row.count) }));
+  }
+
   /** Users with documents queued or claimed in either lane. */
   async usersWithWork(): Promise<string[]> {
     const rows = await this.db

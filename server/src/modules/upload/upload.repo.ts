@@ -267,4 +267,15 @@ export class UploadRepo {
     }
     return counts;
   }
+
+  /** Upload sessions by state (uploading, merging; failed ones waiting to be cleaned up). */
+  async countsByState(): Promise<Array<{ state: string; count: number }>> {
+    const rows = await this.db
+      .selectFrom('uploadSession')
+      .select(['state', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('state', '!=', 'done')
+      .groupBy('state')
+      .execute();
+    return rows.map((row) => ({ state: row.state, count: Number(row.count) }));
+  }
 }

@@ -111,6 +111,10 @@ export class UploadService {
     this.mergeLocks = locks.mutex('upload-merge');
     this.openLocks = locks.mutex('upload-open');
   }
+  /** Upload sessions not done, by state: what the metrics report. No access check. */
+  sessionCounts(): Promise<Array<{ state: string; count: number }>> {
+    return this.repo.countsByState();
+  }
 
   private get blobs() {
     return this.files.blobs;
