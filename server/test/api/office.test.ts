@@ -19,6 +19,9 @@ import {
 import { ADMIN, call, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, unlock, visitor } from '../share-fixtures.ts';
 
+// real LibreOffice conversions, one or two a test: up to half a minute each on a busy machine
+vi.setConfig({ testTimeout: 90_000 });
+
 const owner = () => ({ userId: admin.userId, username: ADMIN.username });
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-office-'));
