@@ -15,6 +15,12 @@ export const EVENT_RECONNECT_MS = 5000; // spec §9
 export const ERROR_TOAST_THROTTLE_MS = 3000; // spec §9
 export const TASK_BUTTON_HIDE_MS = 5000; // spec §9
 
+/**
+ * The `operationTips` operation told when trash items older than the retention setting went by
+ * themselves: the trash view reloads, and no notice shows (nobody asked just now).
+ */
+export const TRASH_EXPIRY_OPERATION = 'expire-trash';
+
 export const PAGE_SIZES = [20, 30, 50, 100] as const; // spec §9
 /** Most rows one listing request answers (`/list` pageSize). */
 export const MAX_LIST_PAGE_SIZE = 1000;

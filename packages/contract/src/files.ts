@@ -120,11 +120,6 @@ export const spaceUse = z.object({
 export type SpaceUse = z.infer<typeof spaceUse>;
 
 export const FILE_OPERATIONS = ['move', 'copy', 'rename', 'delete', 'restore'] as const;
-/**
- * The `operationTips` operation told when trash items older than the retention setting went by
- * themselves: the trash view reloads, and no notice shows (nobody asked just now).
- */
-export const TRASH_EXPIRY_OPERATION = 'expire-trash';
 export type FileOperation = (typeof FILE_OPERATIONS)[number];
 
 /** One result of a move, copy, rename or restore (also the `operationFile` event's body). */

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import type { Listing } from '../hooks/use-file-selection';
-import type { FileViewConfig, FileViewKind } from '../view-kinds';
+import type { FileViewConfig } from '../view-icons';
+import type { FileViewKind } from '../view-kinds';
 
 interface FilesBodyProps {
   kind: FileViewKind;

@@ -3,8 +3,8 @@ import { useLocation, useSearchParams } from 'react-router';
 import type { ViewMode } from '../actions';
 import { normalizeFolderPath } from '../folder-path';
 import type { ListingKey } from '../types';
+import { fileViewConfig } from '../view-icons';
 import {
-  FILE_VIEWS,
   SORT_PROPS,
   isFlatView,
   type FileViewKind,
@@ -23,7 +23,7 @@ function readViewMode(params: URLSearchParams): ViewMode {
 export function useViewUrl(kind: FileViewKind) {
   const { pathname } = useLocation();
   const [params, setParams] = useSearchParams();
-  const config = FILE_VIEWS[kind];
+  const config = useMemo(() => fileViewConfig(kind), [kind]);
 
   const vmode = readViewMode(params);
   const sortProp = (SORT_PROPS as string[]).includes(params.get('sortableProp') ?? '')

@@ -1,17 +1,3 @@
-import {
-  ClockCircleOutlined,
-  CloudServerOutlined,
-  CustomerServiceOutlined,
-  DeleteOutlined,
-  FileTextOutlined,
-  FolderOpenOutlined,
-  PictureOutlined,
-  StarOutlined,
-  TagsOutlined,
-  VideoCameraOutlined,
-} from '@ant-design/icons';
-import type { ReactNode } from 'react';
-
 export type FileViewKind =
   | 'home'
   | 'recently'
@@ -31,9 +17,9 @@ export const SORT_PROPS: SortProp[] = ['name', 'size', 'uploadDate', 'updateDate
 /** Title keys shared by the `routes` and `files.views` namespaces: the kind, but "tags" for tag. */
 export type FileViewTitle = Exclude<FileViewKind, 'tag'> | 'tags';
 
-export interface FileViewConfig {
+/** What the router and the listing need of a view; its icon is in `view-icons.tsx`. */
+export interface FileViewFacts {
   title: FileViewTitle;
-  icon: ReactNode;
   /** API notes §3: home name asc, recently uploadDate desc, type views updateDate desc. */
   defaultSort: { prop: SortProp; order: SortOrder };
 }
@@ -42,17 +28,17 @@ const BY_NAME = { prop: 'name', order: 'ascending' } as const;
 const NEWEST_UPLOADED = { prop: 'uploadDate', order: 'descending' } as const;
 const NEWEST_CHANGED = { prop: 'updateDate', order: 'descending' } as const;
 
-export const FILE_VIEWS: Record<FileViewKind, FileViewConfig> = {
-  home: { title: 'home', icon: <FolderOpenOutlined />, defaultSort: BY_NAME },
-  recently: { title: 'recently', icon: <ClockCircleOutlined />, defaultSort: NEWEST_UPLOADED },
-  favorite: { title: 'favorite', icon: <StarOutlined />, defaultSort: BY_NAME },
-  document: { title: 'document', icon: <FileTextOutlined />, defaultSort: NEWEST_CHANGED },
-  image: { title: 'image', icon: <PictureOutlined />, defaultSort: NEWEST_CHANGED },
-  audio: { title: 'audio', icon: <CustomerServiceOutlined />, defaultSort: NEWEST_CHANGED },
-  video: { title: 'video', icon: <VideoCameraOutlined />, defaultSort: NEWEST_CHANGED },
-  mount: { title: 'mount', icon: <CloudServerOutlined />, defaultSort: BY_NAME },
-  trash: { title: 'trash', icon: <DeleteOutlined />, defaultSort: NEWEST_CHANGED },
-  tag: { title: 'tags', icon: <TagsOutlined />, defaultSort: BY_NAME },
+export const FILE_VIEWS: Record<FileViewKind, FileViewFacts> = {
+  home: { title: 'home', defaultSort: BY_NAME },
+  recently: { title: 'recently', defaultSort: NEWEST_UPLOADED },
+  favorite: { title: 'favorite', defaultSort: BY_NAME },
+  document: { title: 'document', defaultSort: NEWEST_CHANGED },
+  image: { title: 'image', defaultSort: NEWEST_CHANGED },
+  audio: { title: 'audio', defaultSort: NEWEST_CHANGED },
+  video: { title: 'video', defaultSort: NEWEST_CHANGED },
+  mount: { title: 'mount', defaultSort: BY_NAME },
+  trash: { title: 'trash', defaultSort: NEWEST_CHANGED },
+  tag: { title: 'tags', defaultSort: BY_NAME },
 };
 
 /**
