@@ -17,6 +17,7 @@ import {
   until,
   type ApiSession,
   type NimbusServer,
+  untilFitsWidth,
 } from './harness.ts';
 import { storySteps } from './steps.ts';
 
@@ -177,8 +178,7 @@ describe('checking the drive from the web app', () => {
     await until(async () => (await backgroundLuminance(page)) < 0.2, 'the page turns dark');
     await saveScreenshot(page, 'drive-check-dark');
     await page.setViewportSize(PHONE);
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(width).toBeLessThanOrEqual(PHONE.width);
+    await untilFitsWidth(page, 'Check the drive at 375 px');
     await pictureOfFindings(page, 'drive-check-phone-dark');
     await chooseTheme(page, 'light');
     await until(async () => (await backgroundLuminance(page)) > 0.8, 'the page turns light');

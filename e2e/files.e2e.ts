@@ -16,6 +16,7 @@ import {
   until,
   type NimbusServer,
   api,
+  untilFitsWidth,
 } from './harness.ts';
 
 // The file browser as a person uses it: folders, rename, drag to move, clipboard, trash,
@@ -442,8 +443,7 @@ describe('the file browser', () => {
     await visit('/?vmode=list');
     await page.setViewportSize(PHONE);
     await item('thousand').waitFor({ state: 'visible' });
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(width).toBeLessThanOrEqual(PHONE.width);
+    await untilFitsWidth(page, 'the list at 375 px');
     await saveScreenshot(page, 'files-375-list');
     await page.setViewportSize(DESKTOP);
   });

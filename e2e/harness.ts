@@ -306,6 +306,22 @@ export async function until(
 }
 
 /**
+ * Waits until nothing on the page runs off its side: after a viewport change the app swaps in its
+ * phone (or desktop) layout once it has seen the new width. Fails naming `what` and the overflow.
+ */
+export async function untilFitsWidth(page: Page, what: string, timeoutMs = 10_000): Promise<void> {
+  const overflow = () =>
+    page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const px = await overflow();
+    if (px <= 0) return;
+    if (Date.now() > deadline) throw new Error(`${what} runs ${px} px beyond the side`);
+    await sleep(100);
+  }
+}
+
+/**
  * The relative luminance (0 black … 1 white) of the page background: the first of body and
  * html whose computed background colour is not transparent.
  */

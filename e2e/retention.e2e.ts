@@ -15,6 +15,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  untilFitsWidth,
 } from './harness.ts';
 import { storySteps } from './steps.ts';
 
@@ -141,12 +142,8 @@ describe('retention', () => {
         async () => (await rule('trash').textContent())?.includes(words) ?? false,
         `the table speaks ${lang}`,
       );
-      const drawn = await page.evaluate(() => ({
-        theme: document.documentElement.dataset.theme,
-        overflow: document.documentElement.scrollWidth - window.innerWidth,
-      }));
-      expect(drawn.theme).toBe(theme);
-      expect(drawn.overflow, 'px beyond the side').toBeLessThanOrEqual(0);
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      await untilFitsWidth(page, `the retention card, ${theme}, ${lang}`);
       await saveScreenshot(page, `retention-375-${theme}-${lang}`);
 
       await page.goto('/');
@@ -159,9 +156,7 @@ describe('retention', () => {
           ? '保留最新的 50 个版本，且不超过 90 天（最新的版本始终保留）。'
           : 'Keeps the newest 50 versions, none older than 90 days except the newest.',
       );
-      expect(
-        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-      ).toBeLessThanOrEqual(0);
+      await untilFitsWidth(page, `the history popover, ${theme}, ${lang}`);
       await saveScreenshot(page, `retention-history-375-${theme}-${lang}`);
     }
   });
