@@ -37,6 +37,17 @@ describe('the first visit', () => {
         if (a.bytes > 2048) expect(a.encoding, a.url).toBe('br');
         expect(a.cache, a.url).toBe('public, max-age=31536000, immutable');
       }
+      // the page's two questions leave with the scripts (preloaded), and are asked once
+      const asked = await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((e) => /\/api\/public\/(has_user|website\/record)$/.test(e.name))
+          .map(
+            (e) => `${new URL(e.name).pathname} ${(e as PerformanceResourceTiming).initiatorType}`,
+          )
+          .sort(),
+      );
+      expect(asked).toEqual(['/api/public/has_user link', '/api/public/website/record link']);
       const page1 = answers.find((a) => a.url === '/login');
       expect(page1?.cache).toBe('no-cache');
       expect(page1?.encoding).toBe('br');
