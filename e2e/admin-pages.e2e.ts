@@ -43,7 +43,8 @@ const login = (who: { username: string; password: string }) =>
   );
 
 beforeAll(async () => {
-  server = await startServer();
+  // a drive whose new users get 25 GB unless the administrator says otherwise
+  server = await startServer({ NIMBUS_DEFAULT_QUOTA_GB: '25' });
   await apiAnswer(server, 'POST', '/public/initialization', { body: ADMIN });
   const session = (await login(ADMIN)).data;
   adminToken = session['nimbus-token'];
@@ -83,6 +84,11 @@ describe('the administrator pages', () => {
     await page.getByTestId('user-add').click();
     const dialog = page.getByTestId('user-dialog');
     await dialog.waitFor({ state: 'visible' });
+    // the quota starts at the drive's configured default, not a number built into the page
+    await until(
+      async () => (await page.getByTestId('user-quota').inputValue()) === '25',
+      'the quota shows the drive default, 25',
+    );
     await page.getByTestId('user-username').fill('dave');
     await page.getByTestId('user-password').fill('dave-secret-1');
     await page.getByTestId('user-confirm').fill('dave-secret-x');
@@ -93,6 +99,11 @@ describe('the administrator pages', () => {
     await dialog.waitFor({ state: 'hidden' });
     await page.getByTestId('user-edit-dave').waitFor({ state: 'visible' });
     expect((await login({ username: 'dave', password: 'dave-secret-1' })).code).toBe(0);
+    const listed = await apiAnswer<Array<{ quota: number }>>(server, 'GET', '/user/userList', {
+      token: adminToken,
+      query: { username: 'dave' },
+    });
+    expect(listed.data.map((u) => u.quota)).toEqual([25]);
   });
 
   step('edits the user in the same dialog', async () => {

@@ -90,4 +90,7 @@ export const groupList = z.array(
 );
 
 export const userInfoQuery = z.object({ id: recordIdSchema });
+/** `GET /user/defaults`: what a new user gets when the form leaves a field out (quota in GB). */
+export const userDefaults = z.object({ quota: z.number() });
+export type UserDefaults = z.infer<typeof userDefaults>;
 export const resetPassResult = z.object({ password: z.string() });

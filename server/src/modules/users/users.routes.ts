@@ -19,6 +19,7 @@ import {
   resetPassBody,
   updatePassBody,
   updateUserBody,
+  userDefaults,
   userListQuery,
   validOldPassBody,
   MAX_AVATAR_BYTES,
@@ -64,6 +65,10 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     '/user/userInfo',
     { schema: { querystring: userInfoQuery, response: answers(userListItem) } },
     async (request) => ok(await users.get(actorOf(request), request.query.id)),
+  );
+
+  api.get('/user/defaults', { schema: { response: answers(userDefaults) } }, async (request) =>
+    ok(users.defaults(actorOf(request))),
   );
 
   api.get('/group/list', { schema: { response: answers(groupList) } }, async (request) =>

@@ -3,6 +3,7 @@ import {
   ErrorCode,
   type AccessSummary,
   type UserInfo,
+  type UserDefaults,
   type UserListItem,
   type Theme,
 } from '@nimbus/contract';
@@ -160,6 +161,12 @@ export class UsersService {
       throw new AppError(ErrorCode.PERMISSION_DENIED, 'Nimbus is already initialized');
     }
     return this.create({ username, password, roles: [ADMIN_ROLE.id] }, true);
+  }
+
+  /** What a new user gets when the add form leaves a field out: the configured default quota. */
+  defaults(actor: Actor): UserDefaults {
+    requireAuthority(actor, 'sys:user:add');
+    return { quota: this.config.defaultQuotaGb };
   }
 
   async add(actor: Actor, input: NewUser): Promise<UserListItem> {

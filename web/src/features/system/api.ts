@@ -3,6 +3,7 @@ import type {
   MenuNode,
   Role,
   UpdateUserBody,
+  UserDefaults,
   UserInfo,
   UserListItem,
   UserListQuery,
@@ -13,12 +14,18 @@ export const systemKeys = {
   users: (query: UserQuery) => ['user', 'list', query] as const,
   roles: ['role', 'list'] as const,
   menus: ['menu', 'list'] as const,
+  userDefaults: ['user', 'defaults'] as const,
 };
 
 export type UserQuery = UserListQuery;
 
 export function fetchUsers(query: UserQuery, signal?: AbortSignal): Promise<Page<UserListItem>> {
   return requestPage<UserListItem>('/user/userList', { ...query }, { signal });
+}
+
+/** What a new user gets when the add form leaves a field out (the server's default quota). */
+export function fetchUserDefaults(): Promise<UserDefaults> {
+  return api.get<UserDefaults>('/user/defaults');
 }
 
 export function fetchUser(id: string): Promise<UserInfo> {

@@ -6,12 +6,7 @@ import {
   SafetyCertificateOutlined,
   SearchOutlined,
 } from '@ant-design/icons';
-import {
-  DEFAULT_QUOTA_GB,
-  quotaPercent,
-  SHOW_NAME_MAX_LENGTH,
-  type UserListItem,
-} from '@nimbus/contract';
+import { quotaPercent, SHOW_NAME_MAX_LENGTH, type UserListItem } from '@nimbus/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -28,7 +23,7 @@ import {
   Typography,
 } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { useState, type Key } from 'react';
+import { useEffect, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AccessEndsNotice } from '../../../components/AccessEndsNotice';
 import { roleLabel } from '../../../lib/roles';
@@ -46,6 +41,7 @@ import {
   addUser,
   deleteUsers,
   fetchRoles,
+  fetchUserDefaults,
   fetchUsers,
   resetPassword,
   systemKeys,
@@ -74,6 +70,17 @@ function UserDialog({
   const [form] = Form.useForm<UserForm & { confirm?: string }>();
   const roles = useQuery({ queryKey: systemKeys.roles, queryFn: fetchRoles, enabled: open });
   const isEdit = Boolean(user);
+  // a new user starts with the quota the server gives when none is named (NIMBUS_DEFAULT_QUOTA_GB)
+  const defaults = useQuery({
+    queryKey: systemKeys.userDefaults,
+    queryFn: fetchUserDefaults,
+    enabled: open && !isEdit,
+  });
+  const defaultQuota = defaults.data?.quota;
+  useEffect(() => {
+    if (open && !isEdit && defaultQuota !== undefined && !form.isFieldTouched('quota'))
+      form.setFieldValue('quota', defaultQuota);
+  }, [open, isEdit, defaultQuota, form]);
 
   const save = async ({ confirm: _confirm, ...input }: UserForm & { confirm?: string }) => {
     if (user) await updateUser({ ...input, id: user.id });
@@ -97,7 +104,7 @@ function UserDialog({
               quota: user.quota,
               roles: user.roles,
             }
-          : { quota: DEFAULT_QUOTA_GB, roles: [] }
+          : { quota: defaultQuota, roles: [] }
       }
       onSave={save}
       onClose={onClose}
