@@ -34,8 +34,8 @@ export type DriveCheckStart = z.infer<typeof driveCheckStart>;
 
 /** `GET /cloud/check`: the check running now, or the last one with what it found. */
 export const driveCheckView = z.object({
-  /** `none` before the first check. */
-  state: z.enum(['none', 'queued', 'running', 'done', 'failed']),
+  /** `none` before the first check; `cancelled` keeps what it found until it was cancelled. */
+  state: z.enum(['none', 'queued', 'running', 'done', 'failed', 'cancelled']),
   taskId: z.string().nullable(),
   full: z.boolean(),
   repair: z.boolean(),
@@ -45,7 +45,7 @@ export const driveCheckView = z.object({
   message: z.string().nullable(),
   startedAt: z.number().nullable(),
   finishedAt: z.number().nullable(),
-  /** Once done. */
+  /** Once done, or cancelled while running (the findings until then). */
   report: z
     .object({
       users: z.number().int(),

@@ -127,6 +127,22 @@ export class DbJobQueue implements JobQueue {
   }
 
   async enqueue<P>(type: string, payload: P, options: EnqueueOptions): Promise<string> {
+    return (await this.add(type, payload, options)).id;
+  }
+
+  enqueueOnce<P>(
+    type: string,
+    payload: P,
+    options: EnqueueOptions & { key: string },
+  ): Promise<{ id: string; created: boolean }> {
+    return this.add(type, payload, options);
+  }
+
+  private async add<P>(
+    type: string,
+    payload: P,
+    options: EnqueueOptions,
+  ): Promise<{ id: string; created: boolean }> {
     if (!this.handlers.has(type)) throw new Error(`no handler registered for job type ${type}`);
     const now = Date.now();
     // oldest first is by createdAt, then by a random id: two jobs queued in the same
@@ -159,16 +175,16 @@ export class DbJobQueue implements JobQueue {
     if (!(await this.repo.insert(row, options.trx))) {
       // the same work is queued or running already: that job is the answer
       const existing = await this.repo.activeByKey(type, options.key!, options.trx);
-      if (existing) return existing.id;
+      if (existing) return { id: existing.id, created: false };
       // it finished between the insert and the look: this one is new work after all
-      return this.enqueue(type, payload, options);
+      return this.add(type, payload, options);
     }
     // Inside a transaction the row is not visible yet: the worker's claim announces it.
     if (!options.trx) {
       await this.reports.queued(row);
       this.wakeAt(row.runAt);
     }
-    return id;
+    return { id, created: true };
   }
 
   start(options: { log?: QueueLogger } = {}): void {

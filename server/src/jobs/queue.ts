@@ -117,6 +117,16 @@ export interface JobQueue {
   register<P>(type: string, handler: JobHandler<P>, options?: RegisterOptions): void;
   /** Stores a job and returns its id (the task id). */
   enqueue<P>(type: string, payload: P, options: EnqueueOptions): Promise<string>;
+  /**
+   * Stores a keyed job unless a queued or running job of its type holds the key: `created` says
+   * which, and `id` is the new job's or the one holding the key. Exact under parallel callers on
+   * every node (a unique index decides).
+   */
+  enqueueOnce<P>(
+    type: string,
+    payload: P,
+    options: EnqueueOptions & { key: string },
+  ): Promise<{ id: string; created: boolean }>;
   /** Starts running jobs: jobs a crash left running go back to the queue first. */
   start(options?: { log?: QueueLogger }): void;
   /** Stops taking jobs, aborts running handlers and waits for them (bounded). */

@@ -30,6 +30,12 @@ export interface CheckOptions {
   now?: number;
   /** Told how far the check is, 0..99, and what it is at (a username, "hashes", "repairs"). */
   progress?: (percent: number, note: string) => void;
+  /**
+   * Cancels the check: it is looked at between users, folders, hashed files and their chunks,
+   * and repairs. A check cut short answers what it found so far (`cancelled`), repairs nothing
+   * if it was cancelled before them, and stops between whole repairs if cancelled during them.
+   */
+  signal?: AbortSignal;
 }
 
 export interface CheckReport {
@@ -39,6 +45,8 @@ export interface CheckReport {
   hashed: number;
   /** Where stray bytes were moved, when any were. */
   lostAndFound: string | null;
+  /** Cut short by `signal`: the findings are those found until then. */
+  cancelled: boolean;
 }
 
 export const DEFAULT_SAMPLE = 32;
@@ -61,8 +69,10 @@ export async function checkDrive(
   const strays: Array<{ finding: Finding; at: Place; area: string }> = [];
   const users = await repo.users(options.userIds);
   let rowCount = 0;
+  const stopped = () => options.signal?.aborted === true;
 
   for (const [index, user] of users.entries()) {
+    if (stopped()) break;
     // the users' trees are most of the work, then the hashes
     options.progress?.(Math.floor((index / users.length) * 80), user.username);
     const add = (kind: FindingKind, item: string, detail: string) => {
@@ -78,7 +88,9 @@ export async function checkDrive(
     for (const r of rows) if (r.trashId === null) live.set(`${r.path}${r.name}`, r);
     const seen = new Set<string>();
     const walk = async (folderPath: string) => {
+      if (stopped()) return;
       for (const entry of await store.list(store.folder(user.username, folderPath))) {
+        if (stopped()) return;
         const key = `${folderPath}${entry.name}`;
         const at = store.item(user.username, folderPath, entry.name);
         const row = live.get(key);
@@ -115,6 +127,8 @@ export async function checkDrive(
       else if (row.hash) toHash.push({ user, row, at });
     };
     await walk('/');
+    // a tree not walked to its end would name bytes it never reached as missing
+    if (stopped()) break;
     const missing = [...live.keys()].filter((k) => !seen.has(k)).sort();
     const missingFolders: string[] = [];
     for (const key of missing) {
@@ -218,9 +232,13 @@ export async function checkDrive(
     }
     sample = sample.slice(0, size);
   }
+  let hashed = 0;
   for (const [index, { user, row, at }] of sample.entries()) {
+    if (stopped()) break;
     options.progress?.(80 + Math.floor((index / sample.length) * 15), 'hashes');
-    const digest = await sha256(store, at);
+    const digest = await sha256(store, at, options.signal);
+    if (stopped()) break;
+    hashed += 1;
     if (digest !== null && digest !== row.hash)
       findings.push({
         kind: 'hash-differs',
@@ -231,6 +249,16 @@ export async function checkDrive(
         repaired: false,
       });
   }
+
+  if (stopped())
+    return {
+      findings,
+      users: users.length,
+      rows: rowCount,
+      hashed,
+      lostAndFound: null,
+      cancelled: true,
+    };
 
   // ---- the crash journal ----
   const byId = new Map((await repo.users()).map((u) => [u.id, u.username]));
@@ -249,6 +277,8 @@ export async function checkDrive(
   if (options.repair) {
     options.progress?.(95, 'repairs');
     for (const user of users) {
+      // each repair is whole (one user's recount is one transaction): a cancel stops between them
+      if (stopped()) break;
       const userFindings = findings.filter(
         (f) => f.userId === user.id && (f.kind === 'folder-size' || f.kind === 'used-space'),
       );
@@ -269,11 +299,12 @@ export async function checkDrive(
       });
       for (const f of userFindings) f.repaired = true;
     }
-    if (strays.length > 0) {
+    if (strays.length > 0 && !stopped()) {
       const stamp = new Date(options.now ?? Date.now()).toISOString().replace(/[:.]/g, '-');
       const root = store.child(store.lostAndFound(), stamp);
       lostAndFound = root;
       for (const { finding, at, area } of strays) {
+        if (stopped()) break;
         const names = [
           area,
           finding.userId,
@@ -287,7 +318,14 @@ export async function checkDrive(
     }
   }
 
-  return { findings, users: users.length, rows: rowCount, hashed: sample.length, lostAndFound };
+  return {
+    findings,
+    users: users.length,
+    rows: rowCount,
+    hashed,
+    lostAndFound,
+    cancelled: stopped(),
+  };
 }
 
 /**
@@ -333,10 +371,14 @@ export async function folderSizeDrift(db: Db, userId: string) {
   return sizeDrift(await repo.rowsOf(userId), [], 0).folders;
 }
 
-async function sha256(store: BlobStore, at: Place): Promise<string | null> {
+async function sha256(store: BlobStore, at: Place, signal?: AbortSignal): Promise<string | null> {
   const hash = createHash('sha256');
   try {
-    for await (const chunk of store.read(at)) hash.update(chunk as Buffer);
+    for await (const chunk of store.read(at)) {
+      // leaving the loop closes the stream: a cancel does not wait for a large file's end
+      if (signal?.aborted) return null;
+      hash.update(chunk as Buffer);
+    }
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
 import { ErrorCode, type DriveCheckStart, type DriveCheckView } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
-import { PermanentJobError, type Job, type JobQueue } from '../../jobs/queue.ts';
+import { PermanentJobError, type Job, type JobContext, type JobQueue } from '../../jobs/queue.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
@@ -12,6 +12,8 @@ export const JOB_DRIVE_CHECK = 'driveCheck';
 const ONE_CHECK = 'drive';
 /** The authority of Cloud management: only an administrator starts or sees the check. */
 const CHECK_AUTHORITY = 'cloud:set:sync';
+/** How long a cancel waits for the check on this node to stop and record what it found. */
+const CANCEL_WAIT_MS = 10_000;
 
 type LastRun = Omit<DriveCheckView, 'progress'>;
 
@@ -23,6 +25,8 @@ export class DriveCheckService {
   private readonly repo: CheckRepo;
   /** Awaited as a check starts its work (tests hold a check running there). */
   beforeWork: (() => Promise<void>) | undefined;
+  /** The checks running on this node, by task id: a cancel waits for theirs to record its end. */
+  private readonly runs = new Map<string, Promise<void>>();
 
   constructor(
     db: Db,
@@ -41,21 +45,62 @@ export class DriveCheckService {
     });
   }
 
-  /** Starts a check; 409 while one is queued or running (the answer names it). */
+  /**
+   * Starts a check; 409 while one is queued or running, whoever started it (the answer names
+   * it). Of parallel starts exactly one starts: the job's key is unique among active jobs.
+   */
   async start(actor: Actor, options: DriveCheckStart): Promise<DriveCheckView> {
     requireAuthority(actor, CHECK_AUTHORITY);
-    const running = await this.jobs.activeByKey(JOB_DRIVE_CHECK, ONE_CHECK);
-    if (running) throw alreadyRunning(running.id);
-    const taskId = await this.jobs.enqueue(JOB_DRIVE_CHECK, options, {
-      userId: actor.id,
-      name: options.full ? 'full' : 'sample',
-      path: '/',
-      key: ONE_CHECK,
-    });
-    const job = await this.jobs.get(taskId);
-    // another administrator's start won the race: theirs is the one running
-    if (job && job.userId !== actor.id) throw alreadyRunning(taskId);
+    const { id, created } = await this.jobs.enqueueOnce(
+      JOB_DRIVE_CHECK,
+      { full: options.full, repair: options.repair } satisfies DriveCheckStart,
+      { userId: actor.id, name: options.full ? 'full' : 'sample', path: '/', key: ONE_CHECK },
+    );
+    if (!created) throw alreadyRunning(id);
     return this.status(actor);
+  }
+
+  /**
+   * Cancels the check queued or running now, and answers the view once it has ended: `cancelled`
+   * with what it found until then. Without a check under way, the view as it is.
+   */
+  async cancel(actor: Actor): Promise<DriveCheckView> {
+    requireAuthority(actor, CHECK_AUTHORITY);
+    const active = await this.jobs.activeByKey(JOB_DRIVE_CHECK, ONE_CHECK);
+    if (!active || !(await this.jobs.cancel(active.id))) return this.status(actor);
+    const here = this.runs.get(active.id);
+    if (here) {
+      // the run stops at its next step and records its findings (bounded: a stuck disk read
+      // does not hold the answer; the view then says cancelled without them until it ends)
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), CANCEL_WAIT_MS);
+      });
+      const ended = await Promise.race([here.then(() => 'ended' as const), late]);
+      clearTimeout(timer);
+      if (ended === 'late') await this.saveCancelled(active);
+    } else await this.saveCancelled(active);
+    return this.status(actor);
+  }
+
+  /** A cancelled check whose run has not recorded its end (yet): cancelled, nothing found. */
+  private async saveCancelled(active: Job): Promise<void> {
+    // queued, or running on another node (which records its findings once it notices)
+    const saved = await this.repo.lastRun();
+    if (saved && (JSON.parse(saved) as LastRun).taskId === active.id) return;
+    const options = active.payload as DriveCheckStart;
+    await this.repo.saveRun(
+      JSON.stringify({
+        state: 'cancelled',
+        taskId: active.id,
+        full: Boolean(options.full),
+        repair: Boolean(options.repair),
+        message: null,
+        startedAt: active.startedAt,
+        finishedAt: Date.now(),
+        report: null,
+      } satisfies LastRun),
+    );
   }
 
   /** The check running now, or the last one with what it found. */
@@ -80,11 +125,17 @@ export class DriveCheckService {
     return { ...run, progress: run.state === 'done' ? 100 : 0 };
   }
 
-  private async run(ctx: {
-    jobId: string;
-    payload: DriveCheckStart;
-    progress: (percent: number, note?: string) => void;
-  }): Promise<void> {
+  private run(ctx: JobContext<DriveCheckStart>): Promise<void> {
+    const run = this.work(ctx).finally(() => this.runs.delete(ctx.jobId));
+    // a cancel waits for the end, not for the error: the queue records that
+    this.runs.set(
+      ctx.jobId,
+      run.catch(() => undefined),
+    );
+    return run;
+  }
+
+  private async work(ctx: JobContext<DriveCheckStart>): Promise<void> {
     await this.beforeWork?.();
     const { full, repair } = ctx.payload;
     let report;
@@ -94,14 +145,20 @@ export class DriveCheckService {
         repair,
         sample: DEFAULT_SAMPLE,
         progress: (percent, note) => ctx.progress(percent, note),
+        signal: ctx.signal,
       });
     } catch (err) {
+      if (ctx.signal.aborted) {
+        const active = await this.jobs.get(ctx.jobId);
+        if (active) await this.saveCancelled(active);
+        return;
+      }
       throw new PermanentJobError((err as Error).message, { cause: err });
     }
     const job = await this.jobs.get(ctx.jobId);
     await this.repo.saveRun(
       JSON.stringify({
-        state: 'done',
+        state: report.cancelled || ctx.signal.aborted ? 'cancelled' : 'done',
         taskId: ctx.jobId,
         full,
         repair,
@@ -117,7 +174,7 @@ export class DriveCheckService {
         },
       } satisfies LastRun),
     );
-    ctx.progress(100);
+    if (!ctx.signal.aborted) ctx.progress(100);
   }
 
   private async finish(taskId: string, options: DriveCheckStart, message: string): Promise<void> {
