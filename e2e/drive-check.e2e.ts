@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
   api,
@@ -103,12 +103,20 @@ afterAll(async () => {
 });
 
 describe('checking the drive from the web app', () => {
-  step('an administrator starts a full check and sees its progress', async () => {
+  step('an administrator double-clicks “Check the drive” and sees its progress', async () => {
     await page.goto('/setting/cloudManager');
     await clickWhenStill(page.getByRole('tab', { name: 'Check the drive' }));
     await page.getByTestId('drive-check-never').waitFor();
     await page.getByTestId('drive-check-full').click();
-    await page.getByTestId('drive-check-start').click();
+    const starts: number[] = [];
+    const onResponse = (response: Response) => {
+      const request = response.request();
+      if (request.method() === 'POST' && request.url().endsWith('/api/cloud/check'))
+        starts.push(response.status());
+    };
+    page.on('response', onResponse);
+    // a person's double-click: both clicks reach the button before the first answer comes
+    await page.getByTestId('drive-check-start').dblclick();
     const progress = page.getByTestId('drive-check-progress');
     await progress.waitFor();
     // the check hashes the large file: the page shows where it is
@@ -116,6 +124,11 @@ describe('checking the drive from the web app', () => {
       async () => ((await progress.textContent()) ?? '').includes('Checking… hashes'),
       'the progress names the hashes',
     );
+    page.off('response', onResponse);
+    // one check started; a second start, if the page sent one, was told one runs: no error
+    expect(starts.filter((status) => status === 200)).toHaveLength(1);
+    expect(starts.every((status) => status === 200 || status === 409)).toBe(true);
+    expect(await page.locator('.ant-message-error').count()).toBe(0);
     expect(await page.getByTestId('drive-check-start').isDisabled()).toBe(true);
     // it is the administrator's task too
     const tasks = await api<Array<{ type: string; state: string }>>(
@@ -130,7 +143,33 @@ describe('checking the drive from the web app', () => {
     await saveScreenshot(page, 'drive-check-running');
   });
 
-  step('then shows what it found as a table', async () => {
+  step('cancels the check under way, and keeps what it found until then', async () => {
+    await page.getByTestId('drive-check-cancel').click();
+    await page.getByTestId('drive-check-cancelled').waitFor();
+    expect(await page.getByTestId('drive-check-cancelled').textContent()).toContain(
+      'The check was cancelled',
+    );
+    // the users' trees were checked before the hashes: those findings stay
+    expect(await findingRow(page, '/report.txt').textContent()).toContain('Missing bytes');
+    expect(await findingRow(page, '/stray.bin').textContent()).toContain('Stray bytes');
+    expect(await findingRow(page, '/big.bin').count()).toBe(0);
+    expect(await page.getByTestId('drive-check-start').isDisabled()).toBe(false);
+    expect(await page.getByTestId('drive-check-cancel').count()).toBe(0);
+    const tasks = await api<Array<{ type: string }>>(server, 'GET', '/cloud/task/progress', {
+      token: session.token,
+    });
+    expect(tasks.filter((task) => task.type === 'driveCheck')).toEqual([]);
+    await saveScreenshot(page, 'drive-check-cancelled');
+  });
+
+  step('a new check shows what it found as a table', async () => {
+    await page.getByTestId('drive-check-start').click();
+    const progress = page.getByTestId('drive-check-progress');
+    await until(
+      async () =>
+        ((await progress.textContent().catch(() => '')) ?? '').includes('Checking… hashes'),
+      'the new check hashes the large file',
+    );
     // the large file loses its bytes while it is read: its hash differs
     fs.truncateSync(path.join(home, 'big.bin'), 0);
     await page.getByTestId('drive-check-findings').waitFor();

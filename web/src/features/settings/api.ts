@@ -11,7 +11,9 @@ import type {
   WebsiteSettingBody,
 } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, postForm } from '../../api/client';
+import { api, ApiError, postForm } from '../../api/client';
+import i18n from '../../i18n';
+import { feedback } from '../../lib/feedback';
 
 export const settingsKeys = {
   config: (name: string) => ['settings', 'config', name] as const,
@@ -32,11 +34,34 @@ export function useDriveCheck() {
   });
 }
 
-/** Starts a check of the drive (409 while one runs: the client shows the reason). */
+/**
+ * Starts a check of the drive. A 409 says one is running already (a double-click, another
+ * administrator, another tab): not a mistake, so no error; the page follows that check instead.
+ */
 export function useStartDriveCheck() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (options: DriveCheckStart) => api.post<DriveCheckView>('/cloud/check', options),
+    mutationFn: (options: DriveCheckStart) =>
+      api.post<DriveCheckView>('/cloud/check', options, { silent: true }),
+    onSuccess: (view) => queryClient.setQueryData(settingsKeys.driveCheck, view),
+    onError: (err) => {
+      if (!(err instanceof ApiError && err.status === 409)) {
+        const business = err instanceof ApiError && err.kind === 'business';
+        void feedback().message.error({
+          content: business ? err.message : i18n.t('common:request.serverError'),
+          duration: 3,
+        });
+      }
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.driveCheck });
+    },
+  });
+}
+
+/** Cancels the check under way; answers once it has stopped, with what it found until then. */
+export function useCancelDriveCheck() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete<DriveCheckView>('/cloud/check'),
     onSuccess: (view) => queryClient.setQueryData(settingsKeys.driveCheck, view),
     onError: () => void queryClient.invalidateQueries({ queryKey: settingsKeys.driveCheck }),
   });

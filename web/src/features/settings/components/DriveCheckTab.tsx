@@ -1,4 +1,4 @@
-import { SafetyCertificateOutlined } from '@ant-design/icons';
+import { SafetyCertificateOutlined, StopOutlined } from '@ant-design/icons';
 import type { CheckFinding, DriveCheckView } from '@nimbus/contract';
 import { Alert, Button, Card, Checkbox, Grid, Progress, Space, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
 import { formatDateTime } from '../../../lib/format';
-import { useDriveCheck, useStartDriveCheck } from '../api';
+import { useCancelDriveCheck, useDriveCheck, useStartDriveCheck } from '../api';
 
 /**
  * Cloud management → Check the drive: `npm run check` as a background task. The administrator
@@ -18,6 +18,7 @@ export function DriveCheckTab() {
   const { t } = useTranslation('settings');
   const check = useDriveCheck();
   const start = useStartDriveCheck();
+  const cancel = useCancelDriveCheck();
   const [full, setFull] = useState(false);
   const [repair, setRepair] = useState(false);
   const view = check.data;
@@ -49,7 +50,7 @@ export function DriveCheckTab() {
             {t('check.repairHint')}
           </Typography.Text>
         </Space>
-        <div>
+        <Space wrap style={{ display: 'flex' }}>
           <Button
             type="primary"
             icon={<SafetyCertificateOutlined />}
@@ -60,7 +61,17 @@ export function DriveCheckTab() {
           >
             {t('check.start')}
           </Button>
-        </div>
+          {busy ? (
+            <Button
+              icon={<StopOutlined />}
+              loading={cancel.isPending}
+              onClick={() => cancel.mutate()}
+              data-testid="drive-check-cancel"
+            >
+              {t('check.cancel')}
+            </Button>
+          ) : null}
+        </Space>
       </Card>
       {view ? <CheckState view={view} /> : null}
     </div>
@@ -102,6 +113,21 @@ function CheckState({ view }: { view: DriveCheckView }) {
         title={t('check.failed', { message: view.message ?? '' })}
         data-testid="drive-check-failed"
       />
+    );
+  if (view.state === 'cancelled')
+    return (
+      <>
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={t(view.report ? 'check.cancelled' : 'check.cancelledEarly', {
+            time: view.finishedAt ? formatDateTime(new Date(view.finishedAt)) : '',
+          })}
+          data-testid="drive-check-cancelled"
+        />
+        <CheckReport view={view} />
+      </>
     );
   return <CheckReport view={view} />;
 }
