@@ -250,4 +250,35 @@ describe('/api/cloud/check', () => {
       fs.truncateSync(blobs.item(ADMIN.username, '/', 'huge.bin'), 0);
     }
   });
+
+  it('stopped with the server, it is not taken for cancelled: it runs again after the start', async () => {
+    const blobs = t.app.services.blobs;
+    const huge = blobs.item(ADMIN.username, '/', 'huge.bin');
+    fs.truncateSync(huge, 64 * 1024 ** 3);
+    const { jobs } = t.app.services;
+    try {
+      const started = await call<DriveCheckView>(t.app, 'POST', '/cloud/check', {
+        token: admin.token,
+        body: { full: true },
+      });
+      const taskId = started.body.data!.taskId!;
+      await vi.waitFor(async () => expect((await jobs.get(taskId))!.message).toBe('hashes'), {
+        timeout: 20_000,
+        interval: 50,
+      });
+      await jobs.stop();
+      // given back to the queue, not recorded as cancelled
+      expect((await jobs.get(taskId))!.state).toBe('queued');
+      const view = await call<DriveCheckView>(t.app, 'GET', '/cloud/check', {
+        token: admin.token,
+      });
+      expect(view.body.data).toMatchObject({ state: 'queued', taskId });
+      fs.truncateSync(huge, 0);
+      jobs.start();
+      const done = await finished(admin.token);
+      expect(done).toMatchObject({ state: 'done', taskId, full: true });
+    } finally {
+      fs.truncateSync(huge, 0);
+    }
+  });
 });

@@ -149,16 +149,20 @@ export class DriveCheckService {
       });
     } catch (err) {
       if (ctx.signal.aborted) {
-        const active = await this.jobs.get(ctx.jobId);
-        if (active) await this.saveCancelled(active);
+        const job = await this.jobs.get(ctx.jobId);
+        if (job?.state !== 'cancelled') throw err;
+        await this.saveCancelled(job);
         return;
       }
       throw new PermanentJobError((err as Error).message, { cause: err });
     }
     const job = await this.jobs.get(ctx.jobId);
+    const cancelled = job?.state === 'cancelled';
+    // stopped by the server stopping, not by a person: the queue runs it again after the start
+    if (ctx.signal.aborted && !cancelled) throw new Error('The server stopped during the check');
     await this.repo.saveRun(
       JSON.stringify({
-        state: report.cancelled || ctx.signal.aborted ? 'cancelled' : 'done',
+        state: cancelled ? 'cancelled' : 'done',
         taskId: ctx.jobId,
         full,
         repair,
