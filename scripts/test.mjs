@@ -318,7 +318,7 @@ if (!interrupted) {
   const [npm, npmArgs] = npmCommand(['run', 'build', '-w', 'web']);
   const built = await check('web build', npm, npmArgs, 10 * MINUTE);
   if (built) {
-    await vitestSuite('e2e', ['--config', 'e2e/vitest.config.ts'], 25 * MINUTE);
+    await vitestSuite('e2e', ['--config', 'e2e/vitest.config.ts'], 30 * MINUTE);
   } else if (!interrupted) {
     console.log(red('\n  e2e not run: the web app did not build'));
     addRow({ name: 'e2e', passed: 0, failed: 1, ms: 0, note: 'not run: web build failed' });
