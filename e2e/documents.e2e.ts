@@ -18,6 +18,7 @@ import {
   until,
   type NimbusServer,
   api,
+  shareFromRoot,
 } from './harness.ts';
 
 // Documents as people open them: a Word file converted by LibreOffice and read in the bundled
@@ -232,22 +233,7 @@ describe('documents', () => {
   });
 
   it('shows a share\u2019s visitor the Word document without an account', async () => {
-    const listed = await api<{ id: string; name: string }[]>(
-      server,
-      'GET',
-      '/list?currentDirectory=%2F',
-      { token },
-    );
-    const report = listed.find((entry) => entry.name === 'report.docx')!;
-    await api(server, 'POST', '/share/generate', {
-      token,
-      body: {
-        fileId: report.id,
-        isFolder: false,
-        isPrivacy: false,
-        shortId: 'report',
-      },
-    });
+    const report = await shareFromRoot(server, token, 'report.docx', 'report');
     const visitor = await openPage(browser, server);
     try {
       // the share page lists it for someone without an account

@@ -251,6 +251,31 @@ export async function api<T = unknown>(
   return answer.data;
 }
 
+/**
+ * Shares an item at the top of the signed-in user's drive under `shortId` as a public link (no
+ * code), the way the share dialog does: the visitor's side of a feature is then one address away.
+ * Answers the item shared.
+ */
+export async function shareFromRoot(
+  server: NimbusServer,
+  token: string,
+  name: string,
+  shortId: string,
+): Promise<{ id: string; name: string; isFolder: boolean }> {
+  const listed = await api<Array<{ id: string; name: string; isFolder: boolean }>>(
+    server,
+    'GET',
+    '/list?currentDirectory=%2F',
+    { token },
+  );
+  const item = listed.find((entry) => entry.name === name);
+  if (!item) throw new Error(`no ${name} at the top of the drive to share`);
+  await api(server, 'POST', '/share/generate', {
+    token,
+    body: { fileId: item.id, isFolder: item.isFolder, isPrivacy: false, shortId },
+  });
+  return item;
+}
 /** The first visit's administrator made on a fresh server, and a remembered session of theirs. */
 export async function createAdmin(
   server: NimbusServer,

@@ -15,6 +15,7 @@ import {
   until,
   type NimbusServer,
   api,
+  shareFromRoot,
 } from './harness.ts';
 import { linearDng, rgbPsd } from '../server/test/image-fixtures.ts';
 
@@ -294,22 +295,7 @@ describe('photo storage', () => {
 
 describe('photos in a share', () => {
   it('shows a visitor the thumbnails without an account', async () => {
-    const listed = await api<{ id: string; name: string }[]>(
-      server,
-      'GET',
-      '/list?currentDirectory=%2F',
-      { token },
-    );
-    const folder = listed.find((entry) => entry.name === 'photos')!;
-    await api(server, 'POST', '/share/generate', {
-      token,
-      body: {
-        fileId: folder.id,
-        isFolder: true,
-        isPrivacy: false,
-        shortId: 'holiday',
-      },
-    });
+    const folder = await shareFromRoot(server, token, 'photos', 'holiday');
     const visitor = await openPage(browser, server);
     try {
       await visitor.page.goto('/s/holiday?vmode=grid');

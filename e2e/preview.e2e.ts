@@ -14,6 +14,7 @@ import {
   until,
   type NimbusServer,
   api,
+  shareFromRoot,
 } from './harness.ts';
 
 // Opening files as people do: source code highlighted, a text in an old Chinese charset, a big
@@ -243,22 +244,7 @@ describe('opening files', () => {
   });
 
   it('previews the same way for a visitor of a share, without an account', async () => {
-    const listed = await api<{ id: string; name: string }[]>(
-      server,
-      'GET',
-      '/list?currentDirectory=%2F',
-      { token },
-    );
-    const folder = listed.find((entry) => entry.name === 'shared')!;
-    await api(server, 'POST', '/share/generate', {
-      token,
-      body: {
-        fileId: folder.id,
-        isFolder: true,
-        isPrivacy: false,
-        shortId: 'open-letters',
-      },
-    });
+    await shareFromRoot(server, token, 'shared', 'open-letters');
     const guest = await openPage(browser, server);
     const visitor = guest.page;
     const shared = (name: string) =>

@@ -13,6 +13,7 @@ import {
   until,
   type NimbusServer,
   api,
+  shareFromRoot,
 } from './harness.ts';
 
 // A markdown document with an image from another site: reading it tells that site nothing until
@@ -286,22 +287,7 @@ describe('the mind-map editor', () => {
 
 describe('a visitor of a share', () => {
   it('reads the document as text and asks no other site for anything', async () => {
-    const listed = await api<{ id: string; name: string }[]>(
-      server,
-      'GET',
-      '/list?currentDirectory=%2F',
-      { token },
-    );
-    const folder = listed.find((entry) => entry.name === 'notes')!;
-    await api(server, 'POST', '/share/generate', {
-      token,
-      body: {
-        fileId: folder.id,
-        isFolder: true,
-        isPrivacy: false,
-        shortId: 'trip-notes',
-      },
-    });
+    await shareFromRoot(server, token, 'notes', 'trip-notes');
     const visitor = await openPage(browser, server);
     await keepOnMachine(visitor.context);
     const requests: string[] = [];
