@@ -8,6 +8,7 @@ import {
   until,
   type NimbusServer,
   api,
+  closeAll,
 } from './harness.ts';
 
 // Files a browser could run, uploaded into a shared folder, opened by their signed-in owner
@@ -88,11 +89,7 @@ beforeAll(async () => {
   await signInPage(page, { token, userId: login.userId, username: ADMIN.username });
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 describe('files a browser could run', () => {
   it('uploads them through the web app, which works under its content security policy', async () => {

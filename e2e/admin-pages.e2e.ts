@@ -7,15 +7,14 @@ import {
   clickWhenStill,
   DESKTOP,
   PHONE,
-  launchBrowser,
-  openPage,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type NimbusServer,
   apiAnswer,
   untilFitsWidth,
+  openSignedIn,
+  closeAll,
 } from './harness.ts';
 import { storySteps } from './steps.ts';
 
@@ -48,20 +47,14 @@ beforeAll(async () => {
   await apiAnswer(server, 'POST', '/public/initialization', { body: ADMIN });
   const session = (await login(ADMIN)).data;
   adminToken = session['nimbus-token'];
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, {
+  ({ browser, context, page } = await openSignedIn(server, {
     token: session['nimbus-token'],
     userId: session.userId,
     username: ADMIN.username,
-  });
+  }));
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 /** Dave's password after the administrator reset it. */
 let davePassword = '';

@@ -1,15 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_MENUS, USER_ROLE, USER_ROLE_MENUS } from '@nimbus/contract';
-import {
-  launchBrowser,
-  openPage,
-  signInPage,
-  startServer,
-  until,
-  type NimbusServer,
-  api,
-} from './harness.ts';
+import { startServer, until, type NimbusServer, api, openSignedIn } from './harness.ts';
 
 // The web app offers only what the user's role may do: an action whose authority the role lacks
 // is not in the context menu at all (the server would refuse it anyway, see
@@ -81,13 +73,11 @@ beforeAll(async () => {
     token: session['nimbus-token'],
     query: { fileName: 'plan.md' },
   });
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, {
+  ({ browser, context, page } = await openSignedIn(server, {
     token: session['nimbus-token'],
     userId: session.userId,
     username: USER.username,
-  });
+  }));
 });
 
 afterAll(async () => {

@@ -12,6 +12,7 @@ import {
   type ApiSession,
   type NimbusServer,
   api,
+  closeAll,
 } from './harness.ts';
 
 // The web app in Chinese: every page the sidebar and the avatar menu reach, and every tab on
@@ -195,11 +196,7 @@ beforeAll(async () => {
   await signInPage(page, admin);
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 describe('the web app in Chinese', () => {
   it('shows no English word on a page of the sidebar or the avatar menu', async () => {

@@ -10,15 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAdmin,
   PHONE,
-  launchBrowser,
   openPage,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type NimbusServer,
   api,
   shareFromRoot,
+  openSignedIn,
 } from './harness.ts';
 
 // Documents as people open them: a Word file converted by LibreOffice and read in the bundled
@@ -135,9 +134,11 @@ beforeAll(async () => {
   token = session.token;
   userId = session.userId;
   await seed();
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, { token, userId, username: ADMIN.username });
+  ({ browser, context, page } = await openSignedIn(server, {
+    token,
+    userId,
+    username: ADMIN.username,
+  }));
   await item(page, 'report.docx').waitFor({ state: 'visible' });
 });
 

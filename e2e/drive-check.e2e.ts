@@ -8,16 +8,14 @@ import {
   backgroundLuminance,
   clickWhenStill,
   createAdmin,
-  launchBrowser,
-  openPage,
   PHONE,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type ApiSession,
   type NimbusServer,
   untilFitsWidth,
+  openSignedIn,
 } from './harness.ts';
 import { storySteps } from './steps.ts';
 
@@ -89,9 +87,7 @@ beforeAll(async () => {
   } finally {
     db.close();
   }
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, session);
+  ({ browser, context, page } = await openSignedIn(server, session));
 });
 
 afterAll(async () => {

@@ -8,14 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAdmin,
   PHONE,
-  launchBrowser,
-  openPage,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type NimbusServer,
   api,
+  openSignedIn,
+  closeAll,
 } from './harness.ts';
 
 // The document editors as people use them: markdown written with a pasted image that still
@@ -74,17 +73,15 @@ beforeAll(async () => {
     'the files are indexed',
     30_000,
   );
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, { token, userId, username: ADMIN.username });
+  ({ browser, context, page } = await openSignedIn(server, {
+    token,
+    userId,
+    username: ADMIN.username,
+  }));
   await item('trip.md').waitFor({ state: 'visible' });
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 describe('the markdown editor', () => {
   const surface = () => page.locator('[data-testid="markdown-editor"] .vditor-ir .vditor-reset');

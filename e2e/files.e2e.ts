@@ -17,6 +17,7 @@ import {
   type NimbusServer,
   api,
   untilFitsWidth,
+  closeAll,
 } from './harness.ts';
 
 // The file browser as a person uses it: folders, rename, drag to move, clipboard, trash,
@@ -121,11 +122,7 @@ beforeAll(async () => {
   ({ context, page } = await openPage(browser, server, { acceptDownloads: true }));
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 describe('the file browser', () => {
   it('signs in and shows the home folder', async () => {

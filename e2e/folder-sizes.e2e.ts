@@ -5,14 +5,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAdmin,
-  launchBrowser,
-  openPage,
-  signInPage,
   startServer,
   until,
   type ApiSession,
   type NimbusServer,
   api,
+  openSignedIn,
 } from './harness.ts';
 
 // A folder shows the bytes below it: files uploaded into it from the browser show in its row of
@@ -37,9 +35,7 @@ beforeAll(async () => {
     token: session.token,
     query: { filename: 'reports', currentDirectory: '/' },
   });
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, session);
+  ({ browser, context, page } = await openSignedIn(server, session));
 });
 
 afterAll(async () => {

@@ -196,6 +196,34 @@ export async function signInPage(
   await page.getByTestId('sidebar').waitFor({ state: 'visible' });
 }
 
+/** A browser with one page signed in as `session`, on the home page: a story's starting point. */
+export async function openSignedIn(
+  server: NimbusServer,
+  session: { token: string; userId: string; username: string },
+  options: BrowserContextOptions = {},
+): Promise<{ browser: Browser; context: BrowserContext; page: Page }> {
+  const browser = await launchBrowser();
+  try {
+    const { context, page } = await openPage(browser, server, options);
+    await signInPage(page, session);
+    return { browser, context, page };
+  } catch (error) {
+    await browser.close(); // nobody else holds it yet
+    throw error;
+  }
+}
+
+/** Closes what a test file opened, whatever of it was opened: the page's context, the browser, the server. */
+export async function closeAll(opened: {
+  context?: BrowserContext;
+  browser?: Browser;
+  server?: NimbusServer;
+}): Promise<void> {
+  await opened.context?.close();
+  await opened.browser?.close();
+  await opened.server?.stop();
+}
+
 /** A session of the API: its token, and whose it is. */
 export interface ApiSession {
   token: string;

@@ -5,13 +5,11 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAdmin,
-  launchBrowser,
-  openPage,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type NimbusServer,
+  openSignedIn,
 } from './harness.ts';
 
 // A file's earlier versions as a person finds them: a text file uploaded over itself twice
@@ -63,9 +61,7 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-history-e2e-'));
   server = await startServer();
   const session = await createAdmin(server, ADMIN);
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, session);
+  ({ browser, context, page } = await openSignedIn(server, session));
 });
 
 afterAll(async () => {

@@ -6,16 +6,16 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAdmin,
-  launchBrowser,
   openPage,
   PHONE,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type NimbusServer,
   api,
   shareFromRoot,
+  openSignedIn,
+  closeAll,
 } from './harness.ts';
 import { linearDng, rgbPsd } from '../server/test/image-fixtures.ts';
 
@@ -127,16 +127,14 @@ beforeAll(async () => {
   token = data.token;
   userId = data.userId;
   await seed();
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, { token, userId, username: ADMIN.username });
+  ({ browser, context, page } = await openSignedIn(server, {
+    token,
+    userId,
+    username: ADMIN.username,
+  }));
 }, 90_000);
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 describe('photos in the drive', () => {
   it('draws the grid from thumbnails, HEIC and a PDF page included', async () => {

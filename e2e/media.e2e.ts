@@ -9,14 +9,13 @@ import {
   createAdmin,
   DESKTOP,
   PHONE,
-  launchBrowser,
   openPage,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type NimbusServer,
   api,
+  openSignedIn,
 } from './harness.ts';
 
 // Audio and video as people use them: a song opens the floating player, which shows its tags
@@ -125,9 +124,11 @@ beforeAll(async () => {
     },
   });
   await seed();
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, { token, userId, username: ADMIN.username });
+  ({ browser, context, page } = await openSignedIn(server, {
+    token,
+    userId,
+    username: ADMIN.username,
+  }));
 }, 90_000);
 
 afterAll(async () => {

@@ -5,15 +5,14 @@ import {
   clickWhenStill,
   PHONE,
   createAdmin,
-  launchBrowser,
-  openPage,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type ApiSession,
   type NimbusServer,
   api,
+  openSignedIn,
+  closeAll,
 } from './harness.ts';
 
 // What an action says and where: a rename says it by the new name alone, a move or a copy in one
@@ -131,16 +130,10 @@ beforeAll(async () => {
       token: session.token,
       query: { parentPath: '/', fileName: name },
     });
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, session);
+  ({ browser, context, page } = await openSignedIn(server, session));
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 describe('one message per action, covering no control', () => {
   for (const [viewport, width, theme, lang] of [

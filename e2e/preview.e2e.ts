@@ -6,15 +6,15 @@ import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAdmin,
-  launchBrowser,
   openPage,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type NimbusServer,
   api,
   shareFromRoot,
+  openSignedIn,
+  closeAll,
 } from './harness.ts';
 
 // Opening files as people do: source code highlighted, a text in an old Chinese charset, a big
@@ -121,17 +121,15 @@ beforeAll(async () => {
   token = session.token;
   userId = session.userId;
   await seed();
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, { token, userId, username: ADMIN.username });
+  ({ browser, context, page } = await openSignedIn(server, {
+    token,
+    userId,
+    username: ADMIN.username,
+  }));
   await item('geometry.ts').waitFor({ state: 'visible' });
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 describe('opening files', () => {
   it('opens the owner\u2019s source code in the editor, with line numbers and colours', async () => {

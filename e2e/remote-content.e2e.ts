@@ -14,6 +14,7 @@ import {
   type NimbusServer,
   api,
   shareFromRoot,
+  closeAll,
 } from './harness.ts';
 
 // A markdown document with an image from another site: reading it tells that site nothing until
@@ -125,11 +126,7 @@ beforeAll(async () => {
   await item(page, 'trip.md').waitFor({ state: 'visible' });
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 describe('the markdown editor', () => {
   it('shows the drive’s image and holds the other site’s back until asked', async () => {

@@ -7,16 +7,15 @@ import {
   api,
   createAdmin,
   DESKTOP,
-  launchBrowser,
-  openPage,
   PHONE,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type NimbusServer,
   untilFitsWidth,
   clickWhenStill,
+  openSignedIn,
+  closeAll,
 } from './harness.ts';
 import { storySteps } from './steps.ts';
 
@@ -57,16 +56,10 @@ beforeAll(async () => {
   // two saves: two earlier versions
   for (const contentText of ['# two\n', '# three\n'])
     await api(server, 'POST', '/markdown/edit', { token, body: { fileId: id, contentText } });
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, session);
+  ({ browser, context, page } = await openSignedIn(server, session));
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 /** Type `value` into a number box as a person does: select what is there, type over it. */
 async function typeInto(testId: string, value: string): Promise<void> {

@@ -8,14 +8,12 @@ import {
   clickWhenStill,
   DESKTOP,
   PHONE,
-  launchBrowser,
-  openPage,
   saveScreenshot,
   startServer,
   until,
   type NimbusServer,
-  signInPage,
   api,
+  openSignedIn,
 } from './harness.ts';
 import { storySteps } from './steps.ts';
 
@@ -73,9 +71,11 @@ beforeAll(async () => {
     },
   });
   token = login['nimbus-token'];
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, { token: token, userId: login.userId, username: ADMIN.username });
+  ({ browser, context, page } = await openSignedIn(server, {
+    token: token,
+    userId: login.userId,
+    username: ADMIN.username,
+  }));
 });
 
 afterAll(async () => {

@@ -4,15 +4,14 @@ import { base32Decode, codeAt, stepAt } from '../server/src/lib/totp.ts';
 import {
   clickWhenStill,
   PHONE,
-  launchBrowser,
-  openPage,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type NimbusServer,
   apiAnswer,
   untilFitsWidth,
+  openSignedIn,
+  closeAll,
 } from './harness.ts';
 
 // Two-factor sign-in and access tokens as a person uses them: a read-only token whose write is
@@ -44,20 +43,14 @@ beforeAll(async () => {
     body: JSON.stringify(ADMIN),
   });
   const session = ((await res.json()) as { data: { 'nimbus-token': string; userId: string } }).data;
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, {
+  ({ browser, context, page } = await openSignedIn(server, {
     token: session['nimbus-token'],
     userId: session.userId,
     username: ADMIN.username,
-  });
+  }));
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 describe.sequential('security settings in the browser', () => {
   it('makes a read-only token: it reads, its write is refused, and its last use is listed', async () => {

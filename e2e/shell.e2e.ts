@@ -10,6 +10,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  closeAll,
 } from './harness.ts';
 import { storySteps } from './steps.ts';
 
@@ -30,11 +31,7 @@ beforeAll(async () => {
   ({ context, page } = await openPage(browser, server));
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 /** One step of the flow: skipped quickly, with the reason, once an earlier step failed. */
 const step = storySteps();

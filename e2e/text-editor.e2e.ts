@@ -6,14 +6,13 @@ import {
   createAdmin,
   DESKTOP,
   PHONE,
-  launchBrowser,
-  openPage,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type NimbusServer,
   api,
+  openSignedIn,
+  closeAll,
 } from './harness.ts';
 
 // The text editor as a person uses it: a text made through New → Text, written, saved with
@@ -73,17 +72,15 @@ beforeAll(async () => {
     'the file is indexed',
     30_000,
   );
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, { token, userId: session.userId, username: ADMIN.username });
+  ({ browser, context, page } = await openSignedIn(server, {
+    token,
+    userId: session.userId,
+    username: ADMIN.username,
+  }));
   await item('helper.py').waitFor({ state: 'visible' });
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 describe('the text editor', () => {
   it('makes a text through New → Text, and saves it with Ctrl+S and with the button', async () => {

@@ -8,15 +8,13 @@ import {
   DESKTOP,
   PHONE,
   createAdmin,
-  launchBrowser,
-  openPage,
   saveScreenshot,
-  signInPage,
   startServer,
   until,
   type ApiSession,
   type NimbusServer,
   api,
+  openSignedIn,
 } from './harness.ts';
 import { storySteps } from './steps.ts';
 
@@ -88,9 +86,7 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-tiles-e2e-'));
   server = await startServer();
   session = await createAdmin(server, ADMIN);
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, session);
+  ({ browser, context, page } = await openSignedIn(server, session));
 });
 
 afterAll(async () => {

@@ -8,7 +8,6 @@ import {
   DESKTOP,
   PHONE,
   createAdmin,
-  launchBrowser,
   openPage,
   saveScreenshot,
   signInPage,
@@ -17,6 +16,7 @@ import {
   type ApiSession,
   type NimbusServer,
   api,
+  openSignedIn,
 } from './harness.ts';
 
 // The upload panel as a person watches it: the speed of the bytes on a slow link, a progress
@@ -88,9 +88,7 @@ beforeAll(async () => {
     token: admin.token,
     body: { ...SMALL, quota: 0.001 },
   });
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, server));
-  await signInPage(page, admin);
+  ({ browser, context, page } = await openSignedIn(server, admin));
 });
 
 afterAll(async () => {

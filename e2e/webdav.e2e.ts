@@ -11,6 +11,7 @@ import {
   startServer,
   until,
   type NimbusServer,
+  closeAll,
 } from './harness.ts';
 
 // WebDAV as a person meets it: the address in the sidebar, a file a WebDAV client writes
@@ -44,11 +45,7 @@ beforeAll(async () => {
   ({ context, page } = await openPage(browser, server));
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll({ context, browser, server }));
 
 const basic = `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64')}`;
 
