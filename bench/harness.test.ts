@@ -1,11 +1,16 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   benchmarksMarkdown,
+  curlDownload,
+  curlHeaderConfig,
   formatTable,
+  parseCurlWriteOut,
   parseDd,
   Report,
   verdict,
@@ -74,6 +79,25 @@ describe('the bench harness', () => {
       '1024+0 records in\n1024+0 records out\n1073741824 bytes (1.1 GB, 1.0 GiB) copied, 2.5 s, 429 MB/s\n';
     expect(parseDd(stderr)).toEqual({ bytes: 1073741824, seconds: 2.5 });
     expect(parseDd('dd: failed to open')).toBeNull();
+  });
+
+  it("reads curl's -w line: bytes, first byte, total and status", () => {
+    expect(parseCurlWriteOut('1073741824 0.001234 0.612345 200')).toEqual({
+      bytes: 1073741824,
+      firstByte: 0.001234,
+      total: 0.612345,
+      status: 200,
+    });
+    expect(parseCurlWriteOut('0 0.000000 0.000000 000\n')?.status).toBe(0);
+    expect(parseCurlWriteOut('curl: (7) Failed to connect')).toBeNull();
+    expect(parseCurlWriteOut('')).toBeNull();
+  });
+
+  it('hands curl its headers as configuration lines, quoted, never as a line break', () => {
+    expect(curlHeaderConfig({ 'nimbus-token': 'a.b', odd: 'say "x" \\ y' })).toBe(
+      'header = "nimbus-token: a.b"\nheader = "odd: say \\"x\\" \\\\ y"\n',
+    );
+    expect(() => curlHeaderConfig({ evil: 'a\r\nx-other: b' })).toThrow(/line break/);
   });
 
   it('writes docs/BENCHMARKS.md: the machine, then every figure with its reference and target', () => {
@@ -148,6 +172,40 @@ describe('the bench harness', () => {
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe('curlDownload', () => {
+  const seen: http.IncomingHttpHeaders[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push(req.headers);
+    if (req.url === '/missing') res.writeHead(404).end('no such file');
+    else res.end(Buffer.alloc(100_000, 7));
+  });
+  const base = new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    ),
+  );
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('reads the whole body with curl, sending the headers given', async () => {
+    const r = await curlDownload(`${await base}/big.bin`, { 'nimbus-token': 'secret "1"' });
+    expect(r.status).toBe(200);
+    expect(r.bytes).toBe(100_000);
+    expect(r.total).toBeGreaterThanOrEqual(r.firstByte);
+    expect(seen.at(-1)?.['nimbus-token']).toBe('secret "1"');
+    expect(seen.at(-1)?.['user-agent']).toMatch(/^curl\//);
+  });
+
+  it('fails on an answer of HTTP 400 or more, and on no answer', async () => {
+    await expect(curlDownload(`${await base}/missing`)).rejects.toThrow(/missing: HTTP 404/);
+    const closed = http.createServer();
+    const port = await new Promise<number>((resolve) =>
+      closed.listen(0, '127.0.0.1', () => resolve((closed.address() as AddressInfo).port)),
+    );
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(curlDownload(`http://127.0.0.1:${port}/`)).rejects.toThrow(/exit 7/);
   });
 });
 

@@ -6,7 +6,7 @@
  * A figure is what was measured, the reference measured in the same run beside it (a peer
  * program, the same work by hand, the disk), its target and whether the target was met.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,6 +91,87 @@ export class Report {
     }
     if (this.failed) process.exitCode = 1;
   }
+}
+
+// ---- downloads, read by curl ------------------------------------------------------------------
+
+/** One download as curl saw it. */
+export interface CurlDownload {
+  /** Bytes of the body. */
+  bytes: number;
+  /** Seconds from the start to the first byte of the answer (curl's `time_starttransfer`). */
+  firstByte: number;
+  /** Seconds from the start to the last byte. */
+  total: number;
+  /** The HTTP status (0: no answer). */
+  status: number;
+}
+
+/** What curl prints after a download (`-w`): bytes, first byte, total, status. */
+export const CURL_WRITE_OUT = '%{size_download} %{time_starttransfer} %{time_total} %{http_code}';
+
+/** curl's `-w` line (`CURL_WRITE_OUT`), or null when it is not one. */
+export function parseCurlWriteOut(out: string): CurlDownload | null {
+  const m = /^(\d+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d{3})$/.exec(out.trim());
+  if (!m) return null;
+  return {
+    bytes: Number(m[1]),
+    firstByte: Number(m[2]),
+    total: Number(m[3]),
+    status: Number(m[4]),
+  };
+}
+
+/**
+ * curl's configuration for the request headers (`header = "name: value"`, the same as `-H`),
+ * given on its standard input so that a token never shows in the process list or in the URL.
+ */
+export function curlHeaderConfig(headers: Record<string, string>): string {
+  const quoted = (text: string) => `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  return Object.entries(headers)
+    .map(([name, value]) => {
+      if (/[\r\n]/.test(name + value)) throw new Error(`header ${name}: a line break`);
+      return `header = ${quoted(`${name}: ${value}`)}\n`;
+    })
+    .join('');
+}
+
+/**
+ * Download `url` with curl to nowhere, the way every download figure is read: a client faster
+ * than both servers compared, so the figure measures the server. Rejects when curl is missing,
+ * fails, or the answer is HTTP 400 or more. Put credentials in `headers`, never in the URL.
+ */
+export function curlDownload(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<CurlDownload> {
+  return new Promise((resolve, reject) => {
+    const curl = spawn('curl', ['-sS', '-o', '/dev/null', '-w', CURL_WRITE_OUT, '-K', '-', url], {
+      env: { ...process.env, LC_ALL: 'C' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    curl.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    curl.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    curl.on('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'ENOENT'
+          ? new Error('curl is not installed: every download figure is read with curl')
+          : err,
+      ),
+    );
+    curl.on('close', (code) => {
+      const result = parseCurlWriteOut(stdout);
+      if (code !== 0 || !result)
+        reject(new Error(`curl ${url}: exit ${code}: ${stderr.trim() || stdout.trim()}`));
+      else if (result.status >= 400) reject(new Error(`${url}: HTTP ${result.status}`));
+      else resolve(result);
+    });
+    // a curl that never started or stopped early is reported by 'error' or 'close' above
+    curl.stdin.on('error', () => {});
+    curl.stdin.end(curlHeaderConfig(headers));
+  });
 }
 
 // ---- the disk --------------------------------------------------------------------------------
