@@ -85,6 +85,8 @@ async function main(): Promise<void> {
   // nginx's workers read the same files
   fs.chmodSync(dataDir, 0o755);
   const children: ChildProcess[] = [];
+  // folders removed at the end besides the data folder (nginx's configuration and temporary files)
+  const leftovers: string[] = [];
   try {
     // ---- seed: 100,000 files in one folder, a folder with 100,000 descendants, big files ----
     const config = testConfig({ dataDir, logLevel: 'silent' });
@@ -295,6 +297,7 @@ async function main(): Promise<void> {
     if (nginxBin) {
       const nginxPort = await freePort();
       const confDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-nginx-'));
+      leftovers.push(confDir);
       fs.writeFileSync(
         path.join(confDir, 'nginx.conf'),
         `worker_processes 1; pid ${confDir}/nginx.pid; error_log ${confDir}/error.log; daemon off;\n` +
@@ -487,7 +490,7 @@ async function main(): Promise<void> {
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of [dataDir, ...leftovers]) fs.rmSync(dir, { recursive: true, force: true });
   }
 
   report.print();
