@@ -366,6 +366,11 @@ describe('a mind map written with the keyboard', () => {
         [PHONE, 375],
       ] as const) {
         await page.setViewportSize(viewport);
+        // the app takes the home page to its phone address (and back) once it has seen the
+        // width, closing what was open over it: the map is opened after that move
+        await page.waitForURL((url) =>
+          width === 375 ? url.pathname === '/home_m' : url.pathname === '/',
+        );
         if (!(await canvas().isVisible())) await openMap();
         // the map follows the window's width
         await untilMapFillsCanvas(`the map is as wide as the canvas at ${width} px`);
