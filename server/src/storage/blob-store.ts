@@ -97,6 +97,8 @@ export interface BlobStore {
   // ---- reading ---------------------------------------------------------------------------
   stat(at: Place): Promise<BlobStat | null>;
   exists(at: Place): Promise<boolean>;
+  /** Which of these places hold something, in their order: `exists` for a whole selection. */
+  taken(places: Place[]): Promise<boolean[]>;
   /** The members of a folder; none when it is not there. */
   list(at: Place): Promise<BlobEntry[]>;
   read(at: Place, range?: ByteRange): Readable;

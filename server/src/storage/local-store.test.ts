@@ -114,4 +114,42 @@ describe('the local store', () => {
     expect(await store.list(store.folder('alice', '/'))).toEqual([{ name: 'd', isFolder: true }]);
     expect(await store.list(store.folder('alice', '/missing/'))).toEqual([]);
   });
+
+  it('tells which places are taken, reading a folder once for many and asking a few one by one', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => store.item('alice', '/big/', `f${i}`));
+    for (const at of many.filter((_, i) => i % 3 === 0)) await store.write(at, Buffer.from('x'));
+    // a link is something there too: a move must not land over it
+    fs.symlinkSync('/etc/passwd', many[1]!);
+    const few = [store.item('alice', '/small/', 'a'), store.item('alice', '/small/', 'b')];
+    await store.write(few[1]!, Buffer.from('y'));
+    const nowhere = store.item('alice', '/missing/', 'c');
+    expect(await store.taken([...many, ...few, nowhere])).toEqual([
+      ...many.map((_, i) => i % 3 === 0 || i === 1),
+      false,
+      true,
+      false,
+    ]);
+    expect(await store.taken([])).toEqual([]);
+  });
+
+  it('moves into a folder that is not there yet, and tells a missing source', async () => {
+    await store.write(store.item('alice', '/', 'one.txt'), Buffer.from('1'));
+    await store.move(
+      store.item('alice', '/', 'one.txt'),
+      store.item('alice', '/new/deep/', 'one.txt'),
+    );
+    expect(await text(store.item('alice', '/new/deep/', 'one.txt'))).toBe('1');
+    await expect(
+      store.move(store.item('alice', '/', 'gone.txt'), store.item('alice', '/new/', 'gone.txt')),
+    ).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('removes a file, a folder with its contents, and nothing without an error', async () => {
+    await store.write(store.item('alice', '/d/e/', 'f.txt'), Buffer.from('1'));
+    await store.write(store.item('alice', '/', 'g.txt'), Buffer.from('2'));
+    await store.remove(store.item('alice', '/', 'g.txt'));
+    await store.remove(store.folder('alice', '/d/'));
+    await store.remove(store.item('alice', '/', 'never.txt'));
+    expect(await store.list(store.folder('alice', '/'))).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { newId } from '../lib/ids.ts';
+import { inPool } from '../lib/pool.ts';
 import type {
   BlobEntry,
   BlobStat,
@@ -16,6 +17,8 @@ import type {
 } from './blob-store.ts';
 
 const READ_CHUNK = 1024 * 1024;
+/** From this many places in one folder, `taken` reads the folder rather than each place. */
+const READ_FOLDER_FROM = 32;
 
 /**
  * The users' trees mirrored on disk (ARCHITECTURE §3): `/a/b/c.txt` of `alice` lives at
@@ -146,6 +149,37 @@ export class LocalStore implements BlobStore {
     }
   }
 
+  /**
+   * A folder that receives many of the places is read once (one readdir, not a stat per
+   * place); the few others are asked one by one.
+   */
+  async taken(places: Place[]): Promise<boolean[]> {
+    const byFolder = new Map<string, Place[]>();
+    for (const at of places) {
+      const folder = path.dirname(at);
+      const members = byFolder.get(folder);
+      if (members) members.push(at);
+      else byFolder.set(folder, [at]);
+    }
+    const found = new Set<string>();
+    await inPool([...byFolder], async ([folder, members]) => {
+      if (members.length < READ_FOLDER_FROM) {
+        for (const at of members) if (await this.exists(at)) found.add(at);
+        return;
+      }
+      let names: string[];
+      try {
+        names = await fsp.readdir(folder);
+      } catch (err) {
+        if (missing(err) || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return;
+        throw err;
+      }
+      const present = new Set(names);
+      for (const at of members) if (present.has(path.basename(at))) found.add(at);
+    });
+    return places.map((at) => found.has(at));
+  }
+
   async list(at: Place): Promise<BlobEntry[]> {
     let entries: fs.Dirent[];
     try {
@@ -203,10 +237,18 @@ export class LocalStore implements BlobStore {
     await fsp.mkdir(at, { recursive: true });
   }
 
-  /** A rename, creating the target's parents: atomic within the data folder's disk. */
+  /**
+   * A rename, creating the target's parents: atomic within the data folder's disk. The parents
+   * are made only when the rename finds them missing (most moves go into a folder that is there).
+   */
   async move(from: Place, to: Place): Promise<void> {
-    await fsp.mkdir(path.dirname(to), { recursive: true });
-    await fsp.rename(from, to);
+    try {
+      await fsp.rename(from, to);
+    } catch (err) {
+      if (!missing(err)) throw err;
+      await fsp.mkdir(path.dirname(to), { recursive: true });
+      await fsp.rename(from, to);
+    }
   }
 
   /** Reflinks where the filesystem has them. */
@@ -221,8 +263,17 @@ export class LocalStore implements BlobStore {
     });
   }
 
+  /** A file goes with one unlink; a folder with everything in it. */
   async remove(at: Place): Promise<void> {
-    await fsp.rm(at, { recursive: true, force: true });
+    try {
+      await fsp.unlink(at);
+    } catch (err) {
+      if (missing(err)) return;
+      const code = (err as NodeJS.ErrnoException).code;
+      // a folder: unlink(2) answers EISDIR on Linux, EPERM elsewhere
+      if (code !== 'EISDIR' && code !== 'EPERM') throw err;
+      await fsp.rm(at, { recursive: true, force: true });
+    }
   }
 
   async setModified(at: Place, mtimeMs: number): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/index.ts';
 import { exists } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { inPool } from '../../lib/pool.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
 import { JournalRepo, type Intent } from './journal.repo.ts';
 import type { SpaceOptions } from './quota.ts';
@@ -31,20 +32,6 @@ function movesOf(intent: { fromPath: string; toPath: string }): Move[] {
   const froms = JSON.parse(intent.fromPath) as Place[];
   const tos = JSON.parse(intent.toPath) as Place[];
   return froms.map((from, i) => ({ from, to: tos[i]! }));
-}
-
-/** Disk work on many items, a few at a time (the disk's queue stays short, the loop free). */
-async function inBatches<T, R>(items: T[], work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += 16) {
-    const settled = await Promise.allSettled(items.slice(i, i + 16).map(work));
-    // every item of the batch is done, moved or not, before a failure is told
-    for (const s of settled) {
-      if (s.status === 'rejected') throw s.reason;
-      out.push(s.value);
-    }
-  }
-  return out;
 }
 
 /** The quota's binding check (quota.ts withSpace), for the intents that add bytes. */
@@ -105,17 +92,13 @@ export class Journal {
     moves: Move[],
     commit: (trx: Db) => Promise<T>,
   ): Promise<T> {
-    const taken = await inBatches(moves, (m) => this.blobs.exists(m.to));
+    const taken = await this.blobs.taken(moves.map((m) => m.to));
     if (taken.some(Boolean)) {
       throw exists('An item with this name is already on disk here; rebuild the index to see it');
     }
     const intent: Intent = { ...intentOf(moves), id: newId(), userId, kind, bytes: 0 };
     await this.repo.record(intent);
-    return this.carryOut(
-      intent,
-      () => inBatches(moves, (m) => this.blobs.move(m.from, m.to)),
-      commit,
-    );
+    return this.carryOut(intent, () => inPool(moves, (m) => this.blobs.move(m.from, m.to)), commit);
   }
 
   /**
@@ -154,7 +137,7 @@ export class Journal {
         await this.blobs.remove(to);
       }
     } else {
-      await inBatches(moves, async ({ from, to }) => {
+      await inPool(moves, async ({ from, to }) => {
         if ((await this.blobs.exists(to)) && !(await this.blobs.exists(from)))
           await this.blobs.move(to, from);
       });

@@ -4,6 +4,12 @@ import { IDS_PER_STATEMENT, slices } from '../../lib/slices.ts';
 import { foldersAlong, prefixOf, ROOT_ID, underPrefix, type FileRow } from './files.repo.ts';
 
 /** A selection's item leaving or joining a folder: the folder's children path and its bytes. */
+/** What names a purged file's cached renditions. */
+export type PurgedFile = Pick<
+  FileRow,
+  'id' | 'hash' | 'size' | 'updateDate' | 'suffix' | 'fileType'
+>;
+
 export interface BytesAt {
   /** The path of the item's folder's children (`/a/b/`; `/` for the root). */
   prefix: string;
@@ -212,19 +218,22 @@ export class SelectionRepo {
     return bytes;
   }
 
-  /** The files (not folders) of some trash entries whose type is one of `fileTypes`. */
+  /**
+   * The files (not folders) of some trash entries whose type is one of `fileTypes`: what names
+   * their cached renditions (id, version, suffix).
+   */
   async trashedFilesOf(
     userId: string,
     trashIds: string[],
     fileTypes: string[],
     trx: Db,
-  ): Promise<FileRow[]> {
-    const out: FileRow[] = [];
+  ): Promise<PurgedFile[]> {
+    const out: PurgedFile[] = [];
     for (const slice of slices(trashIds))
       out.push(
         ...(await trx
           .selectFrom('file')
-          .selectAll()
+          .select(['id', 'hash', 'size', 'updateDate', 'suffix', 'fileType'])
           .where('userId', '=', userId)
           .where('trashId', 'in', slice)
           .where('isFolder', '=', 0)

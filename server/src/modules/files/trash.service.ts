@@ -2,6 +2,7 @@ import { ErrorCode, TRASH_EXPIRY_OPERATION, type OperationResult } from '@nimbus
 import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
+import { inPool } from '../../lib/pool.ts';
 import type { FileRow } from './files.repo.ts';
 import { failureOf, fullPathOf, toView } from './file-view.ts';
 import { prefixOf, type FilesService, type FolderRef, type Owner } from './files.service.ts';
@@ -128,12 +129,7 @@ export class TrashService {
 
   /** The bytes of trash entries whose rows went, removed; then what kept things about them. */
   private async removeBytes(owner: Owner, entries: FileRow[]): Promise<void> {
-    for (let i = 0; i < entries.length; i += 16)
-      await Promise.all(
-        entries
-          .slice(i, i + 16)
-          .map((row) => this.blobs.remove(this.blobs.trashed(owner.username, row.id))),
-      );
+    await inPool(entries, (row) => this.blobs.remove(this.blobs.trashed(owner.username, row.id)));
     await this.files.purged(owner.id);
   }
 

@@ -3,6 +3,7 @@ import { ErrorCode, THUMBNAIL_SIZE, type ImageFacts } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
+import { dropCached } from '../../storage/drop-cached.ts';
 import { markUsed } from '../cache/cache-keeper.ts';
 import type { FileChange, FileRow, FilesService, Owner } from '../files/files.service.ts';
 import type { UsersService } from '../users/users.service.ts';
@@ -237,7 +238,7 @@ export class ImagesService {
       this.blobs.cached('thumbnail', imageKeys.thumbnail(row)),
       this.blobs.cached('image', imageKeys.viewable(row)),
     ]);
-    void Promise.all(places.map((place) => this.blobs.remove(place))).catch(() => undefined);
+    dropCached(this.blobs, places);
   }
 
   /** New and rewritten images get their facts read in the background, after the commit. */

@@ -17,6 +17,7 @@ import { AppError, badParameter, forbidden, notLoggedIn } from '../../lib/errors
 import { Gate } from '../../lib/gate.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { Place } from '../../storage/blob-store.ts';
+import { dropCached } from '../../storage/drop-cached.ts';
 import { fileIdAtStart, markUsed, type CacheKeeper } from '../cache/cache-keeper.ts';
 import { bytesGrant, requireDownload } from '../files/bytes-grant.ts';
 import type { BytesToSend, DownloadService } from '../files/download.service.ts';
@@ -152,7 +153,7 @@ export class OfficeService {
       const places = rows
         .filter((row) => OFFICE.has(row.suffix.toLowerCase()))
         .map((row) => this.blobs.cached('office', pdfKeyOf(row)));
-      void Promise.all(places.map((place) => this.blobs.remove(place))).catch(() => undefined);
+      dropCached(this.blobs, places);
     });
   }
 
