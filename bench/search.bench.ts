@@ -281,8 +281,8 @@ async function contents(): Promise<void> {
     const base = `http://127.0.0.1:${port}/api`;
     for (let i = 0; ; i++) {
       try {
-        await fetch(`${base}/public/health`);
-        break;
+        // while it migrates and starts, the server answers every request 503
+        if ((await fetch(`${base}/public/health`)).ok) break;
       } catch {
         if (i > 300) throw new Error('the server did not start');
         await new Promise((r) => setTimeout(r, 100));
