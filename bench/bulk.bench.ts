@@ -1,6 +1,6 @@
 /**
  * Bulk actions on one selection (issue targets; measured, never asserted in tests): trash,
- * restore, move and delete for good of a selection of 20,000 items (files and folders with
+ * restore, move, copy and delete for good of a selection of 20,000 items (files and folders with
  * files inside), one request each, in-process on a temporary SQLite data folder.
  * `NIMBUS_BENCH_BULK_ITEMS` changes the size of the selection (100000 for the larger target).
  * The seeding of the rows and files is each figure's reference: how busy the machine was.
@@ -110,6 +110,10 @@ async function main(): Promise<void> {
     await measure('trash', () => trash.trash(actor, selected));
     await measure('restore', () => trash.restore(actor, selected));
     await measure('move', () => fileOps.move(actor, selected, target.id, false));
+    const copies = await files.newFolder(actor, '/', 'copies');
+    await measure('copy', () => fileOps.copy(actor, selected, copies.id, false));
+    await trash.trash(actor, [copies.id]);
+    await trash.sweep(actor, [copies.id]);
     await trash.trash(actor, selected);
     await measure('delete for good (from the trash)', () => trash.sweep(actor, selected));
 

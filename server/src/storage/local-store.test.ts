@@ -152,4 +152,18 @@ describe('the local store', () => {
     await store.remove(store.item('alice', '/', 'never.txt'));
     expect(await store.list(store.folder('alice', '/'))).toEqual([]);
   });
+
+  it('copies a file with its modification time, into a new folder, never over what is there', async () => {
+    const from = store.item('alice', '/', 'a.txt');
+    await store.write(from, Buffer.from('abc'), { mtimeMs: Date.UTC(2020, 0, 2) });
+    const to = store.item('alice', '/new/', 'a.txt');
+    await store.copy(from, to);
+    expect(await text(to)).toBe('abc');
+    expect((await store.stat(to))!.mtimeMs).toBe(Date.UTC(2020, 0, 2));
+    await store.write(store.item('alice', '/', 'b.txt'), Buffer.from('other'));
+    await expect(store.copy(store.item('alice', '/', 'b.txt'), to)).rejects.toMatchObject({
+      code: 'EEXIST',
+    });
+    expect(await text(to)).toBe('abc');
+  });
 });

@@ -251,16 +251,32 @@ export class LocalStore implements BlobStore {
     }
   }
 
-  /** Reflinks where the filesystem has them. */
+  /**
+   * Reflinks where the filesystem has them, keeping the modification times. A file is one
+   * copy call (the target's parents made only when missing); a folder is copied whole.
+   */
   async copy(from: Place, to: Place): Promise<void> {
-    await fsp.mkdir(path.dirname(to), { recursive: true });
-    await fsp.cp(from, to, {
-      recursive: true,
-      errorOnExist: true,
-      force: false,
-      preserveTimestamps: true,
-      mode: fs.constants.COPYFILE_FICLONE,
-    });
+    const source = await fsp.stat(from);
+    if (source.isDirectory()) {
+      await fsp.mkdir(path.dirname(to), { recursive: true });
+      await fsp.cp(from, to, {
+        recursive: true,
+        errorOnExist: true,
+        force: false,
+        preserveTimestamps: true,
+        mode: fs.constants.COPYFILE_FICLONE,
+      });
+      return;
+    }
+    const mode = fs.constants.COPYFILE_FICLONE | fs.constants.COPYFILE_EXCL;
+    try {
+      await fsp.copyFile(from, to, mode);
+    } catch (err) {
+      if (!missing(err)) throw err;
+      await fsp.mkdir(path.dirname(to), { recursive: true });
+      await fsp.copyFile(from, to, mode);
+    }
+    await fsp.utimes(to, source.atime, source.mtime);
   }
 
   /** A file goes with one unlink; a folder with everything in it. */

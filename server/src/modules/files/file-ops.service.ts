@@ -4,9 +4,10 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { badParameter, exists } from '../../lib/errors.ts';
 import { newId, sha256Bytes } from '../../lib/ids.ts';
+import type { Place } from '../../storage/blob-store.ts';
 import { typeFactsOf } from './file-types.ts';
 import { newFileRow, withFolderSizes } from './file-row.ts';
-import type { FileRow } from './files.repo.ts';
+import type { FileRow, NewFileRow } from './files.repo.ts';
 import { failureOf, fullPathOf, toView, type FileView } from './file-view.ts';
 import { prefixOf, type FilesService, type FolderRef, type Owner } from './files.service.ts';
 import { newItemScope, scopeOf } from './item-locks.ts';
@@ -20,6 +21,12 @@ export const JOB_COPY = 'copy';
 /** Copies of more items or bytes than this run as a background task. */
 export const BACKGROUND_COPY_ITEMS = 500;
 export const BACKGROUND_COPY_BYTES = 256 * 1024 * 1024;
+
+/** An item to copy and the name it takes in the target. */
+interface PlannedCopy {
+  row: FileRow;
+  name: string;
+}
 
 export interface CopyPayload {
   froms: string[];
@@ -312,37 +319,135 @@ export class FileOperations {
           .filter((r) => r.parentId !== target.id)
           .map((r) => newItemScope(target.prefix, r.name)),
       );
-      const results: OperationResult[] = [];
-      for (const row of rows) {
-        let name = row.name;
-        try {
-          if (row.parentId === target.id)
-            name = await this.files.freeName(actor.id, target.id, row.name, row.isFolder === 1);
-          else await this.makeRoom(actor, target, name, override);
-          await this.copyRow(actor, row, target, name);
-          results.push({
+      const failed = new Map<FileRow, OperationResult>();
+      const planned = await this.planCopies(actor, rows, target, override, failed);
+      let copied: FileRow[] = [];
+      try {
+        copied = await this.copyRows(actor, target, planned);
+      } catch (err) {
+        for (const { row, name } of planned)
+          failed.set(row, failureOf('copy', row, `${target.prefix}${name}`, err));
+      }
+      const names = new Map(planned.map((p) => [p.row, p.name]));
+      const results = rows.map(
+        (row): OperationResult =>
+          failed.get(row) ?? {
             operation: 'copy',
             from: fullPathOf(row),
-            to: `${target.prefix}${name}`,
+            to: `${target.prefix}${names.get(row)}`,
             code: 0,
             msg: '',
-          });
-        } catch (err) {
-          results.push(failureOf('copy', row, `${target.prefix}${name}`, err));
-        }
-      }
+          },
+      );
+      for (const row of copied) this.files.notify(actor.id, 'createFile', toView(row));
       this.files.report(actor.id, results);
       return results;
     });
   }
 
+  /**
+   * The name each item takes in the target: a numbered one beside itself, its own elsewhere
+   * (what holds that name goes to the trash with `override`, else the item is refused). An
+   * item that cannot be copied is told in `failed`; the others are answered.
+   */
+  private async planCopies(
+    actor: Actor,
+    rows: FileRow[],
+    target: FolderRef,
+    override: boolean,
+    failed: Map<FileRow, OperationResult>,
+  ): Promise<PlannedCopy[]> {
+    const taken = await this.files.childNames(actor.id, target.id);
+    const chosen = new Set<string>();
+    const planned: PlannedCopy[] = [];
+    for (const row of rows) {
+      let name = row.name;
+      try {
+        if (row.parentId === target.id)
+          name = await this.files.freeName(
+            actor.id,
+            target.id,
+            row.name,
+            row.isFolder === 1,
+            taken,
+          );
+        else if (chosen.has(name)) throw exists(`"${name}" already exists in the target folder`);
+        else if (taken.has(name)) await this.makeRoom(actor, target, name, override);
+        await this.files.assertTreeFits(actor.id, row, target.prefix, name, 'to', 'The copy');
+        taken.add(name);
+        chosen.add(name);
+        planned.push({ row, name });
+      } catch (err) {
+        failed.set(row, failureOf('copy', row, `${target.prefix}${name}`, err));
+      }
+    }
+    const scopes = planned.map((p) => newItemScope(target.prefix, p.name));
+    if (await this.files.itemLocks.isFree(actor, scopes)) return planned;
+    // a lock holds some of the names: those items are not copied, told why
+    const free: PlannedCopy[] = [];
+    for (const p of planned) {
+      try {
+        await this.files.itemLocks.assertFree(actor, [newItemScope(target.prefix, p.name)]);
+        free.push(p);
+      } catch (err) {
+        failed.set(p.row, failureOf('copy', p.row, `${target.prefix}${p.name}`, err));
+      }
+    }
+    return free;
+  }
+
   /** Copy one item (and everything below it) under a name; the caller holds the lock. */
   async copyRow(owner: Owner, row: FileRow, target: FolderRef, name: string): Promise<FileRow> {
     await this.files.assertTreeFits(owner.id, row, target.prefix, name, 'to', 'The copy');
-    const from = this.files.placeOf(owner, row);
-    const to = this.blobs.item(owner.username, target.prefix, name);
-    const tmp = this.blobs.staging();
-    const newRootId = newId();
+    await this.files.itemLocks.assertFree(owner, [newItemScope(target.prefix, name)]);
+    const [created] = await this.copyRows(owner, target, [{ row, name }]);
+    return created!;
+  }
+
+  /**
+   * Copy items (and everything below them) into one folder under the names planned, as one
+   * change: one journal entry, each item's bytes copied once, one transaction inserting every
+   * new row. The caller holds the lock and checked the names and locks. Answers the top rows.
+   */
+  private async copyRows(
+    owner: Owner,
+    target: FolderRef,
+    planned: PlannedCopy[],
+  ): Promise<FileRow[]> {
+    if (planned.length === 0) return [];
+    const rows: NewFileRow[] = [];
+    const tops: string[] = [];
+    const copies: Array<{ source: Place; staged: Place; to: Place }> = [];
+    for (const { row, name } of planned) {
+      const top = newId();
+      tops.push(top);
+      rows.push(...(await this.copiedRows(owner, row, target, name, top)));
+      copies.push({
+        source: this.files.placeOf(owner, row),
+        staged: this.blobs.staging(),
+        to: this.blobs.item(owner.username, target.prefix, name),
+      });
+    }
+    const bytes = rows.reduce((sum, c) => sum + (c.isFolder ? 0 : Number(c.size ?? 0)), 0);
+    await this.files.journaledCopies(owner.id, copies, bytes, async (trx) => {
+      await this.repo.insertMany(rows, trx);
+      await this.repo.adjustChildren(target.id, planned.length, trx);
+      await this.repo.addToFolderSizes(owner.id, target.prefix, bytes, trx);
+      await this.repo.adjustUsed(owner.id, bytes, trx);
+      await this.files.changed({ kind: 'created', userId: owner.id, rows }, trx);
+    });
+    const created = new Map((await this.files.liveMany(owner.id, tops)).map((r) => [r.id, r]));
+    return tops.map((id) => created.get(id)!);
+  }
+
+  /** The new rows of one item's copy as `name` in `target`, with new ids and folder sizes. */
+  private async copiedRows(
+    owner: Owner,
+    row: FileRow,
+    target: FolderRef,
+    name: string,
+    newRootId: string,
+  ): Promise<NewFileRow[]> {
     const newPrefix = `${target.prefix}${name}/`;
     const descendants = row.isFolder ? await this.subtree.descendants(owner.id, prefixOf(row)) : [];
     const ids = new Map<string, string>([[row.id, newRootId]]);
@@ -359,7 +464,7 @@ export class FileOperations {
         childrenCount: from.childrenCount,
         media: from.media,
       });
-    const copies = withFolderSizes([
+    return withFolderSizes([
       copyOf(row, target, name, newRootId),
       ...descendants.map((d) =>
         copyOf(
@@ -373,30 +478,6 @@ export class FileOperations {
         ),
       ),
     ]);
-    const bytes = copies.reduce((sum, c) => sum + (c.isFolder ? 0 : Number(c.size ?? 0)), 0);
-    await this.files.itemLocks.assertFree(owner, [newItemScope(target.prefix, name)]);
-    await this.files.journaled(
-      owner.id,
-      'copy',
-      tmp,
-      to,
-      async () => {
-        await this.blobs.copy(from, tmp);
-        await this.blobs.move(tmp, to);
-      },
-      async (trx) => {
-        await this.repo.insertMany(copies, trx);
-        await this.repo.adjustChildren(target.id, 1, trx);
-        await this.repo.addToFolderSizes(owner.id, target.prefix, bytes, trx);
-        await this.repo.adjustUsed(owner.id, bytes, trx);
-        await this.files.changed({ kind: 'created', userId: owner.id, rows: copies }, trx);
-      },
-      // the copy holds its bytes from its intent to its commit: the binding quota check
-      { bytes },
-    );
-    const created = await this.files.mustFind(owner.id, newRootId);
-    this.files.notify(owner.id, 'createFile', toView(created));
-    return created;
   }
 
   async duplicate(actor: Actor, fileId: string, rawName?: unknown): Promise<FileView> {

@@ -586,6 +586,16 @@ export class FilesService {
     return this.journal.runMany(userId, kind, moves, commit);
   }
 
+  /** A copy of a selection that survives a crash (journal.ts runCopies). */
+  journaledCopies<T>(
+    userId: string,
+    copies: Array<{ source: Place; staged: Place; to: Place }>,
+    bytes: number,
+    commit: (trx: Db) => Promise<T>,
+  ): Promise<T> {
+    return this.journal.runCopies(userId, copies, bytes, commit);
+  }
+
   /**
    * Bytes from a writer (an editor's text, a version being restored, an uploaded picture)
    * staged and hashed, ready to be put in place; at most `max` bytes.

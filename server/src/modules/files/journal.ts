@@ -102,6 +102,41 @@ export class Journal {
   }
 
   /**
+   * A copy of a selection: one intent for every item, each item's bytes copied to its own
+   * staging place and then renamed into its target, then one transaction; the bytes added are
+   * held from the intent to its commit (the binding quota check). A crash or a failure
+   * part-way removes every staged and placed copy.
+   */
+  async runCopies<T>(
+    userId: string,
+    copies: Array<{ source: Place; staged: Place; to: Place }>,
+    bytes: number,
+    commit: (trx: Db) => Promise<T>,
+  ): Promise<T> {
+    const taken = await this.blobs.taken(copies.map((c) => c.to));
+    if (taken.some(Boolean)) {
+      throw exists('An item with this name is already on disk here; rebuild the index to see it');
+    }
+    const intent: Intent = {
+      ...intentOf(copies.map((c) => ({ from: c.staged, to: c.to }))),
+      id: newId(),
+      userId,
+      kind: 'copy',
+      bytes,
+    };
+    await this.withSpace(userId, bytes, (trx) => this.repo.record(intent, trx), {});
+    return this.carryOut(
+      intent,
+      () =>
+        inPool(copies, async (c) => {
+          await this.blobs.copy(c.source, c.staged);
+          await this.blobs.move(c.staged, c.to);
+        }),
+      commit,
+    );
+  }
+
+  /**
    * A recorded intent carried out: its disk step, then its rows and the intent's end in one
    * transaction. Either failing moves the disk back; a crash leaves the intent for the boot.
    */
@@ -132,10 +167,10 @@ export class Journal {
   private async undo(intent: { id: string; kind: string; fromPath: string; toPath: string }) {
     const moves = movesOf(intent);
     if (intent.kind === 'copy') {
-      for (const { from, to } of moves) {
+      await inPool(moves, async ({ from, to }) => {
         await this.blobs.remove(from);
         await this.blobs.remove(to);
-      }
+      });
     } else {
       await inPool(moves, async ({ from, to }) => {
         if ((await this.blobs.exists(to)) && !(await this.blobs.exists(from)))
