@@ -24,10 +24,36 @@ describe('the first visit', () => {
     async (locale) => {
       const { context, page } = await openPage(browser, server, { locale });
       const wire = await recordWire(page);
+      // the scripts' text: antd's style engine names its <style> marks in its code
+      const scriptTexts: Array<Promise<{ url: string; text: string }>> = [];
+      page.on('response', (response) => {
+        if (response.request().resourceType() === 'script')
+          scriptTexts.push(
+            response.text().then(
+              (text) => ({ url: new URL(response.url()).pathname, text }),
+              () => ({ url: response.url(), text: '' }),
+            ),
+          );
+      });
       await page.goto('/login');
       await page.getByTestId('login-username').waitFor();
       await page.waitForLoadState('networkidle');
       const answers = wire.answers();
+
+      // the sign-in page is drawn without Ant Design: none of its code, none of its styles
+      const scriptBodies = await Promise.all(scriptTexts);
+      expect(scriptBodies.length).toBeGreaterThan(2);
+      const withAntd = scriptBodies
+        .filter(({ text }) => /data-css-hash|data-rc-order|data-token-hash/.test(text))
+        .map(({ url }) => url);
+      expect(withAntd, "scripts carrying antd's style engine").toEqual([]);
+      const antdStyles = await page.evaluate(
+        () =>
+          document.querySelectorAll(
+            'style[data-css-hash], style[data-rc-order], [class^="ant-"], [class*=" ant-"]',
+          ).length,
+      );
+      expect(antdStyles, 'antd styles or antd-classed elements on the page').toBe(0);
 
       const assets = answers.filter((a) => a.url.startsWith('/assets/'));
       const scripts = assets.filter((a) => /\.(js|css)$/.test(a.url));

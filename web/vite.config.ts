@@ -62,10 +62,11 @@ const packageOf = (id: string) =>
     ?.replace('\\', '/');
 
 /**
- * The small libraries the sign-in page needs anyway (queries, translations, stores, dates,
- * antd's style engine) share one long-lived chunk, so an app release does not bust their cache.
- * Everything else (antd's components, the hasher, highlighting, video streaming, zod) is left
- * to the bundler, which puts it with the pages that use it instead of on the first visit.
+ * The small libraries the sign-in page needs (queries, translations, stores, dates) share one
+ * long-lived chunk, so an app release does not bust their cache. Everything else (antd, its
+ * style engine and rc-* parts, the icons, the hasher, highlighting, video streaming, zod) is
+ * left to the bundler, which puts it with the pages that use it: the sign-in page is drawn
+ * without antd, so none of it is on the first visit.
  */
 const sharedVendor = new Set([
   '@tanstack/react-query',
@@ -74,16 +75,6 @@ const sharedVendor = new Set([
   'react-i18next',
   'zustand',
   'dayjs',
-  'stylis',
-  '@emotion/hash',
-  '@emotion/unitless',
-  '@babel/runtime',
-  'throttle-debounce',
-  'react-is',
-  'compute-scroll-into-view',
-  'scroll-into-view-if-needed',
-  'clsx',
-  'is-mobile',
   'use-sync-external-store',
 ]);
 

@@ -1,6 +1,5 @@
 import { MenuType, type UserInfo } from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Spin } from 'antd';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
@@ -13,11 +12,15 @@ import { useSessionStore } from '../stores/session';
 import { localValue } from '../stores/storage';
 import { guardRedirect, loginRedirect } from '../lib/navigation';
 
+/** The whole page waits: a spinner drawn by CSS alone (global.css), no antd needed. */
 export function FullPageSpin() {
   const { t } = useTranslation();
   return (
     <div className="nb-full-center" role="status" aria-live="polite">
-      <Spin size="large" description={t('loading')} />
+      <div className="nb-spinner">
+        <span className="nb-spinner__ring" aria-hidden="true" />
+        <span className="nb-spinner__text">{t('loading')}</span>
+      </div>
     </div>
   );
 }

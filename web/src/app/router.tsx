@@ -4,6 +4,7 @@ import { LoginPage } from '../features/auth/pages/LoginPage';
 import { FILE_VIEWS, type FileViewKind } from '../features/files/view-kinds';
 import { withDriveTexts } from '../i18n';
 import { AppShell } from './AppShell';
+import { loadAntdProviders } from '../components/antd-loader';
 import { FullPageSpin, SessionGate } from './guards';
 import type { RouteHandle } from '../lib/route-meta';
 
@@ -14,14 +15,28 @@ function lazyPage<K extends string, P extends object>(
   return lazy(async () => ({ default: (await load())[name] }));
 }
 
-// Only the sign-in page, the error pages and the guards load with the first visit: the drive,
-// the share pages and every settings page come in their own chunks when first opened.
+// Only the sign-in page and the guards load with the first visit: Ant Design, the error pages,
+// the drive, the share pages and every settings page come in their own chunks when first opened.
 const MenuGate = lazyPage(() => import('./menu-gate'), 'MenuGate');
 const NotFoundPage = lazyPage(
   () => import('../features/errors/pages/NotFoundPage'),
   'NotFoundPage',
 );
-const RouteError = lazyPage(() => import('../features/errors/pages/RouteError'), 'RouteError');
+// antd and its providers: every page but the sign-in page, which is drawn without them
+const AntdLayout = lazyPage(() => import('./AntdLayout'), 'AntdLayout');
+const RouteError = lazy(async () => {
+  const [{ RouteError: Page }, { AntdProviders }] = await Promise.all([
+    import('../features/errors/pages/RouteError'),
+    loadAntdProviders(),
+  ]);
+  return {
+    default: () => (
+      <AntdProviders>
+        <Page />
+      </AntdProviders>
+    ),
+  };
+});
 const MainLayout = lazyPage(() => withDriveTexts(import('../layout/MainLayout')), 'MainLayout');
 const FilesView = lazyPage(() => import('../features/files/components/FilesView'), 'FilesView');
 const SearchOrBrowse = lazyPage(
@@ -99,120 +114,125 @@ export const routes: RouteObject[] = [
         handle: { title: 'login' } satisfies RouteHandle,
       },
       {
-        element: loaded(<ShareLayout />),
+        element: loaded(<AntdLayout />),
         children: [
           {
-            path: '/s',
-            element: loaded(<SharePage />),
-            handle: { title: 'share' } satisfies RouteHandle,
-          },
-          {
-            path: '/s/:id',
-            element: loaded(<SharePage />),
-            handle: { title: 'share' } satisfies RouteHandle,
-          },
-          {
-            path: '/s_m',
-            element: loaded(<SharePage />),
-            handle: { title: 'share' } satisfies RouteHandle,
-          },
-        ],
-      },
-      {
-        path: '/404',
-        element: loaded(<NotFoundPage />),
-        handle: { title: 'notFound' } satisfies RouteHandle,
-      },
-      {
-        element: <SessionGate />,
-        children: [
-          {
-            element: loaded(<MainLayout />),
+            element: loaded(<ShareLayout />),
             children: [
               {
-                path: '/',
-                element: loaded(
-                  <SearchOrBrowse>
-                    <FilesView key="home" kind="home" />
-                  </SearchOrBrowse>,
-                ),
-                handle: { title: 'home' } satisfies RouteHandle,
+                path: '/s',
+                element: loaded(<SharePage />),
+                handle: { title: 'share' } satisfies RouteHandle,
               },
               {
-                path: '/_m',
-                element: <MobileHomeRedirect />,
-                handle: { title: 'allFiles' } satisfies RouteHandle,
+                path: '/s/:id',
+                element: loaded(<SharePage />),
+                handle: { title: 'share' } satisfies RouteHandle,
               },
               {
-                path: '/home_m',
-                element: loaded(
-                  <SearchOrBrowse>
-                    <FilesView key="home_m" kind="home" />
-                  </SearchOrBrowse>,
-                ),
-                handle: { title: 'allFiles' } satisfies RouteHandle,
+                path: '/s_m',
+                element: loaded(<SharePage />),
+                handle: { title: 'share' } satisfies RouteHandle,
               },
-              {
-                path: '/upload/index_m',
-                element: loaded(<TransferPage />),
-                handle: { title: 'fileTransfer' } satisfies RouteHandle,
-              },
-              {
-                path: '/tag',
-                element: loaded(<TagsPage />),
-                handle: { title: 'tags' } satisfies RouteHandle,
-              },
-              ...FILE_ROUTES.map(({ path, kind }) => ({
-                path,
-                element: loaded(<FilesView key={kind} kind={kind} />),
-                handle: { title: FILE_VIEWS[kind].title } satisfies RouteHandle,
-              })),
-              {
-                path: '/mount',
-                element: loaded(<MountsPage />),
-                handle: { title: 'mount' } satisfies RouteHandle,
-              },
-              {
-                path: '/share',
-                element: gated(<ShareListPage />),
-                handle: { title: 'shareList' } satisfies RouteHandle,
-              },
-              {
-                path: '/setting/user',
-                element: gated(<UserSettingsPage />),
-                handle: settings('settingUser'),
-              },
-              {
-                path: '/setting/cloudManager',
-                element: gated(<CloudManagerPage />),
-                handle: settings('settingCloud'),
-              },
-              {
-                path: '/setting/taskProgress',
-                element: gated(<TaskProgressPage />),
-                handle: settings('settingTask'),
-              },
-              {
-                path: '/setting/sys/user',
-                element: gated(<UsersPage />),
-                handle: settings('sysUser'),
-              },
-              {
-                path: '/setting/sys/role',
-                element: gated(<RolesPage />),
-                handle: settings('sysRole'),
-              },
-              {
-                path: '/setting/sys/menu',
-                element: gated(<MenusPage />),
-                handle: settings('sysMenu'),
-              },
-              { path: '/setting', element: <Navigate to="/setting/user" replace /> },
             ],
           },
+          {
+            path: '/404',
+            element: loaded(<NotFoundPage />),
+            handle: { title: 'notFound' } satisfies RouteHandle,
+          },
+          {
+            element: <SessionGate />,
+            children: [
+              {
+                element: loaded(<MainLayout />),
+                children: [
+                  {
+                    path: '/',
+                    element: loaded(
+                      <SearchOrBrowse>
+                        <FilesView key="home" kind="home" />
+                      </SearchOrBrowse>,
+                    ),
+                    handle: { title: 'home' } satisfies RouteHandle,
+                  },
+                  {
+                    path: '/_m',
+                    element: <MobileHomeRedirect />,
+                    handle: { title: 'allFiles' } satisfies RouteHandle,
+                  },
+                  {
+                    path: '/home_m',
+                    element: loaded(
+                      <SearchOrBrowse>
+                        <FilesView key="home_m" kind="home" />
+                      </SearchOrBrowse>,
+                    ),
+                    handle: { title: 'allFiles' } satisfies RouteHandle,
+                  },
+                  {
+                    path: '/upload/index_m',
+                    element: loaded(<TransferPage />),
+                    handle: { title: 'fileTransfer' } satisfies RouteHandle,
+                  },
+                  {
+                    path: '/tag',
+                    element: loaded(<TagsPage />),
+                    handle: { title: 'tags' } satisfies RouteHandle,
+                  },
+                  ...FILE_ROUTES.map(({ path, kind }) => ({
+                    path,
+                    element: loaded(<FilesView key={kind} kind={kind} />),
+                    handle: { title: FILE_VIEWS[kind].title } satisfies RouteHandle,
+                  })),
+                  {
+                    path: '/mount',
+                    element: loaded(<MountsPage />),
+                    handle: { title: 'mount' } satisfies RouteHandle,
+                  },
+                  {
+                    path: '/share',
+                    element: gated(<ShareListPage />),
+                    handle: { title: 'shareList' } satisfies RouteHandle,
+                  },
+                  {
+                    path: '/setting/user',
+                    element: gated(<UserSettingsPage />),
+                    handle: settings('settingUser'),
+                  },
+                  {
+                    path: '/setting/cloudManager',
+                    element: gated(<CloudManagerPage />),
+                    handle: settings('settingCloud'),
+                  },
+                  {
+                    path: '/setting/taskProgress',
+                    element: gated(<TaskProgressPage />),
+                    handle: settings('settingTask'),
+                  },
+                  {
+                    path: '/setting/sys/user',
+                    element: gated(<UsersPage />),
+                    handle: settings('sysUser'),
+                  },
+                  {
+                    path: '/setting/sys/role',
+                    element: gated(<RolesPage />),
+                    handle: settings('sysRole'),
+                  },
+                  {
+                    path: '/setting/sys/menu',
+                    element: gated(<MenusPage />),
+                    handle: settings('sysMenu'),
+                  },
+                  { path: '/setting', element: <Navigate to="/setting/user" replace /> },
+                ],
+              },
+            ],
+          },
+          { path: '*', element: <Navigate to="/404" replace /> },
         ],
       },
-      { path: '*', element: <Navigate to="/404" replace /> },
     ],
   },
 ];

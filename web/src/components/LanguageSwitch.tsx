@@ -1,10 +1,9 @@
-import { GlobalOutlined } from '@ant-design/icons';
 import { LANGUAGES, type Language } from '@nimbus/contract';
-import { Button } from 'antd';
-import { LazyDropdown } from './LazyDropdown';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage } from '../i18n';
 import { useAppStore } from '../stores/app';
+import { GlobeIcon } from './icons';
+import { LazyDropdown } from './LazyDropdown';
 
 export const LANGUAGE_NAMES: Record<Language, string> = { en_US: 'English', zh_CN: '简体中文' };
 
@@ -29,12 +28,14 @@ export function LanguageSwitch() {
         onClick: ({ key }) => void changeLanguage(key as Language),
       }}
     >
-      <Button
-        type="text"
-        icon={<GlobalOutlined />}
+      <button
+        type="button"
+        className="nb-icon-button"
         aria-label={t('language')}
         data-testid="lang-switch"
-      />
+      >
+        <GlobeIcon />
+      </button>
     </LazyDropdown>
   );
 }

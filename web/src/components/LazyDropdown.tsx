@@ -1,11 +1,11 @@
-import { Tooltip, type DropdownProps } from 'antd';
+import type { DropdownProps } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
 
-// antd's menu (with its layout and overflow parts) is the heaviest piece the sign-in page would
-// carry only for the language and theme menus: it loads when a pointer or the focus first comes
-// near the button, and the menu opens once it is there.
-const loadDropdown = () => import('antd/es/dropdown');
-const Dropdown = lazy(loadDropdown);
+// antd's menu (with its layout and overflow parts, the tooltip and the theme) is the heaviest
+// piece the sign-in page would carry only for the language and theme menus: it loads when a
+// pointer or the focus first comes near the button, and the menu opens once it is there.
+const loadDropdown = () => import('./DropdownMenu');
+const DropdownMenu = lazy(async () => ({ default: (await loadDropdown()).DropdownMenu }));
 
 /** Runs once, when the part of the tree it sits in first shows. */
 function OnShown({ run }: { run: () => void }) {
@@ -15,28 +15,34 @@ function OnShown({ run }: { run: () => void }) {
 
 /**
  * A click-triggered dropdown menu whose code loads on first approach. Until then its trigger
- * renders alone; a click before the code arrives opens the menu as soon as it has. The trigger's
- * `tip` shows on hover while the menu is closed, never over the open menu's first item.
+ * (a plain button) renders alone; a click before the code arrives opens the menu as soon as it
+ * has. Once the code is here the trigger's `tip` shows on hover while the menu is closed.
  */
 export function LazyDropdown({
   children: button,
   tip,
   ...props
-}: Omit<DropdownProps, 'open' | 'onOpenChange' | 'trigger'> & {
+}: Omit<DropdownProps, 'open' | 'onOpenChange' | 'trigger' | 'children'> & {
   children: ReactElement;
   tip: string;
 }) {
-  const [wanted, setWanted] = useState(false);
+  const [ready, setReady] = useState(false);
   const [open, setOpen] = useState(false);
-  const children = (
-    <Tooltip title={tip} placement="bottom" open={open ? false : undefined}>
-      {button}
-    </Tooltip>
-  );
   const box = useRef<HTMLSpanElement>(null);
   const hadFocus = useRef(false);
-  const warm = () => void loadDropdown();
-  // the trigger is drawn anew inside the menu: a keyboard user keeps the focus on it
+  /** The trigger is drawn anew inside the menu: whoever had the focus on it keeps it. */
+  const noteFocus = () => {
+    hadFocus.current = box.current?.contains(document.activeElement) ?? false;
+  };
+  const shown = useRef(false);
+  const show = (andOpen: boolean) => {
+    if (shown.current) return;
+    shown.current = true;
+    noteFocus();
+    setReady(true);
+    if (andOpen) setOpen(true);
+  };
+  const warm = () => void loadDropdown().then(() => show(false));
   const keepFocus = useCallback(() => {
     if (hadFocus.current) box.current?.querySelector<HTMLElement>('button, [tabindex]')?.focus();
   }, []);
@@ -46,22 +52,17 @@ export function LazyDropdown({
       className="nb-contents"
       onPointerEnter={warm}
       onFocus={warm}
-      onClick={() => {
-        if (wanted) return;
-        hadFocus.current = box.current?.contains(document.activeElement) ?? false;
-        setWanted(true);
-        setOpen(true);
-      }}
+      onClick={() => show(true)}
     >
-      {wanted ? (
-        <Suspense fallback={children}>
-          <Dropdown {...props} trigger={['click']} open={open} onOpenChange={setOpen}>
-            {children}
-          </Dropdown>
+      {ready ? (
+        <Suspense fallback={button}>
+          <DropdownMenu {...props} tip={tip} open={open} onOpenChange={setOpen}>
+            {button}
+          </DropdownMenu>
           <OnShown run={keepFocus} />
         </Suspense>
       ) : (
-        children
+        button
       )}
     </span>
   );

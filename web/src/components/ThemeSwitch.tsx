@@ -1,17 +1,16 @@
 import type { ReactNode } from 'react';
-import { CheckOutlined, DesktopOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
 import { THEMES, type Theme } from '@nimbus/contract';
-import { Button } from 'antd';
-import { LazyDropdown } from './LazyDropdown';
 import { useTranslation } from 'react-i18next';
+import { useSetTheme } from '../api/use-set-theme';
 import { useColorScheme } from '../lib/color-scheme';
 import { useSessionStore } from '../stores/session';
-import { useSetTheme } from '../api/use-set-theme';
+import { CheckIcon, DesktopIcon, MoonIcon, SunIcon } from './icons';
+import { LazyDropdown } from './LazyDropdown';
 
 export const THEME_ICONS: Record<Theme, ReactNode> = {
-  auto: <DesktopOutlined />,
-  light: <SunOutlined />,
-  dark: <MoonOutlined />,
+  auto: <DesktopIcon />,
+  light: <SunIcon />,
+  dark: <MoonIcon />,
 };
 
 /** Top-bar theme menu (`theme-switch`, options `theme-light` / `theme-dark` / `theme-auto`). */
@@ -31,7 +30,9 @@ export function ThemeSwitch() {
             <span data-testid={`theme-${value}`} className="nb-theme-option">
               {t(`theme.${value}`)}
               {value === theme ? (
-                <CheckOutlined style={{ marginInlineStart: 12, fontSize: 12 }} />
+                <span style={{ marginInlineStart: 12, fontSize: 12 }}>
+                  <CheckIcon />
+                </span>
               ) : null}
             </span>
           ),
@@ -39,12 +40,14 @@ export function ThemeSwitch() {
         onClick: ({ key }) => setTheme(key as Theme),
       }}
     >
-      <Button
-        type="text"
-        icon={scheme === 'dark' ? <MoonOutlined /> : <SunOutlined />}
+      <button
+        type="button"
+        className="nb-icon-button"
         aria-label={t('theme.label')}
         data-testid="theme-switch"
-      />
+      >
+        {scheme === 'dark' ? <MoonIcon /> : <SunIcon />}
+      </button>
     </LazyDropdown>
   );
 }

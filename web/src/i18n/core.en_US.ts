@@ -2,6 +2,8 @@
 const core = {
   common: {
     loading: 'Loading…',
+    showPassword: 'Show password',
+    hidePassword: 'Hide password',
     language: 'Language',
     languageFailed: 'The language could not be loaded: check the connection and try again',
     copied: 'Copied',

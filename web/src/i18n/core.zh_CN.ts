@@ -5,6 +5,8 @@ import type { LocaleTree } from './types';
 const coreZh: LocaleTree<typeof core> = {
   common: {
     loading: '加载中…',
+    showPassword: '显示密码',
+    hidePassword: '隐藏密码',
     language: '语言',
     languageFailed: '无法加载该语言：请检查网络连接后重试',
     copied: '已复制',

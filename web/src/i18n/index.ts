@@ -1,6 +1,4 @@
 import { FALLBACK_LANGUAGE, type Language } from '@nimbus/contract';
-import antdEnUS from 'antd/locale/en_US';
-import type { Locale } from 'antd/es/locale';
 import dayjs from 'dayjs';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -11,15 +9,14 @@ import { htmlLang } from './languages';
 
 export const defaultNS = 'common';
 
-/** One language's texts: Nimbus's own and Ant Design's. */
+/** One language's texts (Ant Design's come with the drive: components/AntdProviders.tsx). */
 interface LanguageBundle {
   messages: object;
-  antd: Locale;
 }
 
 // English is the fallback and comes with the app; other languages load when chosen.
 const bundles: Partial<Record<Language, LanguageBundle>> = {
-  en_US: { messages: core, antd: antdEnUS },
+  en_US: { messages: core },
 };
 const LOADERS: Record<Language, () => Promise<LanguageBundle>> = {
   en_US: () => Promise.resolve(bundles.en_US!),
@@ -97,11 +94,6 @@ async function loadLanguage(language: Language): Promise<void> {
     bundles[language] = bundle;
   }
   await loadDrive(language);
-}
-
-/** Ant Design's texts for a language, English until the language has loaded. */
-export function antdLocale(language: Language): Locale {
-  return (bundles[language] ?? bundles.en_US!).antd;
 }
 
 /** The remembered language, ready before the first page is drawn (English on failure). */

@@ -1,4 +1,3 @@
-import antd from 'antd/locale/zh_CN';
 import 'dayjs/locale/zh-cn';
 import messages from './core.zh_CN';
 
@@ -6,4 +5,4 @@ import messages from './core.zh_CN';
  * What the Chinese UI's first page needs beyond the code: loaded only when Chinese is chosen.
  * The drive's texts follow with the drive (index.ts `loadDriveTexts`).
  */
-export default { messages, antd };
+export default { messages };

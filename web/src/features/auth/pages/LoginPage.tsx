@@ -1,75 +1,378 @@
-import {
-  ArrowLeftOutlined,
-  CloudSyncOutlined,
-  LockOutlined,
-  SafetyCertificateOutlined,
-  ShareAltOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
 import { PRODUCT_VERSION } from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Checkbox, Form, Skeleton } from 'antd';
-import { Input, OTP, Password } from '../../../components/inputs';
-import { lazy, Suspense, useState } from 'react';
+import {
+  lazy,
+  Suspense,
+  useId,
+  useState,
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+} from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBranding } from '../../../lib/branding';
-import { withDriveTexts } from '../../../i18n';
+import { authKeys, useHasUser } from '../../../api/account';
+import { loadAntdProviders } from '../../../components/antd-loader';
+import {
+  AlertIcon,
+  ArrowLeftIcon,
+  CloudIcon,
+  EyeIcon,
+  EyeOffIcon,
+  LockIcon,
+  ShareIcon,
+  ShieldIcon,
+  UserIcon,
+} from '../../../components/icons';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { ThemeSwitch } from '../../../components/ThemeSwitch';
-import {
-  createAdministrator,
-  login,
-  verifyTotp,
-  type Credentials,
-  type LoginOutcome,
-} from '../api';
-import { authKeys, useHasUser } from '../../../api/account';
+import { withDriveTexts } from '../../../i18n';
+import { useBranding } from '../../../lib/branding';
+import { createAdministrator, login, verifyTotp, type LoginOutcome } from '../api';
 import { FooterText } from '../components/FooterText';
 import { failureText } from '../failure';
 import { useSignIn } from '../session';
-import { NewPasswordFields } from '../components/NewPasswordFields';
-import { passwordRules, usernameRules } from '../validation';
+import { confirmProblem, passwordProblem, usernameProblem } from '../validation';
+import './login.css';
 
-// Enrolment in a second factor draws a QR code: loaded only for the user who must enrol.
-const EnrolStep = lazy(async () => ({
-  default: (await withDriveTexts(import('../../security/components/EnrolStep'))).EnrolStep,
-}));
+// The sign-in page is drawn without Ant Design: a first visit carries only this page, and the
+// drive's antd comes once the person is in. Enrolment in a second factor draws a QR code with
+// antd: loaded (with antd's theme) only for the user who must enrol.
+const EnrolStep = lazy(async () => {
+  const [{ EnrolStep: Step }, { AntdProviders }] = await Promise.all([
+    withDriveTexts(import('../../security/components/EnrolStep')),
+    loadAntdProviders(),
+  ]);
+  return {
+    default: (props: Parameters<typeof Step>[0]) => (
+      <AntdProviders>
+        <Step {...props} />
+      </AntdProviders>
+    ),
+  };
+});
 
 type MfaStep = Extract<LoginOutcome, { kind: 'mfa' | 'enrol' }>;
 
-/** The username of the sign-in and first-run forms; strict: a new name must fit the pattern. */
-function UsernameField({ strict }: { strict: boolean }) {
-  const { t } = useTranslation('auth');
+/** A labelled field: its input, an optional icon before it, and why its value is refused. */
+function Field({
+  label,
+  error,
+  icon,
+  reveal,
+  testId,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  error?: string | null;
+  icon?: ReactNode;
+  /** A password field: a button shows or hides what was typed. */
+  reveal?: boolean;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [shown, setShown] = useState(false);
   return (
-    <Form.Item name="username" label={t('fields.username')} rules={usernameRules(t, strict)}>
-      <Input
-        prefix={<UserOutlined />}
-        autoComplete="username"
-        autoFocus
-        data-testid="login-username"
-      />
-    </Form.Item>
+    <div className="nb-field">
+      <label className="nb-field__label" htmlFor={id}>
+        {label}
+      </label>
+      <div className={`nb-input${error ? ' nb-input--error' : ''}`}>
+        {icon ? <span className="nb-input__icon">{icon}</span> : null}
+        <input
+          {...input}
+          id={id}
+          type={reveal ? (shown ? 'text' : 'password') : (input.type ?? 'text')}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          data-testid={testId}
+        />
+        {reveal ? (
+          <button
+            type="button"
+            className="nb-input__reveal"
+            aria-label={t(shown ? 'hidePassword' : 'showPassword')}
+            aria-pressed={shown}
+            onClick={() => setShown((on) => !on)}
+          >
+            {shown ? <EyeIcon /> : <EyeOffIcon />}
+          </button>
+        ) : null}
+      </div>
+      {error ? (
+        <div className="nb-field__error" id={`${id}-error`} role="alert">
+          {error}
+        </div>
+      ) : null}
+    </div>
   );
 }
 
 function FormError({ error }: { error: string | null }) {
   if (!error) return null;
   return (
-    <Alert
-      type="error"
-      showIcon
-      title={error}
-      style={{ marginBottom: 16 }}
-      role="alert"
-      data-testid="login-error"
-    />
+    <div className="nb-login__alert" role="alert" data-testid="login-error">
+      <AlertIcon />
+      <span>{error}</span>
+    </div>
   );
 }
 
-interface CreateAdminValues {
-  username: string;
-  password: string;
-  confirm: string;
+function SubmitButton({
+  busy,
+  testId,
+  children,
+}: {
+  busy: boolean;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="submit"
+      className="nb-login__submit"
+      disabled={busy}
+      aria-busy={busy || undefined}
+      data-testid={testId}
+    >
+      {busy ? <span className="nb-login__busy" aria-hidden="true" /> : null}
+      {children}
+    </button>
+  );
+}
+
+/** Grey bars in the form's place while the page learns whether the drive has users. */
+function FormSkeleton() {
+  return (
+    <div className="nb-skeleton" aria-hidden="true">
+      <span style={{ width: '45%', height: 28 }} />
+      <span style={{ width: '70%' }} />
+      <span style={{ width: '25%', marginTop: 24 }} />
+      <span style={{ height: 40 }} />
+      <span style={{ width: '25%', marginTop: 16 }} />
+      <span style={{ height: 40 }} />
+      <span style={{ height: 40, marginTop: 24 }} />
+    </div>
+  );
+}
+
+/**
+ * A form's values and the reasons they are refused: nothing is said until the first submit,
+ * after which every change is checked again (as a person corrects what was pointed out).
+ */
+function useChecked<V extends Record<string, string>>(
+  initial: V,
+  check: (values: V) => Partial<Record<keyof V, string | null>>,
+) {
+  const [values, setValues] = useState(initial);
+  const [tried, setTried] = useState(false);
+  const problems: Partial<Record<keyof V, string | null>> = tried ? check(values) : {};
+  const bind = (name: keyof V) => ({
+    name: name as string,
+    value: values[name],
+    error: problems[name] ?? null,
+    onChange: (event: { target: { value: string } }) =>
+      setValues((now) => ({ ...now, [name]: event.target.value })),
+  });
+  /** The values if they pass, else null (and the problems show). */
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    const found = check(values);
+    return Object.values(found).some(Boolean) ? null : values;
+  };
+  return { values, bind, submit };
+}
+
+function SignInForm({
+  busy,
+  error,
+  onSubmit,
+}: {
+  busy: boolean;
+  error: string | null;
+  onSubmit: (values: { username: string; password: string; rememberMe: boolean }) => void;
+}) {
+  const { t } = useTranslation('auth');
+  const [rememberMe, setRememberMe] = useState(true);
+  const form = useChecked({ username: '', password: '' }, (v) => ({
+    username: usernameProblem(t, v.username, false),
+    password: passwordProblem(t, v.password),
+  }));
+  return (
+    <form
+      className="nb-login__fields"
+      noValidate
+      data-testid="login-form"
+      onSubmit={(event) => {
+        const values = form.submit(event);
+        if (values) onSubmit({ ...values, rememberMe });
+      }}
+    >
+      <Field
+        label={t('fields.username')}
+        icon={<UserIcon />}
+        autoComplete="username"
+        autoFocus
+        testId="login-username"
+        {...form.bind('username')}
+      />
+      <Field
+        label={t('fields.password')}
+        icon={<LockIcon />}
+        reveal
+        autoComplete="current-password"
+        testId="login-password"
+        {...form.bind('password')}
+      />
+      <label className="nb-check">
+        <input
+          type="checkbox"
+          checked={rememberMe}
+          onChange={(event) => setRememberMe(event.target.checked)}
+          data-testid="login-remember"
+        />
+        <span>{t('fields.rememberMe')}</span>
+      </label>
+      <FormError error={error} />
+      <SubmitButton busy={busy} testId="login-submit">
+        {t('login.submit')}
+      </SubmitButton>
+    </form>
+  );
+}
+
+function CreateAdminForm({
+  busy,
+  error,
+  onSubmit,
+}: {
+  busy: boolean;
+  error: string | null;
+  onSubmit: (values: { username: string; password: string; confirm: string }) => void;
+}) {
+  const { t } = useTranslation('auth');
+  const form = useChecked({ username: '', password: '', confirm: '' }, (v) => ({
+    username: usernameProblem(t, v.username, true),
+    password: passwordProblem(t, v.password),
+    confirm: confirmProblem(t, v.confirm, v.password),
+  }));
+  return (
+    <form
+      className="nb-login__fields"
+      noValidate
+      data-testid="create-admin-form"
+      onSubmit={(event) => {
+        const values = form.submit(event);
+        if (values) onSubmit(values);
+      }}
+    >
+      <Field
+        label={t('fields.username')}
+        icon={<UserIcon />}
+        autoComplete="username"
+        autoFocus
+        testId="login-username"
+        {...form.bind('username')}
+      />
+      <Field
+        label={t('fields.password')}
+        icon={<LockIcon />}
+        reveal
+        autoComplete="new-password"
+        testId="login-password"
+        {...form.bind('password')}
+      />
+      <Field
+        label={t('fields.confirm')}
+        icon={<LockIcon />}
+        reveal
+        autoComplete="new-password"
+        testId="login-confirm"
+        {...form.bind('confirm')}
+      />
+      <FormError error={error} />
+      <SubmitButton busy={busy} testId="login-submit">
+        {t('setup.submit')}
+      </SubmitButton>
+    </form>
+  );
+}
+
+/** The second step: the app's six digits, or one of the recovery codes. */
+function VerifyForm({
+  busy,
+  error,
+  onSubmit,
+  onBack,
+}: {
+  busy: boolean;
+  error: string | null;
+  onSubmit: (code: string) => void;
+  onBack: () => void;
+}) {
+  const { t } = useTranslation('auth');
+  const [recovery, setRecovery] = useState(false);
+  const form = useChecked({ mfaCode: '' }, (v) => {
+    const code = v.mfaCode.trim();
+    if (!code) return { mfaCode: t('validation.codeRequired') };
+    if (recovery)
+      return {
+        mfaCode: code.length < 6 || code.length > 16 ? t('validation.recoveryPattern') : null,
+      };
+    return { mfaCode: /^\d{6}$/.test(code) ? null : t('validation.codePattern') };
+  });
+  const field = form.bind('mfaCode');
+  return (
+    <form
+      className="nb-login__fields"
+      noValidate
+      onSubmit={(event) => {
+        const values = form.submit(event);
+        if (values) onSubmit(values.mfaCode.trim());
+      }}
+    >
+      <div data-testid={recovery ? undefined : 'login-mfa-code'}>
+        <Field
+          key={recovery ? 'recovery' : 'code'}
+          label={recovery ? t('mfa.recoveryCode') : t('mfa.code')}
+          autoFocus
+          autoComplete="one-time-code"
+          maxLength={recovery ? 16 : 6}
+          inputMode={recovery ? 'text' : 'numeric'}
+          className={recovery ? undefined : 'nb-input__code'}
+          testId={recovery ? 'login-mfa-recovery' : 'login-mfa-code-input'}
+          {...field}
+          onChange={(event) =>
+            field.onChange({
+              target: {
+                value: recovery ? event.target.value : event.target.value.replace(/\D/g, ''),
+              },
+            })
+          }
+        />
+      </div>
+      <button
+        type="button"
+        className="nb-login__link"
+        onClick={() => {
+          setRecovery((on) => !on);
+          field.onChange({ target: { value: '' } });
+        }}
+        data-testid="login-mfa-use-recovery"
+      >
+        {recovery ? t('mfa.useApp') : t('mfa.useRecovery')}
+      </button>
+      <FormError error={error} />
+      <SubmitButton busy={busy} testId="login-mfa-submit">
+        {t('mfa.verify')}
+      </SubmitButton>
+      <button type="button" className="nb-login__link nb-login__back" onClick={onBack}>
+        <ArrowLeftIcon />
+        {t('mfa.back')}
+      </button>
+    </form>
+  );
 }
 
 /** /login and /login_m: sign in, the verification-code step, or first-run "create admin" (spec §2). */
@@ -80,16 +383,12 @@ export function LoginPage() {
   const queryClient = useQueryClient();
   const signIn = useSignIn();
   const [mfa, setMfa] = useState<MfaStep | null>(null);
-  /** The second step takes a recovery code instead of the app's six digits. */
-  const [recovery, setRecovery] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [loginForm] = Form.useForm<Credentials>();
 
   const finish = (outcome: LoginOutcome) => {
     if (outcome.kind !== 'session') {
       setMfa(outcome);
-      setRecovery(false);
       return;
     }
     signIn(outcome);
@@ -98,6 +397,8 @@ export function LoginPage() {
   const run = async (action: () => Promise<void>, fallback: string) => {
     setBusy(true);
     setError(null);
+    // the drive's code comes while the server checks the password
+    void loadAntdProviders().catch(() => undefined);
     try {
       await action();
     } catch (caught) {
@@ -107,26 +408,23 @@ export function LoginPage() {
     }
   };
 
-  const onLogin = (values: Credentials) =>
-    run(
-      async () => finish(await login({ ...values, rememberMe: Boolean(values.rememberMe) })),
-      t('errors.loginFailed'),
-    );
+  const onLogin = (values: { username: string; password: string; rememberMe: boolean }) =>
+    run(async () => finish(await login(values)), t('errors.loginFailed'));
 
-  const onVerify = (values: { mfaCode: string }) =>
+  const onVerify = (mfaCode: string) =>
     run(async () => {
       if (!mfa) return;
       finish(
         await verifyTotp({
           username: mfa.username,
           mfaToken: mfa.mfaToken,
-          mfaCode: values.mfaCode,
+          mfaCode,
           rememberMe: mfa.rememberMe,
         }),
       );
     }, t('errors.verifyFailed'));
 
-  const onCreateAdmin = (values: CreateAdminValues) =>
+  const onCreateAdmin = (values: { username: string; password: string; confirm: string }) =>
     run(async () => {
       await createAdministrator(values);
       // the form stays as it is, busy, until the new administrator is signed in: the sign-in
@@ -144,10 +442,10 @@ export function LoginPage() {
 
   let body;
   if (hasUser.isPending) {
-    body = <Skeleton active paragraph={{ rows: 6 }} />;
+    body = <FormSkeleton />;
   } else if (mfa?.kind === 'enrol') {
     body = (
-      <Suspense fallback={<Skeleton active />}>
+      <Suspense fallback={<FormSkeleton />}>
         <EnrolStep step={mfa} onDone={finish} />
       </Suspense>
     );
@@ -156,66 +454,15 @@ export function LoginPage() {
       <>
         <h2>{t('mfa.title')}</h2>
         <p className="nb-login__lead">{t('mfa.lead')}</p>
-        <Form<{ mfaCode: string }>
-          layout="vertical"
-          onFinish={(v) => void onVerify(v)}
-          requiredMark={false}
-          size="large"
-        >
-          <Form.Item
-            name="mfaCode"
-            label={t('mfa.code')}
-            rules={[
-              { required: true, message: t('validation.codeRequired') },
-              recovery
-                ? { min: 6, max: 16, message: t('validation.recoveryPattern') }
-                : { pattern: /^\d{6}$/, message: t('validation.codePattern') },
-            ]}
-          >
-            {recovery ? (
-              <Input
-                autoFocus
-                maxLength={16}
-                autoComplete="one-time-code"
-                data-testid="login-mfa-recovery"
-                aria-label={t('mfa.recoveryCode')}
-              />
-            ) : (
-              <OTP length={6} autoFocus data-testid="login-mfa-code" aria-label={t('mfa.code')} />
-            )}
-          </Form.Item>
-          <Button
-            type="link"
-            size="small"
-            style={{ padding: 0, marginBottom: 12 }}
-            onClick={() => setRecovery((on) => !on)}
-            data-testid="login-mfa-use-recovery"
-          >
-            {recovery ? t('mfa.useApp') : t('mfa.useRecovery')}
-          </Button>
-          <FormError error={error} />
-          <Button
-            type="primary"
-            htmlType="submit"
-            block
-            loading={busy}
-            data-testid="login-mfa-submit"
-          >
-            {t('mfa.verify')}
-          </Button>
-          <Button
-            type="link"
-            block
-            icon={<ArrowLeftOutlined />}
-            style={{ marginTop: 8 }}
-            onClick={() => {
-              setMfa(null);
-              setError(null);
-            }}
-          >
-            {t('mfa.back')}
-          </Button>
-        </Form>
+        <VerifyForm
+          busy={busy}
+          error={error}
+          onSubmit={(code) => void onVerify(code)}
+          onBack={() => {
+            setMfa(null);
+            setError(null);
+          }}
+        />
       </>
     );
   } else if (firstRun) {
@@ -223,24 +470,7 @@ export function LoginPage() {
       <>
         <h2>{t('setup.title')}</h2>
         <p className="nb-login__lead">{t('setup.lead', { name })}</p>
-        <Form<CreateAdminValues>
-          layout="vertical"
-          onFinish={(v) => void onCreateAdmin(v)}
-          requiredMark={false}
-          size="large"
-          data-testid="create-admin-form"
-        >
-          <UsernameField strict />
-          <NewPasswordFields
-            passwordLabel={t('fields.password')}
-            confirmLabel={t('fields.confirm')}
-            testIds={{ password: 'login-password', confirm: 'login-confirm' }}
-          />
-          <FormError error={error} />
-          <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
-            {t('setup.submit')}
-          </Button>
-        </Form>
+        <CreateAdminForm busy={busy} error={error} onSubmit={(v) => void onCreateAdmin(v)} />
       </>
     );
   } else {
@@ -248,31 +478,7 @@ export function LoginPage() {
       <>
         <h2>{t('login.title')}</h2>
         <p className="nb-login__lead">{t('login.lead', { name })}</p>
-        <Form<Credentials>
-          form={loginForm}
-          layout="vertical"
-          onFinish={(v) => void onLogin(v)}
-          requiredMark={false}
-          size="large"
-          initialValues={{ rememberMe: true }}
-          data-testid="login-form"
-        >
-          <UsernameField strict={false} />
-          <Form.Item name="password" label={t('fields.password')} rules={passwordRules(t)}>
-            <Password
-              prefix={<LockOutlined />}
-              autoComplete="current-password"
-              data-testid="login-password"
-            />
-          </Form.Item>
-          <Form.Item name="rememberMe" valuePropName="checked" style={{ marginBottom: 20 }}>
-            <Checkbox data-testid="login-remember">{t('fields.rememberMe')}</Checkbox>
-          </Form.Item>
-          <FormError error={error} />
-          <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
-            {t('login.submit')}
-          </Button>
-        </Form>
+        <SignInForm busy={busy} error={error} onSubmit={(v) => void onLogin(v)} />
       </>
     );
   }
@@ -290,13 +496,13 @@ export function LoginPage() {
         </div>
         <div className="nb-login__features">
           <span>
-            <CloudSyncOutlined /> {t('hero.sync')}
+            <CloudIcon /> {t('hero.sync')}
           </span>
           <span>
-            <ShareAltOutlined /> {t('hero.share')}
+            <ShareIcon /> {t('hero.share')}
           </span>
           <span>
-            <SafetyCertificateOutlined /> {t('hero.private')}
+            <ShieldIcon /> {t('hero.private')}
           </span>
         </div>
       </section>
