@@ -14,7 +14,16 @@ import { useAppStore } from './stores/app';
 useAppStore.getState().setDevice(currentDevice());
 
 const router = createRouter();
-prefetchFirstPage(queryClient);
+const firstAnswers = prefetchFirstPage(queryClient);
+
+/**
+ * How long the first draw waits for the sign-in page's question. It is preloaded with the
+ * scripts and usually answered by the time they have run: drawn with the answer, the page goes
+ * straight to its form, without a skeleton drawn and laid out first. A slow server gets the
+ * skeleton instead.
+ */
+const FIRST_ANSWER_WAIT_MS = 300;
+const shortly = new Promise<void>((resolve) => setTimeout(resolve, FIRST_ANSWER_WAIT_MS));
 
 const draw = () =>
   createRoot(document.getElementById('root')!).render(
@@ -26,4 +35,4 @@ const draw = () =>
   );
 
 // the remembered language's texts come first, so a Chinese page never flashes English
-void startLanguage().finally(draw);
+void Promise.all([startLanguage(), Promise.race([firstAnswers, shortly])]).finally(draw);

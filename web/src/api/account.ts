@@ -98,11 +98,12 @@ export function useHasUser() {
 /**
  * Asks for what the first page needs before the page is drawn: the drive's record always, and
  * whether it has a user when nobody is signed in (the sign-in page waits on it). The answers
- * arrive while the app's code starts instead of after its first render.
+ * arrive while the app's code starts instead of after its first render. Settles when the
+ * sign-in page's question is answered (at once when it is not asked).
  */
-export function prefetchFirstPage(client: QueryClient): void {
+export async function prefetchFirstPage(client: QueryClient): Promise<void> {
   void client.prefetchQuery(websiteRecordQuery);
-  if (!useSessionStore.getState().token) void client.prefetchQuery(hasUserQuery);
+  if (!useSessionStore.getState().token) await client.prefetchQuery(hasUserQuery);
 }
 
 export async function savePersonalization(personalization: Personalization): Promise<void> {
