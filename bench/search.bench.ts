@@ -197,8 +197,9 @@ async function names(): Promise<void> {
       met: p95 < 50,
     });
 
-    // ---- with a filter: inside one folder, by type, sorted ----
-    const filtered: number[] = [];
+    // ---- with a filter: inside one folder of about FILES / 1,000 files; sorted by date ----
+    const inFolder: number[] = [];
+    const byDate: number[] = [];
     for (let round = 0; round < 5; round++) {
       for (const keyword of ['report', '报告', 'rep']) {
         const s = performance.now();
@@ -208,16 +209,24 @@ async function names(): Promise<void> {
           searchOverall: false,
           currentDirectory: '/folder-7',
         });
-        filtered.push(performance.now() - s);
+        inFolder.push(performance.now() - s);
         const t = performance.now();
         await search.search(actor, { ...base, keyword, sortableProp: 'updateDate' });
-        filtered.push(performance.now() - t);
+        byDate.push(performance.now() - t);
       }
     }
-    report.record({
-      what: '  one folder, or sorted by date (filtered path)',
-      measured: `p95 ${percentile(filtered, 95).toFixed(1)} ms, p50 ${percentile(filtered, 50).toFixed(1)} ms`,
-    });
+    for (const [label, times] of [
+      ['inside one folder (SQLite)', inFolder],
+      ['whole drive sorted by date (SQLite)', byDate],
+    ] as const) {
+      const p95 = percentile(times, 95);
+      report.record({
+        what: `  ${label}`,
+        measured: `p95 ${p95.toFixed(1)} ms, p50 ${percentile(times, 50).toFixed(1)} ms`,
+        target: 'p95 < 50 ms',
+        met: p95 < 50,
+      });
+    }
     report.record({
       what: `seeding ${n(FILES)} file rows (setup)`,
       measured: `${seedSeconds.toFixed(1)} s`,
