@@ -217,4 +217,46 @@ describe('a selection', () => {
     expect(await names('/dest')).toEqual(['a.txt', 'd.txt', 'sub']);
     await consistent();
   });
+  it('is copied as one change: one journal entry, each item’s bytes copied once, names kept apart', async () => {
+    const { selection } = await mixedTree('src');
+    const dest = await newFolder('copies');
+    const holder = await putFile(t, owner(), '/copies', 'd.txt', 'taken');
+    await putFile(t, owner(), '/src/sub', 'a.txt', 'second a');
+    const second = (await list('/src/sub')).find((i) => i.name === 'a.txt')!.id;
+    const copy = (froms: string[], to: string, override = false) =>
+      call<Array<{ code: number; from: string; to: string; msg: string }>>(t.app, 'GET', '/copy', {
+        token: admin.token,
+        query: { froms, to, isOverride: override },
+      });
+
+    const disk = watchDisk();
+    const copied = ok(await copy([...selection, second], dest.id));
+    // a.txt, sub (with b.txt inside) and b.txt: three items copied, their rows in one entry
+    expect(disk.stop()).toEqual({ intents: 1, moves: 3 });
+    expect(copied.map((r) => [r.from, r.code])).toEqual([
+      ['/src/a.txt', 0],
+      ['/src/sub', 0],
+      ['/src/sub/b.txt', 0],
+      // the name is held by an item of the folder: refused without override
+      ['/src/other/d.txt', -1],
+      // two items of one name: the first takes it, the second is refused
+      ['/src/sub/a.txt', -1],
+    ]);
+    expect(await names('/copies')).toEqual(['a.txt', 'b.txt', 'd.txt', 'sub']);
+    expect(await names('/copies/sub/deep')).toEqual(['c.txt']);
+    const sizes = Object.fromEntries((await list('/')).map((i) => [i.name, i.size]));
+    // sub holds b.txt, deep/c.txt and the second a.txt: 7 + 11 + 8
+    expect(sizes).toMatchObject({ copies: 5 + 26 + 7 + 5 });
+    await consistent();
+
+    // beside itself a copy takes a numbered name; with override the holder goes to the trash
+    const beside = ok(
+      await copy([selection[0]!], (await list('/')).find((i) => i.name === 'src')!.id),
+    );
+    expect(beside.map((r) => [r.to, r.code])).toEqual([['/src/a(1).txt', 0]]);
+    const over = ok(await copy([selection[3]!], dest.id, true));
+    expect(over.map((r) => r.code)).toEqual([0]);
+    expect((await list('/', 'trash')).map((i) => i.id)).toContain(holder);
+    await consistent();
+  });
 });

@@ -332,10 +332,11 @@ export class FilesService {
   async liveItems(userId: string, ids: string[]): Promise<FileRow[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) throw badParameter('Choose at least one file');
-    const rows = await this.repo.liveMany(userId, unique);
-    if (rows.length !== unique.length)
+    const rows = new Map((await this.repo.liveMany(userId, unique)).map((r) => [r.id, r]));
+    if (rows.size !== unique.length)
       throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
-    return rows;
+    // in the order asked: results are told in it, and the first of two same names wins
+    return unique.map((id) => rows.get(id)!);
   }
 
   /** The live item at a full path such as `/a/b.txt`. */
