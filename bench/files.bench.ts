@@ -20,7 +20,7 @@ import { testConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/index.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import type { NewFileRow } from '../server/src/modules/files/files.repo.ts';
-import { curlDownload, diskFigure, Report } from './harness.ts';
+import { curlDownload, curlUpload, diskFigure, Report } from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const GiB = 1024 ** 3;
@@ -106,13 +106,15 @@ async function main(): Promise<void> {
           id: newId(),
           userId: owner.id,
           parentId,
-          name: `file-${String(i).padStart(6, '0')}-${(i * 7919) % 100000}.txt`,
+          // rows without bytes on disk: binary files, so the server's text reading (which
+          // would look for 200,000 missing files) has nothing to do while figures are measured
+          name: `file-${String(i).padStart(6, '0')}-${(i * 7919) % 100000}.bin`,
           path: sub,
           isFolder: 0,
           size: 10,
-          contentType: 'text/plain',
-          suffix: 'txt',
-          fileType: 'document',
+          contentType: 'application/octet-stream',
+          suffix: 'bin',
+          fileType: 'other',
           hash: null,
           uploadDate: now - i,
           updateDate: now - i,
@@ -186,10 +188,15 @@ async function main(): Promise<void> {
     const fd = fs.openSync(bigPath, 'w');
     for (let i = 0; i < 1024; i++) fs.writeSync(fd, block);
     fs.closeSync(fd);
-    fs.mkdirSync(path.join(userRoot, 'thousand'));
+    // the folders that hold files are made as the user would (a row and a folder on disk), and
+    // only they are synced below: a sync from the root would also walk the 200,000 seeded rows,
+    // which have no bytes on disk, and remove them one by one (most of a run's time)
+    await files.newFolder(actor, '/', 'thousand');
+    await files.newFolder(actor, '/', 'sixteen');
+    fs.mkdirSync(path.join(userRoot, 'thousand'), { recursive: true });
     for (let i = 0; i < 1000; i++)
       fs.writeFileSync(path.join(userRoot, 'thousand', `part-${i}.bin`), block);
-    fs.mkdirSync(path.join(userRoot, 'sixteen'));
+    fs.mkdirSync(path.join(userRoot, 'sixteen'), { recursive: true });
     for (let f = 0; f < PARALLEL; f++) {
       const partFd = fs.openSync(path.join(userRoot, 'sixteen', `part-${f}.bin`), 'w');
       const own = randomBytes(MiB);
@@ -224,7 +231,8 @@ async function main(): Promise<void> {
         trx,
       ),
     );
-    await indexer.sync(actor, { id: '0', prefix: '/' });
+    await indexer.sync(actor, await files.resolveFolder(owner.id, '/thousand'));
+    await indexer.sync(actor, await files.resolveFolder(owner.id, '/sixteen'));
     const thousand = await files.resolveFolder(owner.id, '/thousand');
     const parts = await Promise.all(
       Array.from({ length: PARALLEL }, (_, f) => files.byPath(owner.id, `/sixteen/part-${f}.bin`)),
@@ -298,10 +306,16 @@ async function main(): Promise<void> {
       const nginxPort = await freePort();
       const confDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-nginx-'));
       leftovers.push(confDir);
+      // nginx as it would be set up to serve files fast: a worker per core (`auto`), the file
+      // handed to the kernel (sendfile) 2 MiB per call so one transfer never holds a worker
+      // (`sendfile_max_chunk`, nginx's own default since 1.21.4, said here for older ones), and
+      // full packets with the headers in the first (tcp_nopush); no access log, as ours has none
       fs.writeFileSync(
         path.join(confDir, 'nginx.conf'),
-        `worker_processes 1; pid ${confDir}/nginx.pid; error_log ${confDir}/error.log; daemon off;\n` +
-          `events { worker_connections 64; }\nhttp { access_log off; sendfile on; client_body_temp_path ${confDir}; proxy_temp_path ${confDir}; fastcgi_temp_path ${confDir}; uwsgi_temp_path ${confDir}; scgi_temp_path ${confDir};\n` +
+        `worker_processes auto; pid ${confDir}/nginx.pid; error_log ${confDir}/error.log; daemon off;\n` +
+          `events { worker_connections 256; }\n` +
+          `http { access_log off; sendfile on; sendfile_max_chunk 2m; tcp_nopush on; tcp_nodelay on;\n` +
+          `client_body_temp_path ${confDir}; proxy_temp_path ${confDir}; fastcgi_temp_path ${confDir}; uwsgi_temp_path ${confDir}; scgi_temp_path ${confDir};\n` +
           `server { listen 127.0.0.1:${nginxPort}; root ${userRoot}; } }\n`,
       );
       const nginx = spawn(nginxBin, ['-c', path.join(confDir, 'nginx.conf')], { stdio: 'ignore' });
@@ -455,7 +469,7 @@ async function main(): Promise<void> {
         what: `upload 1 GiB, ${label} chunks x3 (incl. merge and hash check)`,
         measured: `${(rate / 1e6).toFixed(0)} MB/s (${((rate / ddRate) * 100).toFixed(0)}% of dd)`,
         reference: `dd ${(ddRate / 1e6).toFixed(0)} MB/s`,
-        ...(chunkSize === 8 * MiB ? { target: '>= 60% of dd', met: rate >= 0.6 * ddRate } : {}),
+        ...(chunkSize === 8 * MiB ? { target: '>= 85% of dd', met: rate >= 0.85 * ddRate } : {}),
       });
       report.record({
         what: `server RSS while receiving (${label} chunks)`,
@@ -464,6 +478,26 @@ async function main(): Promise<void> {
         met: peakRss < 200,
       });
     }
+    // ---- WebDAV PUT of 1 GiB with curl (the 1 GiB file above as its source, from the cache) ----
+    await curlUpload(
+      `${base}/webdav/put-warm.bin`,
+      path.join(userRoot, 'thousand', 'part-0.bin'),
+      davAuth,
+    );
+    let davPeak = 0;
+    const davSampler = setInterval(() => (davPeak = Math.max(davPeak, rssMb(server.pid!))), 50);
+    const put = await curlUpload(`${base}/webdav/put-1g.bin`, bigPath, davAuth);
+    clearInterval(davSampler);
+    if (put.bytes !== GiB) throw new Error(`WebDAV PUT: ${put.bytes} bytes sent, not ${GiB}`);
+    const putRate = GiB / put.total;
+    report.record({
+      what: 'WebDAV PUT 1 GiB with curl (until the answer)',
+      measured: `${(putRate / 1e6).toFixed(0)} MB/s (${((putRate / ddRate) * 100).toFixed(0)}% of dd), RSS ${davPeak.toFixed(0)} MB peak`,
+      reference: `dd ${(ddRate / 1e6).toFixed(0)} MB/s`,
+      target: '>= 85% of dd',
+      met: putRate >= 0.85 * ddRate,
+    });
+
     // ---- one download after the server has been left idle, then nginx's after the same wait ----
     const idleWhat = `download 1 GiB after ${IDLE_SECONDS > 0 ? `${IDLE_SECONDS} s ` : ''}idle`;
     if (IDLE_SECONDS > 0) {

@@ -145,11 +145,35 @@ export function curlDownload(
   url: string,
   headers: Record<string, string> = {},
 ): Promise<CurlDownload> {
+  return runCurl([], url, headers);
+}
+
+/**
+ * Send the file at `file` with curl (`-T`, a PUT), the way the WebDAV upload figure is read;
+ * `bytes` is then what was sent and `total` the seconds until the answer came. Rejects like
+ * `curlDownload`.
+ */
+export function curlUpload(
+  url: string,
+  file: string,
+  headers: Record<string, string> = {},
+): Promise<CurlDownload> {
+  return runCurl(['-T', file], url, headers, '%{size_upload}');
+}
+
+function runCurl(
+  extra: string[],
+  url: string,
+  headers: Record<string, string>,
+  size = '%{size_download}',
+): Promise<CurlDownload> {
+  const writeOut = CURL_WRITE_OUT.replace('%{size_download}', size);
   return new Promise((resolve, reject) => {
-    const curl = spawn('curl', ['-sS', '-o', '/dev/null', '-w', CURL_WRITE_OUT, '-K', '-', url], {
-      env: { ...process.env, LC_ALL: 'C' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const curl = spawn(
+      'curl',
+      ['-sS', ...extra, '-o', '/dev/null', '-w', writeOut, '-K', '-', url],
+      { env: { ...process.env, LC_ALL: 'C' }, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     curl.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));

@@ -37,6 +37,11 @@ export interface LocalFile {
 export interface PositionalWriter {
   writev(buffers: Buffer[], position: number): Promise<number>;
   write(buffer: Buffer, offset: number, length: number, position: number): Promise<number>;
+  /**
+   * The bytes written so far on the disk (fdatasync). Called while more bytes arrive, it lets
+   * the disk write the upload as it comes in instead of all of it at the end.
+   */
+  sync(): Promise<void>;
   close(): Promise<void>;
 }
 

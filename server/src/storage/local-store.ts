@@ -312,6 +312,7 @@ export class LocalStore implements BlobStore {
       writev: async (buffers, position) => (await handle.writev(buffers, position)).bytesWritten,
       write: async (buffer, offset, length, position) =>
         (await handle.write(buffer, offset, length, position)).bytesWritten,
+      sync: () => handle.datasync(),
       close: () => handle.close(),
     };
   }

@@ -2,10 +2,8 @@ import type { Readable } from 'node:stream';
 import { ErrorCode } from '@nimbus/contract';
 import { AppError, badParameter } from '../../lib/errors.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
+import { writeBody } from './body-writer.ts';
 import type { UploadRepo } from './upload.repo.ts';
-
-/** Bytes of a chunk gathered before they are written. */
-const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /**
  * The bytes of the uploads under way: one preallocated file per upload, each chunk claimed
@@ -75,9 +73,8 @@ export class ChunkStore {
 
   /**
    * Read a chunk's bytes from the request and write them at their offset (or only count them
-   * when `file` is null). The pieces the request arrives in (64 KiB) are gathered and written
-   * 1 MiB at a time with one vectored write: far fewer system calls than a write per piece.
-   * A body that breaks off (a cut-off multipart form) is the client's mistake: 422.
+   * when `file` is null), synced as they arrive (body-writer.ts): a chunk answered is on the
+   * disk. A body that breaks off (a cut-off multipart form) is the client's mistake: 422.
    */
   private async receive(
     body: Readable,
@@ -86,59 +83,25 @@ export class ChunkStore {
     expected: number,
     chunkNumber: number,
   ): Promise<number> {
-    const handle = file ? await this.blobs.writer(file) : null;
-    let written = 0;
-    let position = offset;
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    const flush = async () => {
-      if (!handle || pendingBytes === 0) return;
-      const buffers = pending;
-      const length = pendingBytes;
-      pending = [];
-      pendingBytes = 0;
-      const bytesWritten = await handle.writev(buffers, position);
-      // a short vectored write is rare on a local file; finish it piece by piece
-      if (bytesWritten < length) {
-        const rest = Buffer.concat(buffers, length).subarray(bytesWritten);
-        let done = 0;
-        while (done < rest.length) {
-          done += await handle.write(
-            rest,
-            done,
-            rest.length - done,
-            position + bytesWritten + done,
-          );
-        }
-      }
-      position += length;
-    };
-    const pieces = (body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    const writer = file ? await this.blobs.writer(file) : null;
+    let read = 0;
     try {
-      for (;;) {
-        let step: IteratorResult<Buffer>;
-        try {
-          step = await pieces.next();
-        } catch (err) {
-          throw badParameter(
-            `The bytes of chunk ${chunkNumber} broke off: ${(err as Error).message || 'the request ended early'}`,
-          );
-        }
-        if (step.done) break;
-        const piece = step.value;
-        written += piece.length;
-        if (written > expected)
-          throw badParameter(`Chunk ${chunkNumber} is larger than ${expected} bytes`);
-        if (!handle) continue;
-        pending.push(piece);
-        pendingBytes += piece.length;
-        if (pendingBytes >= WRITE_BATCH_BYTES) await flush();
-      }
-      await flush();
+      return await writeBody(body, {
+        writer,
+        offset,
+        onPiece: (piece) => {
+          read += piece.length;
+          if (read > expected)
+            throw badParameter(`Chunk ${chunkNumber} is larger than ${expected} bytes`);
+        },
+        brokeOff: (err) =>
+          badParameter(
+            `The bytes of chunk ${chunkNumber} broke off: ${err.message || 'the request ended early'}`,
+          ),
+      });
     } finally {
-      await handle?.close();
+      await writer?.close();
     }
-    return written;
   }
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Db } from '../../db/index.ts';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import type { FileOperations } from '../files/file-ops.service.ts';
@@ -24,6 +24,7 @@ import { bytesGrant, requireDownload } from '../files/bytes-grant.ts';
 import { DavLocks } from './webdav-locks.ts';
 import { isFolderItem, type DavItem } from './webdav-item.ts';
 import { DavMounts } from './webdav-mounts.ts';
+import { writeBody } from '../upload/body-writer.ts';
 import { WebdavRepo, type PropertyRow } from './webdav.repo.ts';
 
 /** `/a/b` as the parent path rows carry: `/a/`. */
@@ -188,32 +189,28 @@ export class WebdavService {
     if (options.expectedBytes !== undefined && options.expectedBytes > room) throw spaceFull();
     const hash = createHash('sha256');
     let size = 0;
-    // the socket's small chunks gathered into 1 MiB writes: far fewer trips to the disk
-    let held: Buffer[] = [];
-    let heldBytes = 0;
-    const counter = new Transform({
-      highWaterMark: 4 * 1024 * 1024,
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        if (size > room) return done(spaceFull());
-        hash.update(chunk);
-        held.push(chunk);
-        heldBytes += chunk.length;
-        if (heldBytes < 1024 * 1024) return done();
-        const out = Buffer.concat(held, heldBytes);
-        held = [];
-        heldBytes = 0;
-        done(null, out);
-      },
-      flush(done) {
-        done(null, heldBytes ? Buffer.concat(held, heldBytes) : undefined);
-      },
-    });
-    body.on('error', (err) => counter.destroy(err));
     const staged = this.blobs.staging();
     const updateDate = options.mtimeMs ?? Date.now();
     try {
-      await this.blobs.write(staged, body.pipe(counter), { mtimeMs: updateDate });
+      // one pass: counted (more than the space left stops it), hashed and written as it
+      // arrives, synced as it goes (so the disk writes while the socket reads)
+      await this.blobs.allocate(staged, 0);
+      const out = await this.blobs.writer(staged);
+      try {
+        await writeBody(body, {
+          writer: out,
+          offset: 0,
+          onPiece: (piece) => {
+            size += piece.length;
+            if (size > room) throw spaceFull();
+            hash.update(piece);
+          },
+          brokeOff: (err) => err,
+        });
+      } finally {
+        await out.close();
+      }
+      await this.blobs.setModified(staged, updateDate);
       if (options.expectedBytes !== undefined && size !== options.expectedBytes)
         throw new DavError(400, 'The body is shorter than announced');
       room = 0;
