@@ -106,15 +106,15 @@ async function main(): Promise<void> {
           id: newId(),
           userId: owner.id,
           parentId,
-          // rows without bytes on disk: binary files, so the server's text reading (which
-          // would look for 200,000 missing files) has nothing to do while figures are measured
-          name: `file-${String(i).padStart(6, '0')}-${(i * 7919) % 100000}.bin`,
+          // rows without bytes on disk: archives, a type the server's text reading never opens,
+          // so it does not look for 200,000 missing files while the figures are measured
+          name: `file-${String(i).padStart(6, '0')}-${(i * 7919) % 100000}.gz`,
           path: sub,
           isFolder: 0,
           size: 10,
-          contentType: 'application/octet-stream',
-          suffix: 'bin',
-          fileType: 'other',
+          contentType: 'application/gzip',
+          suffix: 'gz',
+          fileType: 'archive',
           hash: null,
           uploadDate: now - i,
           updateDate: now - i,
