@@ -17,6 +17,8 @@ export interface BodyWrite {
   onPiece?: (piece: Buffer) => void;
   /** The error a body that breaks off becomes. */
   brokeOff: (err: Error) => Error;
+  /** False: the caller syncs (a chunk upload, whose session syncs across its chunks). */
+  sync?: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function writeBody(body: AsyncIterable<Buffer>, target: BodyWrite):
     }
     position += length;
     unsynced += length;
-    if (unsynced >= SYNC_EVERY_BYTES && !sync.running) startSync(handle);
+    if (target.sync !== false && unsynced >= SYNC_EVERY_BYTES && !sync.running) startSync(handle);
   };
   const pieces = body[Symbol.asyncIterator]();
   try {
@@ -86,7 +88,7 @@ export async function writeBody(body: AsyncIterable<Buffer>, target: BodyWrite):
       if (pendingBytes >= WRITE_BATCH_BYTES) await flush();
     }
     await flush();
-    if (handle) {
+    if (handle && target.sync !== false) {
       await sync.running;
       if (sync.failure) throw sync.failure;
       await handle.sync();

@@ -5,12 +5,21 @@ import type { BlobStore, Place } from '../../storage/blob-store.ts';
 import { writeBody } from './body-writer.ts';
 import type { UploadRepo } from './upload.repo.ts';
 
+/** Bytes of an upload written between two of its background syncs. */
+const SYNC_EVERY_BYTES = 64 * 1024 * 1024;
+
 /**
  * The bytes of the uploads under way: one preallocated file per upload, each chunk claimed
  * before it is written (so two requests never write the same chunk) and written once, at its
  * own offset, with vectored writes.
  */
 export class ChunkStore {
+  /** Each upload's background sync: the bytes written since it last started, and its failure. */
+  private readonly syncs = new Map<
+    string,
+    { unsynced: number; running: Promise<void> | null; failure: Error | null }
+  >();
+
   constructor(
     private readonly repo: UploadRepo,
     private readonly blobs: BlobStore,
@@ -55,6 +64,49 @@ export class ChunkStore {
       throw err instanceof AppError ? err : diskError(err);
     }
     if (claim === 'claimed' && !(await this.repo.markChunkDone(sessionId, n))) throw cancelled();
+    if (claim === 'claimed') this.written(sessionId, expected);
+  }
+
+  /**
+   * Count a chunk's bytes towards the upload's next sync, and start it (without waiting) once
+   * SYNC_EVERY_BYTES are written: the disk writes the upload while the next chunks arrive,
+   * instead of all of it at the merge (the kernel would not start on its own before gigabytes
+   * are dirty), and no chunk waits for the disk's flush.
+   */
+  private written(sessionId: string, bytes: number): void {
+    let state = this.syncs.get(sessionId);
+    if (!state) {
+      state = { unsynced: 0, running: null, failure: null };
+      this.syncs.set(sessionId, state);
+    }
+    state.unsynced += bytes;
+    if (state.unsynced < SYNC_EVERY_BYTES || state.running) return;
+    state.unsynced = 0;
+    const current = state;
+    current.running = this.blobs.sync(this.blobs.upload(sessionId)).then(
+      () => void (current.running = null),
+      (err: unknown) => {
+        // a file removed meanwhile (the upload cancelled) has nothing left to sync
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+          current.failure ??= err instanceof Error ? err : new Error(String(err));
+        current.running = null;
+      },
+    );
+  }
+
+  /**
+   * The upload's background sync finished, and its failure if it had one: the merge's own sync
+   * follows, and a failure the disk reported to an earlier sync is not lost on the way.
+   */
+  async settle(sessionId: string): Promise<void> {
+    const state = this.syncs.get(sessionId);
+    this.syncs.delete(sessionId);
+    await state?.running;
+    if (state?.failure) throw state.failure;
+  }
+
+  forget(sessionId: string): void {
+    this.syncs.delete(sessionId);
   }
 
   /**
@@ -73,8 +125,8 @@ export class ChunkStore {
 
   /**
    * Read a chunk's bytes from the request and write them at their offset (or only count them
-   * when `file` is null), synced as they arrive (body-writer.ts): a chunk answered is on the
-   * disk. A body that breaks off (a cut-off multipart form) is the client's mistake: 422.
+   * when `file` is null), in one pass (body-writer.ts). A body that breaks off (a cut-off
+   * multipart form) is the client's mistake: 422.
    */
   private async receive(
     body: Readable,
@@ -94,6 +146,8 @@ export class ChunkStore {
           if (read > expected)
             throw badParameter(`Chunk ${chunkNumber} is larger than ${expected} bytes`);
         },
+        // the upload's bytes are synced across its chunks (`written`), and at the merge
+        sync: false,
         brokeOff: (err) =>
           badParameter(
             `The bytes of chunk ${chunkNumber} broke off: ${err.message || 'the request ended early'}`,

@@ -472,6 +472,7 @@ export class UploadService {
           err instanceof AppError ? err.message : 'The merge failed; upload the file again';
         // the reason stays for the next merge request; the bytes go now
         this.hashes.forget(id);
+        this.chunks.forget(id);
         await this.repo.deleteChunks(id);
         await this.repo.setFailed(id, message);
         await this.blobs.remove(this.blobs.upload(id));
@@ -508,6 +509,7 @@ export class UploadService {
         exceptSession: id,
         field: 'totalSize',
       });
+      await this.chunks.settle(id);
       await this.blobs.sync(staged);
       progress?.(5);
       let hashed = 0;
@@ -613,6 +615,7 @@ export class UploadService {
 
   private async discard(id: string): Promise<void> {
     this.hashes.forget(id);
+    this.chunks.forget(id);
     await this.repo.deleteSession(id);
     await this.blobs.remove(this.blobs.upload(id));
   }
