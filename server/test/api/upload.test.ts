@@ -14,6 +14,23 @@ const used = async (token = admin.token) =>
 const { t, admin } = useAdminApp();
 
 describe('chunked upload', () => {
+  it('merges a large upload whole, its bytes synced in the background as its chunks arrive', async () => {
+    // 9 chunks of 8 MiB: the eighth starts a sync of the first 64 MiB while the last arrives
+    const content = randomBytes(72 * 1024 * 1024 + 5);
+    const res = await uploadFile(t.app, admin.token, {
+      name: 'large.bin',
+      content,
+      chunkSize: 8 * 1024 * 1024,
+    });
+    expect(res.sent).toBe(9);
+    expect(res.merged!.body.code, res.merged!.body.message).toBe(0);
+    const onDisk = fs.readFileSync(disk('large.bin'));
+    expect(createHash('sha256').update(onDisk).digest('hex')).toBe(
+      createHash('sha256').update(content).digest('hex'),
+    );
+    expect(uploadsLeft()).toEqual([]);
+  });
+
   it('uploads a multi-chunk file whose last chunk takes the remainder, and keeps lastModified', async () => {
     const content = randomBytes(3 * 1024 + 700);
     const lastModified = Date.parse('2024-05-06T07:08:09Z');
