@@ -18,10 +18,11 @@ const docs = [
   'docs/operations.md',
 ];
 
-/** Variables only the tests read, each with the file that reads it. */
+/** Variables only the tests and benchmarks read, each with the file that reads it. */
 const TEST_VARIABLES: Record<string, string> = {
   NIMBUS_TEST_DIALECT: 'vitest.config.ts',
   CHROMIUM_PATH: 'e2e/harness.ts',
+  NIMBUS_BENCH_CPU_PROF: 'bench/files.bench.ts',
 };
 
 const namesIn = (text: string) => new Set(text.match(/\bNIMBUS_[A-Z0-9_]+\b/g) ?? []);
