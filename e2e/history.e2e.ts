@@ -49,6 +49,8 @@ async function uploadText(name: string, text: string, overwrite: boolean): Promi
       .filter({ visible: true })
       .waitFor({ state: 'visible' });
     await ok.click();
+    // the dialog fades out: the next upload's confirm must not meet this one still there
+    await until(async () => (await ok.count()) === 0, 'the overwrite confirm gone');
   }
   await until(
     () => fs.existsSync(onDisk(name)) && fs.readFileSync(onDisk(name), 'utf8') === text,

@@ -11,7 +11,7 @@ interface IconProps {
 function Icon({ children, className }: IconProps & { children: ReactNode }) {
   return (
     <svg
-      className={className ? `nb-icon ${className}` : 'nb-icon'}
+      className={className ? `nb-glyph ${className}` : 'nb-glyph'}
       viewBox="0 0 24 24"
       fill="none"
       stroke="currentColor"
