@@ -108,6 +108,21 @@ function Field({
   );
 }
 
+/** The username of the sign-in and first-run forms, focused when the page opens. */
+function UsernameField(bound: ReturnType<ReturnType<typeof useChecked>['bind']>) {
+  const { t } = useTranslation('auth');
+  return (
+    <Field
+      label={t('fields.username')}
+      icon={<UserIcon />}
+      autoComplete="username"
+      autoFocus
+      testId="login-username"
+      {...bound}
+    />
+  );
+}
+
 function FormError({ error }: { error: string | null }) {
   if (!error) return null;
   return (
@@ -209,14 +224,7 @@ function SignInForm({
         if (values) onSubmit({ ...values, rememberMe });
       }}
     >
-      <Field
-        label={t('fields.username')}
-        icon={<UserIcon />}
-        autoComplete="username"
-        autoFocus
-        testId="login-username"
-        {...form.bind('username')}
-      />
+      <UsernameField {...form.bind('username')} />
       <Field
         label={t('fields.password')}
         icon={<LockIcon />}
@@ -267,14 +275,7 @@ function CreateAdminForm({
         if (values) onSubmit(values);
       }}
     >
-      <Field
-        label={t('fields.username')}
-        icon={<UserIcon />}
-        autoComplete="username"
-        autoFocus
-        testId="login-username"
-        {...form.bind('username')}
-      />
+      <UsernameField {...form.bind('username')} />
       <Field
         label={t('fields.password')}
         icon={<LockIcon />}
