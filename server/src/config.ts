@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_QUOTA_GB } from '@nimbus/contract';
 import { z } from 'zod';
+import { PASSWORD_COST } from './lib/password.ts';
 
 /** Every setting Nimbus reads from the environment; the only reader of process.env. */
 const envSchema = z.object({
@@ -81,6 +82,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Hold every JSON answer against its route's response schema (tests). */
   checkResponses: boolean;
+  /** scrypt's work for new password hashes, as log2 of N (see lib/password.ts). */
+  passwordCost: number;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -113,10 +116,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     updateFeed: e.NIMBUS_UPDATE_FEED || undefined,
     metricsToken: e.NIMBUS_METRICS_TOKEN || undefined,
     checkResponses: false,
+    passwordCost: PASSWORD_COST,
   };
 }
 
-/** A config for tests and tools: defaults plus overrides. */
+/**
+ * A config for tests and tools: defaults plus overrides. Passwords are hashed with a thirty-second
+ * of the work (log2 N = 10, under a millisecond's worth of memory traffic): an API test signs in
+ * dozens of times, and the production cost made most of the suite's time. The hashes are the
+ * same scrypt, verified by the same code; password.test.ts holds the production cost.
+ */
 export function testConfig(overrides: Partial<Config>): Config {
-  return { ...loadConfig({}), checkResponses: true, ...overrides };
+  return { ...loadConfig({}), checkResponses: true, passwordCost: 10, ...overrides };
 }

@@ -1,8 +1,17 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-// scrypt with N=2^15, r=8, p=1: about 32 MiB and tens of milliseconds per hash.
-const PARAMS: ScryptOptions = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+/**
+ * scrypt's work, as log2 of N (r=8, p=1): 15 costs about 32 MiB and tens of milliseconds per
+ * hash. Every stored hash names its own parameters, so hashes of another cost still verify.
+ */
+export const PASSWORD_COST = 15;
 const KEY_LENGTH = 32;
+const paramsOf = (cost: number): ScryptOptions => ({
+  N: 2 ** cost,
+  r: 8,
+  p: 1,
+  maxmem: 64 * 1024 * 1024,
+});
 
 function derive(password: string, salt: Buffer, params: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -13,17 +22,28 @@ function derive(password: string, salt: Buffer, params: ScryptOptions): Promise<
 }
 
 /** Stored as `scrypt$N$r$p$salt$hash` (base64url), so parameters can grow later. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost = PASSWORD_COST): Promise<string> {
+  const params = paramsOf(cost);
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
+  const key = await derive(password, salt, params);
   return [
     'scrypt',
-    PARAMS.N,
-    PARAMS.r,
-    PARAMS.p,
+    params.N,
+    params.r,
+    params.p,
     salt.toString('base64url'),
     key.toString('base64url'),
   ].join('$');
+}
+
+/**
+ * A hash no password matches, made with the work of `cost`: verified when there is no local
+ * hash to check (an unknown name, a name the directory checks), so every sign-in does the same
+ * scrypt work as a local one and timing does not tell which path it took.
+ */
+export function placeholderHash(cost = PASSWORD_COST): string {
+  const { N, r, p } = paramsOf(cost);
+  return `scrypt$${N}$${r}$${p}$${'A'.repeat(22)}$${'A'.repeat(43)}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -10,11 +10,6 @@ import type { AccessTokenService } from './access-token.service.ts';
 import type { LdapService } from './ldap.service.ts';
 import type { MfaService } from './mfa.service.ts';
 
-// A fixed hash verified when no local password is checked (an unknown name, a name the
-// directory checks), so every sign-in does the same scrypt work and timing does not tell.
-const DUMMY_HASH =
-  'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-
 /**
  * While LDAP sign-in is on, a refused sign-in is answered no sooner than this after it began,
  * so a directory that answers slower or faster than scrypt takes does not tell which path a
@@ -136,7 +131,7 @@ export class AuthService {
     directoryOn: boolean,
   ): Promise<boolean> {
     if (user && user.authSource !== 'ldap') return verifyPassword(password, user.passwordHash);
-    const dummy = verifyPassword(password, DUMMY_HASH);
+    const dummy = verifyPassword(password, this.users.placeholderHash);
     const directory = directoryOn
       ? this.ldap.verify(user?.username ?? username, password)
       : Promise.resolve(false);

@@ -12,7 +12,12 @@ import type { Db } from '../../db/index.ts';
 import { mayGive, requireAuthority, requireSelfOr, type Actor } from '../../lib/access.ts';
 import { AppError, badParameter, exists, forbidden } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { generatePassword, hashPassword, verifyPassword } from '../../lib/password.ts';
+import {
+  generatePassword,
+  hashPassword,
+  placeholderHash,
+  verifyPassword,
+} from '../../lib/password.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { tooManyAttempts, type AttemptLimiter } from '../auth/attempt-limiter.ts';
 import type { AccessTokenService } from '../auth/access-token.service.ts';
@@ -62,6 +67,8 @@ const PROOF_MS = 5 * 60_000;
 
 export class UsersService {
   private readonly repo: UsersRepo;
+  /** Verified where no local hash is checked, with the work a local one takes. */
+  readonly placeholderHash: string;
   private readonly lifecycle: UserLifecycle[] = [];
   /** The one username cache: usernames never change, so each is looked up once. */
   private readonly usernames = new Map<string, string>();
@@ -81,6 +88,7 @@ export class UsersService {
     private readonly updates: UpdateCheckService,
   ) {
     this.repo = new UsersRepo(db);
+    this.placeholderHash = placeholderHash(config.passwordCost);
   }
 
   onLifecycle(hook: UserLifecycle): void {
@@ -202,7 +210,7 @@ export class UsersService {
       id: newId(),
       username,
       showName: input.showName?.trim() || username,
-      passwordHash: await hashPassword(input.password),
+      passwordHash: await hashPassword(input.password, this.config.passwordCost),
       avatar: null,
       slogan: null,
       introduction: null,
@@ -448,7 +456,7 @@ export class UsersService {
       if (proof.userId === id) this.passwordProofs.delete(session);
     const now = Date.now();
     await this.repo.setFields(id, {
-      passwordHash: await hashPassword(password),
+      passwordHash: await hashPassword(password, this.config.passwordCost),
       passwordChangedAt: now,
       updatedAt: now,
     });

@@ -24,10 +24,6 @@ export interface DavCredentials {
  */
 export type DavAuthenticator = (credentials: DavCredentials) => Promise<Actor | null>;
 
-// verified against when the user does not exist, so timing does not tell
-const DUMMY_HASH =
-  'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-
 /** A right password is remembered this long, so every request of a client does not pay scrypt. */
 const REMEMBER_MS = 5 * 60_000;
 const MAX_REMEMBERED = 10_000;
@@ -84,7 +80,7 @@ export function basicAuthenticator(deps: {
       throw tooManyAttempts('failed sign-in attempts', reservation.retryAfterMs);
     let valid: boolean;
     try {
-      valid = await verifyPassword(secret, user?.passwordHash ?? DUMMY_HASH);
+      valid = await verifyPassword(secret, user?.passwordHash ?? deps.users.placeholderHash);
     } catch (err) {
       await deps.attempts.release(reservation);
       throw err;
