@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // tests beside the server's sources are pure (no database): they run once, with the unit tests;
@@ -6,6 +7,9 @@ const serverTests = ['server/test/**/*.test.ts'];
 
 export default defineConfig({
   test: {
+    // the API tests are mostly the server's own work (CPU): vitest's default of one worker fewer
+    // than the cores would run them one file at a time on a two-core machine
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         test: {
