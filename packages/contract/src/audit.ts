@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
 import { queryNumber } from './validation.ts';
 
 // The audit log (issue 13): sign-ins and administrative and security changes, for administrators.
@@ -45,3 +46,16 @@ export const auditEntry = z.object({
   ok: z.boolean(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
+
+/** The audit log's endpoints. */
+export const auditApi = {
+  /** The log, newest first, a page at a time; `count` is the number of entries in all. */
+  list: endpoint({
+    method: 'GET',
+    path: '/audit/list',
+    query: auditQuery,
+    answer: z.array(auditEntry),
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+};

@@ -23,3 +23,5 @@ export * from './markdown.ts';
 export * from './menu-seed.ts';
 export * from './validation.ts';
 export * from './envelope.ts';
+export * from './endpoint.ts';
+export * from './endpoints.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
 
 export const TASK_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 
@@ -18,3 +19,14 @@ export const taskItem = z.object({
 });
 export type TaskItem = z.infer<typeof taskItem>;
 export const taskList = z.array(taskItem);
+
+/** The tasks' endpoints. */
+export const tasksApi = {
+  /** The caller's queued and running tasks (administrators too see only their own). */
+  progress: endpoint({
+    method: 'GET',
+    path: '/cloud/task/progress',
+    answer: taskList,
+    access: 'user',
+  }),
+};

@@ -1,23 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { answers, auditEntry, auditQuery } from '@nimbus/contract';
-import { z } from 'zod';
+import { auditApi } from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
+import { serve } from '../../lib/serve.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 import { auditActionOf, auditTargetOf, SIGN_IN_ROUTES } from './audit-rules.ts';
 
 /** `GET /audit/list`: the audit log, newest first, for administrators. */
 export async function auditRoutes(app: FastifyInstance): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
   const { audit } = app.services;
-  api.get(
-    '/audit/list',
-    { schema: { querystring: auditQuery, response: answers(z.array(auditEntry)) } },
-    async (request) => {
-      const { items, total } = await audit.list(actorOf(request), request.query);
-      return ok(items, { count: total });
-    },
-  );
+  serve(app, auditApi.list, async (request) => {
+    const { items, total } = await audit.list(actorOf(request), request.query);
+    return ok(items, { count: total });
+  });
 }
 
 /** The route a request matched, without the API prefix. */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import type { TaskItem } from '@nimbus/contract';
+import { tasksApi, type TaskItem } from '@nimbus/contract';
+import { callEndpoint } from '../../api/endpoints';
 
 /**
  * A running task (spec §3: taskId, type, name, path, progress) as the contract answers it; a
@@ -23,7 +23,7 @@ export function useTasks() {
   return useQuery({
     queryKey: taskKeys.progress,
     queryFn: async ({ signal }) => {
-      const tasks = await api.get<Task[]>('/cloud/task/progress', undefined, { signal });
+      const tasks: Task[] | undefined = await callEndpoint(tasksApi.progress, {}, { signal });
       return Array.isArray(tasks) ? tasks : [];
     },
   });

@@ -1,10 +1,10 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@nimbus/contract';
+import { AUDIT_ACTIONS, auditApi, type AuditAction, type AuditEntry } from '@nimbus/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Input, Select, Space, Tag, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { requestPage } from '../../../api/client';
+import { callEndpointPage } from '../../../api/endpoints';
 import { DataTable } from '../../../components/DataTable';
 
 const PAGE_SIZE = 20;
@@ -19,11 +19,8 @@ export function AuditTab() {
   const entries = useQuery({
     queryKey: ['settings', 'audit', page, pageSize, action, username],
     queryFn: () =>
-      requestPage<AuditEntry>('/audit/list', {
-        pageIndex: page,
-        pageSize,
-        action,
-        username: username || undefined,
+      callEndpointPage(auditApi.list, {
+        query: { pageIndex: page, pageSize, action, username: username || undefined },
       }),
     placeholderData: keepPreviousData,
   });

@@ -1,0 +1,67 @@
+import type { z } from 'zod';
+
+export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * Who may call an endpoint:
+ * - `public`: anyone (the actor is still known when a token comes with the request);
+ * - `user`: a signed-in person, or an access token whose scope allows the call;
+ * - `session`: a signed-in person in a browser session, never an access token (the account's
+ *   own security: password, second factor, tokens).
+ */
+export type EndpointAccess = 'public' | 'user' | 'session';
+
+/**
+ * One endpoint of the API, the single place its shape is written: the server registers its
+ * route from it (schemas, access), the web app calls it through a client typed by it, and the
+ * OpenAPI document at /api/docs is generated from the routes so registered.
+ */
+export interface Endpoint<
+  Query extends z.ZodType | undefined = z.ZodType | undefined,
+  Body extends z.ZodType | undefined = z.ZodType | undefined,
+  Answer extends z.ZodType | null = z.ZodType | null,
+> {
+  method: EndpointMethod;
+  /** The path under `/api`. */
+  path: string;
+  query?: Query;
+  body?: Body;
+  /** The shape of the envelope's `data`; `null` for an answer that only confirms. */
+  answer: Answer;
+  access: EndpointAccess;
+  /**
+   * The authority a caller must hold (administrators hold every one). The service checks it;
+   * the API test over every definition proves a caller without it is refused.
+   */
+  authority?: string;
+  /** A GET that changes something: refused to read-only access tokens. */
+  changes?: boolean;
+  /** A POST that only reads: read-only access tokens may send it. */
+  readsOnly?: boolean;
+}
+
+/** Defines an endpoint, keeping its exact schema types for the server and the client. */
+export function endpoint<
+  Query extends z.ZodType | undefined = undefined,
+  Body extends z.ZodType | undefined = undefined,
+  Answer extends z.ZodType | null = null,
+>(definition: Endpoint<Query, Body, Answer>): Endpoint<Query, Body, Answer> {
+  if (!definition.path.startsWith('/')) throw new Error(`endpoint path ${definition.path}`);
+  return definition;
+}
+
+/** The schema of a part of `E` (`query`, `body`, `answer`), or never when it has none. */
+type PartOf<E extends Endpoint, K extends 'query' | 'body' | 'answer'> = NonNullable<E[K]>;
+type Parsed<S> = [S] extends [never] ? undefined : S extends z.ZodType ? z.output<S> : undefined;
+type Sent<S> = [S] extends [never] ? undefined : S extends z.ZodType ? z.input<S> : undefined;
+
+/** What a client sends as the query of `E` (before the server's parsing and defaults). */
+export type QueryIn<E extends Endpoint> = Sent<PartOf<E, 'query'>>;
+/** What a client sends as the body of `E`. */
+export type BodyIn<E extends Endpoint> = Sent<PartOf<E, 'body'>>;
+/** The query as the handler receives it, parsed. */
+export type QueryOf<E extends Endpoint> = Parsed<PartOf<E, 'query'>>;
+/** The body as the handler receives it, parsed. */
+export type BodyOf<E extends Endpoint> = Parsed<PartOf<E, 'body'>>;
+/** The envelope's `data` of an answer of `E`. */
+export type AnswerOf<E extends Endpoint> = Parsed<PartOf<E, 'answer'>>;

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  answers,
+  confirms,
+  type AnswerOf,
+  type BodyOf,
+  type Endpoint,
+  type QueryOf,
+} from '@nimbus/contract';
+import type { Answer } from './reply.ts';
+
+/** A request to endpoint `E`: its query and body as the contract's schemas parsed them. */
+export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
+  Querystring: QueryOf<E>;
+  Body: BodyOf<E>;
+}>;
+
+/**
+ * Registers the route of a contract endpoint: its method, path, schemas (which /api/docs shows
+ * and which parse every request) and access come from the definition, so a route file holds
+ * only the handler.
+ */
+export function serve<E extends Endpoint>(
+  app: FastifyInstance,
+  definition: E,
+  handler: (request: EndpointRequest<E>, reply: FastifyReply) => Promise<Answer<AnswerOf<E>>>,
+): void {
+  const { method, path, query, body, answer, access, authority } = definition;
+  app.route({
+    method,
+    url: path,
+    schema: {
+      ...(query ? { querystring: query } : {}),
+      ...(body ? { body } : {}),
+      response: answer ? answers(answer) : confirms,
+      ...(authority ? { description: `Needs the authority \`${authority}\`.` } : {}),
+    },
+    config: {
+      ...(access === 'public' ? { public: true } : {}),
+      ...(access === 'session' ? { sessionOnly: true } : {}),
+      ...(definition.changes ? { changes: true } : {}),
+      ...(definition.readsOnly ? { readsOnly: true } : {}),
+    },
+    handler: handler as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  });
+}

@@ -1,0 +1,48 @@
+import type { AnswerOf, BodyIn, Endpoint, QueryIn } from '@nimbus/contract';
+import { request, requestData, type Page, type RequestOptions } from './client';
+import type { QueryParams } from './query-string';
+
+/** What a call of `E` sends: its query and its body, as the contract's definition takes them. */
+export interface EndpointInput<E extends Endpoint> {
+  query?: QueryIn<E>;
+  body?: BodyIn<E>;
+}
+
+type CallOptions = Omit<RequestOptions, 'method' | 'params' | 'body'>;
+
+const requestOf = <E extends Endpoint>(
+  definition: E,
+  input: EndpointInput<E>,
+  options: CallOptions | undefined,
+): RequestOptions => ({
+  ...options,
+  method: definition.method,
+  params: input.query as QueryParams | undefined,
+  body: input.body,
+});
+
+/**
+ * Calls a contract endpoint: the method, the path, what it takes and the `data` it answers all
+ * come from its definition, so a call cannot name a path or a field the server does not have.
+ */
+export function callEndpoint<E extends Endpoint>(
+  definition: E,
+  input: EndpointInput<E> = {},
+  options?: CallOptions,
+): Promise<AnswerOf<E>> {
+  return requestData<AnswerOf<E>>(definition.path, requestOf(definition, input, options));
+}
+
+/** A page of a listing endpoint: its rows and the total `count` its envelope carries. */
+export async function callEndpointPage<E extends Endpoint>(
+  definition: E,
+  input: EndpointInput<E> = {},
+  options?: CallOptions,
+): Promise<Page<AnswerOf<E> extends readonly (infer Row)[] ? Row : never>> {
+  const envelope = await request<AnswerOf<E>>(
+    definition.path,
+    requestOf(definition, input, options),
+  );
+  const items = Array.isArray(envelope.data) ? envelope.data : [];
+  return { items, total: envelope.count ?? items.length };
+}
