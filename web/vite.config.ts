@@ -84,7 +84,7 @@ const sharedVendor = new Set([
  * the first visit instead of a dozen that each cost a request and compress worse alone.
  */
 const shellModule =
-  /[\\/]src[\\/](lib[\\/](navigation|color-scheme|theme|menus|branding|route-meta|feedback)|api[\\/](account|events|client|query-string)|layout[\\/]task-progress-role)\.tsx?$/;
+  /[\\/]src[\\/](lib[\\/](navigation|color-scheme|theme|menus|route-meta|feedback|task-progress-role)|api[\\/](account|branding|events|client|query-string))\.tsx?$/;
 
 const vendorGroups = [
   { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },

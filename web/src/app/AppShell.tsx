@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMatches } from 'react-router';
-import { useBranding } from '../lib/branding';
+import { useBranding } from '../api/branding';
 import { useColorScheme } from '../lib/color-scheme';
 import { isRouteHandle, routeTitle, type RouteHandle } from '../lib/route-meta';
 import { useDeviceWatcher } from '../stores/device';

@@ -1,18 +1,16 @@
 import { visibleEntries as visibleOf } from '../actions/registry';
 import type { MenuEntry as AnyMenuEntry } from '../actions/types';
-import { FILE_ACTIONS, type ActionContext, type FileAction } from '../features/files/actions';
+import type { ActionContext, FileAction } from '../actions/file-actions';
+import type { FileActionRegistry } from '../actions/file-registry';
+import { FILE_ACTIONS } from '../features/files/actions';
 import { HISTORY_FILE_ACTIONS } from '../features/history/file-action';
-import {
-  SHARE_BROWSER_ACTIONS,
-  type ShareBrowserAction,
-  type ShareBrowserContext,
-} from '../features/share/browser-actions';
 import { SHARE_FILE_ACTIONS } from '../features/share/file-action';
 import { TAG_FILE_ACTIONS } from '../features/tags/file-action';
 
 /**
  * The one registry of every action on files (ARCHITECTURE §6): each feature contributes its
- * own, and the context menu, the toolbar, the keyboard and drag and drop all read them here.
+ * own, and the context menu, the toolbar, the keyboard and drag and drop read them through
+ * FileActionsContext (actions/file-registry.ts).
  */
 export const ACTIONS = {
   ...FILE_ACTIONS,
@@ -96,29 +94,9 @@ export const SHORTCUT_ACTIONS: ActionId[] = [
   'open',
 ];
 
-/**
- * The share browser's registry: what a visitor (or a mounter) does in a share. Its actions need
- * the share's permissions the way the file browser's need the role's authorities.
- */
-export const SHARE_ACTIONS = {
-  ...SHARE_BROWSER_ACTIONS,
-} satisfies Record<string, ShareBrowserAction>;
-
-export type ShareActionId = keyof typeof SHARE_ACTIONS;
-
-/** The share browser's layouts: an item's buttons, the selection's and the folder's. */
-export const SHARE_MENUS = {
-  item: ['preview', 'download', 'rename', 'delete'],
-  selection: ['zip', 'delete'],
-  folder: ['newFolder', 'upload'],
-} satisfies Record<string, AnyMenuEntry<ShareActionId>[]>;
-
-/** The visible actions of a share browser layout. */
-export function visibleShareActions(
-  entries: readonly AnyMenuEntry<ShareActionId>[],
-  ctx: ShareBrowserContext,
-): ShareBrowserAction[] {
-  return visibleOf<ShareBrowserContext, ShareBrowserAction>(entries, SHARE_ACTIONS, ctx).filter(
-    (entry): entry is ShareBrowserAction => entry !== '-',
-  );
-}
+/** The registry app/ hands down through FileActionsContext (app/Registries.tsx). */
+export const FILE_ACTION_REGISTRY: FileActionRegistry = {
+  actions: ACTIONS,
+  menuFor,
+  shortcuts: SHORTCUT_ACTIONS,
+};

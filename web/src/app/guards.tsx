@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { liveEvents, onLiveMessage } from '../api/events';
 import { authKeys, useMenuTree, useUserInfo } from '../api/account';
-import { TASK_PROGRESS_ROLE_KEY } from '../layout/task-progress-role';
+import { TASK_PROGRESS_ROLE_KEY } from '../lib/task-progress-role';
 import { flattenMenus } from '../lib/menus';
 import { useAppStore } from '../stores/app';
 import { useSessionStore } from '../stores/session';

@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/pages/LoginPage';
-import { FILE_VIEWS, type FileViewKind } from '../features/files/view-kinds';
+import { FILE_VIEWS, type FileViewKind } from '../lib/view-kinds';
 import { withDriveTexts } from '../i18n';
 import { AppShell } from './AppShell';
 import { loadAntdProviders } from '../components/antd-loader';
@@ -37,16 +37,13 @@ const RouteError = lazy(async () => {
     ),
   };
 });
-const MainLayout = lazyPage(() => withDriveTexts(import('../layout/MainLayout')), 'MainLayout');
+const DriveLayout = lazyPage(() => withDriveTexts(import('./DriveLayout')), 'DriveLayout');
 const FilesView = lazyPage(() => import('../features/files/components/FilesView'), 'FilesView');
 const SearchOrBrowse = lazyPage(
   () => import('../features/search/components/SearchResults'),
   'SearchOrBrowse',
 );
-const ShareLayout = lazyPage(
-  () => withDriveTexts(import('../features/share/pages/ShareLayout')),
-  'ShareLayout',
-);
+const ShareRoot = lazyPage(() => withDriveTexts(import('./ShareRoot')), 'ShareRoot');
 const SharePage = lazyPage(() => import('../features/share/pages/SharePage'), 'SharePage');
 const TagsPage = lazyPage(() => import('../features/tags/pages/TagsPage'), 'TagsPage');
 const TransferPage = lazyPage(
@@ -117,7 +114,7 @@ export const routes: RouteObject[] = [
         element: loaded(<AntdLayout />),
         children: [
           {
-            element: loaded(<ShareLayout />),
+            element: loaded(<ShareRoot />),
             children: [
               {
                 path: '/s',
@@ -145,7 +142,7 @@ export const routes: RouteObject[] = [
             element: <SessionGate />,
             children: [
               {
-                element: loaded(<MainLayout />),
+                element: loaded(<DriveLayout />),
                 children: [
                   {
                     path: '/',

@@ -1,8 +1,8 @@
 import { DOCUMENT_VIEWERS } from '../features/documents/viewers';
 import { EDITOR_VIEWERS } from '../features/editors/viewers';
 import { MEDIA_VIEWERS } from '../features/media/viewers';
-import type { Viewer } from '../features/preview/registry';
-import { usePreview, type Preview } from '../features/preview/use-preview';
+import type { Preview, Viewer } from '../actions/viewers';
+import { usePreview } from '../features/preview/use-preview';
 import { PREVIEW_VIEWERS } from '../features/preview/viewers';
 import { IMAGE_VIEWERS } from '../features/images/viewers';
 
@@ -19,5 +19,8 @@ export const VIEWERS: readonly Viewer[] = [
   ...DOCUMENT_VIEWERS,
 ];
 
-/** Opening files with every viewer: the drive, the mount browser and the share page use it. */
-export const useFilePreview = (): Preview => usePreview(VIEWERS);
+/**
+ * Opening files with every viewer: the drive, the mount browser and the share page reach it as
+ * `useFilePreview` (actions/viewers.ts), through the context app/Registries.tsx provides.
+ */
+export const usePreviewOfAll = (): Preview => usePreview(VIEWERS);

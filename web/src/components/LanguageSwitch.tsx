@@ -1,6 +1,6 @@
 import { LANGUAGES, type Language } from '@nimbus/contract';
 import { useTranslation } from 'react-i18next';
-import { changeLanguage } from '../i18n';
+import { chooseLanguage } from '../lib/language';
 import { useAppStore } from '../stores/app';
 import { GlobeIcon } from './icons';
 import { LazyDropdown } from './LazyDropdown';
@@ -25,7 +25,7 @@ export function LanguageSwitch() {
             </span>
           ),
         })),
-        onClick: ({ key }) => void changeLanguage(key as Language),
+        onClick: ({ key }) => void chooseLanguage(key as Language),
       }}
     >
       <button

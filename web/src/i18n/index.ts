@@ -2,10 +2,9 @@ import { FALLBACK_LANGUAGE, type Language } from '@nimbus/contract';
 import dayjs from 'dayjs';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { feedback } from '../lib/feedback';
 import { useAppStore } from '../stores/app';
 import core from './core.en_US';
-import { htmlLang } from './languages';
+import { htmlLang } from '../stores/language';
 
 export const defaultNS = 'common';
 
@@ -110,9 +109,9 @@ export async function startLanguage(): Promise<void> {
 
 /**
  * Switches the UI language: the choice is remembered at once, and i18next, dayjs and the html
- * lang follow once its texts are here. A language that cannot be fetched is not kept.
+ * lang follow once its texts are here. A language that cannot be fetched is not kept (false).
  */
-export async function changeLanguage(language: Language): Promise<void> {
+export async function changeLanguage(language: Language): Promise<boolean> {
   const previous = useAppStore.getState().lang;
   // remembered at once: a reload right after the choice keeps it
   useAppStore.getState().setLang(language);
@@ -120,11 +119,11 @@ export async function changeLanguage(language: Language): Promise<void> {
     await loadLanguage(language);
   } catch {
     useAppStore.getState().setLang(previous);
-    feedback().message.error(i18n.t('languageFailed'));
-    return;
+    return false;
   }
   applyLanguage(language);
   await i18n.changeLanguage(language);
+  return true;
 }
 
 /** Translates a key built at run time (e.g. `errors:<code>`), which the typed `t` cannot check. */

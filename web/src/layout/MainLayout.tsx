@@ -1,13 +1,9 @@
 import { SIDEBAR_WIDTH } from '@nimbus/contract';
 import { Drawer, Layout } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { isMobileUserAgent } from '../stores/device';
-import { HistoryDialogHost } from '../features/history/components/HistoryDialogHost';
-import { ShareDialogHost } from '../features/share/components/ShareDialogHost';
-import { TagDialogHost } from '../features/tags/components/TagDialogHost';
-import { GlobalUploader } from '../features/upload/components/GlobalUploader';
 import { useAppStore } from '../stores/app';
 import { useSessionStore } from '../stores/session';
 import { MobileTabBar } from './MobileTabBar';
@@ -17,11 +13,25 @@ import '../i18n/drive-texts';
 
 const DRAWER_WIDTH = 248;
 
+/** What the frame shows of the features: app/ hands them in (app/DriveLayout.tsx). */
+export interface LayoutParts {
+  /** The search box of the top bar. */
+  search: ReactNode;
+  /** The button of the running tasks, in the top bar. */
+  tasks: ReactNode;
+  /** The tags under the sidebar's menu. */
+  tags: ReactNode;
+  /** What stands over every page: the uploader and the dialogs any page opens. */
+  hosts: ReactNode;
+  /** Signs out (the user menu's last entry). */
+  onSignOut: () => void;
+}
+
 /**
  * spec §2 Layout: the sidebar (a drawer on mobile), the top bar with breadcrumb, and the page.
  * No sidebar on /s/ paths or without a token; phones get a bottom tab bar outside /setting.
  */
-export function MainLayout() {
+export function MainLayout({ search, tasks, tags, hosts, onSignOut }: LayoutParts) {
   const { t } = useTranslation('layout');
   const { pathname } = useLocation();
   const token = useSessionStore((s) => s.token);
@@ -49,7 +59,7 @@ export function MainLayout() {
           trigger={null}
           inert={!opened}
         >
-          <Sidebar />
+          <Sidebar tags={tags} />
         </Layout.Sider>
       ) : null}
       {hasSidebar && isMobile ? (
@@ -64,20 +74,22 @@ export function MainLayout() {
           styles={{ body: { padding: 0 } }}
           className="nb-drawer"
         >
-          <Sidebar />
+          <Sidebar tags={tags} />
         </Drawer>
       ) : null}
       <div className="nb-main">
-        <TopBar showSidebarToggle={hasSidebar} />
+        <TopBar
+          showSidebarToggle={hasSidebar}
+          search={search}
+          tasks={tasks}
+          onSignOut={onSignOut}
+        />
         <Layout.Content className="nb-content" id="main-content">
           <Outlet />
         </Layout.Content>
         {showTabBar ? <MobileTabBar /> : null}
       </div>
-      <GlobalUploader />
-      <ShareDialogHost />
-      <TagDialogHost />
-      <HistoryDialogHost />
+      {hosts}
     </Layout>
   );
 }

@@ -1,8 +1,8 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { useBranding } from '../lib/branding';
-import { TagList } from '../features/tags/components/TagList';
+import { useBranding } from '../api/branding';
 import { MenuType } from '@nimbus/contract';
 import { QuotaBar } from './QuotaBar';
 import { SideMenu } from './SideMenu';
@@ -10,7 +10,7 @@ import { sidebarMenuType } from '../lib/menus';
 import { WebDavEntry } from './WebDavEntry';
 
 /** Sidebar content: brand, menu, tags, quota and WebDAV (spec §2 Layout). */
-export function Sidebar() {
+export function Sidebar({ tags }: { tags: ReactNode }) {
   const { t } = useTranslation('layout');
   const { pathname } = useLocation();
   const { name, logo } = useBranding();
@@ -29,7 +29,7 @@ export function Sidebar() {
           </Link>
         ) : null}
         <SideMenu />
-        {isMain ? <TagList /> : null}
+        {isMain ? tags : null}
       </div>
       <div className="nb-sidebar__footer">
         <QuotaBar />

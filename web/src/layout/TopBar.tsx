@@ -8,11 +8,10 @@ import { LanguageSwitch } from '../components/LanguageSwitch';
 import { MenuIcon } from '../components/MenuIcon';
 import { ThemeSwitch } from '../components/ThemeSwitch';
 import { useMenuTree } from '../api/account';
-import { SearchBox } from '../features/search/components/SearchBox';
 import { useAppStore } from '../stores/app';
 import { AppBreadcrumb } from './AppBreadcrumb';
+import type { LayoutParts } from './MainLayout';
 import { externalTarget, menuLabel, menusOfType } from '../lib/menus';
-import { TaskProgressButton } from './TaskProgressButton';
 import { UserMenu } from './UserMenu';
 
 /** Top-route buttons: the menuType 3 items (spec §2). */
@@ -53,7 +52,11 @@ function TopRoutes() {
   });
 }
 
-export function TopBar({ showSidebarToggle }: { showSidebarToggle: boolean }) {
+interface TopBarProps extends Pick<LayoutParts, 'search' | 'tasks' | 'onSignOut'> {
+  showSidebarToggle: boolean;
+}
+
+export function TopBar({ showSidebarToggle, search, tasks, onSignOut }: TopBarProps) {
   const { t } = useTranslation('layout');
   const isMobile = useAppStore((s) => s.device === 'mobile');
   const opened = useAppStore((s) => (isMobile ? s.drawerOpened : s.sidebar.opened));
@@ -75,13 +78,13 @@ export function TopBar({ showSidebarToggle }: { showSidebarToggle: boolean }) {
       <div className="nb-topbar__crumb">
         <AppBreadcrumb />
       </div>
-      <SearchBox />
+      {search}
       <div className="nb-topbar__actions">
-        <TaskProgressButton />
+        {tasks}
         <TopRoutes />
         <LanguageSwitch />
         <ThemeSwitch />
-        <UserMenu />
+        <UserMenu onSignOut={onSignOut} />
       </div>
     </Layout.Header>
   );

@@ -5,20 +5,18 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MenuIcon } from '../components/MenuIcon';
 import { useMenuTree, useUserInfo } from '../api/account';
-import { useSignOut } from '../features/auth/session';
 import { useAppStore } from '../stores/app';
 import { useSessionStore } from '../stores/session';
 import { avatarColor, avatarUrl } from '../lib/avatar';
 import { externalTarget, menuLabel, menusOfType } from '../lib/menus';
 
 /** User name and avatar dropdown: menuType 4 items, then logout (spec §2 top bar). */
-export function UserMenu() {
+export function UserMenu({ onSignOut }: { onSignOut: () => void }) {
   const { t } = useTranslation('layout');
   const { data: user } = useUserInfo();
   const { data: tree } = useMenuTree();
   const username = useSessionStore((s) => s.username);
   const isMobile = useAppStore((s) => s.device === 'mobile');
-  const signOut = useSignOut();
   const displayName = user?.showName || user?.username || username;
   const hasNewVersion = Boolean(user?.newVersion);
 
@@ -72,7 +70,7 @@ export function UserMenu() {
         icon: <LogoutOutlined />,
         danger: true,
         label: <span data-testid="logout">{t('logout')}</span>,
-        onClick: () => void signOut(),
+        onClick: onSignOut,
       },
     ];
   })();

@@ -1,7 +1,7 @@
 import type { Language } from '@nimbus/contract';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import { browserLanguage, isLanguage } from '../i18n/languages';
+import { browserLanguage, isLanguage } from './language';
 import { createSafeStorage, getCookie, setCookie } from './storage';
 
 export type Device = 'desktop' | 'mobile';

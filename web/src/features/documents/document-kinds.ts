@@ -1,6 +1,6 @@
 import { OFFICE_SUFFIXES } from '@nimbus/contract';
 import { suffixOf } from '../files/file-kinds';
-import type { PreviewItem } from '../preview/registry';
+import type { PreviewItem } from '../../actions/viewers';
 
 const OFFICE = new Set<string>(OFFICE_SUFFIXES);
 

@@ -1,4 +1,4 @@
-import type { PreviewItem, PreviewSource } from '../preview/registry';
+import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 import { suffixOf } from '../files/file-kinds';
 import { isOfficeDocument } from './document-kinds';
 

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { suffixOf } from '../files/file-kinds';
-import type { Viewer } from '../preview/registry';
+import type { Viewer } from '../../actions/viewers';
 import { isOfficeDocument } from './document-kinds';
 
 /**

@@ -14,7 +14,7 @@ import { feedback } from '../../lib/feedback';
 import { ApiError, errorText } from '../../api/client';
 import { onLiveMessage } from '../../api/events';
 import { recoverVersion, versionKeys, versionText } from '../../api/versions';
-import type { PreviewItem } from '../preview/registry';
+import type { PreviewItem } from '../../actions/viewers';
 import { discardDraft, saveCopy, saveDocument, saveDraft, useDocument } from './api';
 
 /** What the document editors need of their editing widget. */

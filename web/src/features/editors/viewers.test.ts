@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { VIEWERS } from '../../app/viewer-registry';
 import { useSessionStore } from '../../stores/session';
-import { DEFAULT_IFRAME_RULES } from '../preview/iframe-rules';
+import { DEFAULT_IFRAME_RULES } from '../../lib/iframe-rules';
 import {
   viewerFor,
   type DispatchContext,
   type PreviewItem,
   type PreviewSource,
-} from '../preview/registry';
-import { TEXT_EDITOR_MAX_BYTES } from './viewers';
+} from '../../actions/viewers';
+import { TEXT_EDITOR_MAX_BYTES } from './editable';
 
 const ME = 'u-me';
 

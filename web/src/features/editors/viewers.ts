@@ -1,19 +1,15 @@
 import { lazy } from 'react';
 import { FILE_AUTHORITY } from '../../actions/authorities';
-import { isTextLike, suffixOf } from '../files/file-kinds';
+import { suffixOf } from '../files/file-kinds';
 import { useSessionStore } from '../../stores/session';
-import { iframeRuleFor } from '../preview/iframe-rules';
-import type { DispatchContext, PreviewItem, Viewer } from '../preview/registry';
+import { isEditableText } from './editable';
+import { iframeRuleFor } from '../../lib/iframe-rules';
+import type { DispatchContext, PreviewItem, Viewer } from '../../actions/viewers';
 
 /** Markdown documents the owner edits (a share's visitor reads them as text). */
 export const MARKDOWN_SUFFIXES: readonly string[] = ['md', 'markdown'];
 /** Mind maps in the KityMinder shape. */
 export const MIND_MAP_SUFFIXES: readonly string[] = ['mind', 'km'];
-/**
- * Texts larger than this open in the streaming viewer, read-only: the editor holds the whole
- * text in the page (a save carries at most MAX_DOCUMENT_BYTES).
- */
-export const TEXT_EDITOR_MAX_BYTES = 2 * 1024 * 1024;
 
 /**
  * The signed-in user's own file (not a visitor's, nor a mounted share's), and a role that may
@@ -37,10 +33,6 @@ export const mindMapEditor: Viewer = {
   accepts: (item, context) => mayEdit(item, context) && MIND_MAP_SUFFIXES.includes(suffixOf(item)),
   view: lazy(() => import('./components/MindMapEditor')),
 };
-
-/** Whether a file is text the text editor takes (its tree opens those, the rest it greys). */
-export const isEditableText = (item: Pick<PreviewItem, 'name' | 'suffix' | 'isFolder' | 'size'>) =>
-  isTextLike(item) && suffixOf(item) !== 'drawio' && item.size <= TEXT_EDITOR_MAX_BYTES;
 
 /** Text and code, unless the Preview Config sends the suffix to a viewer of the admin's choice. */
 export const textEditor: Viewer = {

@@ -25,16 +25,30 @@ import {
   UnorderedListOutlined,
   BlockOutlined,
 } from '@ant-design/icons';
-import type { TFunction } from 'i18next';
 import { FILE_AUTHORITY } from '../../actions/authorities';
-import type { Action, ActionScope } from '../../actions/types';
-import { clipboardMode, type ClipboardEntry } from './clipboard';
+
+export type {
+  ActionContext,
+  FileAction,
+  FileCommands,
+  FilesT,
+  NewFileKind,
+  ViewMode,
+  ViewState,
+} from '../../actions/file-actions';
+import type { ReactNode } from 'react';
+import type {
+  ActionContext,
+  ClipboardEntry,
+  FileAction,
+  NewFileKind,
+  ViewMode,
+} from '../../actions/file-actions';
+import { clipboardMode } from './clipboard';
 import { FileIcon } from './components/FileIcon';
 import { isExtractable } from './file-kinds';
 import { isMount, type FileItem } from './types';
-import { SORT_PROPS, type FileViewKind, type SortOrder, type SortProp } from './view-kinds';
-
-export type ViewMode = 'list' | 'grid';
+import { SORT_PROPS, type SortOrder, type SortProp } from '../../lib/view-kinds';
 
 /** New documents the server creates empty (POST /api/addfile). */
 const kindIcon = (ext: string) => (
@@ -48,63 +62,7 @@ export const NEW_FILE_KINDS = [
   { id: 'word', ext: 'docx', icon: kindIcon('docx') },
   { id: 'excel', ext: 'xlsx', icon: kindIcon('xlsx') },
   { id: 'ppt', ext: 'pptx', icon: kindIcon('pptx') },
-] as const;
-export type NewFileKind = (typeof NEW_FILE_KINDS)[number]['id'];
-
-/** What the screen around the items is. */
-export interface ViewState {
-  kind: FileViewKind;
-  path: string;
-  /** A folder of one's own tree: new items, paste and drops go here. */
-  writable: boolean;
-  vmode: ViewMode;
-  sortProp: SortProp;
-  order: SortOrder;
-  /** Items the view holds (all pages). */
-  total: number;
-}
-
-/** The work behind the actions; the file browser implements it. */
-export interface FileCommands {
-  open(item: FileItem): void;
-  download(items: FileItem[]): void;
-  setFavorite(items: FileItem[], favorite: boolean): void;
-  toggleDetails(item: FileItem | null): void;
-  toClipboard(items: FileItem[], mode: 'copy' | 'cut'): void;
-  /** Copy or move the clipboard here; the clipboard's own mode unless told. */
-  paste(mode?: 'copy' | 'move'): void;
-  rename(item: FileItem): void;
-  moveOrCopy(items: FileItem[]): void;
-  duplicate(item: FileItem): void;
-  extract(item: FileItem): void;
-  /** Take a mount out of the folder it was placed in. */
-  unmount(item: FileItem): void;
-  trash(items: FileItem[]): void;
-  restore(items: FileItem[]): void;
-  deleteForever(items: FileItem[]): void;
-  emptyTrash(): void;
-  deselect(): void;
-  selectAll(): void;
-  refresh(): void;
-  setViewMode(mode: ViewMode): void;
-  setSort(prop: SortProp, order: SortOrder): void;
-  newFolder(): void;
-  newFile(kind: NewFileKind): void;
-}
-
-/** What the file browser's actions see; `can` tells whether the user's role holds an authority. */
-export interface ActionContext extends ActionScope {
-  /** The items acted on: the selection, or the item right-clicked (mounts included). */
-  items: FileItem[];
-  view: ViewState;
-  clipboard: ClipboardEntry[];
-  cmd: FileCommands;
-}
-
-export type FilesT = TFunction<'files'>;
-
-/** An action of the file browser: the files feature's own, and those share and tags add. */
-export type FileAction = Action<ActionContext, FilesT>;
+] as const satisfies readonly { id: NewFileKind; ext: string; icon: ReactNode }[];
 
 /**
  * The items file operations act on: the selection without mounts, which are not rows of this

@@ -5,7 +5,7 @@ import type { QueryParams } from '../../api/query-string';
 import { toQueryString } from '../../api/query-string';
 import { useSessionStore } from '../../stores/session';
 import { authKeys } from '../../api/account';
-import { removeMount, shareKeys } from '../share/api';
+import { MOUNTS_KEY, removeMount } from '../../api/mounts';
 import { removeFromClipboard } from './clipboard';
 import { folderAncestry, normalizeFolderPath } from './folder-path';
 import { insertItem, mapItems, pagesToFetch, removeItems, updateItem } from './listing';
@@ -457,67 +457,9 @@ export function useUnmount() {
     mutationFn: (item: FileItem) => removeMount(item.mount!.mountId),
     onSuccess: (_, item) => {
       removeFromListings(queryClient, (i) => i.id === item.id);
-      void queryClient.invalidateQueries({ queryKey: shareKeys.mounts });
+      void queryClient.invalidateQueries({ queryKey: MOUNTS_KEY });
     },
   });
 }
 
-// ---- addresses of bytes ---------------------------------------------------------------------
-
-/**
- * The bytes of a file by id. Plain links, `<img>` and downloads are signed in by the session's
- * cookie (sent to `/api` by the browser itself): no token rides in the address, where logs,
- * history and referrers would keep it.
- */
-export function fileUrl(item: Pick<FileItem, 'id' | 'name'>, download = false): string {
-  return `/api/pre-file/${encodeURIComponent(item.id)}/${encodeURIComponent(item.name)}${toQueryString(
-    download ? { o: 'download' } : {},
-  )}`;
-}
-
-/**
- * Downloads a zip of several items or a folder. The ids are posted as a form, since a long
- * selection does not fit a link; the browser saves the answer (into a hidden frame, so an
- * error page never replaces the app).
- */
-export function downloadPackage(fileIds: string[]): void {
-  const frameName = 'nb-download-frame';
-  if (!document.querySelector(`iframe[name="${frameName}"]`)) {
-    const frame = document.createElement('iframe');
-    frame.name = frameName;
-    frame.hidden = true;
-    frame.title = 'download';
-    document.body.appendChild(frame);
-  }
-  const form = document.createElement('form');
-  form.method = 'POST';
-  form.action = '/api/packageDownload';
-  form.target = frameName;
-  form.hidden = true;
-  const fields: Record<string, string> = {
-    fileIds: fileIds.join(','),
-    [TOKEN_HEADER]: useSessionStore.getState().token,
-  };
-  for (const [name, value] of Object.entries(fields)) {
-    const input = document.createElement('input');
-    input.type = 'hidden';
-    input.name = name;
-    input.value = value;
-    form.appendChild(input);
-  }
-  document.body.appendChild(form);
-  form.submit();
-  form.remove();
-}
-
-/** Starts a download in the browser without leaving the page. */
-export function startDownload(url: string, name = ''): void {
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-}
+export { downloadPackage, fileUrl, startDownload } from '../../api/bytes';

@@ -1,12 +1,8 @@
-import { useSessionStore, type ClipboardItem } from '../../stores/session';
+import type { ClipboardEntry, ClipboardMode } from '../../actions/file-actions';
+import { useSessionStore } from '../../stores/session';
 import type { FileItem } from './types';
 
-export type ClipboardMode = 'copy' | 'cut';
-
-/** An item on the in-app file clipboard (the FileClipboard tray, spec §3 "fileClipboard"). */
-export interface ClipboardEntry extends ClipboardItem {
-  mode: ClipboardMode;
-}
+export type { ClipboardEntry, ClipboardMode } from '../../actions/file-actions';
 
 /** The entries, persisted with the session under `store`. */
 export function useFileClipboard(): ClipboardEntry[] {

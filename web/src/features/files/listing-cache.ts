@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { normalizeFolderPath } from './folder-path';
 import { insertItem, removeItems, type ListingData } from './listing';
 import type { FileItem, ListingKey } from './types';
-import type { FileViewKind, SortOrder, SortProp } from './view-kinds';
+import type { FileViewKind, SortOrder, SortProp } from '../../lib/view-kinds';
 
 /**
  * The cached listings of TanStack Query: their keys, and the edits that keep them right after a

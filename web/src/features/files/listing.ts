@@ -1,6 +1,6 @@
 import type { InfiniteData } from '@tanstack/react-query';
 import type { FileItem, ListPage } from './types';
-import type { SortOrder, SortProp } from './view-kinds';
+import type { SortOrder, SortProp } from '../../lib/view-kinds';
 
 /**
  * Keeping a paged listing true without reloading it. The server pages by index, so an item

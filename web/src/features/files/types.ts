@@ -1,5 +1,5 @@
 import type { FileItem } from '@nimbus/contract';
-import type { FileViewKind, SortOrder, SortProp } from './view-kinds';
+import type { FileViewKind, SortOrder, SortProp } from '../../lib/view-kinds';
 
 /** A file or folder as `/api/list` answers it, and one result of a move, copy or restore. */
 export type { FileItem, OperationResult } from '@nimbus/contract';

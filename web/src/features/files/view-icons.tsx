@@ -11,7 +11,7 @@ import {
   VideoCameraOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
-import { FILE_VIEWS, type FileViewFacts, type FileViewKind } from './view-kinds';
+import { FILE_VIEWS, type FileViewFacts, type FileViewKind } from '../../lib/view-kinds';
 
 /**
  * The views' icons, apart from their facts: the router reads the facts on the first visit, and

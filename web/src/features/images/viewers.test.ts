@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VIEWERS } from '../../app/viewer-registry';
-import { DEFAULT_IFRAME_RULES } from '../preview/iframe-rules';
-import { viewerFor, type DispatchContext, type PreviewItem } from '../preview/registry';
+import { DEFAULT_IFRAME_RULES } from '../../lib/iframe-rules';
+import { viewerFor, type DispatchContext, type PreviewItem } from '../../actions/viewers';
 
 const file = (name: string): PreviewItem => ({
   id: name,

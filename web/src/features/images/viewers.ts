@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import type { Viewer } from '../preview/registry';
+import type { Viewer } from '../../actions/viewers';
 import { isGalleryImage } from './thumbnails';
 
 /** The folder's images in a gallery: zoom, rotate, previous and next, EXIF. */

@@ -1,7 +1,7 @@
 import type { Envelope, MediaInfo } from '@nimbus/contract';
 import { ApiError } from '../../api/client';
 import { iconKindOf } from '../files/file-kinds';
-import type { PreviewItem, PreviewSource } from '../preview/registry';
+import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 
 export const isVideo = (item: PreviewItem) =>
   !item.isFolder && (item.type === 'video' || iconKindOf(item) === 'video');

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { PreviewItem, PreviewSource } from '../preview/registry';
+import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 import { usePlayerStore } from './player-store';
 
 const song = (id: string): PreviewItem => ({

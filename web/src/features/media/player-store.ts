@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { PreviewItem, PreviewSource } from '../preview/registry';
+import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 
 /** A song of the playlist: the file and where its bytes come from (the drive or a share). */
 export interface Track {

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import type { Viewer } from '../preview/registry';
+import type { Viewer } from '../../actions/viewers';
 import { isAudio, isVideo } from './api';
 import { usePlayerStore } from './player-store';
 

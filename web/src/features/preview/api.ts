@@ -1,6 +1,6 @@
 import type { ArchiveListing, Envelope } from '@nimbus/contract';
 import { ApiError } from '../../api/client';
-import type { PreviewItem, PreviewSource } from './registry';
+import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 
 /** A JSON answer of the API for this source (the owner's route or its public twin). */
 export async function fetchFromSource<T>(

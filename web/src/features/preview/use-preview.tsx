@@ -5,15 +5,16 @@ import { authorityCheck } from '../../actions/authorities';
 import { useUserInfo } from '../../api/account';
 import { suffixOf } from '../files/file-kinds';
 import { NoPreviewDialog } from './components/NoPreviewDialog';
-import { parseIframeRules } from './iframe-rules';
+import { parseIframeRules } from '../../lib/iframe-rules';
 import {
   viewerFor,
   type DispatchContext,
+  type Preview,
   type PreviewItem,
   type PreviewSource,
   type Viewer,
   type ViewerProps,
-} from './registry';
+} from '../../actions/viewers';
 
 type Shown =
   | {
@@ -24,15 +25,6 @@ type Shown =
       source: PreviewSource;
     }
   | { kind: 'none'; item: PreviewItem; source: PreviewSource };
-
-export interface Preview {
-  /** Opens a file as a click does (API-NOTES §3): the first viewer that takes it, else "download?". */
-  open: (item: PreviewItem, siblings: readonly PreviewItem[], source: PreviewSource) => void;
-  /** The viewer on screen, if any: render it once, anywhere in the page. */
-  element: ReactNode;
-  /** The id of the viewer showing a file, or null. */
-  openViewer: string | null;
-}
 
 /** The suffix a dispatch reads: the listing's, else the name's. */
 export const previewSuffix = (item: PreviewItem) => suffixOf(item);

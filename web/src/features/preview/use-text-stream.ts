@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { PreviewItem, PreviewSource } from './registry';
+import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 
 /** The viewer reads at most this much of a text; the rest is a download away. */
 export const TEXT_VIEW_MAX_BYTES = 32 * 1024 * 1024;

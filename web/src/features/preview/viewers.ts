@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import { isExtractable, isTextLike, suffixOf } from '../files/file-kinds';
-import { iframeRuleFor } from './iframe-rules';
-import type { Viewer } from './registry';
+import { iframeRuleFor } from '../../lib/iframe-rules';
+import type { Viewer } from '../../actions/viewers';
 import { previewSuffix } from './use-preview';
 
 const TextViewer = lazy(() => import('./components/TextViewer'));

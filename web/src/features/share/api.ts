@@ -9,7 +9,15 @@ import type {
 import { infiniteQueryOptions, type QueryClient } from '@tanstack/react-query';
 import { api, request } from '../../api/client';
 import { toQueryString, type QueryParams } from '../../api/query-string';
-import { selectShare, shareTokenFor } from './share-tokens';
+import { MOUNTS_KEY } from '../../api/mounts';
+import { selectShare } from '../../stores/share-tokens';
+
+export {
+  sharedDownloadUrl,
+  sharedPreviewUrl,
+  sharedThumbnailUrl,
+  sharedZipUrl,
+} from '../../api/bytes';
 
 export const shareKeys = {
   all: ['share'] as const,
@@ -22,7 +30,7 @@ export const shareKeys = {
   folderPages: (share: string, path: string) => ['share', 'visit', share, 'pages', path] as const,
   sharer: (share: string) => ['share', 'sharer', share] as const,
   text: (share: string, fileId: string) => ['share', 'text', share, fileId] as const,
-  mounts: ['share', 'mounts'] as const,
+  mounts: MOUNTS_KEY,
 };
 
 // ---- the owner's side ---------------------------------------------------------------------
@@ -196,34 +204,6 @@ export function deleteShared(shareId: string, fileIds: string[]) {
   return api.delete<void>('/public/delete', { shareId, fileIds });
 }
 
-/**
- * The query that lets a plain link or `<img>` reach a shared file (GET only). A signed-in
- * mounter's session comes from the cookie the browser sends by itself, never the address.
- */
-function bytesQuery(shareId: string, extra: QueryParams = {}): string {
-  const token = shareTokenFor(shareId);
-  return toQueryString({
-    shareId,
-    ...extra,
-    ...(token ? { 'share-token': token } : {}),
-  });
-}
-
-const named = (name: string) => encodeURIComponent(name);
-
-/** Inline bytes (image preview, players). */
-export const sharedPreviewUrl = (shareId: string, item: Pick<PublicFileView, 'id' | 'name'>) =>
-  `/api/public/s/preview/${named(item.name)}${bytesQuery(shareId, { fileId: item.id })}`;
-
-export const sharedDownloadUrl = (shareId: string, item: Pick<PublicFileView, 'id' | 'name'>) =>
-  `/api/public/s/download/${named(item.name)}${bytesQuery(shareId, { fileId: item.id })}`;
-
-export const sharedThumbnailUrl = (shareId: string, item: Pick<PublicFileView, 'id'>) =>
-  `/api/public/s/view/thumbnail${bytesQuery(shareId, { id: item.id })}`;
-
-export const sharedZipUrl = (shareId: string, fileIds: string[]) =>
-  `/api/public/s/packageDownload${bytesQuery(shareId, { fileIds })}`;
-
 // ---- mounts ---------------------------------------------------------------------------------
 
 export function mountShare(shareId: string, fileId: string, name?: string) {
@@ -236,4 +216,4 @@ export async function listMounts(signal?: AbortSignal): Promise<MountView[]> {
   return Array.isArray(rows) ? rows : [];
 }
 
-export const removeMount = (mountId: string) => api.delete<void>('/mount/remove', { mountId });
+export { removeMount } from '../../api/mounts';

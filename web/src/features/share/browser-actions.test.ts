@@ -1,6 +1,6 @@
 import type { PublicFileView, ShareFacts } from '@nimbus/contract';
 import { describe, expect, it, vi } from 'vitest';
-import { SHARE_MENUS, visibleShareActions } from '../../app/action-registry';
+import { SHARE_MENUS, visibleShareActions } from './browser-actions';
 import { visibleChildren } from '../../actions/registry';
 import {
   sharePermissionCheck,

@@ -9,7 +9,8 @@ import {
 } from '@ant-design/icons';
 import type { PublicFileView, ShareFacts } from '@nimbus/contract';
 import type { TFunction } from 'i18next';
-import type { Action, ActionScope, Authority } from '../../actions/types';
+import { visibleEntries } from '../../actions/registry';
+import type { Action, ActionScope, Authority, MenuEntry } from '../../actions/types';
 import { isTextLike, isViewableImage } from '../files/file-kinds';
 
 /**
@@ -62,7 +63,7 @@ const some = (ctx: ShareBrowserContext) => ctx.items.length > 0;
 const first = (ctx: ShareBrowserContext) => ctx.items[0]!;
 
 /**
- * The share feature's actions in the share browser's registry (app/action-registry.ts): each is
+ * The share feature's actions in the share browser's registry (SHARE_ACTIONS, below): each is
  * hidden when the share does not allow it, never offered and then refused.
  */
 export const SHARE_BROWSER_ACTIONS = {
@@ -137,3 +138,30 @@ export const SHARE_BROWSER_ACTIONS = {
     ],
   },
 } satisfies Record<string, ShareBrowserAction>;
+
+/**
+ * The share browser's registry: what a visitor (or a mounter) does in a share. Its actions need
+ * the share's permissions the way the file browser's need the role's authorities.
+ */
+export const SHARE_ACTIONS = {
+  ...SHARE_BROWSER_ACTIONS,
+} satisfies Record<string, ShareBrowserAction>;
+
+export type ShareActionId = keyof typeof SHARE_ACTIONS;
+
+/** The share browser's layouts: an item's buttons, the selection's and the folder's. */
+export const SHARE_MENUS = {
+  item: ['preview', 'download', 'rename', 'delete'],
+  selection: ['zip', 'delete'],
+  folder: ['newFolder', 'upload'],
+} satisfies Record<string, MenuEntry<ShareActionId>[]>;
+
+/** The visible actions of a share browser layout. */
+export function visibleShareActions(
+  entries: readonly MenuEntry<ShareActionId>[],
+  ctx: ShareBrowserContext,
+): ShareBrowserAction[] {
+  return visibleEntries<ShareBrowserContext, ShareBrowserAction>(entries, SHARE_ACTIONS, ctx).filter(
+    (entry): entry is ShareBrowserAction => entry !== '-',
+  );
+}

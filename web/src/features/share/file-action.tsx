@@ -1,7 +1,7 @@
 import { ShareAltOutlined } from '@ant-design/icons';
 import { FILE_AUTHORITY } from '../../actions/authorities';
 import i18n from '../../i18n';
-import type { FileAction } from '../files/actions';
+import type { FileAction } from '../../actions/file-actions';
 import { openShareDialog } from './share-dialog-store';
 
 /**

@@ -8,7 +8,7 @@ import { UploadQueue } from '../upload/engine/queue';
 import { Transfer } from '../upload/engine/transfer';
 import type { PickedFile, UploadItem } from '../upload/types';
 import { checkShareNames, shareKeys } from './api';
-import { selectShare } from './share-tokens';
+import { selectShare } from '../../stores/share-tokens';
 
 const t = (key: string, options?: Record<string, unknown>): string =>
   (i18n.t as (key: string, options?: Record<string, unknown>) => string)(key, options);

@@ -1,8 +1,8 @@
 import { TagsOutlined } from '@ant-design/icons';
 import { FILE_AUTHORITY } from '../../actions/authorities';
 import i18n from '../../i18n';
-import type { FileAction } from '../files/actions';
-import type { FileItem } from '../files/types';
+import type { FileAction } from '../../actions/file-actions';
+import type { FileItem } from '@nimbus/contract';
 import { openTagDialog } from './tag-dialog-store';
 
 /** The items that can carry tags: rows of one's own drive, not mounts. */

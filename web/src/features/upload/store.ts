@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { CurrentFolder } from '../files/current-folder';
+import type { CurrentFolder } from '../../stores/current-folder';
 import type { UploadItem } from './types';
 
 /** What the uploader shows: the list (published by the engine) and how the panel is shown. */

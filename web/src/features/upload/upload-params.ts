@@ -1,4 +1,4 @@
-import type { CurrentFolder } from '../files/current-folder';
+import type { CurrentFolder } from '../../stores/current-folder';
 
 export class UploadParamsTimeout extends Error {
   constructor() {

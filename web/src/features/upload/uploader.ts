@@ -4,7 +4,7 @@ import { queryClient } from '../../api/query-client';
 import i18n from '../../i18n';
 import { useSessionStore } from '../../stores/session';
 import { userInfoQuery } from '../../api/account';
-import type { CurrentFolder } from '../files/current-folder';
+import type { CurrentFolder } from '../../stores/current-folder';
 import { OWN_DRIVE_ROUTES } from './api';
 import { confirmOverwrite, uploadNotices, uploadStoreView } from './engine/adapter';
 import { UploadQueue } from './engine/queue';

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useCurrentFolder } from '../files/current-folder';
+import { useCurrentFolder } from '../../stores/current-folder';
 import { summarize, type UploadSummary } from './progress';
 import { useUploadStore } from './store';
 import type { UploadItem } from './types';

@@ -26,7 +26,7 @@ import {
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { ThemeSwitch } from '../../../components/ThemeSwitch';
 import { withDriveTexts } from '../../../i18n';
-import { useBranding } from '../../../lib/branding';
+import { useBranding } from '../../../api/branding';
 import { createAdministrator, login, verifyTotp, type LoginOutcome } from '../api';
 import { FooterText } from '../components/FooterText';
 import { failureText } from '../failure';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { FullScreenViewer } from '../../preview/components/FullScreenViewer';
-import type { ViewerProps } from '../../preview/registry';
+import type { ViewerProps } from '../../../actions/viewers';
 import { editsInOnlyOffice, useOfficeConfig } from '../api';
 import { documentPageAddress, onlyOfficePageAddress } from '../viewer-pages';
 import { isOfficeDocument } from '../document-kinds';

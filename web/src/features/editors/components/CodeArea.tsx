@@ -7,7 +7,7 @@ import {
   type KeyboardEvent,
   type MutableRefObject,
 } from 'react';
-import { highlightLines } from '../../preview/highlight';
+import { highlightLines } from '../../../lib/highlight';
 import type { EditorSurface } from '../use-document-editor';
 import { Minimap } from './Minimap';
 

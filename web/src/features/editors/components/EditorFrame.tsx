@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FullScreenViewer } from '../../preview/components/FullScreenViewer';
-import type { ViewerProps } from '../../preview/registry';
+import type { ViewerProps } from '../../../actions/viewers';
 import type { DocumentEditor } from '../use-document-editor';
 import { EditorNotices } from './EditorNotices';
 import { HistoryPopover } from './HistoryPopover';

@@ -8,7 +8,7 @@ import { feedback } from '../../../lib/feedback';
 import { addFile, fetchListRange } from '../../files/api';
 import { FileIcon } from '../../files/components/FileIcon';
 import { isMount } from '../../files/types';
-import { isEditableText } from '../viewers';
+import { isEditableText } from '../editable';
 
 /** Items of one folder the tree lists at most (a folder of more scrolls in the drive itself). */
 const FOLDER_PAGE = 500;

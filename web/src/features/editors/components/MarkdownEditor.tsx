@@ -8,7 +8,7 @@ import { API_BASE } from '../../../api/client';
 import { useColorScheme } from '../../../lib/color-scheme';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
-import type { ViewerProps } from '../../preview/registry';
+import type { ViewerProps } from '../../../actions/viewers';
 import { ImageInput } from '../../../components/ImageInput';
 import { importImage, uploadImage } from '../api';
 import { linkBaseOf } from '../assets';

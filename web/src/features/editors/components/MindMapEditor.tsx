@@ -19,7 +19,7 @@ import KeyboardNavigation from 'simple-mind-map/src/plugins/KeyboardNavigation.j
 import SelectPlugin from 'simple-mind-map/src/plugins/Select.js';
 import { ImageInput } from '../../../components/ImageInput';
 import { useSessionStore } from '../../../stores/session';
-import type { ViewerProps } from '../../preview/registry';
+import type { ViewerProps } from '../../../actions/viewers';
 import { importImage, uploadImage } from '../api';
 import { imageSizeOf, linkBaseOf } from '../assets';
 import {

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../../stores/app';
 import { startDownload } from '../../files/api';
 import { FileIcon } from '../../files/components/FileIcon';
-import type { PreviewItem, ViewerProps } from '../../preview/registry';
+import type { PreviewItem, ViewerProps } from '../../../actions/viewers';
 import type { DocumentEditor } from '../use-document-editor';
 import { FolderTree } from './FolderTree';
 import { HistoryPopover } from './HistoryPopover';

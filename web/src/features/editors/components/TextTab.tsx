@@ -1,8 +1,8 @@
 import { Alert, Spin } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { languageOf } from '../../preview/highlight';
-import type { PreviewItem } from '../../preview/registry';
+import { languageOf } from '../../../lib/highlight';
+import type { PreviewItem } from '../../../actions/viewers';
 import { useDocumentEditor, type DocumentEditor } from '../use-document-editor';
 import { CodeArea } from './CodeArea';
 import { EditorNotices } from './EditorNotices';

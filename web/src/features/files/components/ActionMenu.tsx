@@ -1,18 +1,20 @@
 import { useTranslation } from 'react-i18next';
 import { actionMenuItems, PointMenu } from '../../../actions/menu';
-import { visibleEntries, type MenuEntry } from '../../../app/action-registry';
+import { useFileActions, visibleFileActions } from '../../../actions/file-registry';
+import type { MenuEntry } from '../../../actions/types';
 import type { ActionContext, FileAction } from '../actions';
 
 /** antd menu items for a layout of registry actions; `onRun` runs the clicked one. */
 export function useActionMenuItems() {
   const { t } = useTranslation('files');
+  const registry = useFileActions();
   const build = (actions: (FileAction | '-')[], ctx: ActionContext, run: (a: FileAction) => void) =>
     actionMenuItems(actions, ctx, t, run);
   const forEntries = (
     entries: readonly MenuEntry[],
     ctx: ActionContext,
     run: (a: FileAction) => void,
-  ) => build(visibleEntries(entries, ctx), ctx, run);
+  ) => build(visibleFileActions(registry, entries, ctx), ctx, run);
   forEntries.actions = build;
   return forEntries;
 }

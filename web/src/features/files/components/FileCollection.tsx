@@ -13,10 +13,10 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useDragStore } from '../drag';
 import { useRubberBand } from '../hooks/use-rubber-band';
-import type { ItemLayout } from '../selection';
+import type { ItemLayout } from '../../../lib/selection';
 import { thumbnailUrl as driveThumbnailUrl } from '../../images/thumbnails';
 import { useFileFormat } from '../use-format';
-import type { SortOrder, SortProp } from '../view-kinds';
+import type { SortOrder, SortProp } from '../../../lib/view-kinds';
 import type {
   CollectionApi,
   CollectionHandlers,

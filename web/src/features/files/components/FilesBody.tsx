@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import type { Listing } from '../hooks/use-file-selection';
 import type { FileViewConfig } from '../view-icons';
-import type { FileViewKind } from '../view-kinds';
+import type { FileViewKind } from '../../../lib/view-kinds';
 
 interface FilesBodyProps {
   kind: FileViewKind;

@@ -18,11 +18,11 @@ import { Link } from 'react-router';
 import { UploadButton } from '../../upload/components/UploadButton';
 import { FILE_AUTHORITY } from '../../../actions/authorities';
 import { isEnabled, isVisible } from '../../../actions/registry';
-import { ACTIONS, menuFor, type ActionId } from '../../../app/action-registry';
-import type { ActionContext, FileAction, ViewMode } from '../actions';
+import { useFileActions } from '../../../actions/file-registry';
+import { FILE_ACTIONS, type ActionContext, type FileAction, type ViewMode } from '../actions';
 import type { DropTarget } from '../drag';
 import { useFileFormat } from '../use-format';
-import { pathSegments, SORT_PROPS, type SortOrder, type SortProp } from '../view-kinds';
+import { pathSegments, SORT_PROPS, type SortOrder, type SortProp } from '../../../lib/view-kinds';
 import { useActionMenuItems } from './ActionMenu';
 import { useFolderDrop } from './collection-item';
 import type { CollectionHandlers } from './collection-types';
@@ -109,7 +109,7 @@ interface FilesToolbarProps {
 }
 
 /** Actions on the selection shown as buttons (the rest sit in the "more" menu). */
-const SELECTION_BUTTONS: ActionId[] = [
+const SELECTION_BUTTONS: (keyof typeof FILE_ACTIONS)[] = [
   'download',
   'moveCopy',
   'copy',
@@ -131,6 +131,7 @@ export function FilesToolbar({
   const { t } = useTranslation('files');
   const fmt = useFileFormat();
   const menuItems = useActionMenuItems();
+  const { menuFor } = useFileActions();
   const { view } = ctx;
   const selecting = ctx.items.length > 0;
 
@@ -148,8 +149,8 @@ export function FilesToolbar({
     })),
   ];
 
-  const buttonFor = (id: ActionId) => {
-    const action: FileAction = ACTIONS[id];
+  const buttonFor = (id: keyof typeof FILE_ACTIONS) => {
+    const action: FileAction = FILE_ACTIONS[id];
     if (!isVisible(action, ctx)) return null;
     const label = action.label(t, ctx);
     const icon = typeof action.icon === 'function' ? action.icon(ctx) : action.icon;
@@ -222,13 +223,13 @@ export function FilesToolbar({
           <>
             {view.writable ? (
               <>
-                {isVisible(ACTIONS.new, ctx) ? (
+                {isVisible(FILE_ACTIONS.new, ctx) ? (
                   <Dropdown
                     trigger={['click']}
                     menu={{
                       items: menuItems.actions(
                         (() => {
-                          const [folder, ...files] = ACTIONS.new.children();
+                          const [folder, ...files] = FILE_ACTIONS.new.children();
                           return folder ? [folder, '-' as const, ...files] : files;
                         })(),
                         ctx,

@@ -23,7 +23,7 @@ import { useHighlightParam } from '../hooks/use-highlight-param';
 import { useViewUrl } from '../hooks/use-view-url';
 import { installLiveListings } from '../live';
 import { useListing } from '../use-listing';
-import type { FileViewKind } from '../view-kinds';
+import type { FileViewKind } from '../../../lib/view-kinds';
 import { ClipboardTray } from './ClipboardTray';
 import type { CollectionApi } from './collection-types';
 import { FileCollection } from './FileCollection';

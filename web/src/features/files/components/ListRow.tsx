@@ -16,7 +16,7 @@ import type { CollectionItem } from './collection-types';
 import { FileIcon } from './FileIcon';
 import { RenameInput } from './RenameInput';
 import { TagChips } from './TagChips';
-import type { SortOrder, SortProp } from '../view-kinds';
+import type { SortOrder, SortProp } from '../../../lib/view-kinds';
 
 export interface RowProps<T extends CollectionItem> extends ItemProps<T> {
   showLocation: boolean;

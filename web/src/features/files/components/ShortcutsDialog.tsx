@@ -2,7 +2,7 @@ import { Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatShortcut, isMacPlatform } from '../../../actions/shortcuts';
 import type { Shortcut } from '../../../actions/types';
-import { ACTIONS, SHORTCUT_ACTIONS } from '../../../app/action-registry';
+import { useFileActions } from '../../../actions/file-registry';
 import type { ActionContext, FileAction } from '../actions';
 
 interface Row {
@@ -21,11 +21,13 @@ export function ShortcutsDialog({
   ctx: ActionContext;
 }) {
   const { t } = useTranslation('files');
+  const { actions, shortcuts } = useFileActions();
   const key = (shortcut: Shortcut) => formatShortcut(shortcut);
   const rows: Row[] = [];
   const seen = new Map<string, Row>();
-  for (const id of SHORTCUT_ACTIONS) {
-    const action: FileAction = ACTIONS[id];
+  for (const id of shortcuts) {
+    const action: FileAction | undefined = actions[id];
+    if (!action) continue;
     if (!action.shortcut) continue;
     const label = action.label(t, ctx);
     const known = seen.get(label);

@@ -1,11 +1,11 @@
 import { useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
-import { menuFor } from '../../../app/action-registry';
+import { useFileActions } from '../../../actions/file-registry';
 import type { ActionContext } from '../actions';
 import { useRenameItem } from '../api';
 import type { CollectionApi, CollectionHandlers } from '../components/collection-types';
-import { EMPTY_SELECTION, clickSelection, stepSelection } from '../selection';
+import { EMPTY_SELECTION, clickSelection, stepSelection } from '../../../lib/selection';
 import { isTypingTarget } from '../../../actions/shortcuts';
-import type { SortProp } from '../view-kinds';
+import type { SortProp } from '../../../lib/view-kinds';
 import type { FileDialogs } from './use-file-dialogs';
 import type { useFileDrag } from './use-file-drag';
 import type { FileSelection, Listing } from './use-file-selection';
@@ -54,6 +54,7 @@ export function useCollectionHandlers({
   sortBy,
   collection,
 }: HandlersInput): CollectionHandlers {
+  const { menuFor } = useFileActions();
   const { cmd } = ctx;
   const { selection, setSelection, ids, renamingId, setRenamingId } = sel;
   const marqueeBase = useRef<ReadonlySet<string>>(new Set());

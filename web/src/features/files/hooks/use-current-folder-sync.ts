@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { setCurrentFolder, setCurrentFolderRefresh } from '../current-folder';
+import { setCurrentFolder, setCurrentFolderRefresh } from '../../../stores/current-folder';
 import { refreshListing } from '../listing-cache';
 import { ROOT_FOLDER_ID, type ListingKey } from '../types';
 

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { FILE_AUTHORITY } from '../../../actions/authorities';
 import type { Authority } from '../../../actions/types';
 import { authKeys } from '../../../api/account';
-import { ownerSource } from '../../preview/sources';
+import { ownerSource } from '../../../actions/preview-sources';
 import { NEW_FILE_KINDS, type FileCommands, type NewFileKind } from '../actions';
 import {
   downloadPackage,

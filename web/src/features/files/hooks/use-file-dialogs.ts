@@ -1,7 +1,7 @@
 import { App } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFilePreview } from '../../../app/viewer-registry';
+import { useFilePreview } from '../../../actions/viewers';
 import type { MenuRequest } from '../components/ActionMenu';
 import type { MoveCopyRequest } from '../components/MoveCopyDialog';
 import type { NameDialogRequest } from '../components/NameDialog';

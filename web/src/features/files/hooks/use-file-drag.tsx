@@ -3,8 +3,7 @@ import type { DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAuthorized } from '../../../actions/registry';
 import { quietOperation } from '../../../api/events';
-import { ACTIONS } from '../../../app/action-registry';
-import type { ActionContext } from '../actions';
+import { FILE_ACTIONS, type ActionContext } from '../actions';
 import { DRAG_TYPE, blankDragImage, canDropInto, useDragStore, type DropTarget } from '../drag';
 import { folderName } from '../folder-path';
 import type { FileItem } from '../types';
@@ -27,7 +26,7 @@ export function useFileDrag({ ctx, selection: sel, transfer }: DragInput) {
   const { message } = App.useApp();
   const dragItems = useDragStore((s) => s.items);
   const isTrash = ctx.view.kind === 'trash';
-  const allowed = !isTrash && isAuthorized(ACTIONS.moveTo, ctx);
+  const allowed = !isTrash && isAuthorized(FILE_ACTIONS.moveTo, ctx);
 
   const onDragStart = (item: FileItem, event: DragEvent) => {
     let dragged = sel.selectedItems;

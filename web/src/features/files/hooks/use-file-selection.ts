@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { EMPTY_SELECTION, type Selection } from '../selection';
+import { EMPTY_SELECTION, type Selection } from '../../../lib/selection';
 import type { FileItem, ListingKey } from '../types';
 import { loadAllPages, type useListing } from '../use-listing';
 

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import { FILE_AUTHORITY } from '../../../actions/authorities';
 import { isEnabled } from '../../../actions/registry';
-import { ACTIONS, SHORTCUT_ACTIONS } from '../../../app/action-registry';
+import { useFileActions } from '../../../actions/file-registry';
 import type { ActionContext, FileAction } from '../actions';
 import { isTypingTarget, matchShortcut } from '../../../actions/shortcuts';
 
@@ -25,6 +25,7 @@ interface ShortcutsInput {
  * clipboard here, Backspace or Alt+↑ up a folder, `?` the list of keys.
  */
 export function useFileShortcuts(input: ShortcutsInput): void {
+  const { actions, shortcuts } = useFileActions();
   const spaceDownAt = useRef<number | null>(null);
   const state = useRef(input);
   useLayoutEffect(() => {
@@ -86,9 +87,9 @@ export function useFileShortcuts(input: ShortcutsInput): void {
         c.cmd.paste('move');
         return;
       }
-      for (const id of SHORTCUT_ACTIONS) {
-        const action: FileAction = ACTIONS[id];
-        if (!action.shortcut || !matchShortcut(event, action.shortcut)) continue;
+      for (const id of shortcuts) {
+        const action: FileAction | undefined = actions[id];
+        if (!action?.shortcut || !matchShortcut(event, action.shortcut)) continue;
         if (!isEnabled(action, c)) continue;
         event.preventDefault();
         run(action, c);
@@ -108,5 +109,5 @@ export function useFileShortcuts(input: ShortcutsInput): void {
       document.removeEventListener('keydown', onKey);
       document.removeEventListener('keyup', onKeyUp);
     };
-  }, []);
+  }, [actions, shortcuts]);
 }

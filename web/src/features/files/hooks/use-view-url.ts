@@ -10,7 +10,7 @@ import {
   type FileViewKind,
   type SortOrder,
   type SortProp,
-} from '../view-kinds';
+} from '../../../lib/view-kinds';
 
 function readViewMode(params: URLSearchParams): ViewMode {
   return params.get('vmode') === 'list' ? 'list' : 'grid';

@@ -15,7 +15,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { startDownload } from '../../files/api';
-import type { ViewerProps } from '../../preview/registry';
+import type { ViewerProps } from '../../../actions/viewers';
 import { isGalleryImage, thumbnailUrl, viewableImageUrl } from '../thumbnails';
 import { ImageInfoPanel } from './ImageInfoPanel';
 import '../images.css';

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ownerSource } from '../../preview/sources';
-import type { PreviewItem } from '../../preview/registry';
+import { ownerSource } from '../../../actions/preview-sources';
+import type { PreviewItem } from '../../../actions/viewers';
 import { isGalleryImage } from '../thumbnails';
 import { ImageFactsList } from './ImageInfoPanel';
 

@@ -3,7 +3,7 @@ import type { Envelope, ImageFacts } from '@nimbus/contract';
 import { Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
-import type { PreviewItem, PreviewSource } from '../../preview/registry';
+import type { PreviewItem, PreviewSource } from '../../../actions/viewers';
 
 async function fetchFacts(
   source: PreviewSource,

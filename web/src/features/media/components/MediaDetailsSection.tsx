@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ownerSource } from '../../preview/sources';
-import type { PreviewItem } from '../../preview/registry';
+import { ownerSource } from '../../../actions/preview-sources';
+import type { PreviewItem } from '../../../actions/viewers';
 import { fetchMediaInfo, isAudio, isVideo, mediaKeys } from '../api';
 
 /** m:ss, or h:mm:ss from an hour. */

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onLiveMessage } from '../../../api/events';
 import { startDownload } from '../../files/api';
-import type { ViewerProps } from '../../preview/registry';
+import type { ViewerProps } from '../../../actions/viewers';
 import { coverUrl, fetchMediaInfo, hlsUrl, mediaKeys } from '../api';
 import '../media.css';
 

@@ -12,7 +12,7 @@ import { useUserInfo } from '../../../api/account';
 import { startDownload, useExtractArchive } from '../../files/api';
 import { FileIcon } from '../../files/components/FileIcon';
 import { fetchArchive, previewKeys } from '../api';
-import type { ViewerProps } from '../registry';
+import type { ViewerProps } from '../../../actions/viewers';
 
 const suffixOfName = (name: string) => {
   const dot = name.lastIndexOf('.');

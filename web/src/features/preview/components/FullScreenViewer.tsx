@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { startDownload } from '../../files/api';
 import { FileIcon } from '../../files/components/FileIcon';
-import type { PreviewItem } from '../registry';
+import type { PreviewItem } from '../../../actions/viewers';
 import '../preview.css';
 
 /**

@@ -1,6 +1,6 @@
 import { FullScreenViewer } from './FullScreenViewer';
-import { iframeAddress, iframeRuleFor } from '../iframe-rules';
-import type { ViewerProps } from '../registry';
+import { iframeAddress, iframeRuleFor } from '../../../lib/iframe-rules';
+import type { ViewerProps } from '../../../actions/viewers';
 import { previewSuffix } from '../use-preview';
 
 /** A viewer page of the Preview Config (pdf.js, epub.js, or the admin's own) full screen. */

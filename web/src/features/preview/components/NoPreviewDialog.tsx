@@ -3,7 +3,7 @@ import { Button, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
 import { startDownload } from '../../files/api';
-import type { PreviewItem, PreviewSource } from '../registry';
+import type { PreviewItem, PreviewSource } from '../../../actions/viewers';
 
 interface NoPreviewDialogProps {
   item: PreviewItem;

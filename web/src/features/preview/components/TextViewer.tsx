@@ -7,8 +7,8 @@ import { formatSize } from '../../../lib/format';
 import { useAppStore } from '../../../stores/app';
 import { startDownload } from '../../files/api';
 import { FileIcon } from '../../files/components/FileIcon';
-import { highlightLines, languageOf } from '../highlight';
-import type { ViewerProps } from '../registry';
+import { highlightLines, languageOf } from '../../../lib/highlight';
+import type { ViewerProps } from '../../../actions/viewers';
 import { TEXT_VIEW_MAX_BYTES, useTextStream } from '../use-text-stream';
 import { NoPreviewDialog } from './NoPreviewDialog';
 

@@ -10,7 +10,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { FileIcon } from '../../files/components/FileIcon';
-import { useCurrentFolder } from '../../files/current-folder';
+import { useCurrentFolder } from '../../../stores/current-folder';
 import { useAppStore } from '../../../stores/app';
 import {
   clearHistory,

@@ -3,7 +3,7 @@ import { Form, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { THEME_ICONS } from '../../../components/ThemeSwitch';
 import { LANGUAGE_NAMES } from '../../../components/LanguageSwitch';
-import { changeLanguage } from '../../../i18n';
+import { chooseLanguage } from '../../../lib/language';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
 import { useSetTheme } from '../../../api/use-set-theme';
@@ -40,7 +40,7 @@ export function AppearanceForm() {
       <Form.Item label={t('appearance.language')} style={{ marginBottom: 0 }}>
         <Radio.Group
           value={lang}
-          onChange={(e) => void changeLanguage(e.target.value as Language)}
+          onChange={(e) => void chooseLanguage(e.target.value as Language)}
           optionType="button"
           data-testid="settings-lang"
         >

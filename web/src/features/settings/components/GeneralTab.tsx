@@ -20,7 +20,7 @@ import { App, Button, Card, Form, Input, InputNumber, Progress, Space, Tag, Uplo
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onLiveMessage } from '../../../api/events';
-import { useBranding } from '../../../lib/branding';
+import { useBranding } from '../../../api/branding';
 import { useSessionStore } from '../../../stores/session';
 import { authKeys, useUserInfo, useWebsiteRecord } from '../../../api/account';
 import { WebpStorageCard } from '../../images/components/WebpStorageCard';

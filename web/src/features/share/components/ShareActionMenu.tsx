@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { actionMenuItems, PointMenu } from '../../../actions/menu';
-import { visibleShareActions } from '../../../app/action-registry';
-import type { ShareBrowserAction } from '../browser-actions';
+import { visibleShareActions, type ShareBrowserAction } from '../browser-actions';
 import type { ShareMenuRequest } from '../hooks/use-share-handlers';
 
 /** The share's right-click / long-press / "…" menu, opened at a point, like the drive's. */

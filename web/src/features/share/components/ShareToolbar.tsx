@@ -3,9 +3,8 @@ import { Breadcrumb, Button, Dropdown, Segmented, Space } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionIcon, runAction, visibleChildren } from '../../../actions/registry';
-import { SHARE_MENUS, visibleShareActions } from '../../../app/action-registry';
+import { SHARE_MENUS, visibleShareActions, type ShareBrowserContext } from '../browser-actions';
 import type { CollectionMode } from '../../files/components/collection-types';
-import type { ShareBrowserContext } from '../browser-actions';
 import { pathOf, segmentsOf } from '../hooks/use-share-commands';
 
 interface ShareToolbarProps {

@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { startDownload } from '../../files/api';
 import type { NameDialogRequest } from '../../files/components/NameDialog';
 import { thumbnailUrl } from '../../images/thumbnails';
-import { useFilePreview } from '../../../app/viewer-registry';
-import { ownerSource, shareSource } from '../../preview/sources';
+import { useFilePreview } from '../../../actions/viewers';
+import { ownerSource, shareSource } from '../../../actions/preview-sources';
 import type { PickedFile } from '../../upload/types';
 import {
   deleteShared,

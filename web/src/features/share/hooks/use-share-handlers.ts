@@ -2,11 +2,15 @@ import type { PublicFileView } from '@nimbus/contract';
 import { useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
 import { runAction } from '../../../actions/registry';
 import type { MenuEntry } from '../../../actions/types';
-import { SHARE_MENUS, visibleShareActions, type ShareActionId } from '../../../app/action-registry';
+import {
+  SHARE_MENUS,
+  visibleShareActions,
+  type ShareActionId,
+  type ShareBrowserContext,
+} from '../browser-actions';
 import type { CollectionApi, CollectionHandlers } from '../../files/components/collection-types';
-import { EMPTY_SELECTION, clickSelection, stepSelection } from '../../files/selection';
+import { EMPTY_SELECTION, clickSelection, stepSelection } from '../../../lib/selection';
 import { isTypingTarget, matchShortcut } from '../../../actions/shortcuts';
-import type { ShareBrowserContext } from '../browser-actions';
 import type { ShareListing } from './use-share-listing';
 import type { ShareSelection } from './use-share-selection';
 

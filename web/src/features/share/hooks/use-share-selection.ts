@@ -1,6 +1,6 @@
 import type { PublicFileView } from '@nimbus/contract';
 import { useCallback, useMemo, useState } from 'react';
-import { EMPTY_SELECTION, type Selection } from '../../files/selection';
+import { EMPTY_SELECTION, type Selection } from '../../../lib/selection';
 
 /** What is selected and focused in a folder of a share; another folder starts with nothing. */
 export function useShareSelection(path: string, items: PublicFileView[]) {

@@ -1,5 +1,5 @@
 import { Outlet } from 'react-router';
-import { useBranding } from '../../../lib/branding';
+import { useBranding } from '../../../api/branding';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { ThemeSwitch } from '../../../components/ThemeSwitch';
 import '../../../i18n/drive-texts';

@@ -10,7 +10,7 @@ import { Avatar, Button, Card, Input, Result, Space, Spin, Typography, type Inpu
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { useBranding } from '../../../lib/branding';
+import { useBranding } from '../../../api/branding';
 import { ApiError } from '../../../api/client';
 import { EmptyState } from '../../../components/EmptyState';
 import { avatarColor, avatarUrl } from '../../../lib/avatar';
@@ -21,7 +21,7 @@ import { FileIcon } from '../../files/components/FileIcon';
 import { shareFolderQuery, shareKeys, validShareCode } from '../api';
 import { MountDialog } from '../components/MountDialog';
 import { ShareBrowser } from '../components/ShareBrowser';
-import { useShareTokens } from '../share-tokens';
+import { useShareTokens } from '../../../stores/share-tokens';
 import '../share.css';
 
 /** The share's public facts: who shared what, until when. */

@@ -7,7 +7,7 @@ import { onLiveMessage } from '../../../api/events';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
 import { localValue } from '../../../stores/storage';
-import { useCurrentFolder } from '../../files/current-folder';
+import { useCurrentFolder } from '../../../stores/current-folder';
 import { CHUNK_SIZE_KEY, normalizeChunkSize } from '../chunk-plan';
 import { hasFiles, readDrop } from '../drop';
 import { registerPickers } from '../pickers';

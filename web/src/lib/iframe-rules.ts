@@ -1,5 +1,12 @@
 import JSON5 from 'json5';
-import type { IframeRule } from './registry';
+
+/** One rule of the Preview Config: suffixes, and the viewer's address with `$e_url`. */
+export interface IframeRule {
+  suffixes: string[];
+  name: string;
+  /** `/pdf.js/web/viewer.html?file=$e_url`: `$e_url` is the encoded absolute bytes address. */
+  template: string;
+}
 
 /** A viewer is framed from a path of this site or an http(s) address, never a script address. */
 const SAFE_TEMPLATE = /^(\/(?!\/)|https?:\/\/)/i;

@@ -7,7 +7,7 @@ import {
   stepSelection,
   type ItemLayout,
 } from './selection';
-import type { FileItem } from './types';
+import type { FileItem } from '../features/files/types';
 
 const order = ['a', 'b', 'c', 'd', 'e'];
 const none = { toggle: false, range: false };
@@ -102,7 +102,7 @@ describe('dropping items on a folder', () => {
     ({ id, path, name, isFolder }) as FileItem;
 
   it('refuses the folder itself, its inside and where the items already are', async () => {
-    const { canDropInto } = await import('./drag');
+    const { canDropInto } = await import('../features/files/drag');
     const docs = item('d', '/', 'docs', true);
     const file = item('f', '/', 'a.txt');
     expect(canDropInto([file], { id: 'd', path: '/docs/', name: 'docs' })).toBe(true);

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import { createSafeStorage } from '../../stores/storage';
-import { useSessionStore } from '../../stores/session';
+import { createSafeStorage } from './storage';
+import { useSessionStore } from './session';
 
 /** A token from the server, until it expires (the server's lifetime is a day at most). */
 interface Remembered {

@@ -1,6 +1,7 @@
 import type { FileItem } from '@nimbus/contract';
-import type { ComponentType } from 'react';
-import type { QueryParams } from '../../api/query-string';
+import { createContext, useContext, type ComponentType, type ReactNode } from 'react';
+import type { QueryParams } from '../api/query-string';
+import type { IframeRule } from '../lib/iframe-rules';
 
 /**
  * What a viewer needs of a file: the drive's items and a share visitor's items both have it,
@@ -72,13 +73,7 @@ export const PREVIEW_STAGES = [
 ] as const;
 export type PreviewStage = (typeof PREVIEW_STAGES)[number];
 
-/** One rule of the Preview Config: suffixes, and the viewer's address with `$e_url`. */
-export interface IframeRule {
-  suffixes: string[];
-  name: string;
-  /** `/pdf.js/web/viewer.html?file=$e_url`: `$e_url` is the encoded absolute bytes address. */
-  template: string;
-}
+export type { IframeRule };
 
 /** What a viewer may consult to decide whether it opens a file. */
 export interface DispatchContext {
@@ -134,4 +129,26 @@ export function viewerFor(
     for (const viewer of viewers)
       if (viewer.stage === stage && viewer.accepts(item, context)) return viewer;
   return null;
+}
+
+export interface Preview {
+  /** Opens a file as a click does (API-NOTES §3): the first viewer that takes it, else "download?". */
+  open: (item: PreviewItem, siblings: readonly PreviewItem[], source: PreviewSource) => void;
+  /** The viewer on screen, if any: render it once, anywhere in the page. */
+  element: ReactNode;
+  /** The id of the viewer showing a file, or null. */
+  openViewer: string | null;
+}
+
+/**
+ * The viewer registry (ARCHITECTURE §6): app/viewer-registry.ts assembles every feature's
+ * viewers and provides, through this context, the hook that opens files with them.
+ */
+export const FilePreviewContext = createContext<(() => Preview) | null>(null);
+
+/** Opening files with every viewer: the drive, the mount browser and the share page use it. */
+export function useFilePreview(): Preview {
+  const usePreviewOfAll = useContext(FilePreviewContext);
+  if (!usePreviewOfAll) throw new Error('the viewers are provided by app/ (app/Registries.tsx)');
+  return usePreviewOfAll();
 }

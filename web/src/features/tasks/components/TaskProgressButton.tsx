@@ -4,11 +4,11 @@ import { Badge, Button, Tooltip } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { api } from '../api/client';
-import { onLiveMessage } from '../api/events';
-import { taskCountOf, type Task } from '../features/tasks/api';
-import { localValue } from '../stores/storage';
-import { TASK_PROGRESS_ROLE_KEY } from './task-progress-role';
+import { api } from '../../../api/client';
+import { onLiveMessage } from '../../../api/events';
+import { taskCountOf, type Task } from '../api';
+import { localValue } from '../../../stores/storage';
+import { TASK_PROGRESS_ROLE_KEY } from '../../../lib/task-progress-role';
 
 /**
  * spec §4: shown with the task-progress role while tasks run or recently ran, spinning while

@@ -1,6 +1,6 @@
 import { DEFAULT_DRIVE_NAME } from '@nimbus/contract';
 import { useEffect } from 'react';
-import { useUserInfo, useWebsiteRecord } from '../api/account';
+import { useUserInfo, useWebsiteRecord } from './account';
 import { localValue } from '../stores/storage';
 
 const NAME_KEY = 'netdiskName';

@@ -1,11 +1,10 @@
 import { TOKEN_HEADER } from '@nimbus/contract';
-import { API_BASE } from '../../api/client';
-import { toQueryString } from '../../api/query-string';
-import { useSessionStore } from '../../stores/session';
-import { fileUrl } from '../files/api';
-import { sharedDownloadUrl, sharedPreviewUrl } from '../share/api';
-import { shareTokenFor } from '../share/share-tokens';
-import type { PreviewSource } from './registry';
+import { API_BASE } from '../api/client';
+import { toQueryString } from '../api/query-string';
+import { useSessionStore } from '../stores/session';
+import { fileUrl, sharedDownloadUrl, sharedPreviewUrl } from '../api/bytes';
+import { shareTokenFor } from '../stores/share-tokens';
+import type { PreviewSource } from './viewers';
 
 const sessionToken = (): Record<string, string> => {
   const token = useSessionStore.getState().token;

@@ -1,0 +1,7 @@
+import { api } from './client';
+
+/** The query of the signed-in user's mounts (the Mounts page), which unmounting refreshes. */
+export const MOUNTS_KEY = ['share', 'mounts'] as const;
+
+/** Takes a mount out of the folder it was placed in. */
+export const removeMount = (mountId: string) => api.delete<void>('/mount/remove', { mountId });
