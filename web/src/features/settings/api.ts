@@ -163,11 +163,6 @@ export async function setMfaForceEnable(mfaForceEnable: boolean): Promise<void> 
   await api.put('/cloud/setting/mfa-force-enable', undefined, { params: { mfaForceEnable } });
 }
 
-/** Everybody's second factor cleared, or `userId`'s alone. */
-export async function resetMfa(userId?: string): Promise<void> {
-  await api.put('/cloud/setting/reset-mfa', undefined, userId ? { params: { userId } } : undefined);
-}
-
 /** A picture uploaded into one's Avatars folder becomes one's avatar; answers its file id. */
 export function uploadAvatar(file: File, onProgress: (percent: number) => void): Promise<string> {
   const form = new FormData();

@@ -61,9 +61,7 @@ export async function resetPassword(id: string, password?: string): Promise<stri
   return data?.password ?? password ?? '';
 }
 
-export async function fetchRoles(): Promise<Page<Role>> {
-  return requestPage<Role>('/role/list');
-}
+export { fetchRoles } from '../../api/roles';
 
 export interface RoleForm {
   id?: string;

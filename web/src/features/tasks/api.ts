@@ -11,11 +11,7 @@ export type Task = Pick<TaskItem, 'taskId' | 'type' | 'name' | 'path'> &
     progress: TaskItem['progress'] | string;
   };
 
-/** Link that opens the task's folder and highlights its file (spec §2 route `/`). */
-export function taskLink(task: Pick<Task, 'path' | 'name'>): string {
-  const params = new URLSearchParams({ path: task.path || '/', highlight: task.name });
-  return `/?${params.toString()}`;
-}
+export { taskLink } from '../../lib/task-link';
 
 export const taskKeys = { progress: ['task', 'progress'] as const };
 

@@ -28,10 +28,10 @@ import { ThemeSwitch } from '../../../components/ThemeSwitch';
 import { withDriveTexts } from '../../../i18n';
 import { useBranding } from '../../../api/branding';
 import { createAdministrator, login, verifyTotp, type LoginOutcome } from '../api';
-import { FooterText } from '../components/FooterText';
+import { FooterText } from '../../../components/FooterText';
 import { failureText } from '../failure';
 import { useSignIn } from '../session';
-import { confirmProblem, passwordProblem, usernameProblem } from '../validation';
+import { confirmProblem, passwordProblem, usernameProblem } from '../../../lib/validation';
 import './login.css';
 
 // The sign-in page is drawn without Ant Design: a first visit carries only this page, and the
@@ -39,7 +39,7 @@ import './login.css';
 // antd: loaded (with antd's theme) only for the user who must enrol.
 const EnrolStep = lazy(async () => {
   const [{ EnrolStep: Step }, { AntdProviders }] = await Promise.all([
-    withDriveTexts(import('../../security/components/EnrolStep')),
+    withDriveTexts(import('../components/EnrolStep')),
     loadAntdProviders(),
   ]);
   return {

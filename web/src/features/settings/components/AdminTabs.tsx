@@ -19,9 +19,9 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
 import { EmptyState } from '../../../components/EmptyState';
 import { roleLabel } from '../../../lib/roles';
-import { fetchRoles } from '../../system/api';
+import { fetchRoles } from '../../../api/roles';
+import { resetMfa } from '../../../api/security';
 import {
-  resetMfa,
   setMfaForceEnable,
   settingsKeys,
   testLdapConfig,

@@ -23,7 +23,7 @@ import { onLiveMessage } from '../../../api/events';
 import { useBranding } from '../../../api/branding';
 import { useSessionStore } from '../../../stores/session';
 import { authKeys, useUserInfo, useWebsiteRecord } from '../../../api/account';
-import { WebpStorageCard } from '../../images/components/WebpStorageCard';
+import { WebpStorageCard } from './WebpStorageCard';
 import { RetentionCard } from './RetentionCard';
 import {
   rebuildIndex,

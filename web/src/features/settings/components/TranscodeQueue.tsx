@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
-import { taskLink } from '../../tasks/api';
+import { taskLink } from '../../../lib/task-link';
 import { cancelTranscodes, settingsKeys, useTranscodeStatus } from '../api';
 
 const PAGE_SIZE = 10;

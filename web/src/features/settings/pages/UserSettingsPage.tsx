@@ -13,11 +13,11 @@ import { useSaving } from '../../../components/use-saving';
 import { quotaColor, quotaParts } from '../../../lib/quota';
 import { avatarColor, avatarUrl } from '../../../lib/avatar';
 import { authKeys, useUserInfo } from '../../../api/account';
-import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
+import { NewPasswordFields } from '../../../components/NewPasswordFields';
 import { clearAvatar, updatePassword, updateProfile, uploadAvatar, validOldPassword } from '../api';
-import { securityKeys } from '../../security/api';
-import { AccessTokensSection } from '../../security/components/AccessTokensSection';
-import { TwoFactorSection } from '../../security/components/TwoFactorSection';
+import { securityKeys } from '../../../api/security';
+import { AccessTokensSection } from '../components/AccessTokensSection';
+import { TwoFactorSection } from '../components/TwoFactorSection';
 import { AppearanceForm } from '../components/AppearanceForm';
 
 function ProfileCard({ user }: { user: UserInfo }) {

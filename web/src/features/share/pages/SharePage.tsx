@@ -16,7 +16,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { avatarColor, avatarUrl } from '../../../lib/avatar';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
-import { FooterText } from '../../auth/components/FooterText';
+import { FooterText } from '../../../components/FooterText';
 import { FileIcon } from '../../files/components/FileIcon';
 import { shareFolderQuery, shareKeys, validShareCode } from '../api';
 import { MountDialog } from '../components/MountDialog';

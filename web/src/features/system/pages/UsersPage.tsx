@@ -34,9 +34,9 @@ import { useSaving } from '../../../components/use-saving';
 import { copyText } from '../../../lib/clipboard';
 import { quotaColor, quotaText } from '../../../lib/quota';
 import { avatarColor, avatarUrl } from '../../../lib/avatar';
-import { NewPasswordFields } from '../../auth/components/NewPasswordFields';
-import { resetMfa } from '../../settings/api';
-import { passwordRules, usernameRules } from '../../auth/validation';
+import { NewPasswordFields } from '../../../components/NewPasswordFields';
+import { resetMfa } from '../../../api/security';
+import { passwordRules, usernameRules } from '../../../lib/validation';
 import {
   addUser,
   deleteUsers,

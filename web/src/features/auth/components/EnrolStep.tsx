@@ -2,10 +2,10 @@ import type { MfaSetup } from '@nimbus/contract';
 import { Alert, Button, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { failureText } from '../../auth/failure';
-import { initVerifyTotp, type LoginOutcome } from '../../auth/api';
-import { fetchMfaSetup } from '../api';
-import { EnrolForm, RecoveryCodes } from './EnrolForm';
+import { failureText } from '../failure';
+import { initVerifyTotp, type LoginOutcome } from '../api';
+import { fetchMfaSetup } from '../../../api/security';
+import { EnrolForm, RecoveryCodes } from '../../../components/EnrolForm';
 import '../../../i18n/drive-texts';
 
 /**

@@ -4,8 +4,8 @@ import { Button, Card, Form, Input, Modal, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AccessEndsNotice } from '../../../components/AccessEndsNotice';
-import { fetchMfaSetup, useDisableMfa, useEnableMfa } from '../api';
-import { EnrolForm, RecoveryCodes } from './EnrolForm';
+import { fetchMfaSetup, useDisableMfa, useEnableMfa } from '../../../api/security';
+import { EnrolForm, RecoveryCodes } from '../../../components/EnrolForm';
 
 /** The personal settings' two-factor sign-in: on with an authenticator app, off with a code. */
 export function TwoFactorSection({ user }: { user: UserInfo }) {

@@ -1,4 +1,4 @@
-import '../security.css';
+import './enrol.css';
 import type { MfaSetup } from '@nimbus/contract';
 import { Button, Form, Input, QRCode, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { useWebsiteRecord } from '../../../api/account';
+import { useWebsiteRecord } from '../api/account';
 
 /** The administrator's line under the sign-in and share pages (plain text), if any. */
 export function FooterText({ className }: { className?: string }) {

@@ -1,7 +1,7 @@
 import type { AccessTokenScope, AccessTokenView, MfaSetup } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import { authKeys } from '../../api/account';
+import { api } from './client';
+import { authKeys } from './account';
 
 export const securityKeys = {
   accessTokens: ['user', 'access-tokens'] as const,
@@ -62,4 +62,9 @@ export function useDisableMfa() {
     mutationFn: (input: { password: string; code: string }) => api.post('/mfa/disable', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
   });
+}
+
+/** Everybody's second factor cleared, or `userId`'s alone. */
+export async function resetMfa(userId?: string): Promise<void> {
+  await api.put('/cloud/setting/reset-mfa', undefined, userId ? { params: { userId } } : undefined);
 }

@@ -1,6 +1,6 @@
 import { App, Card, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSetWebpStorage, useWebpStorage } from '../api';
+import { useSetWebpStorage, useWebpStorage } from '../webp-api';
 
 /** General settings: whether new photos are kept as WebP (administrators). */
 export function WebpStorageCard() {

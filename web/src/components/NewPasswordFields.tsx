@@ -1,8 +1,8 @@
 import { LockOutlined } from '@ant-design/icons';
 import { Form } from 'antd';
-import { Password } from '../../../components/inputs';
+import { Password } from './inputs';
 import { useTranslation } from 'react-i18next';
-import { confirmRules, passwordRules } from '../validation';
+import { confirmRules, passwordRules } from '../lib/validation';
 
 /**
  * A new password and its confirmation, as form fields `password` and `confirm` (spec §5 rules).
