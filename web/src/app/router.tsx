@@ -174,7 +174,11 @@ export const routes: RouteObject[] = [
                   },
                   {
                     path: '/tag',
-                    element: loaded(<TagsPage />),
+                    element: loaded(
+                      <TagsPage
+                        filesOfTag={(tagId) => <FilesView key={tagId} kind="tag" />}
+                      />,
+                    ),
                     handle: { title: 'tags' } satisfies RouteHandle,
                   },
                   ...FILE_ROUTES.map(({ path, kind }) => ({

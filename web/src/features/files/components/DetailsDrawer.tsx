@@ -7,9 +7,7 @@ import { sumSizes } from '../listing';
 import type { FileItem } from '../types';
 import { useFileFormat } from '../use-format';
 import { FileIcon } from './FileIcon';
-import { FileTagsSection } from '../../tags/components/FileTagsSection';
-import { ImageDetailsSection } from '../../images/components/ImageDetailsSection';
-import { MediaDetailsSection } from '../../media/components/MediaDetailsSection';
+import { useFileParts } from '../../../actions/file-parts';
 
 interface DetailsDrawerProps {
   open: boolean;
@@ -23,6 +21,7 @@ interface DetailsDrawerProps {
 /** Details of the selection (spec / API-NOTES §3): Space toggles it, Esc closes it. */
 export function DetailsDrawer({ open, items, mobile, onClose, locationLink }: DetailsDrawerProps) {
   const { t } = useTranslation('files');
+  const { detailsSections } = useFileParts();
   const fmt = useFileFormat();
   const item = items.length === 1 ? items[0] : undefined;
 
@@ -123,9 +122,11 @@ export function DetailsDrawer({ open, items, mobile, onClose, locationLink }: De
                 </div>
               ))}
             </dl>
-            {item.trashDate ? null : <ImageDetailsSection file={item} />}
-            {item.trashDate ? null : <MediaDetailsSection file={item} />}
-            {item.trashDate || item.mount ? null : <FileTagsSection file={item} />}
+            {item.trashDate
+              ? null
+              : detailsSections.map(({ id, onMounts, Section }) =>
+                  item.mount && !onMounts ? null : <Section key={id} file={item} />,
+                )}
           </>
         ) : (
           <div className="nb-details__many" data-testid="details-many">

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useDragStore } from '../drag';
 import { useRubberBand } from '../hooks/use-rubber-band';
 import type { ItemLayout } from '../../../lib/selection';
-import { thumbnailUrl as driveThumbnailUrl } from '../../images/thumbnails';
+import { thumbnailUrl as driveThumbnailUrl } from '../thumbnails';
 import { useFileFormat } from '../use-format';
 import type { SortOrder, SortProp } from '../../../lib/view-kinds';
 import type {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { coverIsPage } from '../../images/thumbnails';
+import { coverIsPage } from '../thumbnails';
 import type { CollectionItem } from './collection-types';
 import { FileIcon } from './FileIcon';
 

@@ -15,9 +15,9 @@ import { Breadcrumb, Button, Dropdown, Segmented, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { UploadButton } from '../../upload/components/UploadButton';
 import { FILE_AUTHORITY } from '../../../actions/authorities';
 import { isEnabled, isVisible } from '../../../actions/registry';
+import { useFileParts } from '../../../actions/file-parts';
 import { useFileActions } from '../../../actions/file-registry';
 import { FILE_ACTIONS, type ActionContext, type FileAction, type ViewMode } from '../actions';
 import type { DropTarget } from '../drag';
@@ -132,6 +132,7 @@ export function FilesToolbar({
   const fmt = useFileFormat();
   const menuItems = useActionMenuItems();
   const { menuFor } = useFileActions();
+  const { UploadButton } = useFileParts();
   const { view } = ctx;
   const selecting = ctx.items.length > 0;
 

@@ -1,3 +1,4 @@
+import { useFileParts } from '../../../actions/file-parts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Breadcrumb } from 'antd';
 import { useRef, useState } from 'react';
@@ -7,7 +8,6 @@ import { runAction } from '../../../actions/registry';
 import { useAuthorityCheck } from '../../../actions/authorities';
 import { ApiError } from '../../../api/client';
 import { useAppStore } from '../../../stores/app';
-import { useTags } from '../../tags/api';
 import { pasteAuthority, type ActionContext, type FileAction, type ViewState } from '../actions';
 import { isListable, useFolderId } from '../api';
 import { useFileClipboard } from '../clipboard';
@@ -40,7 +40,8 @@ installLiveListings();
  * The file browser: the home folder tree and the drive-wide views (recent, type views,
  * favorites, trash). Folder, sort and view mode live in the URL; the listing in TanStack Query;
  * selection and dialogs in their hooks. Every action comes from one registry
- * (app/action-registry.ts), run through the commands of useFileCommands.
+ * (app/action-registry.ts, read through FileActionsContext), run through the commands of
+ * useFileCommands.
  */
 export function FilesView({ kind }: { kind: FileViewKind }) {
   const { t } = useTranslation('files');
@@ -64,9 +65,8 @@ export function FilesView({ kind }: { kind: FileViewKind }) {
     ((folderId.error instanceof ApiError && folderId.error.code === 13) ||
       (query.error instanceof ApiError && query.error.code === 13));
   const writable = isHome && !folderMissing;
-  const { data: tags } = useTags();
-  const tag =
-    kind === 'tag' && tagId ? tags?.find((item) => (item.tagId ?? item.id) === tagId) : undefined;
+  const tagName = useFileParts().useTagName(kind === 'tag' ? tagId : null);
+  const tag = tagName === undefined ? undefined : { name: tagName };
   useCurrentFolderSync(isHome, path, folderId.data, writable, listingKey);
 
   // ---- what the user has in hand: selection, dialogs, commands ------------------------------

@@ -10,11 +10,10 @@ import {
 import { DEFAULT_TAG_COLOR, TAG_NAME_MAX_LENGTH } from '@nimbus/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, ColorPicker, Input, Skeleton, Tooltip } from 'antd';
-import { useState, type DragEvent } from 'react';
+import { useState, type DragEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
-import { FilesView } from '../../files/components/FilesView';
 import {
   addTag,
   deleteTags,
@@ -325,10 +324,13 @@ function TagManager() {
   );
 }
 
-/** /tag manages the user's tags; /tag?tagId= lists the files with that tag. */
-export function TagsPage() {
+/**
+ * /tag manages the user's tags; /tag?tagId= lists the files with that tag in the file browser,
+ * which app/ hands in (the router).
+ */
+export function TagsPage({ filesOfTag }: { filesOfTag: (tagId: string) => ReactNode }) {
   const [params] = useSearchParams();
   const tagId = params.get('tagId');
-  if (tagId) return <FilesView key={tagId} kind="tag" />;
+  if (tagId) return filesOfTag(tagId);
   return <TagManager />;
 }
