@@ -76,4 +76,3 @@ export type FilesT = TFunction<'files'>;
 
 /** An action of the file browser: the files feature's own, and those share and tags add. */
 export type FileAction = Action<ActionContext, FilesT>;
-

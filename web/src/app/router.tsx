@@ -175,9 +175,7 @@ export const routes: RouteObject[] = [
                   {
                     path: '/tag',
                     element: loaded(
-                      <TagsPage
-                        filesOfTag={(tagId) => <FilesView key={tagId} kind="tag" />}
-                      />,
+                      <TagsPage filesOfTag={(tagId) => <FilesView key={tagId} kind="tag" />} />,
                     ),
                     handle: { title: 'tags' } satisfies RouteHandle,
                   },

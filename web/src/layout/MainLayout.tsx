@@ -1,31 +1,18 @@
 import { SIDEBAR_WIDTH } from '@nimbus/contract';
 import { Drawer, Layout } from 'antd';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { isMobileUserAgent } from '../stores/device';
 import { useAppStore } from '../stores/app';
 import { useSessionStore } from '../stores/session';
 import { MobileTabBar } from './MobileTabBar';
+import type { LayoutParts } from './parts';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 import '../i18n/drive-texts';
 
 const DRAWER_WIDTH = 248;
-
-/** What the frame shows of the features: app/ hands them in (app/DriveLayout.tsx). */
-export interface LayoutParts {
-  /** The search box of the top bar. */
-  search: ReactNode;
-  /** The button of the running tasks, in the top bar. */
-  tasks: ReactNode;
-  /** The tags under the sidebar's menu. */
-  tags: ReactNode;
-  /** What stands over every page: the uploader and the dialogs any page opens. */
-  hosts: ReactNode;
-  /** Signs out (the user menu's last entry). */
-  onSignOut: () => void;
-}
 
 /**
  * spec §2 Layout: the sidebar (a drawer on mobile), the top bar with breadcrumb, and the page.

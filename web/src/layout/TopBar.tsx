@@ -10,7 +10,7 @@ import { ThemeSwitch } from '../components/ThemeSwitch';
 import { useMenuTree } from '../api/account';
 import { useAppStore } from '../stores/app';
 import { AppBreadcrumb } from './AppBreadcrumb';
-import type { LayoutParts } from './MainLayout';
+import type { LayoutParts } from './parts';
 import { externalTarget, menuLabel, menusOfType } from '../lib/menus';
 import { UserMenu } from './UserMenu';
 

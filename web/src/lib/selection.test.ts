@@ -7,7 +7,7 @@ import {
   stepSelection,
   type ItemLayout,
 } from './selection';
-import type { FileItem } from '../features/files/types';
+import type { FileItem } from '@nimbus/contract';
 
 const order = ['a', 'b', 'c', 'd', 'e'];
 const none = { toggle: false, range: false };

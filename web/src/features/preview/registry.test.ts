@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_IFRAME_RULES, iframeAddress, parseIframeRules } from '../../lib/iframe-rules';
-import { viewerFor, type DispatchContext, type PreviewItem, type Viewer } from '../../actions/viewers';
+import {
+  viewerFor,
+  type DispatchContext,
+  type PreviewItem,
+  type Viewer,
+} from '../../actions/viewers';
 
 const file = (name: string, fields: Partial<PreviewItem> = {}): PreviewItem => ({
   id: name,

@@ -8,7 +8,7 @@ import type {
 } from '@nimbus/contract';
 import { infiniteQueryOptions, type QueryClient } from '@tanstack/react-query';
 import { api, request } from '../../api/client';
-import { toQueryString, type QueryParams } from '../../api/query-string';
+import { toQueryString } from '../../api/query-string';
 import { MOUNTS_KEY } from '../../api/mounts';
 import { selectShare } from '../../stores/share-tokens';
 

@@ -161,7 +161,9 @@ export function visibleShareActions(
   entries: readonly MenuEntry<ShareActionId>[],
   ctx: ShareBrowserContext,
 ): ShareBrowserAction[] {
-  return visibleEntries<ShareBrowserContext, ShareBrowserAction>(entries, SHARE_ACTIONS, ctx).filter(
-    (entry): entry is ShareBrowserAction => entry !== '-',
-  );
+  return visibleEntries<ShareBrowserContext, ShareBrowserAction>(
+    entries,
+    SHARE_ACTIONS,
+    ctx,
+  ).filter((entry): entry is ShareBrowserAction => entry !== '-');
 }

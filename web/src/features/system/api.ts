@@ -1,7 +1,6 @@
 import type {
   AddUserBody,
   MenuNode,
-  Role,
   UpdateUserBody,
   UserDefaults,
   UserInfo,

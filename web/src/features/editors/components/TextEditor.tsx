@@ -11,7 +11,7 @@ import { Button, Modal, Tabs, Tooltip } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../../stores/app';
-import { startDownload } from '../../files/api';
+import { startDownload } from '../../../api/bytes';
 import { FileIcon } from '../../files/components/FileIcon';
 import type { PreviewItem, ViewerProps } from '../../../actions/viewers';
 import type { DocumentEditor } from '../use-document-editor';

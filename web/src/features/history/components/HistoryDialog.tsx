@@ -12,7 +12,7 @@ import {
   versionText,
 } from '../../../api/versions';
 import { formatSize } from '../../../lib/format';
-import { startDownload } from '../../files/api';
+import { startDownload } from '../../../api/bytes';
 import { isTextLike } from '../../files/file-kinds';
 import type { HistoryTarget } from '../history-dialog-store';
 

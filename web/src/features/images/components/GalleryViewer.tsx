@@ -14,7 +14,7 @@ import { Button, Tooltip } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { startDownload } from '../../files/api';
+import { startDownload } from '../../../api/bytes';
 import type { ViewerProps } from '../../../actions/viewers';
 import { isGalleryImage, thumbnailUrl, viewableImageUrl } from '../../files/thumbnails';
 import { ImageInfoPanel } from './ImageInfoPanel';

@@ -4,7 +4,7 @@ import { Alert, Button, Modal, Spin, Tag } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onLiveMessage } from '../../../api/events';
-import { startDownload } from '../../files/api';
+import { startDownload } from '../../../api/bytes';
 import type { ViewerProps } from '../../../actions/viewers';
 import { coverUrl, fetchMediaInfo, hlsUrl, mediaKeys } from '../api';
 import '../media.css';

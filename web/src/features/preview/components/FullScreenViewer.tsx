@@ -2,7 +2,7 @@ import { CloseOutlined, DownloadOutlined } from '@ant-design/icons';
 import { Button, Modal } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { startDownload } from '../../files/api';
+import { startDownload } from '../../../api/bytes';
 import { FileIcon } from '../../files/components/FileIcon';
 import type { PreviewItem } from '../../../actions/viewers';
 import '../preview.css';

@@ -2,7 +2,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
-import { startDownload } from '../../files/api';
+import { startDownload } from '../../../api/bytes';
 import type { PreviewItem, PreviewSource } from '../../../actions/viewers';
 
 interface NoPreviewDialogProps {

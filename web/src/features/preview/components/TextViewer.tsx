@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
 import { useAppStore } from '../../../stores/app';
-import { startDownload } from '../../files/api';
+import { startDownload } from '../../../api/bytes';
 import { FileIcon } from '../../files/components/FileIcon';
 import { highlightLines, languageOf } from '../../../lib/highlight';
 import type { ViewerProps } from '../../../actions/viewers';

@@ -17,7 +17,11 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAccessTokens, useDeleteAccessToken, useGenerateAccessToken } from '../../../api/security';
+import {
+  useAccessTokens,
+  useDeleteAccessToken,
+  useGenerateAccessToken,
+} from '../../../api/security';
 
 interface NewToken {
   tokenName: string;

@@ -2,7 +2,7 @@ import type { PublicFileView, ShareFacts } from '@nimbus/contract';
 import { App } from 'antd';
 import { useMemo, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { startDownload } from '../../files/api';
+import { startDownload } from '../../../api/bytes';
 import type { NameDialogRequest } from '../../files/components/NameDialog';
 import { thumbnailUrl } from '../../files/thumbnails';
 import { useFilePreview } from '../../../actions/viewers';
