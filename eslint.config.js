@@ -138,6 +138,8 @@ export default defineConfig(
   },
   {
     files: ['web/src/features/**/*.{ts,tsx}'],
+    // a test may hold a feature's pieces against the registries app/ assembles
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

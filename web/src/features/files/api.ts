@@ -1,9 +1,8 @@
-import { MAX_LIST_PAGE_SIZE, TOKEN_HEADER, type CopyAnswer } from '@nimbus/contract';
+import { MAX_LIST_PAGE_SIZE, type CopyAnswer } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, request, requestPage } from '../../api/client';
 import type { QueryParams } from '../../api/query-string';
 import { toQueryString } from '../../api/query-string';
-import { useSessionStore } from '../../stores/session';
 import { authKeys } from '../../api/account';
 import { MOUNTS_KEY, removeMount } from '../../api/mounts';
 import { removeFromClipboard } from './clipboard';
