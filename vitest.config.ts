@@ -8,7 +8,8 @@ const serverTests = ['server/test/**/*.test.ts'];
 export default defineConfig({
   test: {
     // the API tests are mostly the server's own work (CPU): vitest's default of one worker fewer
-    // than the cores would run them one file at a time on a two-core machine
+    // than the cores would run them one file at a time on a two-core machine; a test gets a
+    // minute, as two files share the machine
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
@@ -29,7 +30,7 @@ export default defineConfig({
           name: 'server-sqlite',
           include: serverTests,
           env: { NIMBUS_TEST_DIALECT: 'sqlite' },
-          testTimeout: 30_000,
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },
@@ -39,7 +40,7 @@ export default defineConfig({
           include: serverTests,
           env: { NIMBUS_TEST_DIALECT: 'postgres' },
           globalSetup: ['server/test/pg-global-setup.ts'],
-          testTimeout: 30_000,
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },

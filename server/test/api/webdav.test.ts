@@ -59,7 +59,7 @@ describe('WebDAV', () => {
       expect(failed, line).toBe('0');
       expect(passed, line).toBe(total);
     }
-  });
+  }, 240_000);
 
   it('round-trips names with Chinese, emoji, spaces, #, % and +', async () => {
     const names = ['中文 文件.txt', 'emoji 😀🎉.md', 'a #1 50% 1+1=2.txt', '  两个 空格  .log'];
