@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
 
 /** What the check of the drive can find (docs/operations.md, "Consistency check"). */
 export const CHECK_FINDING_KINDS = [
@@ -58,3 +59,34 @@ export const driveCheckView = z.object({
     .nullable(),
 });
 export type DriveCheckView = z.infer<typeof driveCheckView>;
+
+/** The drive check's endpoints (Cloud management → Check the drive). */
+export const checkApi = {
+  /** Starts a check; a 409 when one is running already. */
+  start: endpoint({
+    method: 'POST',
+    path: '/cloud/check',
+    body: driveCheckStart,
+    // two options: anything near a kilobyte is not a start of the check
+    bodyLimit: 1024,
+    answer: driveCheckView,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+  /** Cancels the check under way; answers once it has stopped, with what it found until then. */
+  cancel: endpoint({
+    method: 'DELETE',
+    path: '/cloud/check',
+    answer: driveCheckView,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+  /** The check running now, or the last one. */
+  status: endpoint({
+    method: 'GET',
+    path: '/cloud/check',
+    answer: driveCheckView,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+};

@@ -34,6 +34,8 @@ export interface Endpoint<
    * the API test over every definition proves a caller without it is refused.
    */
   authority?: string;
+  /** The most bytes its body may have (else the server's default); more is refused with 413. */
+  bodyLimit?: number;
   /** A GET that changes something: refused to read-only access tokens. */
   changes?: boolean;
   /** A POST that only reads: read-only access tokens may send it. */

@@ -1,4 +1,5 @@
 import { auditApi } from './audit.ts';
+import { checkApi } from './check.ts';
 import type { Endpoint } from './endpoint.ts';
 import { tasksApi } from './tasks.ts';
 
@@ -10,4 +11,5 @@ import { tasksApi } from './tasks.ts';
 export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(tasksApi),
   ...Object.values(auditApi),
+  ...Object.values(checkApi),
 ];

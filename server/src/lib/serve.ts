@@ -7,7 +7,9 @@ import {
   type Endpoint,
   type QueryOf,
 } from '@nimbus/contract';
+import { requireAuthority } from './access.ts';
 import type { Answer } from './reply.ts';
+import { actorOf } from '../modules/auth/auth.plugin.ts';
 
 /** A request to endpoint `E`: its query and body as the contract's schemas parsed them. */
 export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
@@ -18,7 +20,8 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
 /**
  * Registers the route of a contract endpoint: its method, path, schemas (which /api/docs shows
  * and which parse every request) and access come from the definition, so a route file holds
- * only the handler.
+ * only the handler. An endpoint that needs an authority refuses a caller without it before
+ * reading the input (the service checks it again: it is the rule on every other path).
  */
 export function serve<E extends Endpoint>(
   app: FastifyInstance,
@@ -29,6 +32,10 @@ export function serve<E extends Endpoint>(
   app.route({
     method,
     url: path,
+    ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
+    ...(authority
+      ? { preValidation: async (request) => requireAuthority(actorOf(request), authority) }
+      : {}),
     schema: {
       ...(query ? { querystring: query } : {}),
       ...(body ? { body } : {}),

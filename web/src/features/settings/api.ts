@@ -1,17 +1,18 @@
-import type {
-  DriveCheckStart,
-  DriveCheckView,
-  OcrView,
-  PreviewConfig,
-  TranscodeConfig,
-  TranscodeStatusView,
-  LdapConfigInput,
-  VersionStatus,
-  WebsiteSetting,
-  WebsiteSettingBody,
+import {
+  checkApi,
+  type DriveCheckStart,
+  type OcrView,
+  type PreviewConfig,
+  type TranscodeConfig,
+  type TranscodeStatusView,
+  type LdapConfigInput,
+  type VersionStatus,
+  type WebsiteSetting,
+  type WebsiteSettingBody,
 } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, postForm } from '../../api/client';
+import { callEndpoint } from '../../api/endpoints';
 import i18n from '../../i18n';
 import { feedback } from '../../lib/feedback';
 
@@ -26,7 +27,7 @@ export const settingsKeys = {
 export function useDriveCheck() {
   return useQuery({
     queryKey: settingsKeys.driveCheck,
-    queryFn: ({ signal }) => api.get<DriveCheckView>('/cloud/check', undefined, { signal }),
+    queryFn: ({ signal }) => callEndpoint(checkApi.status, {}, { signal }),
     refetchInterval: (query) => {
       const state = query.state.data?.state;
       return state === 'running' || state === 'queued' ? 1000 : false;
@@ -42,7 +43,7 @@ export function useStartDriveCheck() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (options: DriveCheckStart) =>
-      api.post<DriveCheckView>('/cloud/check', options, { silent: true }),
+      callEndpoint(checkApi.start, { body: options }, { silent: true }),
     onSuccess: (view) => queryClient.setQueryData(settingsKeys.driveCheck, view),
     onError: (err) => {
       if (!(err instanceof ApiError && err.status === 409)) {
@@ -61,7 +62,7 @@ export function useStartDriveCheck() {
 export function useCancelDriveCheck() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.delete<DriveCheckView>('/cloud/check'),
+    mutationFn: () => callEndpoint(checkApi.cancel),
     onSuccess: (view) => queryClient.setQueryData(settingsKeys.driveCheck, view),
     onError: () => void queryClient.invalidateQueries({ queryKey: settingsKeys.driveCheck }),
   });
