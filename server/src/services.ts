@@ -106,14 +106,19 @@ export function createServices(database: DbHandle, config: Config) {
       events.publish(userId, { url: url as EventType, body, ...(fileId ? { fileId } : {}) }),
     locks,
   );
+  // the files module's repos, handed to the modules that read or write its tables where no
+  // rule of the files service applies (ARCHITECTURE "Tables and who owns them")
+  const fileRows = files.repo;
+  const folderListing = files.listing;
+  const fileSelection = files.selection;
   const trash = new TrashService(files);
   const fileOps = new FileOperations(files, trash, jobs);
-  const history = new HistoryService(db, files, settings);
+  const history = new HistoryService(db, files, fileRows, settings);
   const markdown = new MarkdownService(db, files, fileOps, history);
   const indexer = new TreeIndexer(files);
   const extract = new ExtractService(files, indexer);
   const fileSync = new SyncService(files, jobs, () => users.owners());
-  const uploads = new UploadService(db, files, trash, history, {
+  const uploads = new UploadService(db, files, fileRows, trash, history, {
     jobs,
     backgroundMergeBytes: config.backgroundMergeBytes,
     mergeWaitMs: config.mergeWaitMs,
@@ -121,20 +126,29 @@ export function createServices(database: DbHandle, config: Config) {
   });
   const shareAccess = new ShareAccess(
     db,
-    files,
+    fileRows,
     users,
     new ShareTokens(settings),
     config.sessionTtlMs,
   );
-  const shares = new ShareService(files, shareAccess);
+  const shares = new ShareService(files, fileRows, shareAccess);
   const shareBrowse = new ShareBrowseService(
     files,
+    folderListing,
     shareAccess,
     settings,
     new ShareCodeThrottle(attempts),
   );
-  const mounts = new MountService(files, shareAccess);
-  const shareVisitors = new ShareVisitorService(shareAccess, uploads, files, fileOps, trash, auth);
+  const mounts = new MountService(files, fileRows, shareAccess);
+  const shareVisitors = new ShareVisitorService(
+    shareAccess,
+    uploads,
+    files,
+    fileRows,
+    fileOps,
+    trash,
+    auth,
+  );
   const downloads = new DownloadService(files, shareAccess);
   registerFileJobs({ jobs, auth, files, fileOps, indexer });
   registerUploadJobs({ jobs, auth, uploads });
@@ -147,30 +161,39 @@ export function createServices(database: DbHandle, config: Config) {
     users.usernameOf(id),
   );
   registerSearchJobs({ jobs, searchIndex });
-  const mediaExaminer = new MediaExaminer(files);
+  const mediaExaminer = new MediaExaminer(files, fileRows);
   const transcodes = new TranscodeQueue(
     db,
     files,
+    fileRows,
     jobs,
     new TranscodeSettings(settings),
     mediaExaminer,
     (id) => users.usernameOf(id),
     locks,
   );
-  const media = new MediaService(files, jobs, mediaExaminer, transcodes, shareAccess, (id) =>
-    users.usernameOf(id),
+  const media = new MediaService(
+    fileRows,
+    files,
+    jobs,
+    mediaExaminer,
+    transcodes,
+    shareAccess,
+    (id) => users.usernameOf(id),
   );
   const mediaBytes = new MediaBytesService(files, mediaExaminer, shareAccess);
   registerMediaJobs({ jobs, media, transcodes });
-  const tags = new TagsService(db, files);
+  const tags = new TagsService(db, files, fileRows);
   // one gate of image work for every kind of derived picture
   const imageWork = new ImageWork(() => files.blobs, { parallel: config.imageWorkers });
-  const webpStorage = new WebpStorageService(files, settings, imageWork);
-  const avatars = new AvatarsService(files, users, imageWork);
+  const webpStorage = new WebpStorageService(files, fileRows, settings, imageWork);
+  const avatars = new AvatarsService(files, fileRows, users, imageWork);
   const images = new ImagesService(
     files,
+    fileRows,
+    fileSelection,
     new ImageFinder(files, shareAccess, shareVisitors, users),
-    new ImageFactsReader(files, imageWork),
+    new ImageFactsReader(files, fileRows, imageWork),
     imageWork,
     webpStorage,
     users,
@@ -183,6 +206,7 @@ export function createServices(database: DbHandle, config: Config) {
   const preview = new PreviewService(files, shareAccess, settings);
   const office = new OfficeService(
     files,
+    fileSelection,
     shareAccess,
     new OfficeSettings(settings, secrets),
     auth,
@@ -219,6 +243,7 @@ export function createServices(database: DbHandle, config: Config) {
     searchRepo,
     new SearchHistoryRepo(db),
     files,
+    fileRows,
     tags,
     settings,
     searchIndex,
@@ -249,6 +274,8 @@ export function createServices(database: DbHandle, config: Config) {
     menus,
     blobs,
     files,
+    fileRows,
+    folderListing,
     fileOps,
     trash,
     extract,

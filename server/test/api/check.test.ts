@@ -82,7 +82,7 @@ describe('the consistency check', () => {
         createdAt: Date.now(),
       })
       .execute();
-    await t.app.services.files.adjustSpace(admin.userId, 3, db);
+    await t.app.services.fileRows.adjustUsed(admin.userId, 3, db);
     expect((await checkDrive(db, store, { full: true })).findings).toEqual([]);
 
     // break it in every way

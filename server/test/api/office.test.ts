@@ -505,7 +505,7 @@ describe('OnlyOffice', () => {
       expect(saved.body).toEqual({ error: 0 });
       expect(docServer.requests).toEqual([`GET /cache/files/${key}/output.docx`]);
       expect((await readFile()).equals(editedDocx)).toBe(true);
-      const row = await t.app.services.files.liveRow(admin.userId, id);
+      const row = await t.app.services.fileRows.live(admin.userId, id);
       expect(row?.size).toBe(editedDocx.length);
       const after = await call<OfficeHistory>(t.app, 'GET', '/history/office/list', {
         token: admin.token,
@@ -744,7 +744,7 @@ describe('OnlyOffice addresses', () => {
         clock.mockRestore();
       }
       expect(docServer.requests).toHaveLength(1);
-      const row = await t.app.services.files.liveRow(user.userId, id);
+      const row = await t.app.services.fileRows.live(user.userId, id);
       expect(row?.size).toBe(editedDocx.length);
 
       // the user loses the right to change files: the same address saves nothing more

@@ -67,7 +67,7 @@ async function ownerTrash(): Promise<string[]> {
 
 /** The versions the owner's file keeps: what each held and who replaced it. */
 async function versionsOf(folder: string, name: string): Promise<{ text: string; by: string }[]> {
-  const row = await t.app.services.files.liveAt(admin.userId, folder, name);
+  const row = await t.app.services.fileRows.liveAt(admin.userId, folder, name);
   const list = await call<Array<{ id: string; metadata: { operator: string } }>>(
     t.app,
     'GET',

@@ -357,7 +357,7 @@ export class FileOperations {
     override: boolean,
     failed: Map<FileRow, OperationResult>,
   ): Promise<PlannedCopy[]> {
-    const taken = await this.files.childNames(actor.id, target.id);
+    const taken = await this.files.repo.childNames(actor.id, target.id);
     const chosen = new Set<string>();
     const planned: PlannedCopy[] = [];
     for (const row of rows) {
@@ -436,7 +436,7 @@ export class FileOperations {
       await this.repo.adjustUsed(owner.id, bytes, trx);
       await this.files.changed({ kind: 'created', userId: owner.id, rows }, trx);
     });
-    const created = new Map((await this.files.liveMany(owner.id, tops)).map((r) => [r.id, r]));
+    const created = new Map((await this.files.repo.liveMany(owner.id, tops)).map((r) => [r.id, r]));
     return tops.map((id) => created.get(id)!);
   }
 

@@ -310,11 +310,6 @@ export class FilesService {
     return row;
   }
 
-  /** The user's live rows among `ids` (in no particular order); others' and trashed ones left out. */
-  liveMany(userId: string, ids: string[]): Promise<FileRow[]> {
-    return this.repo.liveMany(userId, ids);
-  }
-
   /** The user's rows among `ids`, live or in the trash (in no particular order). */
   async rowsOf(userId: string, ids: string[]): Promise<FileRow[]> {
     const rows = await this.repo.liveMany(userId, ids);
@@ -362,11 +357,6 @@ export class FilesService {
       limit: 10_000,
     });
     return rows.map(toView);
-  }
-
-  /** A live file of the user with these bytes (same hash and size), if there is one. */
-  sameContent(userId: string, hash: string, size: number): Promise<FileRow | undefined> {
-    return this.repo.liveWithContent(userId, hash, size);
   }
 
   /** Where an item's bytes are in the store. */
@@ -547,14 +537,6 @@ export class FilesService {
     return withSpace(this.db, this.space, userId, bytes, reserve, options);
   }
 
-  /**
-   * Bytes kept for the user outside their tree's rows (earlier versions of files) were added
-   * (or, negative, freed): counted in their used space, in the caller's transaction.
-   */
-  adjustSpace(userId: string, delta: number, trx: Db): Promise<void> {
-    return this.repo.adjustUsed(userId, delta, trx);
-  }
-
   // ---- journaled disk changes -------------------------------------------------------------
 
   /**
@@ -641,45 +623,7 @@ export class FilesService {
     return this.journal.recover(owners);
   }
 
-  // ---- for the upload and share modules ---------------------------------------------------
-
-  /**
-   * The files of a trash entry about to be purged, of these types (for a `purged` listener
-   * dropping what was derived from them), read in the purge's transaction.
-   */
-  purgedFiles(change: { userId: string; trashIds: string[] }, fileTypes: string[], trx: Db) {
-    return this.selection.trashedFilesOf(change.userId, change.trashIds, fileTypes, trx);
-  }
-
-  /** The user's live row with this id, or undefined (trashed or someone else's). */
-  liveRow(userId: string, id: string): Promise<FileRow | undefined> {
-    return this.repo.live(userId, id);
-  }
-
-  /** The live item of `userId` named `name` in the folder at `parentPath` (`/a/b/`), or undefined. */
-  liveAt(userId: string, parentPath: string, name: string): Promise<FileRow | undefined> {
-    return this.repo.liveAt(userId, parentPath, name);
-  }
-
-  /** The live item of this name in a folder, or undefined. */
-  childNamed(userId: string, parentId: string, name: string): Promise<FileRow | undefined> {
-    return this.repo.childNamed(userId, parentId, name);
-  }
-
-  /** The names taken in a folder: its live items' and the mounts placed there. */
-  childNames(userId: string, parentId: string): Promise<Set<string>> {
-    return this.repo.childNames(userId, parentId);
-  }
-
-  /** Whether a share the user mounted sits in this folder under this name. */
-  mountNamed(userId: string, parentId: string, name: string): Promise<boolean> {
-    return this.repo.mountNamed(userId, parentId, name);
-  }
-
-  /** A page of a folder's rows, folders first, without the mounts placed in it. */
-  listRows(q: ListQuery): Promise<{ rows: FileRow[]; total: number }> {
-    return this.listing.list(q);
-  }
+  // ---- for the other modules ------------------------------------------------------------
 
   /**
    * A file's stored bytes were rewritten in place (a conversion, say to WebP): its row takes the
@@ -700,19 +644,6 @@ export class FilesService {
     const changed = { ...row, ...facts, updateDate };
     await this.changed({ kind: 'updated', userId: owner.id, rows: [changed] }, trx);
     return changed;
-  }
-
-  /**
-   * Record some keys of a row's media facts (`image`, `music`…), keeping the other modules'
-   * keys; answers the facts as stored, or undefined when the row is gone. Other modules write
-   * the facts they read through here: the files table is this module's.
-   */
-  setMediaKeys(
-    userId: string,
-    id: string,
-    values: Record<string, unknown>,
-  ): Promise<string | undefined> {
-    return this.repo.setMediaKeys(userId, id, values);
   }
 }
 

@@ -29,7 +29,7 @@ export async function moveSelection(
       to: `${target.prefix}${row.name}`,
       ...fields,
     });
-  const names = await files.childNames(actor.id, target.id);
+  const names = await files.repo.childNames(actor.id, target.id);
   const holders: FileRow[] = [];
   const moving: FileRow[] = [];
   const chosen = new Set<string>();
@@ -44,7 +44,7 @@ export async function moveSelection(
       if (names.has(row.name)) {
         await files.assertNoMount(actor.id, target.id, row.name);
         if (!override) throw exists(`"${row.name}" already exists in the target folder`);
-        const holder = await files.childNamed(actor.id, target.id, row.name);
+        const holder = await files.repo.childNamed(actor.id, target.id, row.name);
         if (holder) holders.push(holder);
       }
       chosen.add(row.name);
@@ -102,7 +102,7 @@ async function moveRows(
   });
   // open folders on both sides follow the move
   for (const row of rows) files.notifyGone(actor.id, row);
-  for (const row of await files.liveMany(
+  for (const row of await files.repo.liveMany(
     actor.id,
     rows.map((r) => r.id),
   ))

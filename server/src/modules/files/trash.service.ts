@@ -199,7 +199,7 @@ export class TrashService {
         }
         let names = taken.get(parent.id);
         if (!names) {
-          names = await this.files.childNames(actor.id, parent.id);
+          names = await this.files.repo.childNames(actor.id, parent.id);
           taken.set(parent.id, names);
         }
         const name = await this.files.freeName(
@@ -263,7 +263,7 @@ export class TrashService {
       );
       await this.files.changed({ kind: 'restored', userId: owner.id }, trx);
     });
-    for (const row of await this.files.liveMany(owner.id, trashIds))
+    for (const row of await this.files.repo.liveMany(owner.id, trashIds))
       this.files.notify(owner.id, 'createFile', toView(row));
   }
 

@@ -27,6 +27,7 @@ import type { SettingsService } from '../settings/settings.service.ts';
 import { HistoryRepo, type VersionRow } from './history.repo.ts';
 import { scopeOf } from '../files/item-locks.ts';
 import { agedBefore, expiredVersions, type VersionPolicy } from './version-retention.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 /** Kinds whose saves keep what they replaced: text and code, documents of the editors, office. */
 const VERSIONED = new Set<string>([...OFFICE_SUFFIXES, 'md', 'markdown', 'mind', 'km', 'txt']);
@@ -65,6 +66,7 @@ export class HistoryService {
   constructor(
     db: Db,
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     private readonly settings: SettingsService,
   ) {
     this.repo = new HistoryRepo(db);
@@ -72,7 +74,7 @@ export class HistoryService {
       if (change.kind !== 'purged') return;
       // the rows go with the files' rows; the space they took comes back with them
       const bytes = await this.repo.storedInTrash(change.userId, change.trashIds, trx);
-      if (bytes > 0) await this.files.adjustSpace(change.userId, -bytes, trx);
+      if (bytes > 0) await this.fileRows.adjustUsed(change.userId, -bytes, trx);
     });
     files.onPurged((userId) => this.sweep(userId));
   }
@@ -111,7 +113,7 @@ export class HistoryService {
     facts: { size: number; hash: string },
     rules: ReplaceRules = {},
   ): Promise<FileRow> {
-    const current = await this.files.liveRow(owner.id, row.id);
+    const current = await this.fileRows.live(owner.id, row.id);
     if (!current || current.isFolder)
       throw new AppError(ErrorCode.FILE_NOT_FOUND, 'The file does not exist');
     // every save, overwrite and restore of a file's content passes here: a lock holds them all
@@ -153,7 +155,7 @@ export class HistoryService {
       const policy = await this.policy();
       await this.files.transaction(async (trx) => {
         await this.repo.insert(kept, trx);
-        await this.files.adjustSpace(owner.id, kept.storedSize, trx);
+        await this.fileRows.adjustUsed(owner.id, kept.storedSize, trx);
         pruned.push(...(await this.pruneRows(owner.id, current.id, policy, Date.now(), trx)));
       });
     }
@@ -225,7 +227,7 @@ export class HistoryService {
       gone.map((v) => v.id),
       trx,
     );
-    if (freed > 0) await this.files.adjustSpace(userId, -freed, trx);
+    if (freed > 0) await this.fileRows.adjustUsed(userId, -freed, trx);
     return gone;
   }
 
@@ -364,7 +366,7 @@ export class HistoryService {
     const version = await this.version(actor, id, fileId);
     await this.files.transaction(async (trx) => {
       const freed = await this.repo.remove([version.id], trx);
-      if (freed > 0) await this.files.adjustSpace(actor.id, -freed, trx);
+      if (freed > 0) await this.fileRows.adjustUsed(actor.id, -freed, trx);
     });
     await this.blobs.remove(this.blobs.version(actor.id, version.fileId, version.id));
   }

@@ -9,6 +9,7 @@ import type { UsersService } from '../users/users.service.ts';
 import { imageKeys } from './image-cache-keys.ts';
 import type { ImageBytes, ImageWork } from './image-work.ts';
 import { avatarOf, isReadableImage, rasterise } from './programs/image-tools.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 /** A default avatar's colours, picked by the name so a person keeps theirs. */
 const AVATAR_COLOURS = ['#409eff', '#67c23a', '#e6a23c', '#f56c6c', '#8e6bd8', '#2bb3a3'];
@@ -17,6 +18,7 @@ const AVATAR_COLOURS = ['#409eff', '#67c23a', '#e6a23c', '#f56c6c', '#8e6bd8', '
 export class AvatarsService {
   constructor(
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     private readonly users: UsersService,
     private readonly work: ImageWork,
   ) {}
@@ -40,7 +42,7 @@ export class AvatarsService {
     };
     const owner = { id: account.id, username: account.username };
     const chosen =
-      found && account.avatar ? await this.files.liveRow(account.id, account.avatar) : undefined;
+      found && account.avatar ? await this.fileRows.live(account.id, account.avatar) : undefined;
     if (chosen && chosen.fileType === 'image' && isReadableImage(chosen.suffix)) {
       const key = imageKeys.avatar(chosen);
       const place = this.blobs.cached('thumbnail', key);

@@ -10,6 +10,7 @@ import {
   isReadableImage,
   type ImageFile,
 } from './programs/image-tools.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 /**
  * The size and EXIF of an image, read once per version of the file and kept in its `media`
@@ -18,6 +19,7 @@ import {
 export class ImageFactsReader {
   constructor(
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     private readonly work: ImageWork,
   ) {}
 
@@ -81,7 +83,7 @@ export class ImageFactsReader {
   ): Promise<void> {
     if (this.recorded(row) !== undefined) return;
     const facts = await factsOf(image, workDir, signal);
-    await this.files.setMediaKeys(row.userId, row.id, {
+    await this.fileRows.setMediaKeys(row.userId, row.id, {
       image: facts,
       imageOf: versionOf(row),
     });

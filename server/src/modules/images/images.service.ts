@@ -20,6 +20,8 @@ import {
   type ImageFile,
 } from './programs/image-tools.ts';
 import type { WebpStorageService } from './webp-storage.service.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
+import type { SelectionRepo } from '../files/selection.repo.ts';
 
 /**
  * A picture that stands for a file that is no image (a video's frame, an album's cover, a
@@ -47,6 +49,8 @@ export class ImagesService {
 
   constructor(
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
+    private readonly fileSelection: SelectionRepo,
     private readonly finder: ImageFinder,
     private readonly facts: ImageFactsReader,
     private readonly work: ImageWork,
@@ -232,7 +236,12 @@ export class ImagesService {
    * purge's transaction; the cache files go in the background: a failure leaves only cache).
    */
   private async forget(change: { userId: string; trashIds: string[] }, trx: Db): Promise<void> {
-    const rows = await this.files.purgedFiles(change, ['image', 'video', 'audio', 'document'], trx);
+    const rows = await this.fileSelection.trashedFilesOf(
+      change.userId,
+      change.trashIds,
+      ['image', 'video', 'audio', 'document'],
+      trx,
+    );
     if (rows.length === 0) return;
     const places = rows.flatMap((row) => [
       this.blobs.cached('thumbnail', imageKeys.thumbnail(row)),
@@ -256,10 +265,10 @@ export class ImagesService {
       if (!owner) return;
       const isCreated = change.kind === 'created';
       for (const id of ids) {
-        let row = await this.files.liveRow(userId, id);
+        let row = await this.fileRows.live(userId, id);
         if (row && isCreated && (await this.webp.isDue(row.suffix))) {
           await this.webp.store(owner, row);
-          row = await this.files.liveRow(userId, id);
+          row = await this.fileRows.live(userId, id);
         }
         if (!row || this.facts.recorded(row) !== undefined) continue;
         await this.facts.read({ owner, row, place: this.files.placeOf(owner, row) });

@@ -8,6 +8,7 @@ import { scopeOf } from '../files/item-locks.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { ImageWork } from './image-work.ts';
 import { storedWebp } from './programs/image-tools.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 /** Photos the "WebP storage" setting turns into WebP as they arrive (not animations). */
 const STORED_AS_WEBP = new Set(['jpg', 'jpeg', 'jfif', 'png', 'tif', 'tiff']);
@@ -16,6 +17,7 @@ const STORED_AS_WEBP = new Set(['jpg', 'jpeg', 'jfif', 'png', 'tif', 'tiff']);
 export class WebpStorageService {
   constructor(
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     private readonly settings: SettingsService,
     private readonly work: ImageWork,
   ) {}
@@ -66,7 +68,7 @@ export class WebpStorageService {
       for await (const chunk of this.blobs.read(staged)) hash.update(chunk as Buffer);
       const digest = hash.digest('hex');
       await this.files.withLock(owner.id, async () => {
-        const current = await this.files.liveRow(owner.id, row.id);
+        const current = await this.fileRows.live(owner.id, row.id);
         // changed meanwhile (renamed, moved, rewritten): left as it is
         if (!current || current.path !== row.path || current.name !== row.name) return;
         if (current.hash !== row.hash || current.size !== row.size) return;

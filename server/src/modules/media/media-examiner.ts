@@ -7,6 +7,7 @@ import type { FileRow } from '../files/files.repo.ts';
 import type { FilesService, Owner } from '../files/files.service.ts';
 import { FACTS_KEY, factsOf } from './media-facts.ts';
 import { coverFrame, hasFfmpeg, probe, type Probe } from './programs/ffmpeg.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 /** What the `media` column of a file keeps under `av`: read for the bytes of `hash`. */
 export interface StoredMedia {
@@ -67,7 +68,10 @@ export const mediaCacheKeepers: CacheKeeper[] = [
  * probe of a video and a frame for its cover, read once and kept in the file's `media` column.
  */
 export class MediaExaminer {
-  constructor(private readonly files: FilesService) {}
+  constructor(
+    private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
+  ) {}
 
   private get blobs() {
     return this.files.blobs;
@@ -75,7 +79,7 @@ export class MediaExaminer {
 
   /** Record the facts under this module's key, keeping the other modules' keys. */
   async keep(row: FileRow, media: StoredMedia): Promise<void> {
-    const stored = await this.files.setMediaKeys(row.userId, row.id, { [FACTS_KEY]: media });
+    const stored = await this.fileRows.setMediaKeys(row.userId, row.id, { [FACTS_KEY]: media });
     if (stored !== undefined) row.media = stored;
   }
 

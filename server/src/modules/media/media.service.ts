@@ -8,6 +8,7 @@ import type { FileChange, FilesService, Owner } from '../files/files.service.ts'
 import type { ShareAccess, ShareCredentials } from '../share/share-access.ts';
 import type { MediaExaminer } from './media-examiner.ts';
 import type { TranscodeQueue } from './transcode-queue.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 export const JOB_MEDIA_INFO = 'mediaInfo';
 
@@ -25,7 +26,8 @@ export interface MediaInfoPayload {
  */
 export class MediaService {
   constructor(
-    private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
+    files: FilesService,
     private readonly jobs: JobQueue,
     private readonly examiner: MediaExaminer,
     private readonly transcodes: TranscodeQueue,
@@ -52,7 +54,7 @@ export class MediaService {
   /** The system job of a new file: read its info; start its transcode when one is due. */
   async runInfoJob(ctx: JobContext<MediaInfoPayload>): Promise<void> {
     const { userId, fileId } = ctx.payload;
-    const row = await this.files.liveRow(userId, fileId);
+    const row = await this.fileRows.live(userId, fileId);
     const username = await this.usernameOf(userId);
     if (!row || !username) return;
     const owner = { id: userId, username };

@@ -16,6 +16,7 @@ import type { MediaExaminer, StoredMedia } from './media-examiner.ts';
 import { MediaRepo, type TranscodeFailureRow } from './media.repo.ts';
 import { hasFfmpeg, probe, thumbnailTrack, transcodeHls } from './programs/ffmpeg.ts';
 import { type TranscodeSettings, targetFingerprint } from './transcode-settings.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 export const JOB_TRANSCODE = 'transcode';
 
@@ -88,6 +89,7 @@ export class TranscodeQueue {
   constructor(
     db: Db,
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     private readonly jobs: JobQueue,
     readonly settings: TranscodeSettings,
     private readonly examiner: MediaExaminer,
@@ -239,7 +241,7 @@ export class TranscodeQueue {
     const hash =
       typeof payload.hash === 'string'
         ? payload.hash
-        : (await this.files.liveRow(job.userId, payload.fileId))?.hash;
+        : (await this.fileRows.live(job.userId, payload.fileId))?.hash;
     if (hash) await this.recordFailure(payload.fileId, hash, 'failed', message);
     this.announce(job.userId, payload.fileId, 'failed', 0);
   }
@@ -251,7 +253,7 @@ export class TranscodeQueue {
     live: LiveTranscode,
   ) {
     ctx.signal.throwIfAborted();
-    const row = await this.files.liveRow(userId, fileId);
+    const row = await this.fileRows.live(userId, fileId);
     const username = await this.usernameOf(userId);
     if (!row?.hash || !username) return;
     live.hash = row.hash;
@@ -386,7 +388,7 @@ export class TranscodeQueue {
       const stopped = await this.starting.run(t.fileId, async () => {
         if (!(await this.jobs.cancel(t.taskId))) return false;
         // not started again by a view until the file's content or the settings change
-        const row = await this.files.liveRow(t.userId, t.fileId);
+        const row = await this.fileRows.live(t.userId, t.fileId);
         if (row?.hash) await this.recordFailure(t.fileId, row.hash, 'cancelled', null);
         return true;
       });

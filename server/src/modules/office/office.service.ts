@@ -40,6 +40,7 @@ import {
 import type { HistoryService } from '../history/history.service.ts';
 import type { OfficeSettings } from './office-settings.ts';
 import { convertToPdf, hasSoffice } from './programs/soffice.ts';
+import type { SelectionRepo } from '../files/selection.repo.ts';
 
 /** A document's PDF, ready for sendFileBytes: where it is and the row it is sent as. */
 export interface OfficePdf {
@@ -137,6 +138,7 @@ export class OfficeService {
 
   constructor(
     private readonly files: FilesService,
+    private readonly fileSelection: SelectionRepo,
     private readonly shareAccess: ShareAccess,
     readonly settings: OfficeSettings,
     private readonly auth: OfficeAuth,
@@ -149,7 +151,12 @@ export class OfficeService {
     // documents deleted for good take their PDFs with them (in the background: only cache)
     files.onChange(async (change, trx) => {
       if (change.kind !== 'purged') return;
-      const rows = await files.purgedFiles(change, ['document'], trx);
+      const rows = await this.fileSelection.trashedFilesOf(
+        change.userId,
+        change.trashIds,
+        ['document'],
+        trx,
+      );
       const places = rows
         .filter((row) => OFFICE.has(row.suffix.toLowerCase()))
         .map((row) => this.blobs.cached('office', pdfKeyOf(row)));

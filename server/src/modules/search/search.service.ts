@@ -23,6 +23,7 @@ import {
   parseQuery,
   type ParsedQuery,
 } from './tokenize.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 export interface SearchParams {
   keyword: string;
@@ -93,6 +94,7 @@ export class SearchService {
     private readonly repo: SearchRepo,
     private readonly history: SearchHistoryRepo,
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     private readonly tags: TagsService,
     private readonly settings: SettingsService,
     private readonly index: SearchIndexer,
@@ -195,7 +197,7 @@ export class SearchService {
   ): Promise<SearchResult[]> {
     if (hits.length === 0) return [];
     const ids = hits.map((h) => h.fileId);
-    const byId = new Map((await this.files.liveMany(actor.id, ids)).map((r) => [r.id, r]));
+    const byId = new Map((await this.fileRows.liveMany(actor.id, ids)).map((r) => [r.id, r]));
     const tags = await this.tags.ofFiles(actor, ids);
     const out: SearchResult[] = [];
     for (const hit of hits) {

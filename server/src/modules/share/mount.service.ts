@@ -15,6 +15,7 @@ import {
   type ShareAccess,
 } from './share-access.ts';
 import type { MountRow } from './share.repo.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 /**
  * Mounts: a signed-in user places someone's shared folder into their own drive. The files stay
@@ -24,6 +25,7 @@ import type { MountRow } from './share.repo.ts';
 export class MountService {
   constructor(
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     private readonly access: ShareAccess,
     private readonly now: () => number = Date.now,
   ) {}
@@ -47,8 +49,8 @@ export class MountService {
     const name = checkName(input.name?.trim() || open.root.name);
     const parent = await this.files.folderById(actor.id, input.fileId || ROOT_ID);
     if (
-      (await this.files.childNamed(actor.id, parent.id, name)) ||
-      (await this.files.mountNamed(actor.id, parent.id, name))
+      (await this.fileRows.childNamed(actor.id, parent.id, name)) ||
+      (await this.fileRows.mountNamed(actor.id, parent.id, name))
     )
       throw exists(`"${name}" already exists in that folder; choose another name`);
     const row: MountRow = {
@@ -66,7 +68,7 @@ export class MountService {
   private async view(actor: Actor, mount: MountRow, located: LocatedShare): Promise<MountView> {
     let path = '/';
     if (mount.parentId !== ROOT_ID) {
-      const parent = await this.files.liveRow(actor.id, mount.parentId);
+      const parent = await this.fileRows.live(actor.id, mount.parentId);
       if (parent) path = prefixOf(parent);
     }
     return {

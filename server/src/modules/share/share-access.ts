@@ -3,11 +3,12 @@ import type { Db } from '../../db/index.ts';
 import { DOWNLOAD_AUTHORITY, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { FileRow } from '../files/files.service.ts';
-import { prefixOf, type FilesService, type Owner } from '../files/files.service.ts';
+import { prefixOf, type Owner } from '../files/files.service.ts';
 import { folderPathOf, parseFolderPath } from '../files/names.ts';
 import type { UsersService } from '../users/users.service.ts';
 import { ShareRepo, type MountRow, type ShareRow } from './share.repo.ts';
 import { codeFingerprint, type ShareTokens } from './share-token.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 /** A share with the row of what it shares. */
 export interface SharedRow {
@@ -170,7 +171,7 @@ export class ShareAccess {
 
   constructor(
     db: Db,
-    private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     private readonly users: UsersService,
     readonly tokens: ShareTokens,
     /** Lifetime of a token issued for a code (the session lifetime). */
@@ -187,7 +188,7 @@ export class ShareAccess {
   async enclosing(userId: string, itemPath: string): Promise<SharedRow[]> {
     const shares = await this.repo.enclosing(userId, itemPath);
     if (shares.length === 0) return [];
-    const folders = await this.files.liveMany(
+    const folders = await this.fileRows.liveMany(
       userId,
       shares.map((s) => s.fileId),
     );
@@ -223,7 +224,7 @@ export class ShareAccess {
   }
 
   private async located(share: ShareRow): Promise<LocatedShare> {
-    const root = await this.files.liveRow(share.userId, share.fileId);
+    const root = await this.fileRows.live(share.userId, share.fileId);
     if (!root) throw shareErrors.gone();
     const account = await this.users.accountById(share.userId);
     if (!account) throw shareErrors.gone();
@@ -274,7 +275,7 @@ export class ShareAccess {
     const { root, owner } = open;
     if (target.fileId) {
       if (target.fileId === root.id) return root;
-      const row = await this.files.liveRow(owner.id, target.fileId);
+      const row = await this.fileRows.live(owner.id, target.fileId);
       if (!row || !isWithin(root, row)) throw shareErrors.notInShare();
       return row;
     }
@@ -283,7 +284,7 @@ export class ShareAccess {
     if (segments.length === 0) return root;
     if (root.isFolder !== 1) throw shareErrors.notInShare();
     const name = segments.pop()!;
-    const row = await this.files.liveAt(
+    const row = await this.fileRows.liveAt(
       owner.id,
       `${prefixOf(root)}${segments.length ? `${segments.join('/')}/` : ''}`,
       name,
@@ -344,13 +345,13 @@ export class ShareAccess {
     actor: Actor,
     fileId: string,
   ): Promise<{ owner: Owner; row: FileRow; open: OpenShare | null }> {
-    const own = await this.files.liveRow(actor.id, fileId);
+    const own = await this.fileRows.live(actor.id, fileId);
     if (own) return { owner: actor, row: own, open: null };
     const mounted = await this.repo.sharesMountedBy(actor.id);
     // only the owners of shares the actor mounted are asked for the file
     let row: FileRow | undefined;
     for (const ownerId of new Set(mounted.map((s) => s.userId))) {
-      if (ownerId !== actor.id) row = await this.files.liveRow(ownerId, fileId);
+      if (ownerId !== actor.id) row = await this.fileRows.live(ownerId, fileId);
       if (row) break;
     }
     const missing = new AppError(ErrorCode.FILE_NOT_FOUND, 'The file does not exist');

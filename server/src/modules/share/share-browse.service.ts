@@ -20,6 +20,7 @@ import {
   type ShareTarget,
 } from './share-access.ts';
 import type { ShareCodeThrottle } from './share-code-throttle.ts';
+import type { FolderListingRepo } from '../files/folder-listing.repo.ts';
 
 /**
  * A file or folder of a share as its visitors see it. Each carries the share's privacy and what
@@ -63,6 +64,7 @@ export interface ListOptions {
 export class ShareBrowseService {
   constructor(
     private readonly files: FilesService,
+    private readonly folderListing: FolderListingRepo,
     private readonly access: ShareAccess,
     private readonly settings: SettingsService,
     private readonly throttle: ShareCodeThrottle,
@@ -209,7 +211,7 @@ export class ShareBrowseService {
     if (folder.isFolder !== 1)
       throw new AppError(ErrorCode.DIRECTORY_NOT_FOUND, 'This is not a folder');
     const sortProp = options.sortableProp ?? 'name';
-    const { rows, total } = await this.files.listRows({
+    const { rows, total } = await this.folderListing.list({
       userId: open.owner.id,
       parentId: folder.id,
       sortProp,

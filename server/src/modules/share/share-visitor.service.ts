@@ -27,6 +27,7 @@ import {
   type ShareTarget,
 } from './share-access.ts';
 import { toPublicView } from './share-browse.service.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 /** Who is asking: the share's credentials and the visitor's address. */
 export interface Visitor {
@@ -51,6 +52,7 @@ export class ShareVisitorService {
     private readonly access: ShareAccess,
     private readonly uploads: UploadService,
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     private readonly fileOps: FileOperations,
     private readonly trash: TrashService,
     private readonly auth: AuthService,
@@ -149,7 +151,10 @@ export class ShareVisitorService {
     const folder = await this.files
       .resolveFolder(share.owner.id, `/${segments.join('/')}`)
       .catch(() => null);
-    if (folder && (await this.files.childNamed(share.owner.id, folder.id, checkName(p.filename))))
+    if (
+      folder &&
+      (await this.fileRows.childNamed(share.owner.id, folder.id, checkName(p.filename)))
+    )
       throw new AppError(ErrorCode.EXISTS, `"${p.filename}" already exists in this share`);
   }
 
@@ -158,7 +163,7 @@ export class ShareVisitorService {
     id: string | undefined,
   ): Promise<PublicFileView | undefined> {
     if (!id) return undefined;
-    const row = await this.files.liveRow(share.owner.id, id);
+    const row = await this.fileRows.live(share.owner.id, id);
     return row && isWithin(share.root, row) ? toPublicView(share, row) : undefined;
   }
 

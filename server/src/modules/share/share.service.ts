@@ -23,6 +23,7 @@ import {
 import { parseExpiry } from './share-expiry.ts';
 import { codeFingerprint } from './share-token.ts';
 import type { ShareRow, ShareSort } from './share.repo.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 // share codes and generated addresses avoid look-alike characters (0/O, 1/l/I)
 const CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -45,6 +46,7 @@ function randomText(alphabet: string, length: number): string {
 export class ShareService {
   constructor(
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     readonly access: ShareAccess,
     private readonly now: () => number = Date.now,
   ) {}
@@ -205,7 +207,7 @@ export class ShareService {
     for (const id of new Set(shareIds)) {
       const share = await this.repo.byId(id);
       if (!share || share.userId !== actor.id) continue;
-      const file = await this.files.liveRow(actor.id, share.fileId);
+      const file = await this.fileRows.live(actor.id, share.fileId);
       if (file?.isFolder === 1 && (await this.repo.inside(actor.id, prefixOf(file))).length > 0)
         return true;
     }
@@ -282,7 +284,7 @@ export class ShareService {
     for (const id of ids) {
       const share = await this.repo.byId(id);
       if (!share || share.userId !== actor.id) continue;
-      const file = await this.files.liveRow(actor.id, share.fileId);
+      const file = await this.fileRows.live(actor.id, share.fileId);
       if (file) inside.push(...(await this.sharesInside(actor.id, file)));
     }
     const affected = inside.filter((s) => !ids.includes(s.id));
@@ -302,7 +304,7 @@ export class ShareService {
   private async codesOf(shares: ShareRow[]): Promise<Map<string, string>> {
     const codes = new Map<string, string>();
     for (const share of shares) {
-      const root = await this.files.liveRow(share.userId, share.fileId);
+      const root = await this.fileRows.live(share.userId, share.fileId);
       if (!root) continue;
       const fresh = (await this.repo.byId(share.id)) ?? share;
       const { settings } = await this.access.effective(fresh, root);

@@ -12,6 +12,7 @@ import { AppError, badParameter, exists } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { FilesService } from '../files/files.service.ts';
 import { TagsRepo, type TagRow } from './tags.repo.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 export interface TagInput {
   id?: string;
@@ -62,6 +63,7 @@ export class TagsService {
   constructor(
     private readonly db: Db,
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
   ) {
     this.repo = new TagsRepo(db);
   }
@@ -162,7 +164,7 @@ export class TagsService {
     requireAuthority(actor, 'cloud:file:update');
     const fileIds = [...new Set(input.fileIds)];
     if (fileIds.length === 0) throw badParameter('Choose at least one file');
-    const files = await this.files.liveMany(actor.id, fileIds);
+    const files = await this.fileRows.liveMany(actor.id, fileIds);
     if (files.length !== fileIds.length)
       throw new AppError(ErrorCode.FILE_NOT_FOUND, 'Some of these files no longer exist');
     const used = await this.db.transaction().execute(async (trx) => {

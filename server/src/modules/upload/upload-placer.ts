@@ -8,12 +8,14 @@ import { isVersioned, type HistoryService } from '../history/history.service.ts'
 import type { UploadPolicy } from './upload-rules.ts';
 import type { UploadRepo } from './upload.repo.ts';
 import { newItemScope } from '../files/item-locks.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 /** Where an upload's finished bytes become a file of the tree: a merge's end, an instant copy. */
 export class UploadPlacer {
   constructor(
     private readonly repo: UploadRepo,
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     private readonly trash: TrashService,
     private readonly history: HistoryService,
   ) {}
@@ -40,7 +42,7 @@ export class UploadPlacer {
     return this.files.withLock(owner.id, async () => {
       const folder = await this.files.ensureFolders(owner, segments);
       await this.files.assertNoMount(owner.id, folder.id, filename);
-      const clash = await this.files.childNamed(owner.id, folder.id, filename);
+      const clash = await this.fileRows.childNamed(owner.id, folder.id, filename);
       // a new name in a locked folder, or a locked file replaced, is refused with the lock's holder
       await this.files.itemLocks.assertFree(owner, [newItemScope(folder.prefix, filename)]);
       if (clash) {

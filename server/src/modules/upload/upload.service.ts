@@ -33,6 +33,7 @@ import {
   validateFile,
 } from './upload-rules.ts';
 import { UploadRepo, type UploadSession } from './upload.repo.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 export type { UploadSession };
 
@@ -96,6 +97,7 @@ export class UploadService {
   constructor(
     db: Db,
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     trash: TrashService,
     history: HistoryService,
     options: UploadOptions = {},
@@ -103,7 +105,7 @@ export class UploadService {
     this.repo = new UploadRepo(db);
     this.chunks = new ChunkStore(this.repo, files.blobs);
     this.hashes = new UploadHashes(this.repo, files.blobs);
-    this.placer = new UploadPlacer(this.repo, files, trash, history);
+    this.placer = new UploadPlacer(this.repo, files, fileRows, trash, history);
     this.jobs = options.jobs;
     this.backgroundMergeBytes = options.backgroundMergeBytes ?? Infinity;
     this.mergeWaitMs = options.mergeWaitMs ?? 10_000;
@@ -140,7 +142,7 @@ export class UploadService {
       if (err instanceof AppError && err.code === ErrorCode.DIRECTORY_NOT_FOUND) return false;
       throw err;
     }
-    const names = await this.files.childNames(actor.id, folder.id);
+    const names = await this.fileRows.childNames(actor.id, folder.id);
     return filenames.some((n) => names.has(n.normalize('NFC')));
   }
 
@@ -267,7 +269,7 @@ export class UploadService {
     const found = await this.find(id);
     const session = found && !this.lapsed(found) ? found : undefined;
     if (session?.state === 'done') {
-      const file = session.fileId ? await this.files.liveRow(actor.id, session.fileId) : undefined;
+      const file = session.fileId ? await this.fileRows.live(actor.id, session.fileId) : undefined;
       // done only while the file still holds these bytes: one replaced since (it keeps its id)
       // gets them placed again, not an answer that leaves the other content there
       if (file && file.hash === session.identifier && file.size === session.totalSize)
@@ -313,7 +315,7 @@ export class UploadService {
   /** A new file made from one the user already owns with the same hash and size: no bytes sent. */
   private async instantCopy(actor: Actor, p: ChunkParams): Promise<FileView | null> {
     if (!isContentHash(p.identifier)) return null;
-    const same = await this.files.sameContent(actor.id, p.identifier, p.totalSize);
+    const same = await this.fileRows.liveWithContent(actor.id, p.identifier, p.totalSize);
     if (!same) return null;
     const source = this.files.placeOf(actor, same);
     if (!(await this.blobs.exists(source))) return null;
@@ -443,7 +445,7 @@ export class UploadService {
     const job = await jobs.waitFor(jobId, this.mergeWaitMs).catch(() => jobs.get(jobId));
     const session = await this.find(id);
     if (session?.state === 'done' && session.fileId) {
-      const row = await this.files.liveRow(actor.id, session.fileId);
+      const row = await this.fileRows.live(actor.id, session.fileId);
       if (row) return { file: toView(row) };
     }
     if (session?.state === 'merging' && job && (job.state === 'queued' || job.state === 'running'))
@@ -497,7 +499,7 @@ export class UploadService {
     const session = await this.find(id);
     if (!session) throw mergeFailed('This upload has no chunks on the server; upload it again');
     if (session.state === 'done' && session.fileId) {
-      const row = await this.files.liveRow(actor.id, session.fileId);
+      const row = await this.fileRows.live(actor.id, session.fileId);
       if (row) return toView(row);
     }
     await this.assertComplete(session);

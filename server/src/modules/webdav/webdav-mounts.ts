@@ -1,9 +1,10 @@
 import { AppError } from '../../lib/errors.ts';
-import { prefixOf, ROOT_ID, type FilesService } from '../files/files.service.ts';
+import { prefixOf, ROOT_ID } from '../files/files.service.ts';
 import type { OpenShare, ShareAccess } from '../share/share-access.ts';
 import type { MountRow } from '../share/share.repo.ts';
 import { isWithin } from './webdav-headers.ts';
 import type { DavItem } from './webdav-item.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
 
 /** A mount of the user's with its place in their tree, `/a/b/name`. */
 interface PlacedMount {
@@ -25,7 +26,7 @@ export interface MountedTree {
  */
 export class DavMounts {
   constructor(
-    private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
     private readonly shares: ShareAccess,
   ) {}
 
@@ -72,7 +73,7 @@ export class DavMounts {
     for (const mount of await this.shares.repo.mountsOf(userId)) {
       let prefix = '/';
       if (mount.parentId !== ROOT_ID) {
-        const parent = await this.files.liveRow(userId, mount.parentId);
+        const parent = await this.fileRows.live(userId, mount.parentId);
         if (!parent?.isFolder) continue;
         prefix = prefixOf(parent);
       }

@@ -12,6 +12,8 @@ export function registerWebdav(app: FastifyInstance, authenticate?: DavAuthentic
   const dav = new WebdavService(
     s.db,
     s.files,
+    s.fileRows,
+    s.folderListing,
     s.fileOps,
     s.trash,
     s.history,

@@ -26,6 +26,8 @@ import { isFolderItem, type DavItem } from './webdav-item.ts';
 import { DavMounts } from './webdav-mounts.ts';
 import { writeBody } from '../upload/body-writer.ts';
 import { WebdavRepo, type PropertyRow } from './webdav.repo.ts';
+import type { FilesRepo } from '../files/files.repo.ts';
+import type { FolderListingRepo } from '../files/folder-listing.repo.ts';
 
 /** `/a/b` as the parent path rows carry: `/a/`. */
 const rowPathOf = (folderPath: string) => (folderPath === '/' ? '/' : `${folderPath}/`);
@@ -50,6 +52,8 @@ export class WebdavService {
   constructor(
     db: Db,
     private readonly files: FilesService,
+    private readonly fileRows: FilesRepo,
+    private readonly folderListing: FolderListingRepo,
     private readonly fileOps: FileOperations,
     private readonly trash: TrashService,
     private readonly history: HistoryService,
@@ -59,7 +63,7 @@ export class WebdavService {
   ) {
     this.repo = new WebdavRepo(db);
     this.locks = new DavLocks(this.repo);
-    this.mounted = new DavMounts(files, shares);
+    this.mounted = new DavMounts(fileRows, shares);
   }
 
   get blobs() {
@@ -77,7 +81,7 @@ export class WebdavService {
   async find(userId: string, path: string): Promise<DavItem | null> {
     if (path === '/') return { kind: 'root', path: '/' };
     const { parent, name } = splitPath(path);
-    const row = await this.files.liveAt(userId, rowPathOf(parent), name);
+    const row = await this.fileRows.liveAt(userId, rowPathOf(parent), name);
     if (row) return { kind: 'row', path, row };
     return this.mounted.find(userId, path);
   }
@@ -112,7 +116,7 @@ export class WebdavService {
     const ref = folderRefOf(folder);
     if (folder.kind === 'row' && folder.mount) userId = folder.mount.open.owner.id;
     for (let offset = 0; ; offset += PAGE) {
-      const { rows } = await this.files.listRows({
+      const { rows } = await this.folderListing.list({
         userId,
         parentId: ref.id,
         sortProp: 'name',
@@ -181,7 +185,7 @@ export class WebdavService {
     const owner = writer.owner;
     requireAuthority(owner, 'cloud:file:upload');
     const parent = await this.parentOf(actor.id, path);
-    const existing = await this.files.childNamed(owner.id, parent.id, name);
+    const existing = await this.fileRows.childNamed(owner.id, parent.id, name);
     if (existing?.isFolder) throw new DavError(405, 'A folder has this name');
     // refused before a byte is read
     if (existing) writer.mayReplace();
@@ -218,7 +222,7 @@ export class WebdavService {
       return await this.files.withLock(owner.id, async () => {
         const folder = await this.parentOf(actor.id, path);
         await this.files.assertNoMount(owner.id, folder.id, name);
-        const clash = await this.files.childNamed(owner.id, folder.id, name);
+        const clash = await this.fileRows.childNamed(owner.id, folder.id, name);
         if (clash?.isFolder) throw new DavError(405, 'A folder has this name');
         if (clash) writer.mayReplace();
         if (clash && isVersioned(clash)) {
@@ -360,7 +364,7 @@ export class WebdavService {
     const target = await this.parentOf(actor.id, to);
     const pairs: [string, string][] = [];
     await this.files.withLock(owner.id, async () => {
-      if (await this.files.childNamed(owner.id, target.id, name))
+      if (await this.fileRows.childNamed(owner.id, target.id, name))
         throw new DavError(412, 'The destination exists');
       if (row.isFolder && !deep) {
         const folder = await this.files.insertFolder(owner, target, name);
