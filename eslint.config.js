@@ -193,9 +193,10 @@ export default defineConfig(
     },
   },
 
-  // A module reaches another only through that module's service (ARCHITECTURE "A request"):
-  // never its repo, whether imported or reached through the service's own field. Types of
-  // another module's rows may be imported.
+  // A module reaches another through that module's service where a rule lives, or through a
+  // repo of it the composition root (services.ts) hands over (ARCHITECTURE "Tables and who owns
+  // them"): never a repo it imports and constructs, or reaches through the service's own field.
+  // Types of another module's repos and rows may be imported.
   {
     files: ['server/src/modules/**/*.ts'],
     ignores: ['**/*.test.ts'],
@@ -207,7 +208,8 @@ export default defineConfig(
             {
               group: ['../*/*.repo.ts', '../*/*.repo'],
               allowTypeImports: true,
-              message: "Call the other module's service; its repo is its own.",
+              message:
+                "Call the other module's service, or take its repo from the composition root (a type import).",
             },
           ],
         },
@@ -223,7 +225,8 @@ export default defineConfig(
         {
           selector:
             "MemberExpression[property.name='repo'][object.type='MemberExpression'][object.property.name=/^(files|fileOps|trash|uploads|users|auth|settings|tags|search|images|media|office|menus|history)$/]",
-          message: "Call the files (or other module's) service; its repo is its own.",
+          message:
+            "Call the files (or other module's) service, or take its repo from the composition root.",
         },
       ],
     },
