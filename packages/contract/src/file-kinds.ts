@@ -117,3 +117,114 @@ export function fileTypeOf(suffix: string, isFolder: boolean): FileType {
 export function isTextSuffix(suffix: string): boolean {
   return fileKindRowOf(suffix)?.isText ?? false;
 }
+
+/**
+ * The media type a file is stored and served with, by its suffix (lower case); the server's
+ * serving decides on the bytes as well (file-serve.ts). A suffix not here is
+ * `application/octet-stream`. Each agrees with the kind table: an `image/`, `video/` or
+ * `audio/` type is given only to a suffix of that type (a test checks it).
+ */
+export const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  txt: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  json: 'application/json',
+  xml: 'application/xml',
+  html: 'text/html',
+  css: 'text/css',
+  js: 'text/javascript',
+  log: 'text/plain',
+  yaml: 'text/yaml',
+  yml: 'text/yaml',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  jfif: 'image/jpeg',
+  png: 'image/png',
+  apng: 'image/apng',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  ico: 'image/x-icon',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  avif: 'image/avif',
+  heic: 'image/heic',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mkv: 'video/x-matroska',
+  mov: 'video/quicktime',
+  avi: 'video/x-msvideo',
+  m3u8: 'application/vnd.apple.mpegurl',
+  rmvb: 'application/vnd.rn-realmedia-vbr',
+  // TypeScript, not an MPEG transport stream (`video/mp2t`): see FILE_KIND_TABLE
+  ts: 'text/plain',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  flac: 'audio/flac',
+  aac: 'audio/aac',
+  ogg: 'audio/ogg',
+  m4a: 'audio/mp4',
+  opus: 'audio/opus',
+  mid: 'audio/midi',
+  midi: 'audio/midi',
+  pdf: 'application/pdf',
+  epub: 'application/epub+zip',
+  zip: 'application/zip',
+  gz: 'application/gzip',
+  tgz: 'application/gzip',
+  tar: 'application/x-tar',
+  '7z': 'application/x-7z-compressed',
+  rar: 'application/vnd.rar',
+  doc: 'application/msword',
+  xls: 'application/vnd.ms-excel',
+  ppt: 'application/vnd.ms-powerpoint',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odt: 'application/vnd.oasis.opendocument.text',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  odp: 'application/vnd.oasis.opendocument.presentation',
+  mind: 'application/json',
+  drawio: 'application/xml',
+};
+
+/** The media type of a file by its suffix (any case), `folder` for a folder. */
+export function contentTypeOf(suffix: string, isFolder: boolean): string {
+  if (isFolder) return 'folder';
+  return CONTENT_TYPES[suffix.toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * Images a browser draws from their own bytes: the web app views them as they are and the server
+ * serves them inline; every other image is converted to WebP for viewing, or downloaded.
+ */
+export const BROWSER_IMAGE_SUFFIXES: readonly string[] = [
+  'jpg',
+  'jpeg',
+  'jfif',
+  'png',
+  'apng',
+  'gif',
+  'bmp',
+  'webp',
+  'avif',
+  'ico',
+];
+
+/** How an archive is read when it is listed or extracted. */
+export type ArchiveKind = 'zip' | 'tar' | 'tgz' | '7z' | 'rar';
+
+/**
+ * The archives the server lists and extracts, by the file's whole name (a `.tar.gz` is one):
+ * zip (and jar), tar, tar.gz or tgz, 7z and rar; null for anything else.
+ */
+export function archiveKindOf(name: string): ArchiveKind | null {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.zip') || lower.endsWith('.jar')) return 'zip';
+  if (lower.endsWith('.tar.gz') || lower.endsWith('.tgz')) return 'tgz';
+  if (lower.endsWith('.tar')) return 'tar';
+  if (lower.endsWith('.7z')) return '7z';
+  if (lower.endsWith('.rar')) return 'rar';
+  return null;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors.ts';
-import { archiveKind, entrySegments } from './archive.ts';
+import { entrySegments } from './archive.ts';
 
 const refusal = (raw: string) => {
   try {
@@ -31,17 +31,5 @@ describe('archive entries', () => {
   it('refuses names Nimbus cannot store', () => {
     expect(refusal('a/b\u0001c')).toMatch(/cannot be used/);
     expect(refusal(`${'x'.repeat(300)}.txt`)).toMatch(/cannot be used/);
-  });
-
-  it('knows archives by their extension', () => {
-    expect(archiveKind('a.ZIP')).toBe('zip');
-    expect(archiveKind('lib.jar')).toBe('zip');
-    expect(archiveKind('a.tar.gz')).toBe('tgz');
-    expect(archiveKind('a.tgz')).toBe('tgz');
-    expect(archiveKind('a.tar')).toBe('tar');
-    expect(archiveKind('a.7z')).toBe('7z');
-    expect(archiveKind('a.RAR')).toBe('rar');
-    expect(archiveKind('a.gz')).toBeNull();
-    expect(archiveKind('a.xz')).toBeNull();
   });
 });

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import tar from 'tar-stream';
-import { ErrorCode } from '@nimbus/contract';
+import { ErrorCode, type ArchiveKind } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
 import { checkName, checkPathLength } from './names.ts';
 import { repackAsTar } from './programs/repack.ts';
@@ -48,18 +48,6 @@ export function entrySegments(raw: string): string[] {
       `The archive has an entry with a name that cannot be used: ${raw} (${(err as Error).message})`,
     );
   }
-}
-
-export type ArchiveKind = 'zip' | 'tar' | 'tgz' | '7z' | 'rar';
-
-export function archiveKind(name: string): ArchiveKind | null {
-  const lower = name.toLowerCase();
-  if (lower.endsWith('.zip') || lower.endsWith('.jar')) return 'zip';
-  if (lower.endsWith('.tar.gz') || lower.endsWith('.tgz')) return 'tgz';
-  if (lower.endsWith('.tar')) return 'tar';
-  if (lower.endsWith('.7z')) return '7z';
-  if (lower.endsWith('.rar')) return 'rar';
-  return null;
 }
 
 /** The archive's entries as a tar stream to read: the file itself, un-gzipped, or re-packed. */

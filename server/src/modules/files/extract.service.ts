@@ -1,8 +1,8 @@
-import { ErrorCode } from '@nimbus/contract';
+import { archiveKindOf, ErrorCode } from '@nimbus/contract';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { archiveKind, DEFAULT_LIMITS, extractArchive } from './archive.ts';
+import { DEFAULT_LIMITS, extractArchive } from './archive.ts';
 import { newFileRow, withFolderSizes } from './file-row.ts';
 import { newItemScope } from './item-locks.ts';
 import { checkPlace } from './names.ts';
@@ -27,7 +27,7 @@ export class ExtractService {
     const { files } = this;
     const blobs = files.blobs;
     const row = await files.mustFindLive(actor.id, fileId);
-    const kind = archiveKind(row.name);
+    const kind = archiveKindOf(row.name);
     if (row.isFolder || !kind)
       throw new AppError(
         ErrorCode.UNRECOGNIZED_FILE,

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode } from '@nimbus/contract';
+import { BROWSER_IMAGE_SUFFIXES, contentTypeOf, ErrorCode } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
 import { zipStream, type ZipEntry } from '../../lib/zip.ts';
 import type { BlobStat, BlobStore, Place } from '../../storage/blob-store.ts';
@@ -105,15 +105,12 @@ export function looksLikeMarkup(head: Buffer, asText: boolean): boolean {
   );
 }
 
-/** Types shown inline as what they are: they run nothing in a browser. */
+/**
+ * Types shown inline as what they are: they run nothing in a browser. The images are those a
+ * browser draws from their own bytes (the contract's list, which the web app views them by).
+ */
 const INERT_MEDIA = new Set([
-  'image/jpeg',
-  'image/png',
-  'image/gif',
-  'image/bmp',
-  'image/webp',
-  'image/x-icon',
-  'image/avif',
+  ...BROWSER_IMAGE_SUFFIXES.map((suffix) => contentTypeOf(suffix, false)),
   'image/tiff',
   'image/heic',
   'video/mp4',

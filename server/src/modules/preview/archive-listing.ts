@@ -5,7 +5,7 @@ import tar from 'tar-stream';
 import { ErrorCode, type ArchiveEntry, type ArchiveListing } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
 import { formatDateTime } from '../../lib/time.ts';
-import type { ArchiveKind } from '../files/archive.ts';
+import type { ArchiveKind } from '@nimbus/contract';
 
 const unreadable = (reason: string) =>
   new AppError(ErrorCode.DECOMPRESS_FAILED, `The archive cannot be read: ${reason}`);

@@ -7,13 +7,13 @@ import {
   type ArchiveListing,
   type PreviewConfig,
   type TextDocument,
+  archiveKindOf,
 } from '@nimbus/contract';
 import JSON5 from 'json5';
 import { requireAuthority, type Actor } from '../../lib/access.ts';
 import { AppError, badParameter, forbidden } from '../../lib/errors.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { Place } from '../../storage/blob-store.ts';
-import { archiveKind } from '../files/archive.ts';
 import { bytesGrant, previewOnlyOf } from '../files/bytes-grant.ts';
 import { repackAsTar } from '../files/programs/repack.ts';
 import { isTextSuffix } from '../files/file-types.ts';
@@ -177,7 +177,7 @@ export class PreviewService {
    * rar through bsdtar's re-packing), never extracted.
    */
   async archive(found: Found): Promise<ArchiveListing> {
-    const kind = archiveKind(found.row.name);
+    const kind = archiveKindOf(found.row.name);
     if (!kind)
       throw new AppError(
         ErrorCode.UNRECOGNIZED_FILE,

@@ -53,6 +53,15 @@ describe('file kinds', () => {
     expect(openKindOf(file('a.docx'))).toBe('none');
   });
 
+  it('reads the suffixes the server once read otherwise as the contract does', () => {
+    for (const name of ['a.apng', 'a.JFIF']) expect(openKindOf(file(name)), name).toBe('image');
+    expect(iconKindOf(file('film.rmvb'))).toBe('video');
+    for (const name of ['tune.mid', 'tune.midi'])
+      expect(iconKindOf(file(name)), name).toBe('audio');
+    // TypeScript source opens in the text preview; it is not a recorded MPEG stream
+    expect([iconKindOf(file('main.ts')), openKindOf(file('main.ts'))]).toEqual(['code', 'text']);
+  });
+
   it('knows which archives the server extracts', () => {
     expect(isExtractable(file('a.zip'))).toBe(true);
     expect(isExtractable(file('a.tar.gz'))).toBe(true);

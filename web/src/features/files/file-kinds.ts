@@ -1,5 +1,7 @@
 import {
+  BROWSER_IMAGE_SUFFIXES,
   TEXT_FILE_NAMES,
+  archiveKindOf,
   fileKindOf,
   fileKindRowOf,
   isTextSuffix,
@@ -14,7 +16,7 @@ export type IconKind = FileKind | 'folder';
 export type OpenKind = 'folder' | 'image' | 'text' | 'none';
 
 /** Images a browser draws from the raw bytes (svg is served as an attachment, never inline). */
-const VIEWABLE_IMAGES = new Set('jpg jpeg png gif bmp webp avif ico apng jfif'.split(' '));
+const VIEWABLE_IMAGES = new Set(BROWSER_IMAGE_SUFFIXES);
 
 export function suffixOf(item: Pick<FileItem, 'name' | 'suffix'>): string {
   if (item.suffix) return item.suffix.toLowerCase();
@@ -41,13 +43,9 @@ export function isViewableImage(item: Pick<FileItem, 'name' | 'suffix' | 'isFold
   return !item.isFolder && VIEWABLE_IMAGES.has(suffixOf(item));
 }
 
-/** Archives the server lists and extracts (zip, jar, tar, tar.gz, tgz, 7z, rar). */
+/** Archives the server lists and extracts (the contract's `archiveKindOf`). */
 export function isExtractable(item: Pick<FileItem, 'name' | 'isFolder'>): boolean {
-  if (item.isFolder) return false;
-  const lower = item.name.toLowerCase();
-  return ['.zip', '.jar', '.tar', '.tar.gz', '.tgz', '.7z', '.rar'].some((ext) =>
-    lower.endsWith(ext),
-  );
+  return !item.isFolder && archiveKindOf(item.name) !== null;
 }
 
 export function openKindOf(item: Pick<FileItem, 'name' | 'suffix' | 'isFolder'>): OpenKind {
