@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { flag } from './validation.ts';
 import {
+  ACCESS_TOKEN_NAME_MAX_LENGTH,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   THEMES,
@@ -121,7 +122,10 @@ export const generateAccessTokenQuery = z.object({
     .string()
     .trim()
     .min(1, 'enter a name for the token')
-    .max(64, 'a token name has at most 64 characters'),
+    .max(
+      ACCESS_TOKEN_NAME_MAX_LENGTH,
+      `a token name has at most ${ACCESS_TOKEN_NAME_MAX_LENGTH} characters`,
+    ),
   /** Without one, a token reads and writes (as tokens made before scopes did). */
   scope: accessTokenScope.optional().default('readWrite'),
   /** When it stops working (milliseconds since 1970, in the future); absent: never. */

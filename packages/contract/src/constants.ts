@@ -44,6 +44,17 @@ export const USERNAME_MAX_LENGTH = 32;
 export const SHOW_NAME_MAX_LENGTH = 64;
 /** The quota of a new user when the administrator gives none (`NIMBUS_DEFAULT_QUOTA_GB`). */
 export const DEFAULT_QUOTA_GB = 10;
+/** The largest quota the administrator may give a user, in GB (1 PB). */
+export const QUOTA_MAX_GB = 1024 * 1024;
+/** A role's and a menu's name. */
+export const ROLE_NAME_MAX_LENGTH = 64;
+export const MENU_NAME_MAX_LENGTH = 64;
+/** A role's remarks. */
+export const ROLE_REMARKS_MAX_LENGTH = 500;
+/** What a role's code is: it names the role in authorities and in LDAP's default roles. */
+export const ROLE_CODE_PATTERN = /^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/;
+/** The name an access token is given by its owner. */
+export const ACCESS_TOKEN_NAME_MAX_LENGTH = 64;
 /** Usernames become directory names: letters, digits, `_`, `-`, `.` not leading. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}$/;
 

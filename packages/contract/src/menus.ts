@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  MENU_NAME_MAX_LENGTH,
+  ROLE_CODE_PATTERN,
+  ROLE_NAME_MAX_LENGTH,
+  ROLE_REMARKS_MAX_LENGTH,
+} from './constants.ts';
 import { recordIdSchema } from './users.ts';
 import { flag, queryNumber } from './validation.ts';
 
@@ -40,7 +46,7 @@ export const authorityList = z.array(z.string());
 
 export const menuBody = z.object({
   parentId: z.string().max(64).nullish(),
-  name: z.string().trim().min(1, 'enter a menu name').max(64),
+  name: z.string().trim().min(1, 'enter a menu name').max(MENU_NAME_MAX_LENGTH),
   authority: z.string().trim().max(100).nullish(),
   path: z.string().trim().max(200).nullish(),
   component: z.string().trim().max(200).nullish(),
@@ -65,12 +71,9 @@ export type Role = z.infer<typeof role>;
 export const roleList = z.array(role);
 
 export const roleBody = z.object({
-  name: z.string().trim().min(1, 'enter a role name').max(64),
-  code: z
-    .string()
-    .trim()
-    .regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/, 'role code: letters, digits, "_" or "-"'),
-  remarks: z.string().max(500).nullish(),
+  name: z.string().trim().min(1, 'enter a role name').max(ROLE_NAME_MAX_LENGTH),
+  code: z.string().trim().regex(ROLE_CODE_PATTERN, 'role code: letters, digits, "_" or "-"'),
+  remarks: z.string().max(ROLE_REMARKS_MAX_LENGTH).nullish(),
   // a role without menus would sign its users in to an empty drive
   menuIds: z
     .array(recordIdSchema, 'tick at least one menu')

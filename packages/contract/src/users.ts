@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { givenPasswordSchema, passwordSchema, usernameSchema } from './auth.ts';
-import { SHOW_NAME_MAX_LENGTH } from './constants.ts';
+import { QUOTA_MAX_GB, SHOW_NAME_MAX_LENGTH } from './constants.ts';
 import { listField, queryNumber } from './validation.ts';
 
 /** The id of a user, role or menu (UUIDs, and the built-in ids such as `role-admin`). */
@@ -26,10 +26,7 @@ export const userListQuery = z.object({
 });
 
 export const quotaSchema = queryNumber(
-  z
-    .number()
-    .min(0, 'quota must not be negative')
-    .max(1024 * 1024, 'quota is too large'),
+  z.number().min(0, 'quota must not be negative').max(QUOTA_MAX_GB, 'quota is too large'),
 );
 
 export const addUserBody = z.object({

@@ -1,9 +1,13 @@
 import sharp from 'sharp';
-import { logoProblem } from '@nimbus/contract';
+import { LOGO_MAX_BYTES, LOGO_SUFFIXES, logoProblem } from '@nimbus/contract';
 import { badParameter } from '../../lib/errors.ts';
 
 /** The logo is kept at this size at most: the title bar and the favicon show it small. */
 const LOGO_PIXELS = 256;
+/** The suffixes a logo may have, as the refusal names them: `SVG, JPG, JPEG or PNG`. */
+const LOGO_KINDS = LOGO_SUFFIXES.map((s) => s.toUpperCase())
+  .join(', ')
+  .replace(/, ([^,]+)$/, ' or $1');
 
 /**
  * A disk logo as it is kept and shown: a PNG data URL, redrawn from what was uploaded. An SVG is
@@ -12,10 +16,10 @@ const LOGO_PIXELS = 256;
  */
 export async function logoDataUrl(bytes: Buffer, filename: string): Promise<string> {
   const problem = logoProblem({ name: filename, size: bytes.length });
-  if (problem === 'format')
-    throw badParameter('file: the logo must be an SVG, JPG, JPEG or PNG image');
+  if (problem === 'format') throw badParameter(`file: the logo must be an ${LOGO_KINDS} image`);
   if (problem === 'empty') throw badParameter('file: the logo is empty');
-  if (problem === 'size') throw badParameter('file: the logo must be 128 KB at most');
+  if (problem === 'size')
+    throw badParameter(`file: the logo must be ${LOGO_MAX_BYTES / 1024} KB at most`);
   let png: Buffer;
   try {
     const image = sharp(bytes, { density: 300, limitInputPixels: 4096 * 4096 });

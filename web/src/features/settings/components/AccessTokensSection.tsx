@@ -1,5 +1,10 @@
 import { DeleteOutlined, KeyOutlined } from '@ant-design/icons';
-import { ACCESS_TOKEN_SCOPES, type AccessTokenScope, type AccessTokenView } from '@nimbus/contract';
+import {
+  ACCESS_TOKEN_NAME_MAX_LENGTH,
+  ACCESS_TOKEN_SCOPES,
+  type AccessTokenScope,
+  type AccessTokenView,
+} from '@nimbus/contract';
 import {
   Alert,
   Button,
@@ -78,10 +83,21 @@ export function AccessTokensSection() {
       >
         <Form.Item
           name="tokenName"
-          rules={[{ required: true, whitespace: true, max: 64, message: t('tokens.nameRule') }]}
+          rules={[
+            {
+              required: true,
+              whitespace: true,
+              max: ACCESS_TOKEN_NAME_MAX_LENGTH,
+              message: t('tokens.nameRule'),
+            },
+          ]}
           style={{ flex: '1 1 180px', marginInlineEnd: 0 }}
         >
-          <Input placeholder={t('tokens.name')} maxLength={64} data-testid="token-name" />
+          <Input
+            placeholder={t('tokens.name')}
+            maxLength={ACCESS_TOKEN_NAME_MAX_LENGTH}
+            data-testid="token-name"
+          />
         </Form.Item>
         <Form.Item name="scope" style={{ marginInlineEnd: 0 }}>
           <Select<AccessTokenScope>

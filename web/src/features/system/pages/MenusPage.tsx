@@ -1,5 +1,5 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { MenuType, type MenuNode } from '@nimbus/contract';
+import { MENU_NAME_MAX_LENGTH, MenuType, type MenuNode } from '@nimbus/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   AutoComplete,
@@ -136,7 +136,7 @@ function MenuDialog({
           label={t('menus.name')}
           rules={[
             { required: true, whitespace: true, message: t('menus.nameRequired') },
-            { max: 64 },
+            { max: MENU_NAME_MAX_LENGTH },
           ]}
         >
           <Input data-testid="menu-name" />

@@ -1,5 +1,10 @@
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
-import type { Role } from '@nimbus/contract';
+import {
+  ROLE_CODE_PATTERN,
+  ROLE_NAME_MAX_LENGTH,
+  ROLE_REMARKS_MAX_LENGTH,
+  type Role,
+} from '@nimbus/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form, Input, Space, Tag } from 'antd';
 import type { TableColumnsType } from 'antd';
@@ -16,8 +21,6 @@ import { AddButton } from '../components/AddButton';
 import { FormDialog } from '../components/FormDialog';
 import { RoleMenuTree } from '../components/RoleMenuTree';
 import { useConfirmDelete } from '../use-confirm-delete';
-
-const ROLE_CODE = /^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/;
 
 function RoleDialog({
   role,
@@ -59,7 +62,7 @@ function RoleDialog({
         label={t('roles.name')}
         rules={[
           { required: true, whitespace: true, message: t('roles.nameRequired') },
-          { max: 64 },
+          { max: ROLE_NAME_MAX_LENGTH },
         ]}
       >
         <Input data-testid="role-name" />
@@ -69,12 +72,16 @@ function RoleDialog({
         label={t('roles.code')}
         rules={[
           { required: true, message: t('roles.codeRequired') },
-          { pattern: ROLE_CODE, message: t('roles.codePattern') },
+          { pattern: ROLE_CODE_PATTERN, message: t('roles.codePattern') },
         ]}
       >
         <Input className="nb-mono" disabled={Boolean(role?.builtin)} data-testid="role-code" />
       </Form.Item>
-      <Form.Item name="remarks" label={t('roles.remarks')} rules={[{ max: 500 }]}>
+      <Form.Item
+        name="remarks"
+        label={t('roles.remarks')}
+        rules={[{ max: ROLE_REMARKS_MAX_LENGTH }]}
+      >
         <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} />
       </Form.Item>
       <Form.Item label={t('roles.menus')} required extra={t('roles.menusHint')}>

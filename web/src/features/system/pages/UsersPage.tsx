@@ -6,7 +6,12 @@ import {
   SafetyCertificateOutlined,
   SearchOutlined,
 } from '@ant-design/icons';
-import { quotaPercent, SHOW_NAME_MAX_LENGTH, type UserListItem } from '@nimbus/contract';
+import {
+  QUOTA_MAX_GB,
+  quotaPercent,
+  SHOW_NAME_MAX_LENGTH,
+  type UserListItem,
+} from '@nimbus/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -138,7 +143,7 @@ function UserDialog({
       >
         <InputNumber
           min={0}
-          max={1024 * 1024}
+          max={QUOTA_MAX_GB}
           step={1}
           suffix="GB"
           style={{ width: '100%' }}
