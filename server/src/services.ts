@@ -85,7 +85,7 @@ export function createServices(database: DbHandle, config: Config) {
   const accessTokens = new AccessTokenService(db);
   const users = new UsersService(db, config, sessions, accessTokens, settings, attempts, updates);
   const secrets = SecretBox.open(config.dataDir, config.secretKey);
-  const mfa = new MfaService(db, users, settings, attempts, secrets);
+  const mfa = new MfaService(db, users, users.repo, settings, attempts, secrets);
   const ldap = new LdapService(settings, secrets);
   const auth = new AuthService(users, sessions, attempts, accessTokens, mfa, ldap);
   const menus = new MenusService(db);

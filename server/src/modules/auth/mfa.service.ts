@@ -14,6 +14,7 @@ import {
 } from '../../lib/totp.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { UserRow, UsersService } from '../users/users.service.ts';
+import type { UsersRepo } from '../users/users.repo.ts';
 import { tooManyAttempts, type AttemptLimiter } from './attempt-limiter.ts';
 import { MfaChallengeRepo } from './auth.repo.ts';
 
@@ -49,6 +50,7 @@ export class MfaService {
   constructor(
     db: Db,
     private readonly users: UsersService,
+    private readonly userRows: UsersRepo,
     private readonly settings: SettingsService,
     private readonly attempts: AttemptLimiter,
     private readonly box: SecretBox,
@@ -107,7 +109,7 @@ export class MfaService {
       const text = base32Encode(randomBytes(7)).slice(0, 10);
       return `${text.slice(0, 5)}-${text.slice(5)}`;
     });
-    await this.users.setMfa(user.id, {
+    await this.userRows.setMfa(user.id, {
       mfaSecret: this.box.seal(clean),
       mfaEnabled: 1,
       mfaRecovery: JSON.stringify(recovery.map(hashRecovery)),
@@ -138,7 +140,7 @@ export class MfaService {
     if (userId === undefined) {
       if (!actor.isCreator)
         throw forbidden('Only the creator resets everybody’s two-factor sign-in');
-      await this.users.clearAllMfa();
+      await this.userRows.clearAllMfa();
       return;
     }
     const user = await this.users.accountById(userId);
@@ -149,7 +151,7 @@ export class MfaService {
   }
 
   private clear(userId: string): Promise<void> {
-    return this.users.setMfa(userId, {
+    return this.userRows.setMfa(userId, {
       mfaSecret: null,
       mfaEnabled: 0,
       mfaRecovery: null,
@@ -203,7 +205,7 @@ export class MfaService {
       if (!user.mfaSecret) return false;
       const secret = this.box.unseal(user.mfaSecret);
       const step = await this.guarded(user, () => matchingStep(secret, given, Date.now()));
-      return step !== null && (await this.users.claimMfaStep(user.id, step));
+      return step !== null && (await this.userRows.claimMfaStep(user.id, step));
     }
     const hashed = hashRecovery(given);
     const used = await this.guarded(user, () => {
@@ -211,7 +213,7 @@ export class MfaService {
       return list.includes(hashed) ? list : null;
     });
     if (!used || !user.mfaRecovery) return false;
-    return this.users.replaceMfaRecovery(
+    return this.userRows.replaceRecovery(
       user.id,
       user.mfaRecovery,
       JSON.stringify(used.filter((h) => h !== hashed)),

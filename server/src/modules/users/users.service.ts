@@ -66,7 +66,8 @@ export interface UserLifecycle {
 const PROOF_MS = 5 * 60_000;
 
 export class UsersService {
-  private readonly repo: UsersRepo;
+  /** The accounts' rows; the auth module's mfa.service.ts writes their two-factor state. */
+  readonly repo: UsersRepo;
   /** Verified where no local hash is checked, with the work a local one takes. */
   readonly placeholderHash: string;
   private readonly lifecycle: UserLifecycle[] = [];
@@ -105,26 +106,6 @@ export class UsersService {
     const username = (await this.repo.findById(userId))?.username;
     if (username) this.usernames.set(userId, username);
     return username;
-  }
-
-  /** Two-factor state of an account (the auth module's mfa.service.ts holds the rules). */
-  setMfa(
-    userId: string,
-    fields: Pick<UserRow, 'mfaSecret' | 'mfaEnabled' | 'mfaRecovery' | 'mfaLastStep'>,
-  ): Promise<void> {
-    return this.repo.setMfa(userId, fields);
-  }
-
-  clearAllMfa(): Promise<void> {
-    return this.repo.clearAllMfa();
-  }
-
-  claimMfaStep(userId: string, step: number): Promise<boolean> {
-    return this.repo.claimMfaStep(userId, step);
-  }
-
-  replaceMfaRecovery(userId: string, before: string, after: string): Promise<boolean> {
-    return this.repo.replaceRecovery(userId, before, after);
   }
 
   /** Every account, as the owner of a tree (the start-up repair, the index rebuild). */
