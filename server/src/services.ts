@@ -128,7 +128,7 @@ export function createServices(database: DbHandle, config: Config) {
     db,
     fileRows,
     users,
-    new ShareTokens(settings),
+    new ShareTokens(settings.repo),
     config.sessionTtlMs,
   );
   const shares = new ShareService(files, fileRows, shareAccess);
@@ -155,7 +155,7 @@ export function createServices(database: DbHandle, config: Config) {
   // the search index's backend: FTS5 on SQLite, tsvector/GIN on PostgreSQL
   const searchRepo =
     database.dialect === 'sqlite' ? new SqliteSearchRepo(db) : new PostgresSearchRepo(db);
-  const ocrSettings = new OcrSettings(settings);
+  const ocrSettings = new OcrSettings(settings.repo);
   const ocr = new Ocr(path.join(config.dataDir, 'cache'));
   const searchIndex = new SearchIndexer(searchRepo, files, jobs, ocr, ocrSettings, (id) =>
     users.usernameOf(id),
@@ -167,7 +167,7 @@ export function createServices(database: DbHandle, config: Config) {
     files,
     fileRows,
     jobs,
-    new TranscodeSettings(settings),
+    new TranscodeSettings(settings.repo),
     mediaExaminer,
     (id) => users.usernameOf(id),
     locks,
@@ -208,7 +208,7 @@ export function createServices(database: DbHandle, config: Config) {
     files,
     fileSelection,
     shareAccess,
-    new OfficeSettings(settings, secrets),
+    new OfficeSettings(settings.repo, secrets),
     auth,
     history,
     downloads,

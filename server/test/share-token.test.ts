@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SettingsService } from '../src/modules/settings/settings.service.ts';
+import { SettingsRepo } from '../src/modules/settings/settings.repo.ts';
 import { codeFingerprint, ShareTokens } from '../src/modules/share/share-token.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 
@@ -24,17 +24,17 @@ const claims = (over: Partial<{ shareId: string; code: string; expiresAt: number
 
 describe('share tokens', () => {
   it('verify what they signed, on every node and after a restart', async () => {
-    const tokens = new ShareTokens(new SettingsService(t.database.db), clock);
+    const tokens = new ShareTokens(new SettingsRepo(t.database.db), clock);
     const token = await tokens.sign(claims());
     expect(await tokens.verify(token)).toEqual(claims());
     // another node (a second instance on the same database) reads the same key
-    expect(await new ShareTokens(new SettingsService(t.database.db), clock).verify(token)).toEqual(
+    expect(await new ShareTokens(new SettingsRepo(t.database.db), clock).verify(token)).toEqual(
       claims(),
     );
   });
 
   it('refuse a changed payload, a changed signature and garbage', async () => {
-    const tokens = new ShareTokens(new SettingsService(t.database.db), clock);
+    const tokens = new ShareTokens(new SettingsRepo(t.database.db), clock);
     const token = await tokens.sign(claims());
     const [payload, mac] = token.split('.') as [string, string];
     const forged = Buffer.from(
@@ -48,7 +48,7 @@ describe('share tokens', () => {
   });
 
   it('stop working when they expire', async () => {
-    const tokens = new ShareTokens(new SettingsService(t.database.db), clock);
+    const tokens = new ShareTokens(new SettingsRepo(t.database.db), clock);
     const token = await tokens.sign(claims({ expiresAt: now + 1000 }));
     expect(await tokens.verify(token)).not.toBeNull();
     now += 1000;

@@ -366,7 +366,7 @@ describe('OnlyOffice', () => {
       format: ['docx', 'xlsx'],
       secret: MASKED_SECRET,
     });
-    expect(JSON.stringify(await t.app.services.settings.stored('officeConfig'))).not.toContain(
+    expect(JSON.stringify(await t.app.services.settings.repo.value('officeConfig'))).not.toContain(
       secret,
     );
 

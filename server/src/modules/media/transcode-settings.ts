@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { TRANSCODE_DEFAULTS, TRANSCODE_LIMITS, type TranscodeConfig } from '@nimbus/contract';
-import type { SettingsService } from '../settings/settings.service.ts';
+import type { SettingsRepo } from '../settings/settings.repo.ts';
 
 const KEY = 'transcodeConfig';
 
@@ -8,11 +8,11 @@ const KEY = 'transcodeConfig';
 export class TranscodeSettings {
   private cached: { value: TranscodeConfig; at: number } | undefined;
 
-  constructor(private readonly settings: SettingsService) {}
+  constructor(private readonly settings: SettingsRepo) {}
 
   async get(): Promise<TranscodeConfig> {
     if (this.cached && Date.now() - this.cached.at < 5000) return this.cached.value;
-    const stored = await this.settings.stored(KEY);
+    const stored = await this.settings.value(KEY);
     let value: TranscodeConfig = { ...TRANSCODE_DEFAULTS };
     if (stored !== undefined) {
       try {
@@ -27,7 +27,7 @@ export class TranscodeSettings {
 
   async set(value: Partial<TranscodeConfig>): Promise<TranscodeConfig> {
     const clean = normalize({ ...(await this.get()), ...value });
-    await this.settings.store(KEY, JSON.stringify(clean));
+    await this.settings.put(KEY, JSON.stringify(clean));
     this.cached = { value: clean, at: Date.now() };
     return clean;
   }

@@ -1,6 +1,6 @@
 import { ONLYOFFICE_DEFAULT_FORMATS } from '@nimbus/contract';
 import type { SecretBox } from '../../lib/secret-box.ts';
-import type { SettingsService } from '../settings/settings.service.ts';
+import type { SettingsRepo } from '../settings/settings.repo.ts';
 
 const KEY = 'officeConfig';
 
@@ -30,12 +30,12 @@ const DEFAULTS: StoredOfficeConfig = {
 /** The OnlyOffice settings (API-NOTES §1.12), one JSON value under a key of its own. */
 export class OfficeSettings {
   constructor(
-    private readonly settings: SettingsService,
+    private readonly settings: SettingsRepo,
     private readonly box: SecretBox,
   ) {}
 
   private async stored(): Promise<StoredOfficeConfig> {
-    const text = await this.settings.stored(KEY);
+    const text = await this.settings.value(KEY);
     if (text === undefined) return { ...DEFAULTS };
     try {
       return { ...DEFAULTS, ...(JSON.parse(text) as Partial<StoredOfficeConfig>) };
@@ -79,6 +79,6 @@ export class OfficeSettings {
             : this.box.seal(input.secret),
       format: input.format ? [...new Set(input.format.map((f) => f.toLowerCase()))] : before.format,
     };
-    await this.settings.store(KEY, JSON.stringify(next));
+    await this.settings.put(KEY, JSON.stringify(next));
   }
 }

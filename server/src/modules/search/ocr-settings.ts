@@ -1,6 +1,6 @@
 import { MAX_OCR_TASKS } from '@nimbus/contract';
 import { OCR_ENGINES, type OcrEngineName } from './content/ocr.ts';
-import type { SettingsService } from '../settings/settings.service.ts';
+import type { SettingsRepo } from '../settings/settings.repo.ts';
 
 /** OCR configuration (API-NOTES §1.12): on or off, parallel tasks, the engine preferred. */
 export interface OcrConfig {
@@ -18,11 +18,11 @@ const KEY = 'ocrConfig';
 export class OcrSettings {
   private cached: { value: OcrConfig; at: number } | undefined;
 
-  constructor(private readonly settings: SettingsService) {}
+  constructor(private readonly settings: SettingsRepo) {}
 
   async get(): Promise<OcrConfig> {
     if (this.cached && Date.now() - this.cached.at < 5000) return this.cached.value;
-    const stored = await this.settings.stored(KEY);
+    const stored = await this.settings.value(KEY);
     let value = OCR_DEFAULTS;
     if (stored !== undefined) {
       try {
@@ -38,7 +38,7 @@ export class OcrSettings {
   async set(value: OcrConfig): Promise<OcrConfig> {
     const clean = normalize(value);
     const text = JSON.stringify(clean);
-    await this.settings.store(KEY, text);
+    await this.settings.put(KEY, text);
     this.cached = { value: clean, at: Date.now() };
     return clean;
   }

@@ -27,13 +27,17 @@ export class SettingsRepo {
       .execute();
   }
 
-  /** Stores a value unless the key has one already (the first of two nodes racing wins). */
-  async insertOnce(key: string, value: string): Promise<void> {
+  /**
+   * Stores a value unless the key has one already, and answers the value that stands: when two
+   * nodes race, both get the first one's.
+   */
+  async putOnce(key: string, value: string): Promise<string> {
     await this.db
       .insertInto('setting')
       .values({ key, value, updatedAt: Date.now() })
       .onConflict((oc) => oc.column('key').doNothing())
       .execute();
+    return (await this.value(key)) ?? value;
   }
 
   /** Answers when the database does; throws when it cannot be reached. */

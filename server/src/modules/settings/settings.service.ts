@@ -63,7 +63,11 @@ const DEFAULTS: DriveSettings = {
 };
 
 export class SettingsService {
-  private readonly repo: SettingsRepo;
+  /**
+   * The setting rows; other modules keep JSON values under keys of their own through it (the
+   * OCR, transcoding and OnlyOffice setups, the share token key), handed over by services.ts.
+   */
+  readonly repo: SettingsRepo;
 
   constructor(db: Db) {
     this.repo = new SettingsRepo(db);
@@ -96,27 +100,6 @@ export class SettingsService {
 
   async set<K extends keyof DriveSettings>(key: K, value: DriveSettings[K]): Promise<void> {
     await this.repo.put(key, JSON.stringify(value));
-  }
-
-  // ---- what other modules keep here under keys of their own (the OCR setup, the token key) ----
-
-  /** The JSON text stored under a module's own key; undefined when there is none. */
-  stored(key: string): Promise<string | undefined> {
-    return this.repo.value(key);
-  }
-
-  /** Stores JSON text under a module's own key, replacing what was there. */
-  store(key: string, text: string): Promise<void> {
-    return this.repo.put(key, text);
-  }
-
-  /**
-   * Stores JSON text under a module's own key unless it has some already, and answers the text
-   * that stands: when two nodes race, both get the first one's.
-   */
-  async storeOnce(key: string, text: string): Promise<string> {
-    await this.repo.insertOnce(key, text);
-    return (await this.repo.value(key)) ?? text;
   }
 
   /** The drive's public record shown before sign-in. */

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SettingsService } from '../settings/settings.service.ts';
+import type { SettingsRepo } from '../settings/settings.repo.ts';
 
 /** The setting row holding the signing key: every node and every restart uses the same one. */
 const KEY_SETTING = 'share.tokenKey';
@@ -32,7 +32,7 @@ export class ShareTokens {
   private key: Buffer | null = null;
 
   constructor(
-    private readonly settings: SettingsService,
+    private readonly settings: SettingsRepo,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -40,8 +40,8 @@ export class ShareTokens {
     if (this.key) return this.key;
     // two nodes may race here: the first one's key stands and both use it
     const value =
-      (await this.settings.stored(KEY_SETTING)) ??
-      (await this.settings.storeOnce(
+      (await this.settings.value(KEY_SETTING)) ??
+      (await this.settings.putOnce(
         KEY_SETTING,
         JSON.stringify(randomBytes(32).toString('base64url')),
       ));
