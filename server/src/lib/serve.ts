@@ -8,8 +8,8 @@ import {
   type QueryOf,
 } from '@nimbus/contract';
 import { requireAuthority } from './access.ts';
+import { notLoggedIn } from './errors.ts';
 import type { Answer } from './reply.ts';
-import { actorOf } from '../modules/auth/auth.plugin.ts';
 
 /** A request to endpoint `E`: its query and body as the contract's schemas parsed them. */
 export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
@@ -34,7 +34,12 @@ export function serve<E extends Endpoint>(
     url: path,
     ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
     ...(authority
-      ? { preValidation: async (request) => requireAuthority(actorOf(request), authority) }
+      ? {
+          preValidation: async (request: FastifyRequest) => {
+            if (!request.actor) throw notLoggedIn();
+            requireAuthority(request.actor, authority);
+          },
+        }
       : {}),
     schema: {
       ...(query ? { querystring: query } : {}),
