@@ -1,7 +1,7 @@
 import type { OfficeConfigView } from '@nimbus/contract';
 import { useQuery } from '@tanstack/react-query';
 import { requestData } from '../../api/client';
-import { suffixOf } from '../files/file-kinds';
+import { suffixOf } from '../../lib/file-kinds';
 import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 
 export const documentKeys = { officeConfig: ['documents', 'office-config'] as const };

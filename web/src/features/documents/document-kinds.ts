@@ -1,5 +1,5 @@
 import { OFFICE_SUFFIXES } from '@nimbus/contract';
-import { suffixOf } from '../files/file-kinds';
+import { suffixOf } from '../../lib/file-kinds';
 import type { PreviewItem } from '../../actions/viewers';
 
 const OFFICE = new Set<string>(OFFICE_SUFFIXES);

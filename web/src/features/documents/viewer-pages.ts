@@ -1,5 +1,5 @@
 import type { PreviewItem, PreviewSource } from '../../actions/viewers';
-import { suffixOf } from '../files/file-kinds';
+import { suffixOf } from '../../lib/file-kinds';
 import { isOfficeDocument } from './document-kinds';
 
 /** The bundled viewer pages, at the Preview Config's built-in addresses (API-NOTES §1.12). */

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { suffixOf } from '../files/file-kinds';
+import { suffixOf } from '../../lib/file-kinds';
 import type { Viewer } from '../../actions/viewers';
 import { isOfficeDocument } from './document-kinds';
 

@@ -1,4 +1,4 @@
-import { isTextLike, suffixOf } from '../files/file-kinds';
+import { isTextLike, suffixOf } from '../../lib/file-kinds';
 import type { PreviewItem } from '../../actions/viewers';
 
 /**

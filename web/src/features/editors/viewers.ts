@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { FILE_AUTHORITY } from '../../actions/authorities';
-import { suffixOf } from '../files/file-kinds';
+import { suffixOf } from '../../lib/file-kinds';
 import { useSessionStore } from '../../stores/session';
 import { isEditableText } from './editable';
 import { iframeRuleFor } from '../../lib/iframe-rules';

@@ -45,8 +45,8 @@ import type {
   ViewMode,
 } from '../../actions/file-actions';
 import { clipboardMode } from './clipboard';
-import { FileIcon } from './components/FileIcon';
-import { isExtractable } from './file-kinds';
+import { FileIcon } from '../../components/FileIcon';
+import { isExtractable } from '../../lib/file-kinds';
 import { isMount, type FileItem } from './types';
 import { SORT_PROPS, type SortOrder, type SortProp } from '../../lib/view-kinds';
 

@@ -1,6 +1,6 @@
 import { OFFICE_SUFFIXES, RAW_PHOTO_SUFFIXES } from '@nimbus/contract';
 import type { QueryParams } from '../../api/query-string';
-import { suffixOf } from './file-kinds';
+import { suffixOf } from '../../lib/file-kinds';
 import type { PreviewItem } from '../../actions/viewers';
 import { ownerSource } from '../../actions/preview-sources';
 

@@ -1,6 +1,6 @@
 import type { Envelope, MediaInfo } from '@nimbus/contract';
 import { ApiError } from '../../api/client';
-import { iconKindOf } from '../files/file-kinds';
+import { iconKindOf } from '../../lib/file-kinds';
 import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 
 export const isVideo = (item: PreviewItem) =>

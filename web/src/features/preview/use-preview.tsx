@@ -3,7 +3,7 @@ import { Spin } from 'antd';
 import './preview.css';
 import { authorityCheck } from '../../actions/authorities';
 import { useUserInfo } from '../../api/account';
-import { suffixOf } from '../files/file-kinds';
+import { suffixOf } from '../../lib/file-kinds';
 import { NoPreviewDialog } from './components/NoPreviewDialog';
 import { parseIframeRules } from '../../lib/iframe-rules';
 import {

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { isExtractable, isTextLike, suffixOf } from '../files/file-kinds';
+import { isExtractable, isTextLike, suffixOf } from '../../lib/file-kinds';
 import { iframeRuleFor } from '../../lib/iframe-rules';
 import type { Viewer } from '../../actions/viewers';
 import { previewSuffix } from './use-preview';

@@ -11,7 +11,7 @@ import type { PublicFileView, ShareFacts } from '@nimbus/contract';
 import type { TFunction } from 'i18next';
 import { visibleEntries } from '../../actions/registry';
 import type { Action, ActionScope, Authority, MenuEntry } from '../../actions/types';
-import { isTextLike, isViewableImage } from '../files/file-kinds';
+import { isTextLike, isViewableImage } from '../../lib/file-kinds';
 
 /**
  * What a share lets its visitors do (spec §6): its download switch and its operation

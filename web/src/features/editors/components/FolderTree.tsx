@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, errorText } from '../../../api/client';
 import { feedback } from '../../../lib/feedback';
 import { addFile, fetchListRange } from '../../files/api';
-import { FileIcon } from '../../files/components/FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 import { isMount } from '../../files/types';
 import { isEditableText } from '../editable';
 

@@ -12,7 +12,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../../stores/app';
 import { startDownload } from '../../../api/bytes';
-import { FileIcon } from '../../files/components/FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 import type { PreviewItem, ViewerProps } from '../../../actions/viewers';
 import type { DocumentEditor } from '../use-document-editor';
 import { FolderTree } from './FolderTree';

@@ -2,7 +2,7 @@ import { CloseOutlined, CopyOutlined, ScissorOutlined, SnippetsOutlined } from '
 import { Button, Popover, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { clearClipboard, clipboardMode, removeFromClipboard, useFileClipboard } from '../clipboard';
-import { FileIcon } from './FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 
 /** Entries the tray's list shows; a whole folder may be on the clipboard. */
 const SHOWN = 200;

@@ -5,8 +5,8 @@ import { Link } from 'react-router';
 import { formatSize } from '../../../lib/format';
 import { sumSizes } from '../listing';
 import type { FileItem } from '../types';
-import { useFileFormat } from '../use-format';
-import { FileIcon } from './FileIcon';
+import { useFileFormat } from '../../../components/use-format';
+import { FileIcon } from '../../../components/FileIcon';
 import { useFileParts } from '../../../actions/file-parts';
 
 interface DetailsDrawerProps {

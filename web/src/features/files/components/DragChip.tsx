@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useDragStore } from '../drag';
-import { FileIcon } from './FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 
 /** Follows the pointer while items are dragged: what moves, and where it would go. */
 export function DragChip() {

@@ -15,7 +15,7 @@ import { useDragStore } from '../drag';
 import { useRubberBand } from '../hooks/use-rubber-band';
 import type { ItemLayout } from '../../../lib/selection';
 import { thumbnailUrl as driveThumbnailUrl } from '../thumbnails';
-import { useFileFormat } from '../use-format';
+import { useFileFormat } from '../../../components/use-format';
 import type { SortOrder, SortProp } from '../../../lib/view-kinds';
 import type {
   CollectionApi,

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { coverIsPage } from '../thumbnails';
 import type { CollectionItem } from './collection-types';
-import { FileIcon } from './FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 
 /**
  * An item's picture where `src` gives one (its thumbnail), else its icon. The icon shows until

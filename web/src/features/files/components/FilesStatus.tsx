@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
 import { sumSizes } from '../listing';
 import type { FileItem } from '../types';
-import { useFileFormat } from '../use-format';
+import { useFileFormat } from '../../../components/use-format';
 
 interface FilesStatusProps {
   items: FileItem[];

@@ -21,7 +21,7 @@ import { useFileParts } from '../../../actions/file-parts';
 import { useFileActions } from '../../../actions/file-registry';
 import { FILE_ACTIONS, type ActionContext, type FileAction, type ViewMode } from '../actions';
 import type { DropTarget } from '../drag';
-import { useFileFormat } from '../use-format';
+import { useFileFormat } from '../../../components/use-format';
 import { pathSegments, SORT_PROPS, type SortOrder, type SortProp } from '../../../lib/view-kinds';
 import { useActionMenuItems } from './ActionMenu';
 import { useFolderDrop } from './collection-item';

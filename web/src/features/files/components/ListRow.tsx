@@ -3,7 +3,7 @@ import { memo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { truncateName } from '../../../lib/format';
-import { iconKindOf } from '../file-kinds';
+import { iconKindOf } from '../../../lib/file-kinds';
 import {
   ItemCheck,
   MenuButton,
@@ -13,7 +13,7 @@ import {
   type ItemProps,
 } from './collection-item';
 import type { CollectionItem } from './collection-types';
-import { FileIcon } from './FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 import { RenameInput } from './RenameInput';
 import { TagChips } from './TagChips';
 import type { SortOrder, SortProp } from '../../../lib/view-kinds';

@@ -1,7 +1,7 @@
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { BULK_IDS } from '../api';
-import { useFileFormat } from '../use-format';
+import { useFileFormat } from '../../../components/use-format';
 
 export type BulkKind = 'trash' | 'restore' | 'sweep' | 'move' | 'copy';
 

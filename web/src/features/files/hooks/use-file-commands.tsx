@@ -23,7 +23,7 @@ import {
 } from '../api';
 import { putOnClipboard, removeFromClipboard, type ClipboardEntry } from '../clipboard';
 import type { CollectionApi } from '../components/collection-types';
-import { FileIcon } from '../components/FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 import { refreshListing } from '../listing-cache';
 import { freeName } from '../names';
 import { childPathOf, type FileItem } from '../types';

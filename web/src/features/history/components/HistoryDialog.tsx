@@ -13,7 +13,7 @@ import {
 } from '../../../api/versions';
 import { formatSize } from '../../../lib/format';
 import { startDownload } from '../../../api/bytes';
-import { isTextLike } from '../../files/file-kinds';
+import { isTextLike } from '../../../lib/file-kinds';
 import type { HistoryTarget } from '../history-dialog-store';
 
 /** What a version's text preview shows. */

@@ -11,7 +11,7 @@ import { useSessionStore } from '../../../stores/session';
 import { useUserInfo } from '../../../api/account';
 import { startDownload } from '../../../api/bytes';
 import { useExtractArchive } from '../../files/api';
-import { FileIcon } from '../../files/components/FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 import { fetchArchive, previewKeys } from '../api';
 import type { ViewerProps } from '../../../actions/viewers';
 

@@ -3,7 +3,7 @@ import { Button, Modal } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { startDownload } from '../../../api/bytes';
-import { FileIcon } from '../../files/components/FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 import type { PreviewItem } from '../../../actions/viewers';
 import '../preview.css';
 

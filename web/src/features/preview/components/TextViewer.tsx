@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
 import { useAppStore } from '../../../stores/app';
 import { startDownload } from '../../../api/bytes';
-import { FileIcon } from '../../files/components/FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 import { highlightLines, languageOf } from '../../../lib/highlight';
 import type { ViewerProps } from '../../../actions/viewers';
 import { TEXT_VIEW_MAX_BYTES, useTextStream } from '../use-text-stream';

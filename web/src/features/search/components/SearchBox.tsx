@@ -9,7 +9,7 @@ import { Badge, Button, Input, Popover, Spin, Tooltip, type InputRef } from 'ant
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { FileIcon } from '../../files/components/FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 import { useCurrentFolder } from '../../../stores/current-folder';
 import { useAppStore } from '../../../stores/app';
 import {

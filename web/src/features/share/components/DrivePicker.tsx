@@ -5,7 +5,7 @@ import { Breadcrumb, Button, Empty, List, Modal, Spin } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { requestPage } from '../../../api/client';
-import { FileIcon } from '../../files/components/FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 
 /** An item of the signed-in user's drive, as /api/list answers it: the fields the picker reads. */
 export type DriveItem = Pick<FileItem, 'id' | 'name' | 'path' | 'isFolder' | 'suffix'>;

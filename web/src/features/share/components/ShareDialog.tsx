@@ -37,7 +37,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client';
 import { copyText } from '../../../lib/clipboard';
-import { FileIcon } from '../../files/components/FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 import { cancelShares, folderHasShares, generateShare, shareKeys, shareOfFile } from '../api';
 import { shareLink, shareLinkWithCode } from '../links';
 import '../share.css';

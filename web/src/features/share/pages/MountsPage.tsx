@@ -26,7 +26,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { useAppStore } from '../../../stores/app';
 import { fileUrl } from '../../../api/bytes';
 import { fileKeys } from '../../files/api';
-import { FileIcon } from '../../files/components/FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 import { listMounts, removeMount, shareFolderQuery, shareKeys } from '../api';
 import { ShareBrowser } from '../components/ShareBrowser';
 import '../share.css';

@@ -25,7 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { copyText } from '../../../lib/clipboard';
-import { FileIcon } from '../../files/components/FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 import { cancelShares, listShares, shareKeys } from '../api';
 import { DrivePicker } from '../components/DrivePicker';
 import { ShareDialog, type ShareTarget } from '../components/ShareDialog';

@@ -17,7 +17,7 @@ import { avatarColor, avatarUrl } from '../../../lib/avatar';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
 import { FooterText } from '../../../components/FooterText';
-import { FileIcon } from '../../files/components/FileIcon';
+import { FileIcon } from '../../../components/FileIcon';
 import { shareFolderQuery, shareKeys, validShareCode } from '../api';
 import { MountDialog } from '../components/MountDialog';
 import { ShareBrowser } from '../components/ShareBrowser';

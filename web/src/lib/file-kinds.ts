@@ -7,7 +7,7 @@ import {
   isTextSuffix,
   type FileKind,
 } from '@nimbus/contract';
-import type { FileItem } from './types';
+import type { FileItem } from '@nimbus/contract';
 
 /** What the type icon shows (the contract's table, plus folders). */
 export type IconKind = FileKind | 'folder';

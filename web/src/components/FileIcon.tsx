@@ -1,6 +1,6 @@
 import { memo } from 'react';
-import { iconKindOf, iconLabelOf, type IconKind } from '../file-kinds';
-import type { FileItem } from '../types';
+import { iconKindOf, iconLabelOf, type IconKind } from '../lib/file-kinds';
+import type { FileItem } from '@nimbus/contract';
 
 /** One colour per kind; the page is drawn in it and the label reads white on top. */
 const COLORS: Record<Exclude<IconKind, 'folder'>, string> = {

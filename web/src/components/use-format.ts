@@ -6,9 +6,9 @@ import {
   formatSize,
   parseServerDate,
   relativeTime,
-} from '../../lib/format';
-import { iconKindOf } from './file-kinds';
-import type { FileItem } from './types';
+} from '../lib/format';
+import { iconKindOf } from '../lib/file-kinds';
+import type { FileItem } from '@nimbus/contract';
 
 /** Sizes, times and types in the reader's language. */
 export function useFileFormat() {
