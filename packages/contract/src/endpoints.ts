@@ -1,6 +1,7 @@
 import { auditApi } from './audit.ts';
 import { checkApi } from './check.ts';
 import type { Endpoint } from './endpoint.ts';
+import { searchHistoryApi } from './search.ts';
 import { tasksApi } from './tasks.ts';
 
 /**
@@ -12,4 +13,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(tasksApi),
   ...Object.values(auditApi),
   ...Object.values(checkApi),
+  ...Object.values(searchHistoryApi),
 ];

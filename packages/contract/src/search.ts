@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
 import { fileItem, SORT_ORDERS, SORT_PROPS } from './files.ts';
 import { tagItem } from './tags.ts';
 import { clientText, queryNumber } from './validation.ts';
@@ -116,3 +117,30 @@ export const ocrView = z.object({
   pdfText: z.boolean(),
 });
 export type OcrView = z.infer<typeof ocrView>;
+
+/** The search history's endpoints: each person's own recent searches. */
+export const searchHistoryApi = {
+  /** Recent searches, newest first; those containing `keyword` when it is given. */
+  recent: endpoint({
+    method: 'GET',
+    path: '/search/recentlySearchHistory',
+    query: searchHistoryQuery,
+    answer: searchHistory,
+    access: 'user',
+  }),
+  /** Forgets one search. */
+  forget: endpoint({
+    method: 'DELETE',
+    path: '/search/deleteSearchHistory',
+    query: searchHistoryItemQuery,
+    answer: null,
+    access: 'user',
+  }),
+  /** Forgets every search. */
+  forgetAll: endpoint({
+    method: 'DELETE',
+    path: '/search/deleteAllSearchHistory',
+    answer: null,
+    access: 'user',
+  }),
+};

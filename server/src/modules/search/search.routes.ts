@@ -2,16 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   answers,
-  confirms,
   ocrConfigBody,
   ocrView,
-  searchHistory,
-  searchHistoryItemQuery,
-  searchHistoryQuery,
+  searchHistoryApi,
   searchHits,
   searchQuery,
 } from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
+import { serve } from '../../lib/serve.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 
 /** Search (API-NOTES §1.13), search history and the OCR settings (§1.12). */
@@ -52,29 +50,17 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  api.get(
-    '/search/recentlySearchHistory',
-    { schema: { querystring: searchHistoryQuery, response: answers(searchHistory) } },
-    async (request) => ok(await search.recent(actorOf(request), request.query.keyword)),
+  serve(app, searchHistoryApi.recent, async (request) =>
+    ok(await search.recent(actorOf(request), request.query.keyword)),
   );
-
-  api.delete(
-    '/search/deleteSearchHistory',
-    { schema: { querystring: searchHistoryItemQuery, response: confirms } },
-    async (request) => {
-      await search.forget(actorOf(request), request.query.id);
-      return ok();
-    },
-  );
-
-  api.delete(
-    '/search/deleteAllSearchHistory',
-    { schema: { response: confirms } },
-    async (request) => {
-      await search.forgetAll(actorOf(request));
-      return ok();
-    },
-  );
+  serve(app, searchHistoryApi.forget, async (request) => {
+    await search.forget(actorOf(request), request.query.id);
+    return ok();
+  });
+  serve(app, searchHistoryApi.forgetAll, async (request) => {
+    await search.forgetAll(actorOf(request));
+    return ok();
+  });
 
   api.get(
     '/cloud/setting/ocr/config',

@@ -1,6 +1,7 @@
-import type { SearchHistoryItem, SearchHit } from '@nimbus/contract';
+import { searchHistoryApi, type SearchHistoryItem, type SearchHit } from '@nimbus/contract';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { api, requestPage } from '../../api/client';
+import { requestPage } from '../../api/client';
+import { callEndpoint } from '../../api/endpoints';
 import { onLiveMessage } from '../../api/events';
 import { queryClient } from '../../api/query-client';
 import type { QueryParams } from '../../api/query-string';
@@ -33,9 +34,9 @@ export function useSearchHistory(keyword: string, enabled: boolean) {
   return useQuery({
     queryKey: searchKeys.history(keyword),
     queryFn: async ({ signal }) => {
-      const rows = await api.get<SearchHistoryItem[]>(
-        '/search/recentlySearchHistory',
-        { keyword: keyword || undefined },
+      const rows: SearchHistoryItem[] | undefined = await callEndpoint(
+        searchHistoryApi.recent,
+        { query: { keyword: keyword || undefined } },
         { silent: true, signal },
       );
       return Array.isArray(rows) ? rows : [];
@@ -47,11 +48,11 @@ export function useSearchHistory(keyword: string, enabled: boolean) {
 }
 
 export async function deleteHistory(id: string): Promise<void> {
-  await api.delete('/search/deleteSearchHistory', { id }, { silent: true });
+  await callEndpoint(searchHistoryApi.forget, { query: { id } }, { silent: true });
 }
 
 export async function clearHistory(): Promise<void> {
-  await api.delete('/search/deleteAllSearchHistory', undefined, { silent: true });
+  await callEndpoint(searchHistoryApi.forgetAll, {}, { silent: true });
 }
 
 /** A few results while typing (not remembered in the history: page 2 of nothing). */
