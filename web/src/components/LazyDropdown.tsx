@@ -35,15 +35,21 @@ export function LazyDropdown({
     hadFocus.current = box.current?.contains(document.activeElement) ?? false;
   };
   const shown = useRef(false);
+  /** The menu is drawn: from then on its own trigger opens and closes it. */
+  const mounted = useRef(false);
   const show = (andOpen: boolean) => {
-    if (shown.current) return;
-    shown.current = true;
-    noteFocus();
-    setReady(true);
-    if (andOpen) setOpen(true);
+    if (!shown.current) {
+      shown.current = true;
+      noteFocus();
+      setReady(true);
+    }
+    // a click while the code is still on its way, or arrived but not yet drawn, opens the menu
+    // once it is drawn (the trigger shown meanwhile is the plain button)
+    if (andOpen && !mounted.current) setOpen(true);
   };
   const warm = () => void loadDropdown().then(() => show(false));
-  const keepFocus = useCallback(() => {
+  const onShown = useCallback(() => {
+    mounted.current = true;
     if (hadFocus.current) box.current?.querySelector<HTMLElement>('button, [tabindex]')?.focus();
   }, []);
   return (
@@ -59,7 +65,7 @@ export function LazyDropdown({
           <DropdownMenu {...props} tip={tip} open={open} onOpenChange={setOpen}>
             {button}
           </DropdownMenu>
-          <OnShown run={keepFocus} />
+          <OnShown run={onShown} />
         </Suspense>
       ) : (
         button
