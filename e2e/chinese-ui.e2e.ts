@@ -210,13 +210,16 @@ describe('the web app in Chinese', () => {
     expect(main.length + section.length + avatar.length).toBeGreaterThan(15);
 
     const visitByMenu = async (id: string, path: string) => {
-      const before = await page.evaluate(() => document.body.innerText);
+      // the page's own area, not the whole body: the breadcrumb follows the address at once,
+      // while the page before stays drawn until the new page's code has arrived
+      const content = () => page.locator('#main-content').innerText();
+      const before = await content();
       const moves = new URL(page.url()).pathname !== path;
       await page.getByTestId(`menu-${id}`).click();
       await page.waitForURL((url) => url.pathname === path);
       if (moves)
         await until(
-          async () => (await page.evaluate(() => document.body.innerText)) !== before,
+          async () => (await content()) !== before,
           `the page of ${path} replaces the one before`,
         );
       await checkPageAndTabs(path, found);
