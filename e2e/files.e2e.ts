@@ -336,6 +336,51 @@ describe('the file browser', () => {
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
 
+  it('copies two files and a folder at once; a second copy takes free names', async () => {
+    await api(server, 'POST', '/new_folder', {
+      token,
+      query: { currentDirectory: '/', filename: 'Copies' },
+    });
+    const chosen = ['Reports 2025', 'alpha.txt', 'beta.md'];
+    const before = (await namesIn('/Reports 2025')).sort();
+    expect(before.length).toBeGreaterThan(0);
+    const copySelection = async (replace: boolean) => {
+      await visit('/?vmode=list');
+      await item('alpha.txt').click();
+      await item('beta.md').click({ modifiers: ['Control'] });
+      await item('Reports 2025').click({ modifiers: ['Control'] });
+      expect(await page.getByTestId('selection-count').textContent()).toContain('3');
+      // the menu of one item of a selection acts on the whole selection
+      await item('beta.md').click({ button: 'right' });
+      await page.getByTestId('action-moveCopy').click();
+      const dialog = page.getByTestId('move-dialog');
+      await dialog.waitFor({ state: 'visible' });
+      await dialog.getByText('Copies', { exact: true }).click();
+      await clickWhenStill(page.getByTestId('move-dialog-copy'));
+      if (replace) await confirmDialog();
+      await dialog.waitFor({ state: 'hidden' });
+    };
+
+    await copySelection(false);
+    await until(async () => (await namesIn('/Copies')).length === 3, 'three copies');
+    expect((await namesIn('/Copies')).sort()).toEqual(chosen);
+    // the folder came with what it holds, and the originals stay where they were
+    expect((await namesIn('/Copies/Reports 2025')).sort()).toEqual(before);
+    expect(await namesIn('/')).toEqual(expect.arrayContaining(chosen));
+
+    // the same selection again: asked first, and what it replaces goes to the trash
+    await copySelection(true);
+    await until(async () => {
+      const trashed = await trashNames();
+      return chosen.every((name) => trashed.includes(name));
+    }, 'the replaced copies are in the trash');
+    expect((await namesIn('/Copies')).sort()).toEqual(chosen);
+    expect((await namesIn('/Copies/Reports 2025')).sort()).toEqual(before);
+    expect((await namesIn('/Reports 2025')).sort()).toEqual(before);
+    // the steps after this one count the trash from empty
+    await api(server, 'DELETE', '/clear-trash', { token });
+  });
+
   it('switches between list and grid, keeping the mode in the URL', async () => {
     // the notifications of the trash steps sit over the view buttons until they close
     await notificationsGone();
