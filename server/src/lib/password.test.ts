@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig, testConfig } from '../config.ts';
-import { PASSWORD_COST, hashPassword, placeholderHash, verifyPassword } from './password.ts';
+import {
+  PASSWORD_COST,
+  hashPassword,
+  placeholderHash,
+  verifyPassword,
+  weakerThan,
+} from './password.ts';
 
 const paramsOf = (hash: string) => hash.split('$').slice(0, 4).join('$');
 
@@ -37,5 +43,16 @@ describe('password hashes', () => {
   it('fold what looks the same to one form before hashing', async () => {
     const hash = await hashPassword('ｐａｓｓ', 10);
     expect(await verifyPassword('pass', hash)).toBe(true);
+  });
+
+  it('made with less work than the current cost are known as weaker', async () => {
+    const cheap = await hashPassword('x', 10);
+    expect(weakerThan(cheap, 10)).toBe(false);
+    expect(weakerThan(cheap, 11)).toBe(true);
+    expect(weakerThan(cheap)).toBe(true);
+    expect(weakerThan(await hashPassword('x', 12), 11)).toBe(false);
+    expect(weakerThan('scrypt$1024$4$1$salt$hash', 10)).toBe(true);
+    // not a hash this code made (an account that signs in elsewhere): never replaced
+    expect(weakerThan('!', 10)).toBe(false);
   });
 });

@@ -46,6 +46,17 @@ export function placeholderHash(cost = PASSWORD_COST): string {
   return `scrypt$${N}$${r}$${p}$${'A'.repeat(22)}$${'A'.repeat(43)}`;
 }
 
+/**
+ * Whether a stored hash was made with less work than `cost` asks (an older setting, or a
+ * test's lighter one): the next right password is hashed again at the current cost.
+ */
+export function weakerThan(stored: string, cost = PASSWORD_COST): boolean {
+  const [scheme, n, r, p] = stored.split('$');
+  if (scheme !== 'scrypt') return false;
+  const wanted = paramsOf(cost);
+  return Number(n) < wanted.N! || Number(r) < wanted.r! || Number(p) < wanted.p!;
+}
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, saltText, hashText] = stored.split('$');
   if (scheme !== 'scrypt' || !saltText || !hashText) return false;

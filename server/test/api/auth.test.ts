@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/lib/password.ts';
 import { ADMIN, call, login, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
 
 let t: TestApp;
@@ -112,6 +113,67 @@ describe('login', () => {
     }
     const res = await call(t.app, 'POST', '/login', { body: ADMIN });
     expect(res.body.code).toBe(22);
+  });
+});
+
+describe('password hashes of an older, lighter cost', () => {
+  it('are made again at the current cost by the next right password, in the app and over WebDAV', async () => {
+    const strong = await makeTestApp({ passwordCost: 11 });
+    try {
+      const admin = await setupAdmin(strong.app);
+      const bob = await makeUser(strong.app, admin.token, {
+        username: 'bob',
+        password: 'bob-secret-1',
+      });
+      const { db } = strong.database;
+      const stored = async () =>
+        db
+          .selectFrom('user')
+          .select(['passwordHash', 'passwordChangedAt'])
+          .where('id', '=', bob.userId)
+          .executeTakeFirstOrThrow();
+      const weaken = async () => {
+        await db
+          .updateTable('user')
+          .set({ passwordHash: await hashPassword('bob-secret-1', 10) })
+          .where('id', '=', bob.userId)
+          .execute();
+        return stored();
+      };
+      const cost = (hash: string) => hash.split('$')[1];
+
+      const weak = await weaken();
+      expect(cost(weak.passwordHash)).toBe('1024');
+      // a wrong password changes nothing
+      const wrong = await call(strong.app, 'POST', '/login', {
+        body: { username: 'bob', password: 'bob-secret-2' },
+      });
+      expect(wrong.status).toBe(401);
+      expect((await stored()).passwordHash).toBe(weak.passwordHash);
+
+      await login(strong.app, 'bob', 'bob-secret-1');
+      const after = await stored();
+      expect(cost(after.passwordHash)).toBe('2048');
+      // not a change of password: its date stays and the sessions open before go on
+      expect(after.passwordChangedAt).toBe(weak.passwordChangedAt);
+      expect((await call(strong.app, 'GET', '/user/info', { token: bob.token })).status).toBe(200);
+      await login(strong.app, 'bob', 'bob-secret-1');
+
+      // WebDAV's password sign-in does the same
+      await weaken();
+      const dav = await strong.app.inject({
+        method: 'PROPFIND',
+        url: '/webdav/',
+        headers: {
+          authorization: `Basic ${Buffer.from('bob:bob-secret-1').toString('base64')}`,
+          depth: '0',
+        },
+      });
+      expect(dav.statusCode).toBe(207);
+      expect(cost((await stored()).passwordHash)).toBe('2048');
+    } finally {
+      await strong.close();
+    }
   });
 });
 

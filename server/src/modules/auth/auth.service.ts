@@ -95,6 +95,8 @@ export class AuthService {
       if (!(await this.checkPassword(user, username, input.password, directory)))
         account = undefined;
       else if (!account) account = await this.provisionFromLdap(username);
+      else if (account.authSource !== 'ldap')
+        await this.users.strengthenHash(account, input.password);
     } catch (err) {
       await this.attempts.release(reservation);
       await sleepUntil(floor);

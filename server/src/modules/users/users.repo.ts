@@ -149,6 +149,17 @@ export class UsersRepo {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** A stronger hash of the same password: true when the hash was still the one read. */
+  async replacePasswordHash(id: string, before: string, after: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('user')
+      .set({ passwordHash: after })
+      .where('id', '=', id)
+      .where('passwordHash', '=', before)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   count(): Promise<number> {
     return this.db
       .selectFrom('user')

@@ -16,6 +16,7 @@ import {
   generatePassword,
   hashPassword,
   placeholderHash,
+  weakerThan,
   verifyPassword,
 } from '../../lib/password.ts';
 import { formatDateTime } from '../../lib/time.ts';
@@ -429,6 +430,18 @@ export class UsersService {
     }
     await this.setPassword(id, password);
     await this.endAccess(id, actor.sessionId);
+  }
+
+  /**
+   * After a right password: a hash made with less work than the configured cost is replaced by
+   * one at that cost (not a change of password: no session ends, the change date stays). A
+   * password changed meanwhile is left alone. Answers the hash now stored.
+   */
+  async strengthenHash(user: UserRow, password: string): Promise<string> {
+    if (!weakerThan(user.passwordHash, this.config.passwordCost)) return user.passwordHash;
+    const stronger = await hashPassword(password, this.config.passwordCost);
+    const replaced = await this.repo.replacePasswordHash(user.id, user.passwordHash, stronger);
+    return replaced ? stronger : user.passwordHash;
   }
 
   private async setPassword(id: string, password: string): Promise<void> {

@@ -92,10 +92,11 @@ export function basicAuthenticator(deps: {
     }
     if (!user || !valid) return null;
     await deps.attempts.release(reservation);
+    const passwordHash = await deps.users.strengthenHash(user, secret);
     if (remembered.size >= MAX_REMEMBERED) remembered.clear();
     remembered.set(key, {
       userId: user.id,
-      passwordHash: user.passwordHash,
+      passwordHash,
       until: Date.now() + REMEMBER_MS,
     });
     return deps.auth.actorFor(user.id);
