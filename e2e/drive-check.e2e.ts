@@ -201,6 +201,9 @@ describe('checking the drive from the web app', () => {
     expect(await findingRow(page, 'Used space').textContent()).toContain('Recounted.');
     // the large file's row still says 64 GiB: its size differs now, for a person to see
     expect(await findingRow(page, '/big.bin').textContent()).toContain('Size differs');
+    // the figures behind it, in the reader's language, where the pointer rests on the advice
+    const detail = () => findingRow(page, '/big.bin').locator('[title]').getAttribute('title');
+    expect(await detail()).toBe('The row says 64.00G; the stored file holds 0B.');
     expect(fs.existsSync(path.join(home, 'stray.bin'))).toBe(false);
     expect(await page.getByTestId('drive-check-summary').textContent()).toContain(
       '4 found, 2 repaired, 2 need a person.',
@@ -234,6 +237,9 @@ describe('checking the drive from the web app', () => {
     expect(text).toContain('检查云盘');
     expect(text).toContain('需要人工处理');
     expect(text).toContain('已修复');
+    expect(await findingRow(page, '/big.bin').locator('[title]').getAttribute('title')).toBe(
+      '记录为 64.00G，存储的文件为 0B。',
+    );
     await pictureOfFindings(page, 'drive-check-zh-phone');
     await page.mouse.move(0, PHONE.height - 1);
     await chooseTheme(page, 'dark');

@@ -13,6 +13,19 @@ export const CHECK_FINDING_KINDS = [
   'unfinished-journal',
 ] as const;
 
+/**
+ * What a finding's detail rests on: what the row says (`recorded`) against what was found
+ * (`actual`), bytes for sizes and the start of a SHA-256 for hashes; for a change a crash left
+ * unfinished, its kind and when it began.
+ */
+export const checkFacts = z.object({
+  recorded: z.union([z.number(), z.string()]).optional(),
+  actual: z.union([z.number(), z.string()]).optional(),
+  operation: z.string().optional(),
+  since: z.number().optional(),
+});
+export type CheckFacts = z.infer<typeof checkFacts>;
+
 /** One thing the check found: repaired, or left for a person. */
 export const checkFinding = z.object({
   kind: z.enum(CHECK_FINDING_KINDS),
@@ -21,7 +34,10 @@ export const checkFinding = z.object({
   userId: z.string(),
   /** A path in the user's tree, `trash/<id>`, `versions/<file>/<version>`… */
   item: z.string(),
+  /** In English, for the command line's table. */
   detail: z.string(),
+  /** The figures of the detail, for the web app to say it in the reader's language. */
+  facts: checkFacts.optional(),
   repaired: z.boolean(),
 });
 export type CheckFinding = z.infer<typeof checkFinding>;

@@ -130,6 +130,17 @@ describe('the consistency check', () => {
         `missing-bytes versions/${c}/${version}`,
       ].sort(),
     );
+    // the figures of each detail, for the web app to say in the reader's language
+    const facts = (kind: string) => found.findings.find((f) => f.kind === kind)?.facts;
+    expect(facts('size-differs')).toEqual({ recorded: 8, actual: 'charlie'.length });
+    expect(facts('folder-size')).toEqual({ recorded: 999, actual: expect.any(Number) });
+    expect(facts('used-space')).toMatchObject({ recorded: 12345 });
+    expect(facts('hash-differs')).toEqual({
+      recorded: expect.stringMatching(/^[0-9a-f]{12}$/),
+      actual: expect.stringMatching(/^[0-9a-f]{12}$/),
+    });
+    expect(facts('unfinished-journal')).toEqual({ operation: 'move', since: expect.any(Number) });
+    expect(facts('missing-bytes')).toBeUndefined();
     // without --full, a sample of 0 hashes nothing: the changed bytes go unseen
     const sampled = await checkDrive(db, store, { sample: 0 });
     expect(sampled.hashed).toBe(0);

@@ -110,6 +110,17 @@ const drive = {
         'used-space': 'Used space',
         'unfinished-journal': 'Unfinished change',
       },
+      details: {
+        'missing-bytes': 'The item has a row but no stored bytes.',
+        'stray-bytes': 'Stored bytes that no item owns.',
+        'kind-differs': 'The row and the stored bytes differ: one is a file, the other a folder.',
+        'size-differs': 'The row says {{recorded}}; the stored file holds {{actual}}.',
+        'hash-differs': 'The row says SHA-256 {{recorded}}…; the bytes hash to {{actual}}….',
+        'folder-size': 'The folder says {{recorded}}; the files below hold {{actual}}.',
+        'used-space': 'Used space says {{recorded}}; files and versions hold {{actual}}.',
+        'unfinished-journal':
+          'A change ({{operation}}) begun {{since}} was never finished; starting the server rolls it back.',
+      },
       todo: {
         'missing-bytes': 'Restore the bytes from a backup, or delete the item.',
         'stray-bytes': 'Repair moves them to lost+found.',

@@ -109,6 +109,16 @@ const driveZh: LocaleTree<typeof drive> = {
         'used-space': '已用空间',
         'unfinished-journal': '未完成的操作',
       },
+      details: {
+        'missing-bytes': '此项有记录，但没有存储的数据。',
+        'stray-bytes': '存储的数据不属于任何项目。',
+        'kind-differs': '记录与存储的数据不符：一个是文件，另一个是文件夹。',
+        'size-differs': '记录为 {{recorded}}，存储的文件为 {{actual}}。',
+        'hash-differs': '记录的 SHA-256 为 {{recorded}}…，数据的哈希为 {{actual}}…。',
+        'folder-size': '文件夹记录为 {{recorded}}，其下文件共 {{actual}}。',
+        'used-space': '已用空间记录为 {{recorded}}，文件和版本共 {{actual}}。',
+        'unfinished-journal': '{{since}} 开始的操作（{{operation}}）未完成；启动服务器会回滚它。',
+      },
       todo: {
         'missing-bytes': '请从备份恢复数据，或删除此项。',
         'stray-bytes': '修复会将其移到 lost+found。',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/index.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
-import type { CHECK_FINDING_KINDS } from '@nimbus/contract';
+import type { CHECK_FINDING_KINDS, CheckFacts } from '@nimbus/contract';
 import { CheckRepo, type CheckedRow } from './check.repo.ts';
 
 /** What the consistency check can find (docs/operations.md, "Consistency check"). */
@@ -15,6 +15,7 @@ export interface Finding {
   /** The item: a path in the user's tree, `trash/<id>`, `versions/<file>/<version>`… */
   item: string;
   detail: string;
+  facts?: CheckFacts;
   /** `--repair` made it right (recomputed, or the bytes moved to lost+found). */
   repaired: boolean;
 }
@@ -75,8 +76,16 @@ export async function checkDrive(
     if (stopped()) break;
     // the users' trees are most of the work, then the hashes
     options.progress?.(Math.floor((index / users.length) * 80), user.username);
-    const add = (kind: FindingKind, item: string, detail: string) => {
-      const finding = { kind, user: user.username, userId: user.id, item, detail, repaired: false };
+    const add = (kind: FindingKind, item: string, detail: string, facts?: CheckFacts) => {
+      const finding: Finding = {
+        kind,
+        user: user.username,
+        userId: user.id,
+        item,
+        detail,
+        ...(facts ? { facts } : {}),
+        repaired: false,
+      };
       findings.push(finding);
       return finding;
     };
@@ -123,6 +132,7 @@ export async function checkDrive(
           'size-differs',
           item,
           `the row says ${row.size} bytes, the stored file has ${stat.size}`,
+          { recorded: Number(row.size), actual: stat.size },
         );
       else if (row.hash) toHash.push({ user, row, at });
     };
@@ -198,6 +208,7 @@ export async function checkDrive(
             'size-differs',
             `versions/${key}`,
             `the row says ${version.storedSize} stored bytes, the stored file has ${stat.size}`,
+            { recorded: Number(version.storedSize), actual: stat.size },
           );
       }
     }
@@ -212,12 +223,14 @@ export async function checkDrive(
         'folder-size',
         f.item,
         `the row says ${f.recorded} bytes, the files below hold ${f.actual}`,
+        { recorded: f.recorded, actual: f.actual },
       );
     if (drift.used)
       add(
         'used-space',
         user.username,
         `used space says ${drift.used.recorded} bytes, files and versions hold ${drift.used.actual}`,
+        { recorded: drift.used.recorded, actual: drift.used.actual },
       );
   }
 
@@ -246,6 +259,7 @@ export async function checkDrive(
         userId: user.id,
         item: row.trashId === null ? `${row.path}${row.name}` : `trash/${row.trashId}`,
         detail: `the row says sha256 ${row.hash!.slice(0, 12)}…, the bytes hash to ${digest.slice(0, 12)}…`,
+        facts: { recorded: row.hash!.slice(0, 12), actual: digest.slice(0, 12) },
         repaired: false,
       });
   }
@@ -269,6 +283,7 @@ export async function checkDrive(
       userId: op.userId,
       item: `${op.kind} ${op.id}`,
       detail: `${op.kind} begun ${new Date(Number(op.createdAt)).toISOString()} never committed; starting the server rolls it back`,
+      facts: { operation: op.kind, since: Number(op.createdAt) },
       repaired: false,
     });
 

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatSize } from '../../../lib/format';
 import { useCancelDriveCheck, useDriveCheck, useStartDriveCheck } from '../api';
 
 /**
@@ -136,6 +136,19 @@ type Row = CheckFinding & { key: string };
 
 function CheckReport({ view }: { view: DriveCheckView }) {
   const { t } = useTranslation('settings');
+  /** The finding's detail in the reader's language, from its figures. */
+  const detailOf = ({ kind, facts = {} }: CheckFinding): string => {
+    const figure = (value: number | string | undefined) =>
+      typeof value === 'number' && kind !== 'hash-differs'
+        ? formatSize(value)
+        : String(value ?? '');
+    return t(`check.details.${kind}`, {
+      recorded: figure(facts.recorded),
+      actual: figure(facts.actual),
+      operation: facts.operation ?? '',
+      since: facts.since ? formatDateTime(new Date(facts.since)) : '',
+    });
+  };
   // at a phone's width the kind goes above the item, not in a column of its own
   const narrow = !Grid.useBreakpoint().sm;
   const report = view.report;
@@ -180,7 +193,7 @@ function CheckReport({ view }: { view: DriveCheckView }) {
           <Typography.Text
             type="secondary"
             style={{ display: 'block', fontSize: 12 }}
-            title={row.detail}
+            title={detailOf(row)}
           >
             {isRepaired ? t(`check.done.${row.kind}`) : t(`check.todo.${row.kind}`)}
           </Typography.Text>
