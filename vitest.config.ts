@@ -1,9 +1,12 @@
 import os from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // tests beside the server's sources are pure (no database): they run once, with the unit tests;
 // the server's API and integration tests run on both databases
 const serverTests = ['server/test/**/*.test.ts'];
+// the tests' own tooling, which needs no database: once, with the unit tests
+const toolingTests = ['server/test/leash.test.ts'];
+const notTooling = [...configDefaults.exclude, ...toolingTests];
 
 export default defineConfig({
   test: {
@@ -21,6 +24,7 @@ export default defineConfig({
             'web/src/**/*.test.ts',
             'web/build/**/*.test.ts',
             'bench/**/*.test.ts',
+            ...toolingTests,
           ],
           environment: 'node',
         },
@@ -29,6 +33,7 @@ export default defineConfig({
         test: {
           name: 'server-sqlite',
           include: serverTests,
+          exclude: notTooling,
           env: { NIMBUS_TEST_DIALECT: 'sqlite' },
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -38,6 +43,7 @@ export default defineConfig({
         test: {
           name: 'server-postgres',
           include: serverTests,
+          exclude: notTooling,
           env: { NIMBUS_TEST_DIALECT: 'postgres' },
           globalSetup: ['server/test/pg-global-setup.ts'],
           testTimeout: 60_000,

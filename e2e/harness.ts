@@ -12,6 +12,7 @@ import {
   type Locator,
   type Page,
 } from 'playwright-core';
+import { leash } from '../server/test/leash.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 export const screenshotDir = path.join(import.meta.dirname, 'screenshots');
@@ -83,6 +84,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (child.pid) leash(child.pid);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { programOrFail } from './tools.ts';
+import { leash } from './leash.ts';
 
 export const LDAP_BASE = 'dc=nimbus,dc=test';
 export const LDAP_ADMIN_DN = `cn=admin,${LDAP_BASE}`;
@@ -96,6 +97,7 @@ export async function startLdap(): Promise<LdapServer> {
   const child = spawn(slapd, ['-d', '0', '-f', conf, '-h', `ldap://127.0.0.1:${port}/`], {
     stdio: 'ignore',
   });
+  if (child.pid) leash(child.pid);
   try {
     await waitForPort(port, child);
   } catch (err) {

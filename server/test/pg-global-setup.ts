@@ -6,6 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest, openDatabase } from '../src/db/index.ts';
+import { leash } from './leash.ts';
 
 /**
  * Starts a throwaway PostgreSQL cluster for the test run: initdb + pg_ctl from the machine's
@@ -53,6 +54,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
   run('pg_ctl', ['-D', dataDir, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  // a run stopped by a signal skips the teardown: the cluster goes with it all the same
+  leash(Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]));
   const url = `postgres://postgres@127.0.0.1:${port}`;
   // one database migrated once for the run: each test app's database is a copy of it
   // (`create database … template`), which takes a fraction of running every migration again

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import { leash } from './leash.ts';
 
 // A real redis-server for the tests of several nodes; without the program those tests are
 // skipped, saying so.
@@ -31,6 +32,7 @@ export async function startRedis(): Promise<{ process: ChildProcess; url: string
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  if (child.pid) leash(child.pid);
   await new Promise<void>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);
