@@ -10,7 +10,8 @@ import {
 
 const paramsOf = (hash: string) => hash.split('$').slice(0, 4).join('$');
 
-describe('password hashes', () => {
+// a hash at the production cost is tens of milliseconds alone, seconds on a busy machine
+describe('password hashes', { timeout: 30_000 }, () => {
   it('are made with N = 2^15 by a running server, and with less work only in tests', () => {
     expect(PASSWORD_COST).toBe(15);
     expect(loadConfig({}).passwordCost).toBe(15);
