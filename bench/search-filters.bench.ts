@@ -437,6 +437,7 @@ async function measure(label: string, dataDir: string, databaseUrl?: string): Pr
 const keepDir = KEEP ? path.resolve(KEEP) : undefined;
 const work = keepDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-search-filters-'));
 // the cluster's own user reaches its folder through this one
+fs.mkdirSync(work, { recursive: true });
 fs.chmodSync(work, 0o755);
 let postgres: { url: string; stop: () => void } | undefined;
 try {
