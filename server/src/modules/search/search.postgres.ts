@@ -108,6 +108,29 @@ export class PostgresSearchRepo extends SearchRepo {
     );
   }
 
+  protected nameMember(q: SearchQuery) {
+    const where: RawBuilder<unknown>[] = [];
+    if (!q.name) {
+      where.push(sql`d.name_vec @@ ${tsQuery(q.terms)}::tsquery`);
+      if (q.verify) where.push(this.contains(sql.ref('d.name_norm'), foldName(q.keyword)));
+    } else {
+      if (q.name.terms.length > 0) where.push(sql`d.name_vec @@ ${tsQuery(q.name.terms)}::tsquery`);
+      for (const part of q.name.parts)
+        where.push(sql`d.name_norm like ${`%${escapeLike(part)}%`} escape '\\'`);
+    }
+    return where.length > 0 ? sql`(${sql.join(where, sql` and `)})` : sql`false`;
+  }
+
+  protected under(prefix: string) {
+    // compared byte by byte (the index's collation), below the folder is one range of it
+    return sql`f.path collate "C" >= ${prefix} and f.path collate "C" < ${`${prefix}\u{10ffff}`}
+      and substr(f.path, 1, ${[...prefix].length}) = ${prefix}`;
+  }
+
+  protected fileThenDoc() {
+    return sql`file f join search_doc d on d.file_id = f.id`;
+  }
+
   protected async joinedFrom() {
     return sql`best b join search_doc d on d.doc_key = b.doc_key join file f on f.id = d.file_id`;
   }

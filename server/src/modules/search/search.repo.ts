@@ -5,6 +5,9 @@ import { foldName } from './tokenize.ts';
 
 export * from './search-types.ts';
 
+/** A folder with at most this many rows below it is searched by reading them. */
+const SUBTREE_READ = 20_000;
+
 /**
  * The search index, as the services use it: its documents and stored text
  * (`search-docs.repo.ts`), the queues of the content lanes (`search-lanes.repo.ts`) and, here,
@@ -55,8 +58,150 @@ export abstract class SearchRepo extends SearchLanesRepo {
     where: RawBuilder<unknown>[],
   ): Promise<RawBuilder<unknown>>;
 
-  /** Any filter, any order (and every PostgreSQL query): matches joined with the file rows. */
+  /** The document `d` matches by name (a test on its row, or membership in the matches). */
+  protected abstract nameMember(q: SearchQuery, slot: number): RawBuilder<unknown>;
+
+  /**
+   * The file `f` is below the folder whose children have the path `prefix`: a range of the
+   * (user, path) index, checked exactly.
+   */
+  protected abstract under(prefix: string): RawBuilder<unknown>;
+
+  /** The tier of the document `d` (0 name, 1 tag, 2 content), null when it does not match. */
+  private tierOf(q: SearchQuery, slot: number): RawBuilder<unknown> | undefined {
+    const tests: RawBuilder<unknown>[] = [];
+    if (q.includeName) tests.push(sql`when ${this.nameMember(q, slot)} then 0`);
+    if (q.tagIds.length > 0)
+      tests.push(sql`when d.file_id in (select ft.file_id from file_tag ft
+        where ft.tag_id in (${sql.join(q.tagIds)})) then 1`);
+    if (q.includeContent) {
+      const verify = q.verify
+        ? sql`exists (select 1 from search_content c where c.doc_key = m.doc_key and ${this.contains(sql`lower(c.body)`, q.keyword)})`
+        : sql`1 = 1`;
+      tests.push(sql`when d.doc_key in (select m.doc_key from (${this.contentHits(q, slot)}) m
+        where ${verify}) then 2`);
+    }
+    return tests.length > 0 ? sql`case ${sql.join(tests, sql` `)} end` : undefined;
+  }
+
+  /** The filters' conditions on the file `f`, the folder's included. */
+  private fileFilters(q: SearchQuery): RawBuilder<unknown>[] {
+    const f = q.filters;
+    const where: RawBuilder<unknown>[] = [];
+    if (f.prefix && f.prefix !== '/') where.push(this.under(f.prefix));
+    if (f.fileType) where.push(sql`f.file_type = ${f.fileType}`);
+    if (f.isFolder !== undefined) where.push(sql`f.is_folder = ${f.isFolder ? 1 : 0}`);
+    if (f.isFavorite) where.push(sql`f.is_favorite = 1`);
+    if (f.tagId)
+      where.push(
+        sql`exists (select 1 from file_tag t where t.file_id = f.id and t.tag_id = ${f.tagId})`,
+      );
+    if (f.modifiedFrom !== undefined) where.push(sql`f.update_date >= ${f.modifiedFrom}`);
+    if (f.modifiedTo !== undefined) where.push(sql`f.update_date <= ${f.modifiedTo}`);
+    if (f.sizeMin !== undefined || f.sizeMax !== undefined) {
+      where.push(sql`f.is_folder = 0`);
+      if (f.sizeMin !== undefined) where.push(sql`f.size >= ${f.sizeMin}`);
+      if (f.sizeMax !== undefined) where.push(sql`f.size <= ${f.sizeMax}`);
+    }
+    return where;
+  }
+
+  /**
+   * The order of the results, over the columns of `x`. By relevance: name matches, then tag,
+   * then content matches; among names the one equal to the keyword, then those beginning with
+   * it (by name), then the rest; newest document first. Sorted: names beginning with the
+   * keyword first, then the column asked for, then the name, then the file id (so equal
+   * values always come in one order, whichever way the query was planned).
+   */
+  private orderOf(q: SearchQuery): RawBuilder<unknown> {
+    const key = q.name?.key ?? foldName(q.keyword);
+    const keyLength = [...key].length;
+    const prefixed = sql`x.tier = 0 and substr(x.name_norm, 1, ${keyLength}) = ${key}`;
+    if (q.sort)
+      return sql`case when ${prefixed} then 0 else 1 end,
+        x.sort_value ${sql.raw(q.sort.order === 'descending' ? 'desc' : 'asc')}, x.name asc,
+        x.file_id asc`;
+    return sql`x.tier, case when x.tier = 0 and x.name_norm = ${key} then 0
+        when ${prefixed} then 1 else 2 end,
+        case when ${prefixed} then x.name_norm end,
+        x.doc_key desc`;
+  }
+
+  /**
+   * Any filter, any order (and every PostgreSQL query). Planned from the most selective side:
+   * a folder of a few files is read whole and each of its files tested against the matches;
+   * otherwise the matches are joined with their file rows.
+   */
   protected async searchJoined(q: SearchQuery, slot: number): Promise<SearchPage> {
+    const tier = this.tierOf(q, slot);
+    if (!tier) return { hits: [], total: 0 };
+    const filters = this.fileFilters(q);
+    const sortColumn = q.sort
+      ? {
+          name: sql.ref('f.name'),
+          size: sql.ref('f.size'),
+          updateDate: sql.ref('f.update_date'),
+          uploadDate: sql.ref('f.upload_date'),
+        }[q.sort.prop]
+      : sql`0`;
+    const prefix = q.filters.prefix;
+    if (prefix && prefix !== '/' && (await this.smallSubtree(q.userId, prefix))) {
+      // from the folder: each of its files looked up in the matches
+      const rows = await sql<{ fileId: string; docKey: number; tier: number; total: number }>`
+        select x.file_id, x.doc_key, x.tier, count(*) over () as total from (
+          select f.id as file_id, d.doc_key as doc_key, ${tier} as tier,
+            d.name_norm as name_norm, f.name as name, ${sortColumn} as sort_value
+          from ${this.fileThenDoc()}
+          where f.user_id = ${q.userId} and f.trash_id is null and d.live = 1
+            and ${sql.join(filters, sql` and `)}
+        ) x where x.tier is not null
+        order by ${this.orderOf(q)}
+        limit ${q.limit} offset ${q.offset}`.execute(this.db);
+      return this.pageOf(rows.rows, async () => {
+        const counted = await sql<{ n: number }>`select count(*) as n from (
+            select ${tier} as tier from ${this.fileThenDoc()}
+            where f.user_id = ${q.userId} and f.trash_id is null and d.live = 1
+              and ${sql.join(filters, sql` and `)}) x where x.tier is not null`.execute(this.db);
+        return Number(counted.rows[0]?.n ?? 0);
+      });
+    }
+    return this.fromMatches(q, slot, filters, sortColumn);
+  }
+
+  /** `file f` joined with its document `d`, read in that order. */
+  protected abstract fileThenDoc(): RawBuilder<unknown>;
+
+  /** A folder's subtree holds few enough rows to be read whole. */
+  private async smallSubtree(userId: string, prefix: string): Promise<boolean> {
+    const counted = await sql<{ n: number }>`select count(*) as n from (
+        select 1 from file f where f.user_id = ${userId} and f.trash_id is null
+          and ${this.under(prefix)} limit ${SUBTREE_READ + 1}) x`.execute(this.db);
+    return Number(counted.rows[0]?.n ?? 0) <= SUBTREE_READ;
+  }
+
+  private async pageOf(
+    rows: Array<{ fileId: string; docKey: number; tier: number; total: number }>,
+    count: () => Promise<number>,
+  ): Promise<SearchPage> {
+    // a page past the end carries no total: count it
+    const total = rows.length > 0 ? Number(rows[0]!.total) : await count();
+    return {
+      hits: rows.map((r) => ({
+        fileId: r.fileId,
+        docKey: Number(r.docKey),
+        tier: Number(r.tier) as Tier,
+      })),
+      total,
+    };
+  }
+
+  /** The matches joined with their file rows. */
+  private async fromMatches(
+    q: SearchQuery,
+    slot: number,
+    filters: RawBuilder<unknown>[],
+    sortColumn: RawBuilder<unknown>,
+  ): Promise<SearchPage> {
     const branches: RawBuilder<unknown>[] = [];
     if (q.includeName) {
       const verify =
@@ -78,75 +223,28 @@ export abstract class SearchRepo extends SearchLanesRepo {
         sql`select m.doc_key as doc_key, 2 as tier from (${this.contentHits(q, slot)}) m where ${verify}`,
       );
     }
-    if (branches.length === 0) return { hits: [], total: 0 };
-
-    const f = q.filters;
     const where: RawBuilder<unknown>[] = [
       sql`f.user_id = ${q.userId}`,
       sql`f.trash_id is null`,
       sql`d.live = 1`,
+      ...filters,
     ];
-    if (f.prefix && f.prefix !== '/')
-      where.push(sql`substr(f.path, 1, ${[...f.prefix].length}) = ${f.prefix}`);
-    if (f.fileType) where.push(sql`f.file_type = ${f.fileType}`);
-    if (f.isFolder !== undefined) where.push(sql`f.is_folder = ${f.isFolder ? 1 : 0}`);
-    if (f.isFavorite) where.push(sql`f.is_favorite = 1`);
-    if (f.tagId)
-      where.push(
-        sql`exists (select 1 from file_tag t where t.file_id = f.id and t.tag_id = ${f.tagId})`,
-      );
-    if (f.modifiedFrom !== undefined) where.push(sql`f.update_date >= ${f.modifiedFrom}`);
-    if (f.modifiedTo !== undefined) where.push(sql`f.update_date <= ${f.modifiedTo}`);
-    if (f.sizeMin !== undefined || f.sizeMax !== undefined) {
-      where.push(sql`f.is_folder = 0`);
-      if (f.sizeMin !== undefined) where.push(sql`f.size >= ${f.sizeMin}`);
-      if (f.sizeMax !== undefined) where.push(sql`f.size <= ${f.sizeMax}`);
-    }
-
-    const columns = {
-      name: sql.ref('f.name'),
-      size: sql.ref('f.size'),
-      updateDate: sql.ref('f.update_date'),
-      uploadDate: sql.ref('f.upload_date'),
-    };
-    // names beginning with the keyword first: the one equal to it, then the others by name
-    // (by relevance), or in the order asked for (sorted)
-    const key = q.name?.key ?? foldName(q.keyword);
-    const keyLength = [...key].length;
-    const prefixed = sql`b.tier = 0 and substr(d.name_norm, 1, ${keyLength}) = ${key}`;
-    const order = q.sort
-      ? sql`case when ${prefixed} then 0 else 1 end,
-          ${columns[q.sort.prop]} ${sql.raw(q.sort.order === 'descending' ? 'desc' : 'asc')}, f.name asc`
-      : sql`b.tier, case when b.tier = 0 and d.name_norm = ${key} then 0
-          when ${prefixed} then 1 else 2 end,
-          case when ${prefixed} then d.name_norm end,
-          b.doc_key desc`;
-
     const from = await this.joinedFrom(q, slot, where);
-    const body = sql`from ${from} where ${sql.join(where, sql` and `)}`;
     const hits = sql`with hits as (${sql.join(branches, sql` union all `)}),
       best as (select doc_key, min(tier) as tier from hits group by doc_key)`;
+    const inner = sql`select f.id as file_id, b.doc_key as doc_key, b.tier as tier,
+        d.name_norm as name_norm, f.name as name, ${sortColumn} as sort_value
+      from ${from} where ${sql.join(where, sql` and `)}`;
     const rows = await sql<{ fileId: string; docKey: number; tier: number; total: number }>`${hits}
-      select f.id as file_id, b.doc_key as doc_key, b.tier as tier, count(*) over () as total
-      ${body}
-      order by ${order}
+      select x.file_id, x.doc_key, x.tier, count(*) over () as total from (${inner}) x
+      order by ${this.orderOf(q)}
       limit ${q.limit} offset ${q.offset}`.execute(this.db);
-    let total = rows.rows.length > 0 ? Number(rows.rows[0]!.total) : 0;
-    if (rows.rows.length === 0 && q.offset > 0) {
-      // a page past the end carries no total: count it
-      const counted = await sql<{ n: number }>`${hits} select count(*) as n ${body}`.execute(
+    return this.pageOf(rows.rows, async () => {
+      const counted = await sql<{ n: number }>`${hits} select count(*) as n from (${inner}) x`.execute(
         this.db,
       );
-      total = Number(counted.rows[0]?.n ?? 0);
-    }
-    return {
-      hits: rows.rows.map((r) => ({
-        fileId: r.fileId,
-        docKey: Number(r.docKey),
-        tier: Number(r.tier) as Tier,
-      })),
-      total,
-    };
+      return Number(counted.rows[0]?.n ?? 0);
+    });
   }
 
   /** Browsing with filters only (no keyword): the user's live files that pass them. */

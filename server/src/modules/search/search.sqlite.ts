@@ -349,48 +349,24 @@ export class SqliteSearchRepo extends SearchRepo {
       where search_content_fts match ${ftsQuery(q.terms)} and rowid between ${lo} and ${hi}`;
   }
 
-  /**
-   * SQLite plans without statistics and would walk all of the user's files: the joins are
-   * ordered by hand, from the matches, or from the folder when it holds fewer files.
-   */
-  protected async joinedFrom(q: SearchQuery, slot: number, where: RawBuilder<unknown>[]) {
-    const f = q.filters;
-    let from = sql`best b cross join search_doc d cross join file f`;
-    where.push(sql`d.doc_key = b.doc_key`, sql`f.id = d.file_id`);
-    if (f.prefix && f.prefix !== '/') {
-      const end = `${f.prefix}\u{10ffff}`;
-      const inFolder = await this.db
-        .selectFrom('file')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('userId', '=', q.userId)
-        .where('path', '>=', f.prefix)
-        .where('path', '<', end)
-        .executeTakeFirstOrThrow();
-      if (Number(inFolder.n) < (await this.estimateHits(q, slot))) {
-        from = sql`file f cross join search_doc d cross join best b`;
-        where.push(sql`f.path >= ${f.prefix}`, sql`f.path < ${end}`);
-      }
-    }
-    return from;
+  protected nameMember(q: SearchQuery, slot: number) {
+    // an uncorrelated IN: the matches are found once, then looked up per row
+    return sql`d.doc_key in (${this.nameSet(q, slot)})`;
   }
 
-  /** About how many documents match (names and text), counted in the index. */
-  private async estimateHits(q: SearchQuery, slot: number) {
-    const [lo, hi] = this.range(slot);
-    let total = 0;
-    if (q.includeName) {
-      const counted = await sql<{
-        n: number;
-      }>`select count(*) as n from (${this.nameSet(q, slot)})`.execute(this.db);
-      total += Number(counted.rows[0]?.n ?? 0);
-    }
-    if (q.includeContent) {
-      const counted = await sql<{ n: number }>`select count(*) as n from search_content_fts
-        where search_content_fts match ${ftsQuery(q.terms)} and rowid between ${lo} and ${hi}`.execute(
-        this.db,
-      );
-      total += Number(counted.rows[0]?.n ?? 0);
-    }
-    return total;
+  protected under(prefix: string) {
+    // paths compare as their UTF-8 bytes: below the folder is one range of the path index
+    return sql`f.path >= ${prefix} and f.path < ${`${prefix}\u{10ffff}`}
+      and substr(f.path, 1, ${[...prefix].length}) = ${prefix}`;
+  }
+
+  protected fileThenDoc() {
+    return sql`file f cross join search_doc d on d.file_id = f.id`;
+  }
+
+  /** SQLite plans without statistics: the joins are ordered by hand, from the matches. */
+  protected async joinedFrom(_q: SearchQuery, _slot: number, where: RawBuilder<unknown>[]) {
+    where.push(sql`d.doc_key = b.doc_key`, sql`f.id = d.file_id`);
+    return sql`best b cross join search_doc d cross join file f`;
   }
 }
