@@ -23,6 +23,7 @@ import * as m021 from './021-audit-second-factor.ts';
 import * as m022 from './022-name-substring-search.ts';
 import * as m023 from './023-menus-of-the-original.ts';
 import * as m024 from './024-file-kinds.ts';
+import * as m025 from './025-search-plans.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '022-name-substring-search': m022,
   '023-menus-of-the-original': m023,
   '024-file-kinds': m024,
+  '025-search-plans': m025,
 };
 
 export const migrationProvider: MigrationProvider = {

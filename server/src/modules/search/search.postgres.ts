@@ -127,6 +127,14 @@ export class PostgresSearchRepo extends SearchRepo {
       and substr(f.path, 1, ${[...prefix].length}) = ${prefix}`;
   }
 
+  protected startsWith(column: RawBuilder<unknown>, key: string) {
+    return sql`${column} like ${`${escapeLike(key)}%`} escape '\\'`;
+  }
+
+  protected docThenFile() {
+    return sql`search_doc d join file f on f.id = d.file_id`;
+  }
+
   protected fileThenDoc() {
     return sql`file f join search_doc d on d.file_id = f.id`;
   }

@@ -1,12 +1,23 @@
 import { sql, type RawBuilder } from 'kysely';
 import { SearchLanesRepo } from './search-lanes.repo.ts';
-import type { SearchFilters, SearchPage, SearchQuery, SortProp, Tier } from './search-types.ts';
+import {
+  hasFilters,
+  type SearchFilters,
+  type SearchPage,
+  type SearchQuery,
+  type SortProp,
+  type Tier,
+} from './search-types.ts';
 import { foldName } from './tokenize.ts';
 
 export * from './search-types.ts';
 
 /** A folder with at most this many rows below it is searched by reading them. */
 const SUBTREE_READ = 20_000;
+/** Sorted searches with fewer matches than this join them with their files instead of walking. */
+const WALK_MIN_MATCHES = 3_000;
+/** The columns a user's live files are indexed by (migration 025), so sorted searches walk them. */
+const WALKED = new Set<SortProp>(['updateDate', 'size']);
 
 /**
  * The search index, as the services use it: its documents and stored text
@@ -165,8 +176,78 @@ export abstract class SearchRepo extends SearchLanesRepo {
         return Number(counted.rows[0]?.n ?? 0);
       });
     }
+    if (q.sort && WALKED.has(q.sort.prop) && !hasFilters(q.filters)) {
+      const walked = await this.sortedWalk(q, slot, tier, sortColumn);
+      if (walked) return walked;
+    }
     return this.fromMatches(q, slot, filters, sortColumn);
   }
+
+  /**
+   * Sorted, without filters: the total is counted in the indexes of the matches alone, and the
+   * page is read by walking the user's files in the order asked for (an index on the user and
+   * the column), each looked up in the matches, until the page is full; names beginning with
+   * the keyword first, read the same way or, when few, from the name index. Left to the join
+   * when the matches are few (the walk would read many files for each match).
+   */
+  private async sortedWalk(
+    q: SearchQuery,
+    slot: number,
+    tier: RawBuilder<unknown>,
+    sortColumn: RawBuilder<unknown>,
+  ): Promise<SearchPage | undefined> {
+    const branches = this.matchBranches(q, slot);
+    const counted = await sql<{ n: number }>`with hits as (${sql.join(branches, sql` union all `)})
+      select count(*) as n from (select doc_key from hits group by doc_key) x`.execute(this.db);
+    const total = Number(counted.rows[0]?.n ?? 0);
+    const key = q.name?.key ?? foldName(q.keyword);
+    if (total <= WALK_MIN_MATCHES || !key) return undefined;
+    const want = q.offset + q.limit;
+    const direction = sql.raw(q.sort!.order === 'descending' ? 'desc' : 'asc');
+    const prefixed = this.startsWith(sql.ref('d.name_norm'), key);
+    type Row = { fileId: string; docKey: number; tier: number };
+    let first: Row[] = [];
+    if (q.includeName) {
+      const few = await sql<{ n: number }>`select count(*) as n from (select 1 from search_doc d
+          where d.user_id = ${q.userId} and d.live = 1 and ${prefixed}
+          limit ${WALK_MIN_MATCHES + 1}) x`.execute(this.db);
+      const fromNames = Number(few.rows[0]?.n ?? 0) <= WALK_MIN_MATCHES;
+      const rows = await sql<Row>`select f.id as file_id, d.doc_key as doc_key, 0 as tier
+        from ${fromNames ? this.docThenFile() : this.fileThenDoc()}
+        where f.user_id = ${q.userId} and f.trash_id is null and d.user_id = ${q.userId}
+          and d.live = 1 and ${prefixed} and ${this.nameMember(q, slot)}
+        order by ${sortColumn} ${direction}, f.name asc, f.id asc
+        limit ${want}`.execute(this.db);
+      first = rows.rows;
+    }
+    let rest: Row[] = [];
+    if (first.length < want) {
+      const rows = await sql<Row>`select x.file_id, x.doc_key, x.tier from (
+          select f.id as file_id, d.doc_key as doc_key, ${tier} as tier, d.name_norm as name_norm,
+            ${sortColumn} as sort_value, f.name as name
+          from ${this.fileThenDoc()}
+          where f.user_id = ${q.userId} and f.trash_id is null and d.live = 1
+        ) x where x.tier is not null
+          and not (x.tier = 0 and ${this.startsWith(sql.ref('x.name_norm'), key)})
+        order by x.sort_value ${direction}, x.name asc, x.file_id asc
+        limit ${want - first.length}`.execute(this.db);
+      rest = rows.rows;
+    }
+    return {
+      hits: [...first, ...rest].slice(q.offset, want).map((r) => ({
+        fileId: r.fileId,
+        docKey: Number(r.docKey),
+        tier: Number(r.tier) as Tier,
+      })),
+      total,
+    };
+  }
+
+  /** `column` begins with `key` (through an index where one serves). */
+  protected abstract startsWith(column: RawBuilder<unknown>, key: string): RawBuilder<unknown>;
+
+  /** `search_doc d` joined with its file `f`, read in that order. */
+  protected abstract docThenFile(): RawBuilder<unknown>;
 
   /** `file f` joined with its document `d`, read in that order. */
   protected abstract fileThenDoc(): RawBuilder<unknown>;
@@ -195,13 +276,8 @@ export abstract class SearchRepo extends SearchLanesRepo {
     };
   }
 
-  /** The matches joined with their file rows. */
-  private async fromMatches(
-    q: SearchQuery,
-    slot: number,
-    filters: RawBuilder<unknown>[],
-    sortColumn: RawBuilder<unknown>,
-  ): Promise<SearchPage> {
+  /** The user's live documents that match, each with its tier (a document may repeat). */
+  private matchBranches(q: SearchQuery, slot: number): RawBuilder<unknown>[] {
     const branches: RawBuilder<unknown>[] = [];
     if (q.includeName) {
       const verify =
@@ -213,16 +289,29 @@ export abstract class SearchRepo extends SearchLanesRepo {
     if (q.tagIds.length > 0) {
       branches.push(sql`select d.doc_key as doc_key, 1 as tier from file_tag ft
         join search_doc d on d.file_id = ft.file_id
-        where ft.tag_id in (${sql.join(q.tagIds)}) and d.user_id = ${q.userId}`);
+        where ft.tag_id in (${sql.join(q.tagIds)}) and d.user_id = ${q.userId} and d.live = 1`);
     }
     if (q.includeContent) {
       const verify = q.verify
         ? sql`exists (select 1 from search_content c where c.doc_key = m.doc_key and ${this.contains(sql`lower(c.body)`, q.keyword)})`
         : sql`1 = 1`;
       branches.push(
-        sql`select m.doc_key as doc_key, 2 as tier from (${this.contentHits(q, slot)}) m where ${verify}`,
+        sql`select m.doc_key as doc_key, 2 as tier from (${this.contentHits(q, slot)}) m
+          where ${verify} and exists (select 1 from search_doc cd where cd.doc_key = m.doc_key
+            and cd.user_id = ${q.userId} and cd.live = 1)`,
       );
     }
+    return branches;
+  }
+
+  /** The matches joined with their file rows. */
+  private async fromMatches(
+    q: SearchQuery,
+    slot: number,
+    filters: RawBuilder<unknown>[],
+    sortColumn: RawBuilder<unknown>,
+  ): Promise<SearchPage> {
+    const branches = this.matchBranches(q, slot);
     const where: RawBuilder<unknown>[] = [
       sql`f.user_id = ${q.userId}`,
       sql`f.trash_id is null`,
@@ -240,9 +329,9 @@ export abstract class SearchRepo extends SearchLanesRepo {
       order by ${this.orderOf(q)}
       limit ${q.limit} offset ${q.offset}`.execute(this.db);
     return this.pageOf(rows.rows, async () => {
-      const counted = await sql<{ n: number }>`${hits} select count(*) as n from (${inner}) x`.execute(
-        this.db,
-      );
+      const counted = await sql<{
+        n: number;
+      }>`${hits} select count(*) as n from (${inner}) x`.execute(this.db);
       return Number(counted.rows[0]?.n ?? 0);
     });
   }

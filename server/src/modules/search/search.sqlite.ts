@@ -350,14 +350,29 @@ export class SqliteSearchRepo extends SearchRepo {
   }
 
   protected nameMember(q: SearchQuery, slot: number) {
-    // an uncorrelated IN: the matches are found once, then looked up per row
-    return sql`d.doc_key in (${this.nameSet(q, slot)})`;
+    // pieces are read in the row's folded name; terms (and exact searches) through an
+    // uncorrelated IN: the index's matches are found once, then looked up per row
+    if (!q.name) return sql`d.doc_key in (${this.nameSet(q, slot)})`;
+    const [lo, hi] = this.range(slot);
+    const tests = q.name.parts.map((p) => sql`instr(d.name_norm, ${p}) > 0`);
+    if (q.name.terms.length > 0)
+      tests.push(sql`d.doc_key in (select rowid from search_name_fts
+        where search_name_fts match ${ftsQuery(q.name.terms)} and rowid between ${lo} and ${hi})`);
+    return tests.length > 0 ? sql`(${sql.join(tests, sql` and `)})` : sql`0`;
   }
 
   protected under(prefix: string) {
     // paths compare as their UTF-8 bytes: below the folder is one range of the path index
     return sql`f.path >= ${prefix} and f.path < ${`${prefix}\u{10ffff}`}
       and substr(f.path, 1, ${[...prefix].length}) = ${prefix}`;
+  }
+
+  protected startsWith(column: RawBuilder<unknown>, key: string) {
+    return sql`(${column} >= ${key} and ${column} < ${`${key}\u{10ffff}`})`;
+  }
+
+  protected docThenFile() {
+    return sql`search_doc d cross join file f on f.id = d.file_id`;
   }
 
   protected fileThenDoc() {
