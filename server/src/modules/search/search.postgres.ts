@@ -135,6 +135,10 @@ export class PostgresSearchRepo extends SearchRepo {
     return sql`search_doc d join file f on f.id = d.file_id`;
   }
 
+  protected fileBy() {
+    return sql`file f`;
+  }
+
   protected fileThenDoc() {
     return sql`file f join search_doc d on d.file_id = f.id`;
   }

@@ -12,12 +12,16 @@ import { foldName } from './tokenize.ts';
 
 export * from './search-types.ts';
 
+/** The file indexes a search plan reads: below a folder, or by a column (migration 025). */
+export type FileIndex = 'path' | 'updateDate' | 'size';
+
 /** A folder with at most this many rows below it is searched by reading them. */
 const SUBTREE_READ = 20_000;
 /** Sorted searches with fewer matches than this join them with their files instead of walking. */
 const WALK_MIN_MATCHES = 3_000;
 /** The columns a user's live files are indexed by (migration 025), so sorted searches walk them. */
 const WALKED = new Set<SortProp>(['updateDate', 'size']);
+const isWalked = (prop: SortProp): prop is 'updateDate' | 'size' => WALKED.has(prop);
 
 /**
  * The search index, as the services use it: its documents and stored text
@@ -162,7 +166,7 @@ export abstract class SearchRepo extends SearchLanesRepo {
         select x.file_id, x.doc_key, x.tier, count(*) over () as total from (
           select f.id as file_id, d.doc_key as doc_key, ${tier} as tier,
             d.name_norm as name_norm, f.name as name, ${sortColumn} as sort_value
-          from ${this.fileThenDoc()}
+          from ${this.fileThenDoc('path')}
           where f.user_id = ${q.userId} and f.trash_id is null and d.live = 1
             and ${sql.join(filters, sql` and `)}
         ) x where x.tier is not null
@@ -170,13 +174,13 @@ export abstract class SearchRepo extends SearchLanesRepo {
         limit ${q.limit} offset ${q.offset}`.execute(this.db);
       return this.pageOf(rows.rows, async () => {
         const counted = await sql<{ n: number }>`select count(*) as n from (
-            select ${tier} as tier from ${this.fileThenDoc()}
+            select ${tier} as tier from ${this.fileThenDoc('path')}
             where f.user_id = ${q.userId} and f.trash_id is null and d.live = 1
               and ${sql.join(filters, sql` and `)}) x where x.tier is not null`.execute(this.db);
         return Number(counted.rows[0]?.n ?? 0);
       });
     }
-    if (q.sort && WALKED.has(q.sort.prop) && !hasFilters(q.filters)) {
+    if (q.sort && isWalked(q.sort.prop) && !hasFilters(q.filters)) {
       const walked = await this.sortedWalk(q, slot, tier, sortColumn);
       if (walked) return walked;
     }
@@ -206,33 +210,51 @@ export abstract class SearchRepo extends SearchLanesRepo {
     const direction = sql.raw(q.sort!.order === 'descending' ? 'desc' : 'asc');
     const prefixed = this.startsWith(sql.ref('d.name_norm'), key);
     type Row = { fileId: string; docKey: number; tier: number };
+    const walk = async (where: RawBuilder<unknown>, tierOf: RawBuilder<unknown>, n: number) => {
+      // walked in the column's order alone (the index's), stopping at `n`; then the rows equal
+      // to the last one's value are read whole, so every group of equal values is complete
+      // and the final order (name, then id) is exact
+      const cols = sql`f.id as file_id, d.doc_key as doc_key, ${tierOf} as tier,
+        ${sortColumn} as sort_value, f.name as name`;
+      const from = sql`from ${this.fileThenDoc(q.sort!.prop as FileIndex)}
+        where f.user_id = ${q.userId} and f.trash_id is null and d.live = 1 and ${where}`;
+      const back = sql.raw(q.sort!.order === 'descending' ? 'asc' : 'desc');
+      const rows = await sql<Row>`with page as (
+          select ${cols} ${from} order by ${sortColumn} ${direction} limit ${n}),
+        edge as (select sort_value from page order by sort_value ${back} limit 1)
+        select x.file_id, x.doc_key, x.tier from (
+          select * from page
+          union select ${cols} ${from} and ${sortColumn} = (select sort_value from edge)
+        ) x order by x.sort_value ${direction}, x.name asc, x.file_id asc
+        limit ${n}`.execute(this.db);
+      return rows.rows;
+    };
     let first: Row[] = [];
     if (q.includeName) {
       const few = await sql<{ n: number }>`select count(*) as n from (select 1 from search_doc d
           where d.user_id = ${q.userId} and d.live = 1 and ${prefixed}
           limit ${WALK_MIN_MATCHES + 1}) x`.execute(this.db);
-      const fromNames = Number(few.rows[0]?.n ?? 0) <= WALK_MIN_MATCHES;
-      const rows = await sql<Row>`select f.id as file_id, d.doc_key as doc_key, 0 as tier
-        from ${fromNames ? this.docThenFile() : this.fileThenDoc()}
-        where f.user_id = ${q.userId} and f.trash_id is null and d.user_id = ${q.userId}
-          and d.live = 1 and ${prefixed} and ${this.nameMember(q, slot)}
-        order by ${sortColumn} ${direction}, f.name asc, f.id asc
-        limit ${want}`.execute(this.db);
-      first = rows.rows;
+      const match = sql`d.user_id = ${q.userId} and ${prefixed} and ${this.nameMember(q, slot)}`;
+      if (Number(few.rows[0]?.n ?? 0) <= WALK_MIN_MATCHES) {
+        // few names begin with the keyword: read from the name index, sorted
+        const rows = await sql<Row>`select f.id as file_id, d.doc_key as doc_key, 0 as tier
+          from ${this.docThenFile()}
+          where f.user_id = ${q.userId} and f.trash_id is null and d.live = 1 and ${match}
+          order by ${sortColumn} ${direction}, f.name asc, f.id asc
+          limit ${want}`.execute(this.db);
+        first = rows.rows;
+      } else first = await walk(match, sql`0`, want);
     }
     let rest: Row[] = [];
-    if (first.length < want) {
-      const rows = await sql<Row>`select x.file_id, x.doc_key, x.tier from (
-          select f.id as file_id, d.doc_key as doc_key, ${tier} as tier, d.name_norm as name_norm,
-            ${sortColumn} as sort_value, f.name as name
-          from ${this.fileThenDoc()}
-          where f.user_id = ${q.userId} and f.trash_id is null and d.live = 1
-        ) x where x.tier is not null
-          and not (x.tier = 0 and ${this.startsWith(sql.ref('x.name_norm'), key)})
-        order by x.sort_value ${direction}, x.name asc, x.file_id asc
-        limit ${want - first.length}`.execute(this.db);
-      rest = rows.rows;
-    }
+    if (first.length < want)
+      rest = await walk(
+        q.includeName
+          ? sql`(${tier}) is not null
+            and not (${this.nameMember(q, slot)} and ${this.startsWith(sql.ref('d.name_norm'), key)})`
+          : sql`(${tier}) is not null`,
+        tier,
+        want - first.length,
+      );
     return {
       hits: [...first, ...rest].slice(q.offset, want).map((r) => ({
         fileId: r.fileId,
@@ -250,12 +272,15 @@ export abstract class SearchRepo extends SearchLanesRepo {
   protected abstract docThenFile(): RawBuilder<unknown>;
 
   /** `file f` joined with its document `d`, read in that order. */
-  protected abstract fileThenDoc(): RawBuilder<unknown>;
+  protected abstract fileThenDoc(index: FileIndex): RawBuilder<unknown>;
+
+  /** `file f`, read through the index named (where the database takes a hint). */
+  protected abstract fileBy(index: FileIndex): RawBuilder<unknown>;
 
   /** A folder's subtree holds few enough rows to be read whole. */
   private async smallSubtree(userId: string, prefix: string): Promise<boolean> {
     const counted = await sql<{ n: number }>`select count(*) as n from (
-        select 1 from file f where f.user_id = ${userId} and f.trash_id is null
+        select 1 from ${this.fileBy('path')} where f.user_id = ${userId} and f.trash_id is null
           and ${this.under(prefix)} limit ${SUBTREE_READ + 1}) x`.execute(this.db);
     return Number(counted.rows[0]?.n ?? 0) <= SUBTREE_READ;
   }

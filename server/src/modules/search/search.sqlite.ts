@@ -7,6 +7,7 @@ import {
   hasFilters,
   nameMatches,
   type DocSource,
+  type FileIndex,
   type SearchPage,
   type SearchQuery,
   type Tier,
@@ -375,8 +376,21 @@ export class SqliteSearchRepo extends SearchRepo {
     return sql`search_doc d cross join file f on f.id = d.file_id`;
   }
 
-  protected fileThenDoc() {
-    return sql`file f cross join search_doc d on d.file_id = f.id`;
+  /**
+   * Named: the statistics SQLite samples (`analysis_limit`) can make a user's rows look few,
+   * and the plan would read all of them through another index.
+   */
+  protected fileBy(index: FileIndex) {
+    const name = {
+      path: 'file_path_idx',
+      updateDate: 'file_live_user_update_date_idx',
+      size: 'file_live_user_size_idx',
+    }[index];
+    return sql`file f indexed by ${sql.raw(name)}`;
+  }
+
+  protected fileThenDoc(index: FileIndex) {
+    return sql`${this.fileBy(index)} cross join search_doc d on d.file_id = f.id`;
   }
 
   /** SQLite plans without statistics: the joins are ordered by hand, from the matches. */
