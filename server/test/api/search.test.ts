@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { NewFileRow } from '../../src/modules/files/files.repo.ts';
 import { ADMIN, call, makeUser, putFile, type TestApp, useAdminApp } from '../harness.ts';
 import { docx, epub, pptx, textPdf, xlsx } from '../search-fixtures.ts';
 import { hasProgram, requireTool, skipWithout } from '../tools.ts';
@@ -449,6 +450,71 @@ describe('privacy and options', () => {
     // filters without a keyword list what passes them
     expect(await names('', { queryFileType: 'image' })).toEqual(['alpha photo.png']);
     expect((await search('')).count).toBe(0);
+  });
+});
+
+describe('sorted search over many matches', () => {
+  it('orders equal values by name, then id, whichever way the search is planned', async () => {
+    // enough matches that a sorted search walks the files in order; a size filter that keeps
+    // every file makes the same search join the matches instead: both answer the same
+    const { files, db, searchIndex } = t.app.services;
+    const other = await newFolder('other');
+    const base = Date.now() - 86_400_000;
+    const row = (name: string, i: number, parentId: string, path: string): NewFileRow => ({
+      id: crypto.randomUUID(),
+      userId: admin.userId,
+      parentId,
+      name,
+      path,
+      isFolder: 0,
+      size: 1 + (i % 5),
+      contentType: 'application/gzip',
+      suffix: 'gz',
+      fileType: 'archive',
+      hash: null,
+      uploadDate: base,
+      updateDate: base + (i % 400),
+      isFavorite: 0,
+      media: null,
+      childrenCount: 0,
+      trashId: null,
+      trashedAt: null,
+    });
+    const rows: NewFileRow[] = [];
+    for (let i = 0; i < 4800; i++)
+      rows.push(row(i % 3 ? `walk-${i}.gz` : `a-walk-${i}.gz`, i, '0', '/'));
+    // the same names, sizes and dates in another folder: only the id tells them apart
+    for (const i of [1, 2, 3]) rows.push(row(`walk-${i}.gz`, i, other, '/other/'));
+    for (let i = 0; i < rows.length; i += 500)
+      await db.transaction().execute((trx) => files.repo.insertMany(rows.slice(i, i + 500), trx));
+    await searchIndex.indexMissing();
+
+    const key = (r: NewFileRow, prop: 'size' | 'updateDate') => r[prop];
+    for (const [prop, order] of [
+      ['size', 'descending'],
+      ['size', 'ascending'],
+      ['updateDate', 'descending'],
+      ['updateDate', 'ascending'],
+    ] as const) {
+      const sign = order === 'descending' ? -1 : 1;
+      const expected = [...rows].sort(
+        (a, b) =>
+          Number(!a.name.startsWith('walk')) - Number(!b.name.startsWith('walk')) ||
+          sign * (key(a, prop) - key(b, prop)) ||
+          (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+          (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      );
+      for (const pageIndex of [1, 2, 64, 65]) {
+        const query = { sortableProp: prop, order, pageIndex, pageSize: 50 };
+        const walked = await search('walk', query);
+        const joined = await search('walk', { ...query, querySizeMin: 0 });
+        const want = expected.slice((pageIndex - 1) * 50, pageIndex * 50).map((r) => r.id);
+        expect(walked.hits.map((h) => h.id)).toEqual(want);
+        expect(joined.hits.map((h) => h.id)).toEqual(want);
+        expect(walked.count).toBe(rows.length);
+        expect(joined.count).toBe(rows.length);
+      }
+    }
   });
 });
 
