@@ -2,6 +2,7 @@ import { auditApi } from './audit.ts';
 import { checkApi } from './check.ts';
 import type { Endpoint } from './endpoint.ts';
 import { searchHistoryApi } from './search.ts';
+import { tagsApi } from './tags.ts';
 import { tasksApi } from './tasks.ts';
 
 /**
@@ -14,4 +15,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(auditApi),
   ...Object.values(checkApi),
   ...Object.values(searchHistoryApi),
+  ...Object.values(tagsApi),
 ];

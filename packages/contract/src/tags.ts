@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_TAG_COLOR } from './constants.ts';
+import { endpoint } from './endpoint.ts';
 import { listField } from './validation.ts';
 
 export const TAG_NAME_MAX_LENGTH = 32;
@@ -102,3 +103,89 @@ export type SetTagsBody = z.input<typeof setTagsBody>;
 export const tagList = z.array(tagItem);
 /** The tags of each file asked about, by file id. */
 export const tagsByFile = z.record(z.string(), z.array(tagItem));
+
+// ---- endpoints ------------------------------------------------------------------------------
+
+/** The fields of a tag to add or change sent as a JSON body (or, form-style, in the query). */
+const tagFieldsBody = tagFields.nullish();
+
+/** Tags (API-NOTES §1.10) and file tagging (§1.5 setTag, updateTag, deleteTag). */
+export const tagsApi = {
+  /** The person's tags in their order. */
+  list: endpoint({ method: 'GET', path: '/tag/list', answer: tagList, access: 'user' }),
+  /** One tag, by `tagId` (or `id`). */
+  info: endpoint({
+    method: 'GET',
+    path: '/tag/info',
+    query: tagInfoQuery,
+    answer: tagItem,
+    access: 'user',
+  }),
+  /** The tags of some files: the tag dialog and the details drawer show them. */
+  ofFiles: endpoint({
+    method: 'GET',
+    path: '/tag/fileTags',
+    query: fileTagsQuery,
+    answer: tagsByFile,
+    access: 'user',
+  }),
+  /** A new tag. */
+  add: endpoint({
+    method: 'POST',
+    path: '/tag/add',
+    query: tagFields,
+    body: tagFieldsBody,
+    answer: tagItem,
+    access: 'user',
+  }),
+  /** A tag's new name or colour. */
+  update: endpoint({
+    method: 'PUT',
+    path: '/tag/update',
+    query: tagFields,
+    body: tagFieldsBody,
+    answer: tagItem,
+    access: 'user',
+  }),
+  /** The same, under the original client's name. */
+  updateOriginal: endpoint({
+    method: 'PUT',
+    path: '/updateTag',
+    query: tagFields,
+    body: tagFieldsBody,
+    answer: tagItem,
+    access: 'user',
+  }),
+  /** Deletes tags (taking them off every file). */
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/tag/delete',
+    query: tagDeleteQuery,
+    answer: null,
+    access: 'user',
+  }),
+  /** The same, under the original client's name. */
+  removeOriginal: endpoint({
+    method: 'DELETE',
+    path: '/deleteTag',
+    query: tagDeleteOneQuery,
+    answer: null,
+    access: 'user',
+  }),
+  /** The tags' new order. */
+  sort: endpoint({
+    method: 'POST',
+    path: '/tag/sort',
+    body: tagSortBody,
+    answer: tagList,
+    access: 'user',
+  }),
+  /** The tags of some files: tags put on (new ones created by name) and taken off. */
+  setOnFiles: endpoint({
+    method: 'POST',
+    path: '/setTag',
+    body: setTagsBody,
+    answer: tagList,
+    access: 'user',
+  }),
+};

@@ -121,17 +121,20 @@ export const textField = (max: number) =>
  * of at most `maxItems` items of at most `maxLength` characters.
  */
 export const listField = (maxItems = 1000, maxLength = 64) =>
-  z.preprocess(
-    (v) => {
-      if (v === undefined || v === null || v === '') return [];
-      const items = Array.isArray(v) ? v : [v];
-      return items
-        .flatMap((x) => String(x).split(','))
-        .map((x) => x.trim())
-        .filter(Boolean);
-    },
-    z.array(z.string().max(maxLength)).max(maxItems),
-  );
+  z
+    .preprocess(
+      (v: string | number | readonly (string | number)[] | null | undefined) => {
+        if (v === undefined || v === null || v === '') return [];
+        const items = Array.isArray(v) ? v : [v];
+        return items
+          .flatMap((x) => String(x).split(','))
+          .map((x) => x.trim())
+          .filter(Boolean);
+      },
+      z.array(z.string().max(maxLength)).max(maxItems),
+    )
+    // a sender may leave the field out (the typed client too): it is the empty list
+    .default([]);
 
 // ---- names and paths a client encoded itself -------------------------------------------------
 

@@ -1,6 +1,6 @@
-import type { SetTagsBody, TagItem } from '@nimbus/contract';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client';
+import { tagsApi, type BodyIn, type TagItem } from '@nimbus/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { callEndpoint } from '../../api/endpoints';
 import { onLiveMessage } from '../../api/events';
 import { queryClient } from '../../api/query-client';
 import { useSessionStore } from '../../stores/session';
@@ -35,7 +35,7 @@ export function useTags() {
   return useQuery({
     queryKey: tagKeys.list,
     queryFn: async ({ signal }) => {
-      const tags = await api.get<Tag[]>('/tag/list', { userId }, { silent: true, signal });
+      const tags = await callEndpoint(tagsApi.list, {}, { silent: true, signal });
       return Array.isArray(tags) ? tags : [];
     },
     enabled: Boolean(userId),
@@ -49,9 +49,9 @@ export function useFileTags(fileIds: readonly string[], enabled = true) {
   return useQuery({
     queryKey: tagKeys.files(fileIds),
     queryFn: async ({ signal }) =>
-      (await api.get<Record<string, Tag[]>>(
-        '/tag/fileTags',
-        { fileIds: [...fileIds] },
+      (await callEndpoint(
+        tagsApi.ofFiles,
+        { query: { fileIds: [...fileIds] } },
         { silent: true, signal },
       )) ?? {},
     enabled: enabled && fileIds.length > 0,
@@ -61,18 +61,47 @@ export function useFileTags(fileIds: readonly string[], enabled = true) {
 
 const quiet = { silent: true } as const;
 
-export const addTag = (input: { name: string; color: string }) =>
-  api.post<Tag>('/tag/add', input, quiet);
-
-export const updateTag = (input: { id: string; name: string; color: string }) =>
-  api.put<Tag>('/tag/update', input, quiet);
-
-export const deleteTags = (ids: string[]) => api.delete('/tag/delete', { tagIds: ids }, quiet);
-
-export const sortTags = (ids: string[]) => api.post<Tag[]>('/tag/sort', ids, quiet);
-
-export const setFileTags = (input: SetTagsBody) => api.post<Tag[]>('/setTag', input, quiet);
-
-export function refreshTags(): Promise<void> {
-  return queryClient.invalidateQueries({ queryKey: tagKeys.all });
+/** Every change of tags: what shows tags reloads once it is done, whether it worked or not. */
+function useTagChange<Input, Output>(change: (input: Input) => Promise<Output>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: change,
+    onSettled: () => client.invalidateQueries({ queryKey: tagKeys.all }),
+  });
 }
+
+/** Adds a tag, or changes one when `id` is given. */
+export const useSaveTag = () =>
+  useTagChange((input: { id?: string; name: string; color: string }) =>
+    input.id
+      ? callEndpoint(tagsApi.update, { body: input }, quiet)
+      : callEndpoint(tagsApi.add, { body: { name: input.name, color: input.color } }, quiet),
+  );
+
+export const useDeleteTags = () =>
+  useTagChange((ids: string[]) => callEndpoint(tagsApi.remove, { query: { tagIds: ids } }, quiet));
+
+/** The tags' new order; the list shows it at once, before the server confirms it. */
+export function useSortTags() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (ids: string[]) => callEndpoint(tagsApi.sort, { body: ids }, quiet),
+    onMutate: (ids) => {
+      const byId = new Map((client.getQueryData<Tag[]>(tagKeys.list) ?? []).map((t) => [t.id, t]));
+      client.setQueryData<Tag[]>(
+        tagKeys.list,
+        ids.flatMap((id, sort) => {
+          const tag = byId.get(id);
+          return tag ? [{ ...tag, sort }] : [];
+        }),
+      );
+    },
+    onSettled: () => client.invalidateQueries({ queryKey: tagKeys.all }),
+  });
+}
+
+/** The tags of some files: tags put on (new ones created by name) and taken off. */
+export const useSetFileTags = () =>
+  useTagChange((body: BodyIn<typeof tagsApi.setOnFiles>) =>
+    callEndpoint(tagsApi.setOnFiles, { body }, quiet),
+  );

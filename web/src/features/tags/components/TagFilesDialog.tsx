@@ -2,7 +2,7 @@ import { DEFAULT_TAG_COLOR } from '@nimbus/contract';
 import { App, Modal, Select, Tag as TagChip } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { refreshTags, setFileTags, useFileTags, useTags, type Tag } from '../api';
+import { useFileTags, useSetFileTags, useTags, type Tag } from '../api';
 import { tagErrorMessage, tagNameError } from '../rules';
 import type { TagTarget } from '../tag-dialog-store';
 
@@ -20,7 +20,7 @@ function TagFilesForm({ targets, onClose }: TagFilesDialogProps) {
   const current = useFileTags(ids);
   const [chosen, setChosen] = useState<string[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const setFileTags = useSetFileTags();
 
   // what the files have now: every tag any of them has
   const initial = useMemo(() => {
@@ -44,20 +44,16 @@ function TagFilesForm({ targets, onClose }: TagFilesDialogProps) {
     const problem = check(value);
     setError(problem);
     if (problem) return;
-    setSaving(true);
     try {
-      await setFileTags({
+      await setFileTags.mutateAsync({
         fileIds: ids,
         tagList: value.map((v) => (byId.has(v) ? { id: v } : { name: v.trim() })),
         removeTagIds: initial.filter((id) => !value.includes(id)),
       });
-      await refreshTags();
       void message.success(t('dialog.saved'));
       onClose();
     } catch (err) {
       setError(tagErrorMessage(t, err));
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -74,7 +70,7 @@ function TagFilesForm({ targets, onClose }: TagFilesDialogProps) {
       onOk={() => void save()}
       okText={t('save')}
       cancelText={t('cancel')}
-      confirmLoading={saving}
+      confirmLoading={setFileTags.isPending}
       okButtonProps={{ disabled: current.isPending, 'data-testid': 'tag-dialog-save' }}
       destroyOnHidden
       data-testid="tag-dialog"

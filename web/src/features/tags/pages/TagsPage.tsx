@@ -8,22 +8,12 @@ import {
   TagsOutlined,
 } from '@ant-design/icons';
 import { DEFAULT_TAG_COLOR, TAG_NAME_MAX_LENGTH } from '@nimbus/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, ColorPicker, Input, Skeleton, Tooltip } from 'antd';
 import { useState, type DragEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
-import {
-  addTag,
-  deleteTags,
-  refreshTags,
-  sortTags,
-  tagKeys,
-  updateTag,
-  useTags,
-  type Tag,
-} from '../api';
+import { useDeleteTags, useSaveTag, useSortTags, useTags, type Tag } from '../api';
 import { tagErrorMessage, tagNameError } from '../rules';
 import '../tags.css';
 
@@ -40,28 +30,19 @@ function TagEditor({ initial, others, onDone }: TagEditorProps) {
   const [name, setName] = useState(initial?.name ?? '');
   const [color, setColor] = useState(initial?.color ?? DEFAULT_TAG_COLOR);
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const saveTag = useSaveTag();
   const check = () => tagNameError(t, name, others);
 
   const save = async () => {
     const problem = check();
     setError(problem);
     if (problem) return;
-    setSaving(true);
     try {
-      if (initial) {
-        await updateTag({ id: initial.id, name: name.trim(), color });
-        void message.success(t('modified'));
-      } else {
-        await addTag({ name: name.trim(), color });
-        void message.success(t('added'));
-      }
-      await refreshTags();
+      await saveTag.mutateAsync({ id: initial?.id, name: name.trim(), color });
+      void message.success(t(initial ? 'modified' : 'added'));
       onDone();
     } catch (err) {
       setError(tagErrorMessage(t, err));
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -115,7 +96,7 @@ function TagEditor({ initial, others, onDone }: TagEditorProps) {
       </div>
       <Button
         type="primary"
-        loading={saving}
+        loading={saveTag.isPending}
         onMouseDown={(e) => e.preventDefault()}
         onClick={() => void save()}
         data-testid="tag-save"
@@ -133,33 +114,24 @@ function TagEditor({ initial, others, onDone }: TagEditorProps) {
 function TagManager() {
   const { t } = useTranslation('tags');
   const { message, modal } = App.useApp();
-  const queryClient = useQueryClient();
   const { data: tags = [], isPending } = useTags();
+  const sortTags = useSortTags();
+  const deleteTags = useDeleteTags();
   const [editing, setEditing] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const [dragged, setDragged] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
 
-  const reorder = async (ids: string[]) => {
-    const byId = new Map(tags.map((tag) => [tag.id, tag]));
-    queryClient.setQueryData<Tag[]>(
-      tagKeys.list,
-      ids.map((id, sort) => ({ ...byId.get(id)!, sort })),
-    );
-    try {
-      await sortTags(ids);
-      void message.success(t('orderUpdated'));
-    } catch (err) {
-      void message.error(tagErrorMessage(t, err));
-    } finally {
-      await refreshTags();
-    }
-  };
+  const reorder = (ids: string[]) =>
+    sortTags.mutate(ids, {
+      onSuccess: () => void message.success(t('orderUpdated')),
+      onError: (err) => void message.error(tagErrorMessage(t, err)),
+    });
 
   const move = (id: string, to: number) => {
     const ids = tags.map((tag) => tag.id).filter((x) => x !== id);
     ids.splice(Math.max(0, Math.min(ids.length, to)), 0, id);
-    void reorder(ids);
+    reorder(ids);
   };
 
   const onDrop = (event: DragEvent, target: string) => {
@@ -183,12 +155,10 @@ function TagManager() {
       cancelText: t('cancel'),
       onOk: async () => {
         try {
-          await deleteTags([tag.id]);
+          await deleteTags.mutateAsync([tag.id]);
           void message.success(t('deleted'));
         } catch (err) {
           void message.error(tagErrorMessage(t, err));
-        } finally {
-          await refreshTags();
         }
       },
     });
