@@ -1,6 +1,7 @@
 import { auditApi } from './audit.ts';
 import { checkApi } from './check.ts';
 import type { Endpoint } from './endpoint.ts';
+import { menusApi, rolesApi } from './menus.ts';
 import { searchHistoryApi } from './search.ts';
 import { tagsApi } from './tags.ts';
 import { tasksApi } from './tasks.ts';
@@ -16,4 +17,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(checkApi),
   ...Object.values(searchHistoryApi),
   ...Object.values(tagsApi),
+  ...Object.values(menusApi),
+  ...Object.values(rolesApi),
 ];

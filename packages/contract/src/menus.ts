@@ -5,7 +5,8 @@ import {
   ROLE_NAME_MAX_LENGTH,
   ROLE_REMARKS_MAX_LENGTH,
 } from './constants.ts';
-import { recordIdSchema } from './users.ts';
+import { endpoint } from './endpoint.ts';
+import { idsQuery, recordIdSchema } from './users.ts';
 import { flag, queryNumber } from './validation.ts';
 
 /** A menu (or a button's authority) of the menu tree. */
@@ -81,3 +82,111 @@ export const roleBody = z.object({
     .max(1000, 'at most 1000 menus'),
 });
 export const roleUpdateBody = roleBody.partial().extend({ id: recordIdSchema });
+
+type IdsIn = z.input<typeof idsQuery>['ids'];
+
+/** The ids to delete: `ids`, or the name the original client used (`menuIds`, `roleIds`). */
+const idsOrAlias = <Alias extends string>(alias: Alias) =>
+  z.preprocess(
+    (q: { ids?: IdsIn } & { [K in Alias]?: IdsIn }) => ({
+      ids: q?.ids ?? (q as Record<Alias, IdsIn> | undefined)?.[alias],
+    }),
+    idsQuery,
+  );
+
+/** The menu tree and the roles built from it (administrators). */
+export const menusApi = {
+  /** The menus the caller's roles grant, as a tree: its sidebars, top bar and avatar menu. */
+  tree: endpoint({ method: 'GET', path: '/menu/tree', answer: menuList, access: 'user' }),
+  /** Every menu. */
+  list: endpoint({
+    method: 'GET',
+    path: '/menu/list',
+    answer: menuList,
+    access: 'user',
+    authority: 'sys:menu:list',
+  }),
+  /** Every authority some menu names. */
+  authorities: endpoint({
+    method: 'GET',
+    path: '/menu/authorities',
+    answer: authorityList,
+    access: 'user',
+    authority: 'sys:menu:list',
+  }),
+  info: endpoint({
+    method: 'GET',
+    path: '/menu/info',
+    query: menuInfoQuery,
+    answer: menuNode,
+    access: 'user',
+    authority: 'sys:menu:list',
+  }),
+  add: endpoint({
+    method: 'POST',
+    path: '/menu/add',
+    body: menuBody,
+    answer: menuNode,
+    access: 'user',
+    authority: 'sys:menu:update',
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/menu/update',
+    body: menuUpdateBody,
+    answer: menuNode,
+    access: 'user',
+    authority: 'sys:menu:update',
+  }),
+  /** Deletes menus (the caller sends a menu's whole subtree). */
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/menu/delete',
+    query: idsOrAlias('menuIds'),
+    answer: null,
+    access: 'user',
+    authority: 'sys:menu:update',
+  }),
+  /** Puts the built-in menus and roles back as they came. */
+  reset: endpoint({
+    method: 'PUT',
+    path: '/user/setting/resetMenuAndRole',
+    answer: null,
+    access: 'user',
+    authority: 'sys:menu:update',
+  }),
+};
+
+export const rolesApi = {
+  list: endpoint({
+    method: 'GET',
+    path: '/role/list',
+    answer: roleList,
+    access: 'user',
+    authority: 'sys:role:list',
+  }),
+  add: endpoint({
+    method: 'POST',
+    path: '/role/add',
+    body: roleBody,
+    answer: role,
+    access: 'user',
+    authority: 'sys:role:update',
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/role/update',
+    body: roleUpdateBody,
+    answer: role,
+    access: 'user',
+    authority: 'sys:role:update',
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/role/delete',
+    query: idsOrAlias('roleIds'),
+    answer: null,
+    access: 'user',
+    authority: 'sys:role:update',
+  }),
+};

@@ -1,5 +1,5 @@
 import {
-  type MenuNode,
+  menusApi,
   type Personalization,
   type SpaceUse,
   type UserInfo,
@@ -8,6 +8,7 @@ import {
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSessionStore } from '../stores/session';
 import { api, request } from './client';
+import { callEndpoint } from './endpoints';
 
 /**
  * The signed-in account and the drive's public record: what every page reads (the shell, the
@@ -51,11 +52,7 @@ export function useSpaceUse(enabled: boolean) {
 export const menuTreeQuery = queryOptions({
   queryKey: authKeys.menuTree,
   queryFn: async ({ signal }) => {
-    const tree = await api.get<MenuNode[]>(
-      '/menu/tree',
-      { userId: useSessionStore.getState().userId || undefined },
-      { signal },
-    );
+    const tree = await callEndpoint(menusApi.tree, {}, { signal });
     return Array.isArray(tree) ? tree : [];
   },
   staleTime: 5 * 60_000,

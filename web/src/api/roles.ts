@@ -1,7 +1,8 @@
-import type { Role } from '@nimbus/contract';
-import { requestPage, type Page } from './client';
+import { rolesApi, type Role } from '@nimbus/contract';
+import type { Page } from './client';
+import { callEndpointPage } from './endpoints';
 
 /** The drive's roles (the Roles page, and the role pickers of settings). */
-export async function fetchRoles(): Promise<Page<Role>> {
-  return requestPage<Role>('/role/list');
+export function fetchRoles(): Promise<Page<Role>> {
+  return callEndpointPage(rolesApi.list);
 }

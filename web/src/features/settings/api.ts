@@ -1,5 +1,6 @@
 import {
   checkApi,
+  menusApi,
   type DriveCheckStart,
   type OcrView,
   type PreviewConfig,
@@ -94,8 +95,16 @@ export async function uploadLogo(file: File): Promise<void> {
   await api.post('/user/setting/upload_logo', form);
 }
 
-export async function resetMenuAndRole(): Promise<void> {
-  await api.put('/user/setting/resetMenuAndRole');
+/** Puts the built-in menus and roles back: every menu and role query reloads. */
+export function useResetMenusAndRoles() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => callEndpoint(menusApi.reset),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['menu'] });
+      await queryClient.invalidateQueries({ queryKey: ['role'] });
+    },
+  });
 }
 
 export async function rebuildIndex(username: string): Promise<void> {

@@ -1,13 +1,18 @@
-import type {
-  AddUserBody,
-  MenuNode,
-  UpdateUserBody,
-  UserDefaults,
-  UserInfo,
-  UserListItem,
-  UserListQuery,
+import {
+  menusApi,
+  rolesApi,
+  type AddUserBody,
+  type BodyIn,
+  type MenuNode,
+  type UpdateUserBody,
+  type UserDefaults,
+  type UserInfo,
+  type UserListItem,
+  type UserListQuery,
 } from '@nimbus/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, requestPage, type Page } from '../../api/client';
+import { callEndpoint } from '../../api/endpoints';
 
 export const systemKeys = {
   users: (query: UserQuery) => ['user', 'list', query] as const,
@@ -62,35 +67,56 @@ export async function resetPassword(id: string, password?: string): Promise<stri
 
 export { fetchRoles } from '../../api/roles';
 
-export interface RoleForm {
-  id?: string;
-  name: string;
-  code: string;
-  remarks?: string | null;
-  menuIds: string[];
+/** A role as its dialog edits it: a new one's fields, with its id when it exists already. */
+export type RoleForm = BodyIn<typeof rolesApi.add> & { id?: string };
+
+/** Adds or changes a role: the role list and the menus the roles grant reload. */
+export function useSaveRole() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...fields }: RoleForm) =>
+      id
+        ? callEndpoint(rolesApi.update, { body: { id, ...fields } })
+        : callEndpoint(rolesApi.add, { body: fields }),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: systemKeys.roles });
+      await queryClient.invalidateQueries({ queryKey: ['menu', 'tree'] });
+    },
+  });
 }
 
-export async function saveRole(input: RoleForm): Promise<void> {
-  if (input.id) await api.put('/role/update', input);
-  else await api.post('/role/add', input);
-}
-
-export async function deleteRoles(ids: string[]): Promise<void> {
-  await api.delete('/role/delete', { ids });
+export function useDeleteRoles() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (ids: string[]) => callEndpoint(rolesApi.remove, { query: { ids } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: systemKeys.roles }),
+  });
 }
 
 export async function fetchMenus(): Promise<MenuNode[]> {
-  const list = await api.get<MenuNode[]>('/menu/list');
+  const list = await callEndpoint(menusApi.list);
   return Array.isArray(list) ? list : [];
 }
 
-export type MenuForm = Omit<MenuNode, 'id' | 'builtin' | 'children'> & { id?: string };
+/** A menu as its dialog edits it: a new one's fields, with its id when it exists already. */
+export type MenuForm = BodyIn<typeof menusApi.add> & { id?: string };
 
-export async function saveMenu(input: MenuForm): Promise<void> {
-  if (input.id) await api.put('/menu/update', input);
-  else await api.post('/menu/add', input);
+/** Adds or changes a menu, or deletes some: every menu query (the sidebars' too) reloads. */
+function useMenuChange<Input>(change: (input: Input) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: change,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['menu'] }),
+  });
 }
 
-export async function deleteMenus(ids: string[]): Promise<void> {
-  await api.delete('/menu/delete', { ids });
-}
+export const useSaveMenu = () =>
+  useMenuChange(({ id, ...fields }: MenuForm) =>
+    id
+      ? callEndpoint(menusApi.update, { body: { id, ...fields } })
+      : callEndpoint(menusApi.add, { body: fields }),
+  );
+
+/** Deletes menus: the caller names a menu's whole subtree. */
+export const useDeleteMenus = () =>
+  useMenuChange((ids: string[]) => callEndpoint(menusApi.remove, { query: { ids } }));

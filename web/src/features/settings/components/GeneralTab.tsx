@@ -28,7 +28,7 @@ import { RetentionCard } from './RetentionCard';
 import {
   rebuildIndex,
   recalculateFolderSize,
-  resetMenuAndRole,
+  useResetMenusAndRoles,
   updateDriveName,
   updateWebsiteSetting,
   uploadLogo,
@@ -132,7 +132,7 @@ function BrandingCard() {
 function MaintenanceCard() {
   const { t } = useTranslation('settings');
   const { message, modal } = App.useApp();
-  const queryClient = useQueryClient();
+  const resetMenus = useResetMenusAndRoles();
   const username = useSessionStore((s) => s.username);
   const [sync, setSync] = useState<SyncState | null>(null);
   const [folderPercent, setFolderPercent] = useState<number | null>(null);
@@ -172,9 +172,7 @@ function MaintenanceCard() {
         run(
           'reset',
           async () => {
-            await resetMenuAndRole();
-            await queryClient.invalidateQueries({ queryKey: ['menu'] });
-            await queryClient.invalidateQueries({ queryKey: ['role'] });
+            await resetMenus.mutateAsync();
           },
           t('general.resetDone'),
         ),

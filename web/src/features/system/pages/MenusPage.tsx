@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { MENU_NAME_MAX_LENGTH, MenuType, type MenuNode } from '@nimbus/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import {
   AutoComplete,
   Form,
@@ -20,7 +20,7 @@ import { IconButton } from '../../../components/IconButton';
 import { MENU_ICONS, MenuIcon } from '../../../components/MenuIcon';
 import { TablePage } from '../../../components/TablePage';
 import { buildMenuTree, flattenMenus, menuLabel } from '../../../lib/menus';
-import { deleteMenus, fetchMenus, saveMenu, systemKeys, type MenuForm } from '../api';
+import { fetchMenus, systemKeys, useDeleteMenus, useSaveMenu, type MenuForm } from '../api';
 import { AddButton } from '../components/AddButton';
 import { FormDialog } from '../components/FormDialog';
 import { useConfirmDelete } from '../use-confirm-delete';
@@ -61,7 +61,7 @@ function MenuDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation('system');
-  const queryClient = useQueryClient();
+  const saveMenu = useSaveMenu();
   const [form] = Form.useForm<MenuForm>();
   const iconValue = Form.useWatch('icon', form);
 
@@ -87,8 +87,7 @@ function MenuDialog({
   }, [tree, menu, language]);
 
   const save = async (values: MenuForm) => {
-    await saveMenu({ ...values, id: menu?.id, parentId: values.parentId || null });
-    await queryClient.invalidateQueries({ queryKey: ['menu'] });
+    await saveMenu.mutateAsync({ ...values, id: menu?.id, parentId: values.parentId || null });
   };
 
   return (
@@ -199,7 +198,7 @@ function findNode(nodes: MenuNode[], id: string): MenuNode | undefined {
 export function MenusPage() {
   const { t } = useTranslation('system');
   const confirmDelete = useConfirmDelete();
-  const queryClient = useQueryClient();
+  const deleteMenus = useDeleteMenus();
   const menus = useQuery({ queryKey: systemKeys.menus, queryFn: fetchMenus });
   const tree = useMemo(() => buildMenuTree(menus.data ?? []), [menus.data]);
   const [dialog, setDialog] = useState<{ menu: MenuNode | null; parentId: string | null } | null>(
@@ -213,8 +212,7 @@ export function MenusPage() {
         name: menuLabel(node),
       }),
       onOk: async () => {
-        await deleteMenus(flattenMenus([node]).map((n) => n.id));
-        await queryClient.invalidateQueries({ queryKey: ['menu'] });
+        await deleteMenus.mutateAsync(flattenMenus([node]).map((n) => n.id));
       },
     });
 

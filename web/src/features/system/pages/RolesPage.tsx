@@ -5,7 +5,7 @@ import {
   ROLE_REMARKS_MAX_LENGTH,
   type Role,
 } from '@nimbus/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Space, Tag } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
@@ -15,7 +15,14 @@ import { IconButton } from '../../../components/IconButton';
 import { TablePage } from '../../../components/TablePage';
 import { buildMenuTree } from '../../../lib/menus';
 import { roleLabel } from '../../../lib/roles';
-import { deleteRoles, fetchMenus, fetchRoles, saveRole, systemKeys, type RoleForm } from '../api';
+import {
+  fetchMenus,
+  fetchRoles,
+  systemKeys,
+  useDeleteRoles,
+  useSaveRole,
+  type RoleForm,
+} from '../api';
 import { createdColumn } from '../columns';
 import { AddButton } from '../components/AddButton';
 import { FormDialog } from '../components/FormDialog';
@@ -32,15 +39,13 @@ function RoleDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation(['system', 'common']);
-  const queryClient = useQueryClient();
+  const saveRole = useSaveRole();
   const [form] = Form.useForm<RoleForm>();
   const menus = useQuery({ queryKey: systemKeys.menus, queryFn: fetchMenus, enabled: open });
   const tree = useMemo(() => buildMenuTree(menus.data ?? []), [menus.data]);
 
   const save = async (values: RoleForm) => {
-    await saveRole({ ...values, id: role?.id });
-    await queryClient.invalidateQueries({ queryKey: systemKeys.roles });
-    await queryClient.invalidateQueries({ queryKey: ['menu', 'tree'] });
+    await saveRole.mutateAsync({ ...values, id: role?.id });
   };
 
   return (
@@ -117,7 +122,7 @@ function RoleDialog({
 export function RolesPage() {
   const { t } = useTranslation('system');
   const confirmDelete = useConfirmDelete();
-  const queryClient = useQueryClient();
+  const deleteRoles = useDeleteRoles();
   const roles = useQuery({ queryKey: systemKeys.roles, queryFn: fetchRoles });
   const [editing, setEditing] = useState<Role | null>(null);
   const [open, setOpen] = useState(false);
@@ -132,8 +137,7 @@ export function RolesPage() {
       title: t('roles.deleteTitle'),
       content: t('roles.deleteConfirm', { name: roleLabel(role) }),
       onOk: async () => {
-        await deleteRoles([role.id]);
-        await queryClient.invalidateQueries({ queryKey: systemKeys.roles });
+        await deleteRoles.mutateAsync([role.id]);
       },
     });
 
