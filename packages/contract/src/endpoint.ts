@@ -11,6 +11,9 @@ export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type EndpointAccess = 'public' | 'user' | 'session';
 
+/** The answer of an endpoint that sends bytes (a file, a text stream), not an envelope. */
+export type BytesAnswer = 'bytes';
+
 /**
  * One endpoint of the API, the single place its shape is written: the server registers its
  * route from it (schemas, access), the web app calls it through a client typed by it, and the
@@ -19,14 +22,17 @@ export type EndpointAccess = 'public' | 'user' | 'session';
 export interface Endpoint<
   Query extends z.ZodType | undefined = z.ZodType | undefined,
   Body extends z.ZodType | undefined = z.ZodType | undefined,
-  Answer extends z.ZodType | null = z.ZodType | null,
+  Answer extends z.ZodType | null | BytesAnswer = z.ZodType | null | BytesAnswer,
 > {
   method: EndpointMethod;
   /** The path under `/api`. */
   path: string;
   query?: Query;
   body?: Body;
-  /** The shape of the envelope's `data`; `null` for an answer that only confirms. */
+  /**
+   * The shape of the envelope's `data`; `null` for an answer that only confirms; `'bytes'` for
+   * one that sends bytes instead of an envelope.
+   */
   answer: Answer;
   access: EndpointAccess;
   /**
@@ -40,15 +46,23 @@ export interface Endpoint<
   changes?: boolean;
   /** A POST that only reads: read-only access tokens may send it. */
   readsOnly?: boolean;
+  /**
+   * A GET of bytes the browser fetches itself (a download link, which carries no token
+   * header): the session cookie signs it in.
+   */
+  cookieAuth?: boolean;
 }
 
 /** Defines an endpoint, keeping its exact schema types for the server and the client. */
 export function endpoint<
   Query extends z.ZodType | undefined = undefined,
   Body extends z.ZodType | undefined = undefined,
-  Answer extends z.ZodType | null = null,
+  Answer extends z.ZodType | null | BytesAnswer = null,
 >(definition: Endpoint<Query, Body, Answer>): Endpoint<Query, Body, Answer> {
   if (!definition.path.startsWith('/')) throw new Error(`endpoint path ${definition.path}`);
+  if (definition.cookieAuth && definition.method !== 'GET') {
+    throw new Error(`endpoint ${definition.path}: only a GET is signed in by the cookie`);
+  }
   return definition;
 }
 

@@ -1,6 +1,7 @@
 import { auditApi } from './audit.ts';
 import { checkApi } from './check.ts';
 import type { Endpoint } from './endpoint.ts';
+import { historyApi } from './history.ts';
 import { menusApi, rolesApi } from './menus.ts';
 import { searchHistoryApi } from './search.ts';
 import { tagsApi } from './tags.ts';
@@ -19,4 +20,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(tagsApi),
   ...Object.values(menusApi),
   ...Object.values(rolesApi),
+  ...Object.values(historyApi),
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HISTORY_PAGE_SIZE } from './constants.ts';
+import { endpoint } from './endpoint.ts';
 import { clientText, queryNumber } from './validation.ts';
 
 // Versions of a file (API-NOTES §1.8, spec §3 History version, §4 History list): every
@@ -91,3 +92,75 @@ export type ChangedMeanwhile = z.infer<typeof changedMeanwhile>;
  * `share:` and the link's address (usernames never hold a colon).
  */
 export const SHARE_VISITOR_OPERATOR = 'share:';
+
+const versionPage = z.array(historyVersion);
+
+/** Earlier versions of files (API-NOTES §1.8). */
+export const historyApi = {
+  /** A file's versions, newest first, a page at a time. */
+  list: endpoint({
+    method: 'GET',
+    path: '/history/list',
+    query: historyListQuery,
+    answer: versionPage,
+    access: 'user',
+  }),
+  /** The same, for the file at a path. */
+  listAt: endpoint({
+    method: 'GET',
+    path: '/history/path/list',
+    query: historyPathListQuery,
+    answer: versionPage,
+    access: 'user',
+  }),
+  /** What a file's history keeps (the administrator's retention settings). */
+  retention: endpoint({
+    method: 'GET',
+    path: '/history/retention',
+    answer: historyRetention,
+    access: 'user',
+  }),
+  /** A version's text. */
+  text: endpoint({
+    method: 'GET',
+    path: '/history/preview/text',
+    query: historyVersionQuery,
+    answer: historyText,
+    access: 'user',
+  }),
+  /** A version's bytes as text, always a download. */
+  textBytes: endpoint({
+    method: 'GET',
+    path: '/history/preview/text/stream',
+    query: historyVersionQuery,
+    answer: 'bytes',
+    access: 'user',
+  }),
+  /**
+   * A version's bytes, always a download, never shown inline from this origin (an OnlyOffice
+   * document server fetches a version by a signed `/office/file` address instead).
+   */
+  file: endpoint({
+    method: 'GET',
+    path: '/history/preview/file',
+    query: historyVersionQuery,
+    answer: 'bytes',
+    access: 'user',
+    cookieAuth: true,
+  }),
+  /** Brings a version back; the current content becomes a version first. */
+  recover: endpoint({
+    method: 'PUT',
+    path: '/history/recovery',
+    query: historyVersionQuery,
+    answer: savedContent,
+    access: 'user',
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/history/delete',
+    query: historyVersionQuery,
+    answer: null,
+    access: 'user',
+  }),
+};

@@ -17,6 +17,11 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Body: BodyOf<E>;
 }>;
 
+/** What a handler of `E` answers: the envelope, or (an endpoint of bytes) the reply it sent. */
+export type Handled<E extends Endpoint> = E['answer'] extends 'bytes'
+  ? FastifyReply
+  : Answer<AnswerOf<E>>;
+
 /**
  * Registers the route of a contract endpoint: its method, path, schemas (which /api/docs shows
  * and which parse every request) and access come from the definition, so a route file holds
@@ -26,7 +31,7 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
 export function serve<E extends Endpoint>(
   app: FastifyInstance,
   definition: E,
-  handler: (request: EndpointRequest<E>, reply: FastifyReply) => Promise<Answer<AnswerOf<E>>>,
+  handler: (request: EndpointRequest<E>, reply: FastifyReply) => Promise<Handled<E>>,
 ): void {
   const { method, path, query, body, answer, access, authority } = definition;
   app.route({
@@ -44,7 +49,7 @@ export function serve<E extends Endpoint>(
     schema: {
       ...(query ? { querystring: query } : {}),
       ...(body ? { body } : {}),
-      response: answer ? answers(answer) : confirms,
+      ...(answer === 'bytes' ? {} : { response: answer ? answers(answer) : confirms }),
       ...(authority ? { description: `Needs the authority \`${authority}\`.` } : {}),
     },
     config: {
@@ -52,6 +57,7 @@ export function serve<E extends Endpoint>(
       ...(access === 'session' ? { sessionOnly: true } : {}),
       ...(definition.changes ? { changes: true } : {}),
       ...(definition.readsOnly ? { readsOnly: true } : {}),
+      ...(definition.cookieAuth ? { cookieAuth: true } : {}),
     },
     handler: handler as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   });

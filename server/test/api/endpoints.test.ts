@@ -43,15 +43,7 @@ const OLDER_ROUTES = new Set([
   'GET /get/share',
   'GET /get/share/by/fileId',
   'GET /group/list',
-  'DELETE /history/delete',
-  'GET /history/list',
   'GET /history/office/list',
-  'GET /history/path/list',
-  'GET /history/preview/file',
-  'GET /history/preview/text',
-  'GET /history/preview/text/stream',
-  'PUT /history/recovery',
-  'GET /history/retention',
   'GET /isAllowDownload',
   'GET /isAllowPackageDownload',
   'POST /isAllowPackageDownload',
@@ -218,6 +210,15 @@ describe('endpoints', () => {
         Boolean((route!.config as { public?: boolean } | undefined)?.public),
         `${e.method} ${e.path} public`,
       ).toBe(e.access === 'public');
+      // a download link carries no token: the cookie signs it in only where the definition says
+      expect(
+        Boolean((route!.config as { cookieAuth?: boolean } | undefined)?.cookieAuth),
+        `${e.method} ${e.path} cookie`,
+      ).toBe(Boolean(e.cookieAuth));
+      // an answer of bytes has no envelope to describe
+      expect(route!.schema?.response === undefined, `${e.method} ${e.path} bytes`).toBe(
+        e.answer === 'bytes',
+      );
     }
   });
 

@@ -1,6 +1,6 @@
 import type { AnswerOf, BodyIn, Endpoint, QueryIn } from '@nimbus/contract';
-import { request, requestData, type Page, type RequestOptions } from './client';
-import type { QueryParams } from './query-string';
+import { API_BASE, request, requestData, type Page, type RequestOptions } from './client';
+import { toQueryString, type QueryParams } from './query-string';
 
 /** What a call of `E` sends: its query and its body, as the contract's definition takes them. */
 export interface EndpointInput<E extends Endpoint> {
@@ -45,4 +45,13 @@ export async function callEndpointPage<E extends Endpoint>(
   );
   const items = Array.isArray(envelope.data) ? envelope.data : [];
   return { items, total: envelope.count ?? items.length };
+}
+
+/**
+ * The address of a GET the browser fetches itself (a download, an image): the session cookie
+ * signs it in, so only an endpoint whose definition allows the cookie has one.
+ */
+export function endpointUrl<E extends Endpoint>(definition: E, query: QueryIn<E>): string {
+  if (!definition.cookieAuth) throw new Error(`${definition.path} is not fetched by its address`);
+  return `${API_BASE}${definition.path}${toQueryString(query as QueryParams | undefined)}`;
 }

@@ -1,13 +1,6 @@
-import {
-  HISTORY_PAGE_SIZE,
-  type HistoryRetention,
-  type HistoryText,
-  type HistoryVersion,
-  type SavedContent,
-} from '@nimbus/contract';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { API_BASE, api, requestData, requestPage } from './client';
-import { toQueryString } from './query-string';
+import { HISTORY_PAGE_SIZE, historyApi } from '@nimbus/contract';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { callEndpoint, callEndpointPage, endpointUrl } from './endpoints';
 
 // A file's earlier versions: what the editors and the History dialog read and restore.
 
@@ -21,8 +14,7 @@ export function useHistoryRetention(enabled: boolean) {
   return useQuery({
     queryKey: versionKeys.retention,
     enabled,
-    queryFn: ({ signal }) =>
-      api.get<HistoryRetention>('/history/retention', undefined, { silent: true, signal }),
+    queryFn: ({ signal }) => callEndpoint(historyApi.retention, {}, { silent: true, signal }),
     staleTime: 60_000,
   });
 }
@@ -34,9 +26,9 @@ export function useVersions(fileId: string, enabled: boolean) {
     enabled,
     initialPageParam: 1,
     queryFn: ({ pageParam }) =>
-      requestPage<HistoryVersion>(
-        '/history/list',
-        { fileId, pageIndex: pageParam, pageSize: HISTORY_PAGE_SIZE },
+      callEndpointPage(
+        historyApi.list,
+        { query: { fileId, pageIndex: pageParam, pageSize: HISTORY_PAGE_SIZE } },
         { silent: true },
       ),
     // a page that failed is asked for again next time: the page index does not move on
@@ -47,12 +39,22 @@ export function useVersions(fileId: string, enabled: boolean) {
 }
 
 export const versionText = (id: string, fileId: string) =>
-  api.get<HistoryText>('/history/preview/text', { id, fileId });
+  callEndpoint(historyApi.text, { query: { id, fileId } });
 
-/** Bring a version back; the current content becomes a version first. */
-export const recoverVersion = (id: string, fileId: string) =>
-  requestData<SavedContent>('/history/recovery', { method: 'PUT', params: { id, fileId } });
+/**
+ * Brings a version back; the current content becomes a version first, so the file's version
+ * list reloads.
+ */
+export function useRecoverVersion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, fileId }: { id: string; fileId: string }) =>
+      callEndpoint(historyApi.recover, { query: { id, fileId } }),
+    onSettled: (_saved, _error, { fileId }) =>
+      queryClient.invalidateQueries({ queryKey: versionKeys.list(fileId) }),
+  });
+}
 
 /** A version's bytes as a download (the session cookie of the byte routes signs it). */
 export const versionFileUrl = (id: string, fileId: string) =>
-  `${API_BASE}/history/preview/file${toQueryString({ id, fileId })}`;
+  endpointUrl(historyApi.file, { id, fileId });

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { feedback } from '../../lib/feedback';
 import { ApiError, errorText } from '../../api/client';
 import { onLiveMessage } from '../../api/events';
-import { recoverVersion, versionKeys, versionText } from '../../api/versions';
+import { useRecoverVersion, versionKeys, versionText } from '../../api/versions';
 import type { PreviewItem } from '../../actions/viewers';
 import { discardDraft, saveCopy, saveDocument, saveDraft, useDocument } from './api';
 
@@ -66,6 +66,7 @@ function saveFailure(error: unknown, t: TFunction<'editors'>): string {
 export function useDocumentEditor(item: PreviewItem) {
   const { t } = useTranslation('editors');
   const queryClient = useQueryClient();
+  const recover = useRecoverVersion();
   const document = useDocument(item.id);
   const surface = useRef<EditorSurface | null>(null);
   const baseline = useRef<{ text: string; hash: string | null } | null>(null);
@@ -226,7 +227,7 @@ export function useDocumentEditor(item: PreviewItem) {
       return;
     }
     const { contentText } = await versionText(version.id, item.id);
-    const saved = await recoverVersion(version.id, item.id);
+    const saved = await recover.mutateAsync({ id: version.id, fileId: item.id });
     showing.current = false;
     setShown(null);
     surface.current?.setValue(contentText);

@@ -1,14 +1,12 @@
 import { MAX_DOCUMENT_BYTES, SHARE_VISITOR_OPERATOR, type HistoryVersion } from '@nimbus/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Empty, Modal, Popconfirm, Spin, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  recoverVersion,
   useHistoryRetention,
+  useRecoverVersion,
   useVersions,
   versionFileUrl,
-  versionKeys,
   versionText,
 } from '../../../api/versions';
 import { formatSize } from '../../../lib/format';
@@ -29,12 +27,11 @@ interface Shown {
 export function HistoryDialog({ target, onClose }: { target: HistoryTarget; onClose: () => void }) {
   const { t } = useTranslation('history');
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const versions = useVersions(target.id, true);
+  const recover = useRecoverVersion();
   const retention = useHistoryRetention(true).data;
   const items = versions.data?.pages.flatMap((p) => p.items) ?? [];
   const [shown, setShown] = useState<Shown | null>(null);
-  const [restoring, setRestoring] = useState<string | null>(null);
   const previewable = isTextLike({ name: target.name, suffix: target.suffix, isFolder: false });
 
   const who = (operator: string) =>
@@ -52,16 +49,10 @@ export function HistoryDialog({ target, onClose }: { target: HistoryTarget; onCl
     }
   };
 
-  const restore = async (version: HistoryVersion) => {
-    setRestoring(version.id);
-    try {
-      await recoverVersion(version.id, target.id);
-      void message.success(t('restored', { date: version.uploadDate }));
-      await queryClient.invalidateQueries({ queryKey: versionKeys.list(target.id) });
-    } finally {
-      setRestoring(null);
-    }
-  };
+  const restore = (version: HistoryVersion) =>
+    recover
+      .mutateAsync({ id: version.id, fileId: target.id })
+      .then(() => void message.success(t('restored', { date: version.uploadDate })));
 
   const list = versions.isPending ? (
     <Spin />
@@ -129,7 +120,11 @@ export function HistoryDialog({ target, onClose }: { target: HistoryTarget; onCl
                 okButtonProps={{ 'data-testid': 'versions-restore-ok' }}
                 onConfirm={() => restore(version)}
               >
-                <Button size="small" type="link" loading={restoring === version.id}>
+                <Button
+                  size="small"
+                  type="link"
+                  loading={recover.isPending && recover.variables.id === version.id}
+                >
                   {t('restore')}
                 </Button>
               </Popconfirm>
