@@ -51,6 +51,8 @@ export interface Endpoint<
    * header): the session cookie signs it in.
    */
   cookieAuth?: boolean;
+  /** The body is a multipart form the handler reads part by part (so it has no schema). */
+  multipart?: boolean;
 }
 
 /** Defines an endpoint, keeping its exact schema types for the server and the client. */
@@ -60,6 +62,9 @@ export function endpoint<
   Answer extends z.ZodType | null | BytesAnswer = null,
 >(definition: Endpoint<Query, Body, Answer>): Endpoint<Query, Body, Answer> {
   if (!definition.path.startsWith('/')) throw new Error(`endpoint path ${definition.path}`);
+  if (definition.multipart && definition.body) {
+    throw new Error(`endpoint ${definition.path}: a multipart body has no schema`);
+  }
   if (definition.cookieAuth && definition.method !== 'GET') {
     throw new Error(`endpoint ${definition.path}: only a GET is signed in by the cookie`);
   }

@@ -2,6 +2,7 @@ import { auditApi } from './audit.ts';
 import { checkApi } from './check.ts';
 import type { Endpoint } from './endpoint.ts';
 import { historyApi } from './history.ts';
+import { markdownApi } from './markdown.ts';
 import { menusApi, rolesApi } from './menus.ts';
 import { searchHistoryApi } from './search.ts';
 import { tagsApi } from './tags.ts';
@@ -21,4 +22,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(menusApi),
   ...Object.values(rolesApi),
   ...Object.values(historyApi),
+  ...Object.values(markdownApi),
 ];

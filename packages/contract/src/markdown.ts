@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { savedContent } from './history.ts';
 import { clientText } from './validation.ts';
 
 // The document editors' API (API-NOTES §1.6, §1.9; spec §7 Markdown): reading a document with
@@ -109,3 +111,67 @@ export const MARKDOWN_ASSETS = 'assets';
 export const MAX_MARKDOWN_IMAGE_BYTES = 20 * 1024 * 1024;
 /** Images one upload may carry. */
 export const MAX_MARKDOWN_IMAGES = 20;
+
+/** What one save may send: the largest document as JSON, escapes included. */
+export const SAVE_BODY_LIMIT = 24 * 1024 * 1024;
+
+/** The document editors: reading a document and saving it (API-NOTES §1.6, §1.9). */
+export const markdownApi = {
+  /** A document's text and the version it is at (and this person's draft of it). */
+  document: endpoint({
+    method: 'GET',
+    path: '/markdown/p',
+    query: documentQuery,
+    answer: documentView,
+    access: 'user',
+  }),
+  /** Saves a document by id, or (without `fileId`) makes a new one; or keeps a draft. */
+  save: endpoint({
+    method: 'POST',
+    path: '/markdown/edit',
+    body: documentSaveBody,
+    answer: savedContent,
+    access: 'user',
+    bodyLimit: SAVE_BODY_LIMIT,
+  }),
+  /** Saves a document by its path. */
+  saveAt: endpoint({
+    method: 'POST',
+    path: '/markdown/edit1',
+    body: documentSaveByPathBody,
+    answer: savedContent,
+    access: 'user',
+    bodyLimit: SAVE_BODY_LIMIT,
+  }),
+  /** Forgets this person's draft of a document. */
+  dropDraft: endpoint({
+    method: 'DELETE',
+    path: '/markdown/deleteDraft',
+    query: draftQuery,
+    answer: null,
+    access: 'user',
+  }),
+  /**
+   * Images stored beside a document: a multipart form whose fields (`fileId` or
+   * `currentDirectory`) come before its files (`files`).
+   */
+  addImages: endpoint({
+    method: 'POST',
+    path: '/upload-markdown-image',
+    answer: z.array(markdownImage),
+    access: 'user',
+    multipart: true,
+  }),
+  /**
+   * An image from a web address, fetched by the server: the editor names the document in the
+   * address, the body carries the image's address.
+   */
+  importImage: endpoint({
+    method: 'POST',
+    path: '/upload-markdown-link-image',
+    query: markdownImageTarget,
+    body: markdownLinkImageBody,
+    answer: markdownImage,
+    access: 'user',
+  }),
+};

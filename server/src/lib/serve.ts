@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import {
   answers,
   confirms,
@@ -32,11 +32,14 @@ export function serve<E extends Endpoint>(
   app: FastifyInstance,
   definition: E,
   handler: (request: EndpointRequest<E>, reply: FastifyReply) => Promise<Handled<E>>,
+  /** What the server does before parsing a body (a budget of bytes held at once). */
+  hooks: Pick<RouteOptions, 'preParsing'> = {},
 ): void {
   const { method, path, query, body, answer, access, authority } = definition;
   app.route({
     method,
     url: path,
+    ...hooks,
     ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
     ...(authority
       ? {

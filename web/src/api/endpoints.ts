@@ -1,5 +1,5 @@
 import type { AnswerOf, BodyIn, Endpoint, QueryIn } from '@nimbus/contract';
-import { API_BASE, request, requestData, type Page, type RequestOptions } from './client';
+import { API_BASE, postForm, request, requestData, type Page, type RequestOptions } from './client';
 import { toQueryString, type QueryParams } from './query-string';
 
 /** What a call of `E` sends: its query and its body, as the contract's definition takes them. */
@@ -53,5 +53,23 @@ export async function callEndpointPage<E extends Endpoint>(
  */
 export function endpointUrl<E extends Endpoint>(definition: E, query: QueryIn<E>): string {
   if (!definition.cookieAuth) throw new Error(`${definition.path} is not fetched by its address`);
+  return `${API_BASE}${definition.path}${toQueryString(query as QueryParams | undefined)}`;
+}
+
+/** Sends the multipart form of an endpoint that takes one (an upload); `onProgress` in percent. */
+export function callEndpointForm<E extends Endpoint>(
+  definition: E,
+  form: FormData,
+  onProgress: (percent: number) => void,
+): Promise<AnswerOf<E>> {
+  if (!definition.multipart) throw new Error(`${definition.path} takes no form`);
+  return postForm<AnswerOf<E>>(definition.path, form, onProgress);
+}
+
+/**
+ * The address of an endpoint for a widget that sends its requests itself (with the API's
+ * headers): the editor's image uploads.
+ */
+export function endpointAddress<E extends Endpoint>(definition: E, query?: QueryIn<E>): string {
   return `${API_BASE}${definition.path}${toQueryString(query as QueryParams | undefined)}`;
 }

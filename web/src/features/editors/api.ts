@@ -1,12 +1,13 @@
 import {
   ErrorCode,
+  markdownApi,
   type ChangedMeanwhile,
-  type DocumentView,
   type MarkdownImage,
   type SavedContent,
 } from '@nimbus/contract';
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, api, postForm, request, requestData } from '../../api/client';
+import { ApiError } from '../../api/client';
+import { callEndpoint, callEndpointForm } from '../../api/endpoints';
 
 export const editorKeys = {
   document: (fileId: string) => ['editors', 'document', fileId] as const,
@@ -16,7 +17,7 @@ export const editorKeys = {
 export function useDocument(fileId: string) {
   return useQuery({
     queryKey: editorKeys.document(fileId),
-    queryFn: () => api.get<DocumentView>('/markdown/p', { fileId }),
+    queryFn: () => callEndpoint(markdownApi.document, { query: { fileId } }),
     staleTime: Infinity,
     gcTime: 0,
     refetchOnWindowFocus: false,
@@ -35,13 +36,12 @@ export async function saveDocument(input: {
   force?: boolean;
 }): Promise<SaveOutcome> {
   try {
-    const envelope = await request<SavedContent>('/markdown/edit', {
-      method: 'POST',
-      body: input,
-      silent: true,
-      timeoutMs: 120_000,
-    });
-    return { kind: 'saved', saved: envelope.data! };
+    const saved = await callEndpoint(
+      markdownApi.save,
+      { body: input },
+      { silent: true, timeoutMs: 120_000 },
+    );
+    return { kind: 'saved', saved };
   } catch (error) {
     if (error instanceof ApiError && error.code === ErrorCode.CHANGED_MEANWHILE)
       return { kind: 'changed', current: error.envelope?.data as ChangedMeanwhile };
@@ -55,15 +55,11 @@ export async function saveDraft(input: {
   contentText: string;
   baseHash: string | null;
 }): Promise<void> {
-  await request('/markdown/edit', {
-    method: 'POST',
-    body: { ...input, draft: true },
-    silent: true,
-  });
+  await callEndpoint(markdownApi.save, { body: { ...input, draft: true } }, { silent: true });
 }
 
 export const discardDraft = (fileId: string) =>
-  request('/markdown/deleteDraft', { method: 'DELETE', params: { fileId }, silent: true });
+  callEndpoint(markdownApi.dropDraft, { query: { fileId } }, { silent: true });
 
 /** A new document beside the one open, holding `contentText` ("save as a copy"). */
 export function saveCopy(input: {
@@ -71,7 +67,7 @@ export function saveCopy(input: {
   currentDirectory: string;
   contentText: string;
 }): Promise<SavedContent> {
-  return api.post<SavedContent>('/markdown/edit', input);
+  return callEndpoint(markdownApi.save, { body: input });
 }
 
 /** An image of the document `fileId` uploaded beside it; `onProgress` in percent. */
@@ -83,17 +79,15 @@ export async function uploadImage(
   const form = new FormData();
   form.append('fileId', fileId);
   form.append('files', file, file.name);
-  const [image] = await postForm<MarkdownImage[]>('/upload-markdown-image', form, onProgress);
+  const [image] = await callEndpointForm(markdownApi.addImages, form, onProgress);
   if (!image) throw new Error('The image was not stored');
   return image;
 }
 
 /** An image from a web address, fetched by the server into the document's assets folder. */
 export const importImage = (fileId: string, url: string) =>
-  requestData<MarkdownImage>('/upload-markdown-link-image', {
-    method: 'POST',
-    params: { fileId },
-    body: { url },
-    silent: true,
-    timeoutMs: 60_000,
-  });
+  callEndpoint(
+    markdownApi.importImage,
+    { query: { fileId }, body: { url } },
+    { silent: true, timeoutMs: 60_000 },
+  );

@@ -1,10 +1,10 @@
-import { TOKEN_HEADER, type MarkdownImage } from '@nimbus/contract';
+import { markdownApi, TOKEN_HEADER, type MarkdownImage } from '@nimbus/contract';
 import { Modal, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Vditor from 'vditor';
 import 'vditor/dist/index.css';
-import { API_BASE } from '../../../api/client';
+import { endpointAddress } from '../../../api/endpoints';
 import { useColorScheme } from '../../../lib/color-scheme';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
@@ -203,7 +203,7 @@ export default function MarkdownEditor(props: ViewerProps) {
           markdown: { linkBase: linkBaseOf(username, item.path), sanitize: true },
         },
         upload: {
-          url: `${API_BASE}/upload-markdown-image`,
+          url: endpointAddress(markdownApi.addImages),
           fieldName: 'files',
           extraData: { fileId: item.id },
           headers,
@@ -211,7 +211,7 @@ export default function MarkdownEditor(props: ViewerProps) {
           max: 20 * 1024 * 1024,
           multiple: true,
           format: (_files, responseText) => uploadAnswer(responseText),
-          linkToImgUrl: `${API_BASE}/upload-markdown-link-image?fileId=${encodeURIComponent(item.id)}`,
+          linkToImgUrl: endpointAddress(markdownApi.importImage, { fileId: item.id }),
           linkToImgFormat: linkAnswer,
         },
         input: (value) => editor.changed(value),
