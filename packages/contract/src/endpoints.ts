@@ -7,6 +7,7 @@ import { menusApi, rolesApi } from './menus.ts';
 import { searchHistoryApi } from './search.ts';
 import { tagsApi } from './tags.ts';
 import { tasksApi } from './tasks.ts';
+import { usersApi } from './users.ts';
 
 /**
  * Every endpoint defined in the contract. The server's test over its route table holds the two
@@ -23,4 +24,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(rolesApi),
   ...Object.values(historyApi),
   ...Object.values(markdownApi),
+  ...Object.values(usersApi),
 ];

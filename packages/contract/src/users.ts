@@ -1,6 +1,15 @@
 import { z } from 'zod';
-import { givenPasswordSchema, passwordSchema, usernameSchema } from './auth.ts';
+import {
+  accessSummary,
+  accessSummaryQuery,
+  givenPasswordSchema,
+  passwordSchema,
+  personalizationBody,
+  userInfo,
+  usernameSchema,
+} from './auth.ts';
 import { QUOTA_MAX_GB, SHOW_NAME_MAX_LENGTH } from './constants.ts';
+import { endpoint } from './endpoint.ts';
 import { listField, queryNumber } from './validation.ts';
 
 /** The id of a user, role or menu (UUIDs, and the built-in ids such as `role-admin`). */
@@ -91,3 +100,115 @@ export const userInfoQuery = z.object({ id: recordIdSchema });
 export const userDefaults = z.object({ quota: z.number() });
 export type UserDefaults = z.infer<typeof userDefaults>;
 export const resetPassResult = z.object({ password: z.string() });
+
+/**
+ * The users' endpoints: the administration of accounts, and one's own account (profile,
+ * password, theme). An authority named here is the one every call needs; the others are
+ * checked by the service per target (one's own account, or the right to manage another's).
+ */
+export const usersApi = {
+  /** The signed-in person's own account, with the menus and authorities it grants. */
+  info: endpoint({ method: 'GET', path: '/user/info', answer: userInfo, access: 'user' }),
+  /** One user: oneself, or anyone with `sys:user:list`. */
+  get: endpoint({
+    method: 'GET',
+    path: '/user/userInfo',
+    query: userInfoQuery,
+    answer: userListItem,
+    access: 'user',
+  }),
+  defaults: endpoint({
+    method: 'GET',
+    path: '/user/defaults',
+    answer: userDefaults,
+    access: 'user',
+    authority: 'sys:user:add',
+  }),
+  groups: endpoint({
+    method: 'GET',
+    path: '/group/list',
+    answer: groupList,
+    access: 'user',
+    authority: 'sys:user:list',
+  }),
+  list: endpoint({
+    method: 'GET',
+    path: '/user/userList',
+    query: userListQuery,
+    answer: userList,
+    access: 'user',
+    authority: 'sys:user:list',
+  }),
+  add: endpoint({
+    method: 'POST',
+    path: '/user/add',
+    body: addUserBody,
+    answer: userListItem,
+    access: 'user',
+    authority: 'sys:user:add',
+  }),
+  /**
+   * One's own profile, or (with `sys:user:update`) another's; quota and roles always need
+   * that authority. Sent as a form, it may carry one's new picture as `blobAvatar`.
+   */
+  update: endpoint({
+    method: 'PUT',
+    path: '/user/update',
+    body: updateUserBody,
+    answer: userListItem,
+    access: 'user',
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/user/delete',
+    query: idsQuery,
+    answer: null,
+    access: 'user',
+    authority: 'sys:user:delete',
+  }),
+  /** What a new password (or two-factor sign-in turned on) would end, for the confirmation. */
+  accessSummary: endpoint({
+    method: 'GET',
+    path: '/user/access-summary',
+    query: accessSummaryQuery,
+    answer: accessSummary,
+    access: 'user',
+  }),
+  /** An administrator sets another's password, or has one generated (answered once). */
+  resetPassword: endpoint({
+    method: 'PUT',
+    path: '/user/reset-pass',
+    body: resetPassBody,
+    answer: resetPassResult,
+    access: 'session',
+    authority: 'sys:user:update',
+  }),
+  /** Whether one's own current password is this one (code -2 when it is not). */
+  checkOldPassword: endpoint({
+    method: 'POST',
+    path: '/valid-old-pass',
+    body: validOldPassBody,
+    answer: z.boolean().optional(),
+    access: 'session',
+  }),
+  changePassword: endpoint({
+    method: 'PUT',
+    path: '/user/update-pass',
+    body: updatePassBody,
+    answer: null,
+    access: 'session',
+  }),
+  theme: endpoint({
+    method: 'GET',
+    path: '/user/setting/personalization',
+    answer: personalizationBody,
+    access: 'user',
+  }),
+  setTheme: endpoint({
+    method: 'POST',
+    path: '/user/setting/personalization',
+    body: personalizationBody,
+    answer: personalizationBody,
+    access: 'user',
+  }),
+};

@@ -1,18 +1,14 @@
 import {
   menusApi,
   rolesApi,
-  type AddUserBody,
+  usersApi,
   type BodyIn,
   type MenuNode,
-  type UpdateUserBody,
-  type UserDefaults,
-  type UserInfo,
-  type UserListItem,
-  type UserListQuery,
+  type QueryOf,
 } from '@nimbus/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, requestPage, type Page } from '../../api/client';
-import { callEndpoint } from '../../api/endpoints';
+import { callEndpoint, callEndpointPage } from '../../api/endpoints';
+import { resetMfa } from '../../api/security';
 
 export const systemKeys = {
   users: (query: UserQuery) => ['user', 'list', query] as const,
@@ -21,49 +17,53 @@ export const systemKeys = {
   userDefaults: ['user', 'defaults'] as const,
 };
 
-export type UserQuery = UserListQuery;
+/** The user list's query, with its page and page size filled in. */
+export type UserQuery = QueryOf<typeof usersApi.list>;
 
-export function fetchUsers(query: UserQuery, signal?: AbortSignal): Promise<Page<UserListItem>> {
-  return requestPage<UserListItem>('/user/userList', { ...query }, { signal });
+export function fetchUsers(query: UserQuery, signal?: AbortSignal) {
+  return callEndpointPage(usersApi.list, { query }, { signal });
 }
 
 /** What a new user gets when the add form leaves a field out (the server's default quota). */
-export function fetchUserDefaults(): Promise<UserDefaults> {
-  return api.get<UserDefaults>('/user/defaults');
-}
-
-export function fetchUser(id: string): Promise<UserInfo> {
-  return api.get<UserInfo>('/user/userInfo', { id });
-}
+export const fetchUserDefaults = () => callEndpoint(usersApi.defaults);
 
 /** The user dialog's fields: a new user's, with the password left out when editing. */
-export type UserForm = Omit<AddUserBody, 'password'> & Partial<Pick<AddUserBody, 'password'>>;
+export type UserForm = Omit<BodyIn<typeof usersApi.add>, 'password'> & { password?: string };
 
-export async function addUser(input: AddUserBody): Promise<void> {
-  await api.post('/user/add', input);
-}
-
-export async function updateUser(input: UpdateUserBody): Promise<void> {
-  await api.put('/user/update', {
-    id: input.id,
-    showName: input.showName,
-    quota: input.quota,
-    roles: input.roles,
+/** Every query of the user list reloads after a change of users. */
+function useUsersChange<Input, Output>(change: (input: Input) => Promise<Output>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: change,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['user', 'list'] }),
   });
 }
 
-export async function deleteUsers(ids: string[]): Promise<void> {
-  await api.delete('/user/delete', { ids });
-}
+/** Adds a user (`id` absent) or changes one's profile, quota and roles. */
+export const useSaveUser = () =>
+  useUsersChange(({ id, ...form }: UserForm & { id?: string }) =>
+    id
+      ? callEndpoint(usersApi.update, {
+          body: { id, showName: form.showName, quota: form.quota, roles: form.roles },
+        })
+      : callEndpoint(usersApi.add, {
+          body: { ...form, username: form.username.trim(), password: form.password ?? '' },
+        }),
+  );
+
+export const useDeleteUsers = () =>
+  useUsersChange((ids: string[]) => callEndpoint(usersApi.remove, { query: { ids } }));
 
 /** Resets a password; without one the server generates it. Resolves with the new password. */
-export async function resetPassword(id: string, password?: string): Promise<string> {
-  const data = await api.put<{ password?: string } | null>('/user/reset-pass', {
-    id,
-    password: password || undefined,
+export const useResetPassword = () =>
+  useUsersChange(async ({ id, password }: { id: string; password?: string }) => {
+    const data = await callEndpoint(usersApi.resetPassword, {
+      body: { id, password: password || undefined },
+    });
+    return data.password;
   });
-  return data?.password ?? password ?? '';
-}
+/** Clears one person's second factor: they sign in with their password and enrol again. */
+export const useResetUserMfa = () => useUsersChange((id: string) => resetMfa(id));
 
 export { fetchRoles } from '../../api/roles';
 

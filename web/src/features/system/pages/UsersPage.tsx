@@ -12,7 +12,7 @@ import {
   SHOW_NAME_MAX_LENGTH,
   type UserListItem,
 } from '@nimbus/contract';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   App,
   Avatar,
@@ -40,17 +40,16 @@ import { copyText } from '../../../lib/clipboard';
 import { quotaColor, quotaText } from '../../../lib/quota';
 import { avatarColor, avatarUrl } from '../../../lib/avatar';
 import { NewPasswordFields } from '../../../components/NewPasswordFields';
-import { resetMfa } from '../../../api/security';
 import { passwordRules, usernameRules } from '../../../lib/validation';
 import {
-  addUser,
-  deleteUsers,
   fetchRoles,
   fetchUserDefaults,
   fetchUsers,
-  resetPassword,
   systemKeys,
-  updateUser,
+  useDeleteUsers,
+  useResetPassword,
+  useResetUserMfa,
+  useSaveUser,
   type UserForm,
   type UserQuery,
 } from '../api';
@@ -63,12 +62,10 @@ function UserDialog({
   user,
   open,
   onClose,
-  onSaved,
 }: {
   user: UserListItem | null;
   open: boolean;
   onClose: () => void;
-  onSaved: () => void;
 }) {
   const { t } = useTranslation('system');
   const { t: tAuth } = useTranslation('auth');
@@ -87,11 +84,9 @@ function UserDialog({
       form.setFieldValue('quota', defaultQuota);
   }, [open, isEdit, defaultQuota, form]);
 
+  const saveUser = useSaveUser();
   const save = async ({ confirm: _confirm, ...input }: UserForm & { confirm?: string }) => {
-    if (user) await updateUser({ ...input, id: user.id });
-    else
-      await addUser({ ...input, username: input.username.trim(), password: input.password ?? '' });
-    onSaved();
+    await saveUser.mutateAsync({ ...input, id: user?.id });
   };
 
   return (
@@ -179,6 +174,7 @@ function ResetPasswordDialog({
   const { message } = App.useApp();
   const [form] = Form.useForm<{ password?: string }>();
   const { saving, save } = useSaving();
+  const resetPassword = useResetPassword();
   const [result, setResult] = useState<string | null>(null);
 
   const close = () => {
@@ -190,7 +186,7 @@ function ResetPasswordDialog({
   const submit = async () => {
     if (!user) return;
     const { password } = await form.validateFields();
-    await save(async () => setResult(await resetPassword(user.id, password)));
+    await save(async () => setResult(await resetPassword.mutateAsync({ id: user.id, password })));
   };
 
   return (
@@ -267,8 +263,9 @@ function ResetPasswordDialog({
 export function UsersPage() {
   const { t } = useTranslation('system');
   const confirmDelete = useConfirmDelete();
-  const queryClient = useQueryClient();
   const { modal, message } = App.useApp();
+  const deleteUsers = useDeleteUsers();
+  const resetUserMfa = useResetUserMfa();
   const [query, setQuery] = useState<UserQuery>({
     page: 1,
     pageSize: defaultPageSize(window.innerHeight),
@@ -293,8 +290,6 @@ export function UsersPage() {
     ]),
   );
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['user', 'list'] });
-
   const edit = (user: UserListItem | null) => {
     setEditing(user);
     setDialogOpen(true);
@@ -309,9 +304,8 @@ export function UsersPage() {
       okText: t('users.resetMfa'),
       cancelText: t('actions.cancel'),
       onOk: async () => {
-        await resetMfa(user.id);
+        await resetUserMfa.mutateAsync(user.id);
         void message.success(t('users.resetMfaDone', { name: user.username }));
-        await refresh();
       },
     });
 
@@ -323,9 +317,8 @@ export function UsersPage() {
         count: rows.length,
       }),
       onOk: async () => {
-        await deleteUsers(rows.map((r) => r.id));
+        await deleteUsers.mutateAsync(rows.map((r) => r.id));
         setSelected([]);
-        await refresh();
       },
     });
 
@@ -491,12 +484,7 @@ export function UsersPage() {
           onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
         }}
       />
-      <UserDialog
-        user={editing}
-        open={dialogOpen}
-        onClose={() => setDialogOpen(false)}
-        onSaved={() => void refresh()}
-      />
+      <UserDialog user={editing} open={dialogOpen} onClose={() => setDialogOpen(false)} />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
     </TablePage>
   );
