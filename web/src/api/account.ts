@@ -1,8 +1,8 @@
 import {
   menusApi,
+  usersApi,
   type Personalization,
   type SpaceUse,
-  type UserInfo,
   type WebsiteRecord,
 } from '@nimbus/contract';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
@@ -26,7 +26,7 @@ export const authKeys = {
 export const userInfoQuery = queryOptions({
   queryKey: authKeys.userInfo,
   queryFn: ({ signal }) =>
-    api.get<UserInfo>('/user/info', undefined, { silent: true, handleExpired: false, signal }),
+    callEndpoint(usersApi.info, {}, { silent: true, handleExpired: false, signal }),
   staleTime: 60_000,
   retry: false,
 });
@@ -104,5 +104,5 @@ export async function prefetchFirstPage(client: QueryClient): Promise<void> {
 }
 
 export async function savePersonalization(personalization: Personalization): Promise<void> {
-  await api.post('/user/setting/personalization', personalization);
+  await callEndpoint(usersApi.setTheme, { body: personalization });
 }

@@ -1,18 +1,15 @@
-import type { AccessSummary } from '@nimbus/contract';
+import { usersApi } from '@nimbus/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
+import { callEndpoint } from '../api/endpoints';
 
 /** What a recovery step would end, asked again each time a confirmation opens. */
 export function useAccessSummary(userId?: string) {
   return useQuery({
     queryKey: ['user', 'access-summary', userId ?? 'self'] as const,
     queryFn: ({ signal }) =>
-      api.get<AccessSummary>('/user/access-summary', userId ? { id: userId } : undefined, {
-        signal,
-        silent: true,
-      }),
+      callEndpoint(usersApi.accessSummary, { query: { id: userId } }, { signal, silent: true }),
     staleTime: 0,
     gcTime: 0,
   });

@@ -1,6 +1,7 @@
 import {
   checkApi,
   menusApi,
+  usersApi,
   type DriveCheckStart,
   type OcrView,
   type PreviewConfig,
@@ -70,11 +71,11 @@ export function useCancelDriveCheck() {
 }
 
 export async function updateProfile(input: { id: string; showName: string }): Promise<void> {
-  await api.put('/user/update', input);
+  await callEndpoint(usersApi.update, { body: input });
 }
 
 export async function validOldPassword(input: { id: string; password: string }): Promise<void> {
-  await api.post('/valid-old-pass', input, { silent: true });
+  await callEndpoint(usersApi.checkOldPassword, { body: input }, { silent: true });
 }
 
 export async function updatePassword(input: {
@@ -82,7 +83,7 @@ export async function updatePassword(input: {
   oldPassword: string;
   password: string;
 }): Promise<void> {
-  await api.put('/user/update-pass', input);
+  await callEndpoint(usersApi.changePassword, { body: input });
 }
 
 export async function updateDriveName(netdiskName: string): Promise<void> {

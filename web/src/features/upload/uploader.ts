@@ -1,5 +1,5 @@
-import { formatSize, UPLOAD_PARAMS_TIMEOUT_MS } from '@nimbus/contract';
-import { request } from '../../api/client';
+import { formatSize, UPLOAD_PARAMS_TIMEOUT_MS, usersApi } from '@nimbus/contract';
+import { callEndpoint } from '../../api/endpoints';
 import { queryClient } from '../../api/query-client';
 import i18n from '../../i18n';
 import { useSessionStore } from '../../stores/session';
@@ -70,7 +70,7 @@ export const uploader = new UploadQueue({
     load: loadUploads,
   },
   // the client's own call shows the "log in again" prompt of spec §8
-  onNotLoggedIn: () => void request('/user/info').catch(() => undefined),
+  onNotLoggedIn: () => void callEndpoint(usersApi.info).catch(() => undefined),
 });
 
 // signing out stops every transfer; what is remembered stays for the next sign-in
