@@ -10,7 +10,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -20,7 +19,7 @@ import { testConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/index.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import type { NewFileRow } from '../server/src/modules/files/files.repo.ts';
-import { curlDownload, curlUpload, diskFigure, Report } from './harness.ts';
+import { curlDownload, curlUpload, diskFigure, freePort, percentile, Report } from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const GiB = 1024 ** 3;
@@ -34,21 +33,6 @@ const PASSWORD = randomBytes(18).toString('base64url');
 const IDLE_SECONDS = Number(process.env.FILES_BENCH_IDLE_SECONDS ?? 300);
 if (!Number.isFinite(IDLE_SECONDS) || IDLE_SECONDS < 0)
   throw new Error('FILES_BENCH_IDLE_SECONDS: a number of seconds, 0 to skip the idle figure');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 async function waitFor(url: string): Promise<void> {
   for (let i = 0; i < 300; i++) {

@@ -8,6 +8,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -356,3 +357,51 @@ export function benchmarksMarkdown(input: {
   }
   return `${out.join('\n')}\n`;
 }
+
+/** A free port on the loopback address, for a server a bench starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The value below which `p` percent of `values` fall (nearest rank). */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/**
+ * Numbers that look random and are the same in every run from the same start (a linear
+ * congruential generator), so a drive built for a bench is built the same each time.
+ */
+export function seededRandom(start: number) {
+  let seed = start;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  return {
+    random,
+    pick: <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!,
+    /** From the start again. */
+    reset: () => {
+      seed = start;
+    },
+  };
+}
+
+/** Words file names are made of in the search benches: Chinese and English. */
+export const WORDS_ZH =
+  '项目 报告 会议 纪要 合同 发票 照片 旅行 北京 上海 设计 方案 财务 预算 简历 计划 总结 培训 学习 笔记 产品 需求 测试 用户 数据 分析 年度 季度 客户 市场 招聘 论文 作业 课程 图纸 报价 采购 库存 物流 审计'.split(
+    ' ',
+  );
+export const WORDS_EN =
+  'report final draft invoice photo budget meeting notes design plan summary contract resume review backup project data analysis client market slides scan receipt travel holiday family music video code release'.split(
+    ' ',
+  );

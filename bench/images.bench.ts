@@ -7,12 +7,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { ensureServerBuild } from '../scripts/build-server.mjs';
-import { Report } from './harness.ts';
+import { Report, freePort } from './harness.ts';
 
 const report = new Report('images');
 
@@ -21,15 +20,6 @@ const WORKERS = 2;
 const GRID = 100;
 const MANY = 1000;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e6;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;

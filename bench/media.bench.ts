@@ -6,12 +6,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureServerBuild } from '../scripts/build-server.mjs';
 import { hlsArgs, probe, thumbnailTrack } from '../server/src/modules/media/programs/ffmpeg.ts';
-import { Report } from './harness.ts';
+import { Report, freePort, percentile } from './harness.ts';
 
 const report = new Report('media');
 
@@ -22,20 +21,6 @@ const TARGET = { bitrate: 1500, height: 480, frameRate: 30, threads: 0 };
 const VTT_THUMBNAILS = 60;
 const FILES_IN_FOLDER = 500;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
 

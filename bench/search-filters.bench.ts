@@ -11,7 +11,6 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -22,7 +21,7 @@ import { testConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/index.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import type { SearchParams } from '../server/src/modules/search/search.service.ts';
-import { Report } from './harness.ts';
+import { Report, freePort, percentile, seededRandom, WORDS_ZH, WORDS_EN } from './harness.ts';
 
 const FILES = Number(process.env.SEARCH_BENCH_FILES ?? 1_000_000);
 const KEEP = process.env.SEARCH_BENCH_KEEP;
@@ -37,26 +36,8 @@ const DAY = 86_400_000;
 /** Every date of the drive is counted back from here, so a kept drive answers the same. */
 const NOW = Date.UTC(2026, 0, 1);
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
-
 // ---- the drive: names as in search.bench.ts, types from the suffix, sizes and dates spread ----
-let seed = 20240601;
-const random = () => {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed / 0x7fffffff;
-};
-const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-const ZH =
-  '项目 报告 会议 纪要 合同 发票 照片 旅行 北京 上海 设计 方案 财务 预算 简历 计划 总结 培训 学习 笔记 产品 需求 测试 用户 数据 分析 年度 季度 客户 市场 招聘 论文 作业 课程 图纸 报价 采购 库存 物流 审计'.split(
-    ' ',
-  );
-const EN =
-  'report final draft invoice photo budget meeting notes design plan summary contract resume review backup project data analysis client market slides scan receipt travel holiday family music video code release'.split(
-    ' ',
-  );
+const { random, pick, reset: resetRandom } = seededRandom(20240601);
 const EXT: Record<string, string> = {
   docx: 'document',
   xlsx: 'document',
@@ -85,7 +66,7 @@ interface Row {
 
 /** The drive's rows, in batches: 1,000 folders, then FILES files spread over them. */
 function* driveRows(): Generator<Row[]> {
-  seed = 20240601;
+  resetRandom();
   const folders: Row[] = [];
   for (let f = 0; f < 1000; f++)
     folders.push({
@@ -105,7 +86,7 @@ function* driveRows(): Generator<Row[]> {
     const folder = folders[i % folders.length]!;
     const words: string[] = [];
     const count = 1 + Math.floor(random() * 3);
-    for (let j = 0; j < count; j++) words.push(random() < 0.5 ? pick(ZH) : pick(EN));
+    for (let j = 0; j < count; j++) words.push(random() < 0.5 ? pick(WORDS_ZH) : pick(WORDS_EN));
     const glue = random() < 0.4 ? '' : random() < 0.5 ? '_' : ' ';
     const suffix = pick(SUFFIXES);
     // sizes from bytes to gigabytes, about evenly by order of magnitude; dates over three years
@@ -227,16 +208,6 @@ function pgBinDir(): string {
     if (fs.existsSync(path.join(dir, 'initdb'))) return dir;
   }
   throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts (creating it when new) a cluster in `dir`; returns its URL and how to stop it. */

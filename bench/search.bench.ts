@@ -8,7 +8,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -19,7 +18,7 @@ import { openDatabase } from '../server/src/db/index.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import { zipToBuffer } from '../server/src/lib/zip.ts';
 import type { SearchParams } from '../server/src/modules/search/search.service.ts';
-import { Report } from './harness.ts';
+import { Report, freePort, percentile, seededRandom, WORDS_ZH, WORDS_EN } from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const FILES = Number(process.env.SEARCH_BENCH_FILES ?? 1_000_000);
@@ -27,43 +26,15 @@ const DOCUMENTS = Number(process.env.SEARCH_BENCH_DOCUMENTS ?? 10_000);
 const report = new Report('search');
 const n = (v: number) => v.toLocaleString('en-US');
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
-
 // A reproducible mix of Chinese and English words, numbers and extensions.
-let seed = 20240601;
-const random = () => {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed / 0x7fffffff;
-};
-const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-const ZH =
-  '项目 报告 会议 纪要 合同 发票 照片 旅行 北京 上海 设计 方案 财务 预算 简历 计划 总结 培训 学习 笔记 产品 需求 测试 用户 数据 分析 年度 季度 客户 市场 招聘 论文 作业 课程 图纸 报价 采购 库存 物流 审计'.split(
-    ' ',
-  );
-const EN =
-  'report final draft invoice photo budget meeting notes design plan summary contract resume review backup project data analysis client market slides scan receipt travel holiday family music video code release'.split(
-    ' ',
-  );
+const { random, pick } = seededRandom(20240601);
 const EXT = ['docx', 'xlsx', 'pdf', 'jpg', 'png', 'txt', 'md', 'pptx', 'zip', 'mp4'];
 function fileName(i: number): string {
   const words: string[] = [];
   const count = 1 + Math.floor(random() * 3);
-  for (let j = 0; j < count; j++) words.push(random() < 0.5 ? pick(ZH) : pick(EN));
+  for (let j = 0; j < count; j++) words.push(random() < 0.5 ? pick(WORDS_ZH) : pick(WORDS_EN));
   const glue = random() < 0.4 ? '' : random() < 0.5 ? '_' : ' ';
   return `${words.join(glue)}-${(i * 7919) % 1_000_003}.${pick(EXT)}`;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function names(): Promise<void> {
@@ -267,7 +238,8 @@ function textPdf(lines: string[]): Buffer {
 
 function paragraph(words: number): string {
   const out: string[] = [];
-  for (let i = 0; i < words; i++) out.push(random() < 0.5 ? pick(ZH) + pick(ZH) : pick(EN));
+  for (let i = 0; i < words; i++)
+    out.push(random() < 0.5 ? pick(WORDS_ZH) + pick(WORDS_ZH) : pick(WORDS_EN));
   return out.join(random() < 0.5 ? ' ' : '，');
 }
 
@@ -322,7 +294,7 @@ async function contents(): Promise<void> {
         content = Buffer.from(text);
       } else if (kind < 6) {
         name = `page-${i}.md`;
-        content = Buffer.from(`# ${pick(EN)} ${i}\n\n${text}\n`);
+        content = Buffer.from(`# ${pick(WORDS_EN)} ${i}\n\n${text}\n`);
       } else if (kind < 8) {
         name = `letter-${i}.docx`;
         content = await zipToBuffer([
@@ -344,7 +316,7 @@ async function contents(): Promise<void> {
         name = `paper-${i}.pdf`;
         content = textPdf([
           paragraph(12).replace(/[^\x20-\x7e]/g, ''),
-          `${pick(EN)} ${pick(EN)} ${pick(EN)} ${i}`,
+          `${pick(WORDS_EN)} ${pick(WORDS_EN)} ${pick(WORDS_EN)} ${i}`,
         ]);
       }
       fs.writeFileSync(path.join(dir, name), content);

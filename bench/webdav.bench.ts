@@ -8,7 +8,6 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureServerBuild } from '../scripts/build-server.mjs';
@@ -17,7 +16,7 @@ import { testConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/index.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import type { NewFileRow } from '../server/src/modules/files/files.repo.ts';
-import { diskFigure, Report } from './harness.ts';
+import { diskFigure, freePort, Report } from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const GiB = 1024 ** 3;
@@ -25,16 +24,6 @@ const MiB = 1024 ** 2;
 const USER = 'bench';
 const PASSWORD = 'bench-password';
 const report = new Report('webdav');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url: string): Promise<void> {
   for (let i = 0; i < 300; i++) {
