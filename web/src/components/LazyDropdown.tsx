@@ -14,9 +14,9 @@ function OnShown({ run }: { run: () => void }) {
 }
 
 /**
- * A click-triggered dropdown menu whose code loads on first approach. Until then its trigger
- * (a plain button) renders alone; a click before the code arrives opens the menu as soon as it
- * has. Once the code is here the trigger's `tip` shows on hover while the menu is closed.
+ * A click-triggered dropdown menu whose code loads on first approach. Until the first click its
+ * trigger (a plain button) renders alone; that click opens the menu as soon as the code is
+ * there. From then on the trigger's `tip` shows on hover while the menu is closed.
  */
 export function LazyDropdown({
   children: button,
@@ -37,7 +37,7 @@ export function LazyDropdown({
   const shown = useRef(false);
   /** The menu is drawn: from then on its own trigger opens and closes it. */
   const mounted = useRef(false);
-  const show = (andOpen: boolean) => {
+  const show = () => {
     if (!shown.current) {
       shown.current = true;
       noteFocus();
@@ -45,21 +45,18 @@ export function LazyDropdown({
     }
     // a click while the code is still on its way, or arrived but not yet drawn, opens the menu
     // once it is drawn (the trigger shown meanwhile is the plain button)
-    if (andOpen && !mounted.current) setOpen(true);
+    if (!mounted.current) setOpen(true);
   };
-  const warm = () => void loadDropdown().then(() => show(false));
+  // only the code comes on approach: drawing the menu's trigger then would put a new button
+  // under a pointer that may be pressing the old one, and a press and release on two different
+  // buttons is no click at all. The trigger changes on the click itself, once it is done.
+  const warm = () => void loadDropdown().catch(() => undefined);
   const onShown = useCallback(() => {
     mounted.current = true;
     if (hadFocus.current) box.current?.querySelector<HTMLElement>('button, [tabindex]')?.focus();
   }, []);
   return (
-    <span
-      ref={box}
-      className="nb-contents"
-      onPointerEnter={warm}
-      onFocus={warm}
-      onClick={() => show(true)}
-    >
+    <span ref={box} className="nb-contents" onPointerEnter={warm} onFocus={warm} onClick={show}>
       {ready ? (
         <Suspense fallback={button}>
           <DropdownMenu {...props} tip={tip} open={open} onOpenChange={setOpen}>
