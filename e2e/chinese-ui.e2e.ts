@@ -210,18 +210,13 @@ describe('the web app in Chinese', () => {
     expect(main.length + section.length + avatar.length).toBeGreaterThan(15);
 
     const visitByMenu = async (id: string, path: string) => {
-      // the page's own area, not the whole body: the breadcrumb follows the address at once,
-      // while the page before stays drawn until the new page's code has arrived
-      const content = () => page.locator('#main-content').innerText();
-      const before = await content();
+      // the page before is gone, not merely changed: it stays drawn (and follows the new
+      // address's query, showing its first tab) until the new page's code has arrived
       const moves = new URL(page.url()).pathname !== path;
+      const before = moves ? await page.locator('#main-content > *').first().elementHandle() : null;
       await page.getByTestId(`menu-${id}`).click();
       await page.waitForURL((url) => url.pathname === path);
-      if (moves)
-        await until(
-          async () => (await content()) !== before,
-          `the page of ${path} replaces the one before`,
-        );
+      if (before) await page.waitForFunction((element) => !element.isConnected, before);
       await checkPageAndTabs(path, found);
     };
     for (const menu of main) await visitByMenu(menu.id, menu.path!);
