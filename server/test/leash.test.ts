@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { leash } from './leash.ts';
 
@@ -38,17 +39,27 @@ describe('a process started for a test', () => {
   it('leaves nothing behind when the process stops first', async () => {
     const child = spawn('sleep', ['60'], { stdio: 'ignore' });
     leash(child.pid!);
+    const watchers = () =>
+      fs.readdirSync('/proc').filter((entry) => {
+        if (!/^\d+$/.test(entry)) return false;
+        try {
+          const args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+          return args.includes('leash') && args.includes(String(child.pid));
+        } catch {
+          return false; // gone meanwhile
+        }
+      }).length;
+    // the watcher is there while the process lives (the count can see it)
+    const seen = Date.now() + 5000;
+    while (watchers() === 0 && Date.now() < seen)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(watchers()).toBe(1);
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
     // the watcher sees the process gone within its second and ends: no shell of ours remains
-    const watchers = async () => {
-      const { execFileSync } = await import('node:child_process');
-      const out = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-      return out.split('\n').filter((line) => line.includes(`leash ${child.pid} `)).length;
-    };
     const deadline = Date.now() + 5000;
-    while ((await watchers()) > 0 && Date.now() < deadline)
+    while (watchers() > 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await watchers()).toBe(0);
+    expect(watchers()).toBe(0);
   });
 });
