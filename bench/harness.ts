@@ -8,7 +8,6 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -359,16 +358,7 @@ export function benchmarksMarkdown(input: {
 }
 
 /** A free port on the loopback address, for a server a bench starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../server/test/free-port.ts';
 
 /** The value below which `p` percent of `values` fall (nearest rank). */
 export function percentile(values: number[], p: number): number {

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureServerBuild } from '../scripts/build-server.mjs';
@@ -13,6 +12,7 @@ import {
   type Page,
 } from 'playwright-core';
 import { leash } from '../server/test/leash.ts';
+import { freePort } from '../server/test/free-port.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 export const screenshotDir = path.join(import.meta.dirname, 'screenshots');
@@ -25,17 +25,6 @@ export interface NimbusServer {
   /** What the server printed so far (shown when something goes wrong). */
   output(): string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

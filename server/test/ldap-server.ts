@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { programOrFail } from './tools.ts';
 import { leash } from './leash.ts';
+import { freePort } from './free-port.ts';
 
 export const LDAP_BASE = 'dc=nimbus,dc=test';
 export const LDAP_ADMIN_DN = `cn=admin,${LDAP_BASE}`;
@@ -15,17 +16,6 @@ export interface LdapServer {
   /** People in the directory: uid → password. */
   people: Record<string, string>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {

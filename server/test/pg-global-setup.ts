@@ -1,12 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest, openDatabase } from '../src/db/index.ts';
 import { leash } from './leash.ts';
+import { freePort } from './free-port.ts';
 
 /**
  * Starts a throwaway PostgreSQL cluster for the test run: initdb + pg_ctl from the machine's
@@ -26,17 +26,6 @@ function pgBinDir(): string {
     if (fs.existsSync(path.join(dir, 'initdb'))) return dir;
   }
   throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found; install postgresql-15');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {

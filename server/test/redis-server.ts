@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import { leash } from './leash.ts';
+import { freePort } from './free-port.ts';
 
 // A real redis-server for the tests of several nodes; without the program those tests are
 // skipped, saying so.
@@ -12,17 +12,6 @@ if (!haveRedis)
   console.warn(
     `${REDIS_SERVER} is missing (apt-get install redis-server): the tests across nodes through Redis are skipped`,
   );
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A throwaway redis-server on a free loopback port, nothing saved to disk. */
 export async function startRedis(): Promise<{ process: ChildProcess; url: string }> {

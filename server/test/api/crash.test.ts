@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/index.ts';
@@ -9,18 +8,9 @@ import type { NewFileRow } from '../../src/modules/files/files.repo.ts';
 import { checkDrive } from '../../src/modules/check/check.service.ts';
 import { LocalStore } from '../../src/storage/local-store.ts';
 import { ADMIN, call, makeTestApp, putFile, setupAdmin, type TestApp } from '../harness.ts';
+import { freePort } from '../free-port.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(t: TestApp, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
