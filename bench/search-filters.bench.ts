@@ -9,7 +9,7 @@
  * `SEARCH_BENCH_KEEP=<folder>` keeps both databases there and reuses them on the next run (the
  * build of two million rows per database takes minutes).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,7 @@ import { openDatabase } from '../server/src/db/index.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import type { SearchParams } from '../server/src/modules/search/search.service.ts';
 import { Report, freePort, percentile, seededRandom, WORDS_ZH, WORDS_EN } from './harness.ts';
+import { pgBinDir } from '../server/test/pg-global-setup.ts';
 
 const FILES = Number(process.env.SEARCH_BENCH_FILES ?? 1_000_000);
 const KEEP = process.env.SEARCH_BENCH_KEEP;
@@ -196,20 +197,6 @@ async function seedPostgres(url: string, userId: string, rows: Iterable<Row[]>):
 }
 
 // ---- a PostgreSQL cluster of the bench's own, as the tests start theirs ----
-function pgBinDir(): string {
-  const fromConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
-  if (fromConfig.status === 0 && fs.existsSync(path.join(fromConfig.stdout.trim(), 'initdb')))
-    return fromConfig.stdout.trim();
-  const root = '/usr/lib/postgresql';
-  for (const v of fs.existsSync(root)
-    ? fs.readdirSync(root).sort((a, b) => Number(b) - Number(a))
-    : []) {
-    const dir = path.join(root, v, 'bin');
-    if (fs.existsSync(path.join(dir, 'initdb'))) return dir;
-  }
-  throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found');
-}
-
 /** Starts (creating it when new) a cluster in `dir`; returns its URL and how to stop it. */
 async function startPostgres(dir: string): Promise<{ url: string; stop: () => void }> {
   const bin = pgBinDir();

@@ -12,7 +12,7 @@ import { freePort } from './free-port.ts';
  * Starts a throwaway PostgreSQL cluster for the test run: initdb + pg_ctl from the machine's
  * PostgreSQL, run as the `postgres` user when we are root, listening on a free loopback port.
  */
-function pgBinDir(): string {
+export function pgBinDir(): string {
   const fromConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
   if (fromConfig.status === 0 && fs.existsSync(path.join(fromConfig.stdout.trim(), 'initdb'))) {
     return fromConfig.stdout.trim();
