@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import { startsWithPath } from '../../db/path-range.ts';
 import type { FileTable } from '../../db/schema.ts';
 import { escapeLike } from './names.ts';
 
@@ -10,10 +11,6 @@ export const ROOT_ID = '0';
 
 /** `/a/b/` for the folder row `b` under `/a/`: the path of its children. */
 export const prefixOf = (row: Pick<FileRow, 'path' | 'name'>) => `${row.path}${row.name}/`;
-
-/** `substr(path, 1, n) = prefix`: every row below a folder, counted in characters. */
-export const underPrefix = (prefix: string) =>
-  sql<boolean>`substr(path, 1, ${[...prefix].length}) = ${prefix}`;
 
 /** The folders whose children have the path `prefix`, and those above it: `/a/b/` gives a, b. */
 export function foldersAlong(prefix: string): Array<{ path: string; name: string }> {
@@ -280,7 +277,7 @@ export class FilesRepo {
         .deleteFrom('file')
         .where('userId', '=', userId)
         .where('trashId', 'is', null)
-        .where(underPrefix(prefixOf(row)))
+        .where(startsWithPath(trx, prefixOf(row)))
         .execute();
     await trx.deleteFrom('file').where('id', '=', row.id).execute();
   }

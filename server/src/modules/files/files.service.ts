@@ -13,7 +13,7 @@ import { LocalLocks, type KeyedMutex, type Locks } from '../../lib/locks.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
 import { newFileRow } from './file-row.ts';
 import { mountView, toView, type FileView } from './file-view.ts';
-import { FilesRepo, prefixOf, ROOT_ID, underPrefix, type FileRow } from './files.repo.ts';
+import { FilesRepo, prefixOf, ROOT_ID, type FileRow } from './files.repo.ts';
 import {
   FolderListingRepo,
   type ListQuery,
@@ -647,12 +647,4 @@ export class FilesService {
   }
 }
 
-export {
-  prefixOf,
-  ROOT_ID,
-  underPrefix,
-  type FileRow,
-  type ListQuery,
-  type SortOrder,
-  type SortProp,
-};
+export { prefixOf, ROOT_ID, type FileRow, type ListQuery, type SortOrder, type SortProp };

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { IDS_PER_STATEMENT, slices } from '../../lib/slices.ts';
-import { foldersAlong, prefixOf, ROOT_ID, underPrefix, type FileRow } from './files.repo.ts';
+import { startsWithPath } from '../../db/path-range.ts';
+import { foldersAlong, prefixOf, ROOT_ID, type FileRow } from './files.repo.ts';
 
 /** A selection's item leaving or joining a folder: the folder's children path and its bytes. */
 /** What names a purged file's cached renditions. */
@@ -50,7 +51,7 @@ export class SelectionRepo {
         .set({ trashId: root.id, trashedAt: at })
         .where('userId', '=', userId)
         .where('trashId', 'is', null)
-        .where(underPrefix(prefixOf(root)))
+        .where(startsWithPath(trx, prefixOf(root)))
         .execute();
   }
 
@@ -177,7 +178,7 @@ export class SelectionRepo {
         })
         .where('userId', '=', userId)
         .where('trashId', 'is', null)
-        .where(underPrefix(oldPrefix))
+        .where(startsWithPath(trx, oldPrefix))
         .execute();
     }
     for (const slice of slices(rows.map((r) => r.id)))

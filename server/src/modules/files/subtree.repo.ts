@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import { underPrefix, type FileRow } from './files.repo.ts';
+import { startsWithPath } from '../../db/path-range.ts';
+import type { FileRow } from './files.repo.ts';
 
 /** The queries of everything below a folder: its rows, their totals, and their paths. */
 export class SubtreeRepo {
@@ -13,7 +14,7 @@ export class SubtreeRepo {
       .selectAll()
       .where('userId', '=', userId)
       .where('trashId', 'is', null)
-      .where(underPrefix(prefix))
+      .where(startsWithPath(trx, prefix))
       .execute();
   }
 
@@ -34,7 +35,7 @@ export class SubtreeRepo {
       ])
       .where('userId', '=', userId)
       .where('trashId', 'is', null)
-      .where(underPrefix(prefix))
+      .where(startsWithPath(trx, prefix))
       .executeTakeFirstOrThrow();
     return { count: Number(r.n), bytes: Number(r.bytes ?? 0) };
   }
@@ -58,7 +59,7 @@ export class SubtreeRepo {
       .where('userId', '=', userId);
     query =
       'prefix' in below
-        ? query.where('trashId', 'is', null).where(underPrefix(below.prefix))
+        ? query.where('trashId', 'is', null).where(startsWithPath(trx, below.prefix))
         : query.where('trashId', '=', below.trashId).whereRef('id', '!=', 'trashId');
     const r = await query.executeTakeFirstOrThrow();
     return { bytes: Number(r.bytes ?? 0), depth: Number(r.depth ?? 0) };
@@ -77,7 +78,7 @@ export class SubtreeRepo {
       .set({ path: sql<string>`${newPrefix} || substr(path, ${cut})` })
       .where('userId', '=', userId)
       .where('trashId', 'is', null)
-      .where(underPrefix(oldPrefix))
+      .where(startsWithPath(trx, oldPrefix))
       .execute();
   }
 

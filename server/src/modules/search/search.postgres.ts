@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { startsWithPath } from '../../db/path-range.ts';
 import type { Db } from '../../db/index.ts';
 import { foldName, uniqueTerms, type QueryTerm } from './tokenize.ts';
 import { escapeLike } from '../files/names.ts';
@@ -122,9 +123,7 @@ export class PostgresSearchRepo extends SearchRepo {
   }
 
   protected under(prefix: string) {
-    // compared byte by byte (the index's collation), below the folder is one range of it
-    return sql`f.path collate "C" >= ${prefix} and f.path collate "C" < ${`${prefix}\u{10ffff}`}
-      and substr(f.path, 1, ${[...prefix].length}) = ${prefix}`;
+    return startsWithPath(this.db, prefix, 'f.path');
   }
 
   protected startsWith(column: RawBuilder<unknown>, key: string) {

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { startsWithPath } from '../../db/path-range.ts';
 import { SearchLanesRepo } from './search-lanes.repo.ts';
 import {
   hasFilters,
@@ -375,7 +376,7 @@ export abstract class SearchRepo extends SearchLanesRepo {
       .where('f.trashId', 'is', null);
     const f = filters;
     if (f.prefix && f.prefix !== '/')
-      query = query.where(sql<boolean>`substr(f.path, 1, ${[...f.prefix].length}) = ${f.prefix}`);
+      query = query.where(startsWithPath(this.db, f.prefix, 'f.path'));
     if (f.fileType) query = query.where('f.fileType', '=', f.fileType);
     if (f.isFolder !== undefined) query = query.where('f.isFolder', '=', f.isFolder ? 1 : 0);
     if (f.isFavorite) query = query.where('f.isFavorite', '=', 1);

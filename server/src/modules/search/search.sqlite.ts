@@ -1,4 +1,5 @@
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import { startsWithPath } from '../../db/path-range.ts';
 import type { Db } from '../../db/index.ts';
 import { foldName, indexTerms, uniqueTerms, type QueryTerm } from './tokenize.ts';
 import {
@@ -363,9 +364,7 @@ export class SqliteSearchRepo extends SearchRepo {
   }
 
   protected under(prefix: string) {
-    // paths compare as their UTF-8 bytes: below the folder is one range of the path index
-    return sql`f.path >= ${prefix} and f.path < ${`${prefix}\u{10ffff}`}
-      and substr(f.path, 1, ${[...prefix].length}) = ${prefix}`;
+    return startsWithPath(this.db, prefix, 'f.path');
   }
 
   protected startsWith(column: RawBuilder<unknown>, key: string) {

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { MountTable, ShareTable } from '../../db/schema.ts';
-import { underPrefix } from '../files/files.service.ts';
+import { startsWithPath } from '../../db/path-range.ts';
 
 export type ShareRow = Selectable<ShareTable>;
 export type MountRow = Selectable<MountTable>;
@@ -168,7 +168,7 @@ export class ShareRepo {
       .where('share.userId', '=', userId)
       .where('file.userId', '=', userId)
       .where('file.trashId', 'is', null)
-      .where(underPrefix(prefix))
+      .where(startsWithPath(this.db, prefix, 'file.path'))
       .execute();
   }
 

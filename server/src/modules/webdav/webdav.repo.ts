@@ -1,6 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { DavLockTable } from '../../db/schema.ts';
+import { startsWithPath } from '../../db/path-range.ts';
 
 export type LockRow = Selectable<DavLockTable>;
 
@@ -38,7 +39,7 @@ export class WebdavRepo {
       .where((eb) =>
         eb.or([
           eb('path', 'in', [path, ...ancestors]),
-          ...(below ? [sql<boolean>`substr(path, 1, ${[...prefix].length}) = ${prefix}`] : []),
+          ...(below ? [startsWithPath(this.db, prefix)] : []),
         ]),
       )
       .execute();
@@ -91,12 +92,7 @@ export class WebdavRepo {
     await this.db
       .deleteFrom('davLock')
       .where('userId', '=', userId)
-      .where((eb) =>
-        eb.or([
-          eb('path', '=', path),
-          sql<boolean>`substr(path, 1, ${[...prefix].length}) = ${prefix}`,
-        ]),
-      )
+      .where((eb) => eb.or([eb('path', '=', path), startsWithPath(this.db, prefix)]))
       .execute();
   }
 
