@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import type { Viewer } from '../../actions/viewers';
-import { isGalleryImage } from '../files/thumbnails';
+import { isGalleryImage } from '../../actions/thumbnails';
 
 /** The folder's images in a gallery: zoom, rotate, previous and next, EXIF. */
 export const galleryViewer: Viewer = {

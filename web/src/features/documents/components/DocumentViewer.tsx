@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { FullScreenViewer } from '../../preview/components/FullScreenViewer';
+import { FullScreenViewer } from '../../../components/FullScreenViewer';
 import type { ViewerProps } from '../../../actions/viewers';
 import { editsInOnlyOffice, useOfficeConfig } from '../api';
 import { documentPageAddress, onlyOfficePageAddress } from '../viewer-pages';

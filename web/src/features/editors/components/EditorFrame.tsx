@@ -3,7 +3,7 @@ import { Button, Modal, Space } from 'antd';
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FullScreenViewer } from '../../preview/components/FullScreenViewer';
+import { FullScreenViewer } from '../../../components/FullScreenViewer';
 import type { ViewerProps } from '../../../actions/viewers';
 import type { DocumentEditor } from '../use-document-editor';
 import { EditorNotices } from './EditorNotices';

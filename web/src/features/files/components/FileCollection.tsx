@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useDragStore } from '../drag';
 import { useRubberBand } from '../hooks/use-rubber-band';
 import type { ItemLayout } from '../../../lib/selection';
-import { thumbnailUrl as driveThumbnailUrl } from '../thumbnails';
+import { thumbnailUrl as driveThumbnailUrl } from '../../../actions/thumbnails';
 import { useFileFormat } from '../../../components/use-format';
 import type { SortOrder, SortProp } from '../../../lib/view-kinds';
 import type {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { coverIsPage } from '../thumbnails';
+import { coverIsPage } from '../../../actions/thumbnails';
 import type { CollectionItem } from './collection-types';
 import { FileIcon } from '../../../components/FileIcon';
 

@@ -16,7 +16,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { startDownload } from '../../../api/bytes';
 import type { ViewerProps } from '../../../actions/viewers';
-import { isGalleryImage, thumbnailUrl, viewableImageUrl } from '../../files/thumbnails';
+import { isGalleryImage, thumbnailUrl, viewableImageUrl } from '../../../actions/thumbnails';
 import { ImageInfoPanel } from './ImageInfoPanel';
 import '../images.css';
 

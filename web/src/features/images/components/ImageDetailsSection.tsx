@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ownerSource } from '../../../actions/preview-sources';
 import type { PreviewItem } from '../../../actions/viewers';
-import { isGalleryImage } from '../../files/thumbnails';
+import { isGalleryImage } from '../../../actions/thumbnails';
 import { ImageFactsList } from './ImageInfoPanel';
 
 /** The details drawer's part for a photo of one's own drive: its size as shown and its EXIF. */

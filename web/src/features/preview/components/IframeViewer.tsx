@@ -1,4 +1,4 @@
-import { FullScreenViewer } from './FullScreenViewer';
+import { FullScreenViewer } from '../../../components/FullScreenViewer';
 import { iframeAddress, iframeRuleFor } from '../../../lib/iframe-rules';
 import type { ViewerProps } from '../../../actions/viewers';
 import { previewSuffix } from '../use-preview';

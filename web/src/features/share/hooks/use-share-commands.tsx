@@ -4,7 +4,7 @@ import { useMemo, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { startDownload } from '../../../api/bytes';
 import type { NameDialogRequest } from '../../files/components/NameDialog';
-import { thumbnailUrl } from '../../files/thumbnails';
+import { thumbnailUrl } from '../../../actions/thumbnails';
 import { useFilePreview } from '../../../actions/viewers';
 import { ownerSource, shareSource } from '../../../actions/preview-sources';
 import type { PickedFile } from '../../upload/types';

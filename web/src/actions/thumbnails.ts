@@ -1,8 +1,8 @@
 import { OFFICE_SUFFIXES, RAW_PHOTO_SUFFIXES } from '@nimbus/contract';
-import type { QueryParams } from '../../api/query-string';
-import { suffixOf } from '../../lib/file-kinds';
-import type { PreviewItem } from '../../actions/viewers';
-import { ownerSource } from '../../actions/preview-sources';
+import type { QueryParams } from '../api/query-string';
+import { suffixOf } from '../lib/file-kinds';
+import type { PreviewItem } from './viewers';
+import { ownerSource } from './preview-sources';
 
 const set = (list: string) => new Set(list.split(' '));
 

@@ -2,10 +2,10 @@ import { CloseOutlined, DownloadOutlined } from '@ant-design/icons';
 import { Button, Modal } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { startDownload } from '../../../api/bytes';
-import { FileIcon } from '../../../components/FileIcon';
-import type { PreviewItem } from '../../../actions/viewers';
-import '../preview.css';
+import { startDownload } from '../api/bytes';
+import { FileIcon } from './FileIcon';
+import type { PreviewItem } from '../actions/viewers';
+import './full-screen-viewer.css';
 
 /**
  * A viewer over the whole window: a bar with the file's icon and title, a download button when
