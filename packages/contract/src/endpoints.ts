@@ -5,6 +5,7 @@ import { historyApi } from './history.ts';
 import { markdownApi } from './markdown.ts';
 import { menusApi, rolesApi } from './menus.ts';
 import { searchHistoryApi } from './search.ts';
+import { shareApi } from './share.ts';
 import { tagsApi } from './tags.ts';
 import { tasksApi } from './tasks.ts';
 import { usersApi } from './users.ts';
@@ -25,4 +26,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(historyApi),
   ...Object.values(markdownApi),
   ...Object.values(usersApi),
+  ...Object.values(shareApi),
 ];

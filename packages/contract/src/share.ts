@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { mountRef } from './files.ts';
+import { endpoint } from './endpoint.ts';
 import { clientText, listField, queryNumber } from './validation.ts';
 
 /** What visitors of a private folder share may do besides reading (API-NOTES §1.7). */
@@ -263,3 +264,106 @@ export const mountFileInfo = z.object({
   mountId: z.string(),
   shareId: z.string(),
 });
+
+/** The owner's side of sharing, and mounts (signed in). */
+export const shareApi = {
+  /** A new share of a file or folder (or the same share again, with new settings). */
+  generate: endpoint({
+    method: 'POST',
+    path: '/share/generate',
+    body: generateShareBody,
+    answer: shareView,
+    access: 'user',
+  }),
+  /** A fresh signed token for one of the owner's shares (the link's second half). */
+  token: endpoint({
+    method: 'GET',
+    path: '/share/generate/share-token',
+    query: fileIdOfShareQuery,
+    answer: z.string(),
+    access: 'user',
+    changes: true,
+  }),
+  /** One share, by id. */
+  get: endpoint({
+    method: 'GET',
+    path: '/get/share',
+    query: shareIdQuery,
+    answer: shareView,
+    access: 'user',
+  }),
+  /** A file's own share, or null; `props.parent` names the shared folder around it, if any. */
+  byFile: endpoint({
+    method: 'GET',
+    path: '/get/share/by/fileId',
+    query: fileIdOfShareQuery,
+    answer: shareOrNone,
+    access: 'user',
+  }),
+  /** Whether any of these shares has shares below it. */
+  hasSubShare: endpoint({
+    method: 'GET',
+    path: '/share/has-sub-share',
+    query: hasSubShareQuery,
+    answer: z.boolean(),
+    access: 'user',
+  }),
+  /** Whether a folder holds shared items. */
+  folderHasShares: endpoint({
+    method: 'GET',
+    path: '/share/folder-sub-share',
+    query: fileIdOfShareQuery,
+    answer: z.boolean(),
+    access: 'user',
+  }),
+  /** A page of the owner's shares. */
+  list: endpoint({
+    method: 'GET',
+    path: '/share/list',
+    query: shareListQuery,
+    answer: shareList,
+    access: 'user',
+  }),
+  /** Ends shares (`shareId` and `shareIds` both list them); answers how many ended. */
+  cancel: endpoint({
+    method: 'DELETE',
+    path: '/share/cancel',
+    query: shareCancelQuery,
+    answer: z.number().int(),
+    access: 'user',
+  }),
+  /** Places another person's shared folder in the drive. */
+  mount: endpoint({
+    method: 'PUT',
+    path: '/share/mount-folder',
+    body: mountFolderBody,
+    answer: mountView,
+    access: 'user',
+  }),
+  /** The folders placed in the drive from others' shares. */
+  mounts: endpoint({ method: 'GET', path: '/mount/list', answer: mountList, access: 'user' }),
+  /** Takes a placed folder out of the drive (the share stays). */
+  unmount: endpoint({
+    method: 'DELETE',
+    path: '/mount/remove',
+    query: mountIdQuery,
+    answer: null,
+    access: 'user',
+  }),
+  /** Where a mounted file sits in the mounter's drive. */
+  mountFileInfo: endpoint({
+    method: 'GET',
+    path: '/mount/file_info',
+    query: mountFileInfoQuery,
+    answer: mountFileInfo,
+    access: 'user',
+  }),
+  /** The id of a folder inside a mount, by its path there. */
+  mountFolderId: endpoint({
+    method: 'GET',
+    path: '/mount/folder/id',
+    query: mountFolderIdQuery,
+    answer: z.string(),
+    access: 'user',
+  }),
+};

@@ -33,16 +33,22 @@ export function callEndpoint<E extends Endpoint>(
   return requestData<AnswerOf<E>>(definition.path, requestOf(definition, input, options));
 }
 
+/** The whole envelope of a call: its `data` and what else it carries (`props`, `count`). */
+export function callEndpointEnvelope<E extends Endpoint>(
+  definition: E,
+  input: EndpointInput<E> = {},
+  options?: CallOptions,
+) {
+  return request<AnswerOf<E>>(definition.path, requestOf(definition, input, options));
+}
+
 /** A page of a listing endpoint: its rows and the total `count` its envelope carries. */
 export async function callEndpointPage<E extends Endpoint>(
   definition: E,
   input: EndpointInput<E> = {},
   options?: CallOptions,
 ): Promise<Page<AnswerOf<E> extends readonly (infer Row)[] ? Row : never>> {
-  const envelope = await request<AnswerOf<E>>(
-    definition.path,
-    requestOf(definition, input, options),
-  );
+  const envelope = await callEndpointEnvelope(definition, input, options);
   const items = Array.isArray(envelope.data) ? envelope.data : [];
   return { items, total: envelope.count ?? items.length };
 }

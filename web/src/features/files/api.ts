@@ -6,7 +6,7 @@ import { toQueryString } from '../../api/query-string';
 import { authKeys } from '../../api/account';
 import { MOUNTS_KEY, removeMount } from '../../api/mounts';
 import { removeFromClipboard } from './clipboard';
-import { folderAncestry, normalizeFolderPath } from './folder-path';
+import { folderAncestry, normalizeFolderPath } from '../../lib/folder-path';
 import { insertItem, mapItems, pagesToFetch, removeItems, updateItem } from './listing';
 import {
   fileKeys,

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { normalizeFolderPath } from './folder-path';
+import { fileKeys } from '../../api/file-keys';
 import { insertItem, removeItems, type ListingData } from './listing';
 import type { FileItem, ListingKey } from './types';
 import type { FileViewKind, SortOrder, SortProp } from '../../lib/view-kinds';
@@ -9,20 +9,10 @@ import type { FileViewKind, SortOrder, SortProp } from '../../lib/view-kinds';
  * change without reloading them (page offsets included).
  */
 
+export { fileKeys };
+
 /** Rows per request while scrolling. */
 export const PAGE_SIZE = 100;
-
-export const fileKeys = {
-  all: ['files'] as const,
-  lists: ['files', 'list'] as const,
-  list: (key: ListingKey) =>
-    ['files', 'list', key.kind, key.tagId ?? key.path, key.sortProp, key.order] as const,
-  /** Every sort of one folder or view. */
-  listsOf: (kind: string, path: string) => ['files', 'list', kind, path] as const,
-  tree: (parentId: string) => ['files', 'tree', parentId] as const,
-  folderId: (path: string) => ['files', 'folder-id', normalizeFolderPath(path)] as const,
-  info: (id: string) => ['files', 'info', id] as const,
-};
 
 /**
  * Items added or removed inside a listing's loaded range since its last page request, so the

@@ -1,5 +1,4 @@
 import type { FileItem } from '@nimbus/contract';
-import type { FileViewKind, SortOrder, SortProp } from '../../lib/view-kinds';
 
 /** A file or folder as `/api/list` answers it, and one result of a move, copy or restore. */
 export type { FileItem, OperationResult } from '@nimbus/contract';
@@ -11,16 +10,7 @@ export interface ListPage {
   pageIndex: number;
 }
 
-/** What a listing shows: a folder of the tree, or a drive-wide view. */
-export interface ListingKey {
-  kind: FileViewKind;
-  /** Folder path for the home view (`/` or `/a/b/`); '' for drive-wide views. */
-  path: string;
-  sortProp: SortProp;
-  order: SortOrder;
-  /** The tag view: the tag whose files are listed. */
-  tagId?: string;
-}
+export type { ListingKey } from '../../api/file-keys';
 
 export const ROOT_FOLDER_ID = '0';
 

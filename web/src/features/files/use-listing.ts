@@ -3,7 +3,7 @@ import { useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { LiveMessage } from '../../api/events';
 import { BULK_PAGE_SIZE, fetchListPage, fetchListRange } from './api';
-import { folderOfFullPath } from './folder-path';
+import { folderOfFullPath } from '../../lib/folder-path';
 import {
   fileKeys,
   keyOf,

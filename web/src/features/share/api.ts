@@ -1,15 +1,16 @@
-import type {
-  GenerateShareBody,
-  MountView,
-  PublicFileView,
-  ShareFacts,
-  ShareView,
-  Sharer,
-} from '@nimbus/contract';
-import { infiniteQueryOptions, type QueryClient } from '@tanstack/react-query';
+import { shareApi, type BodyIn } from '@nimbus/contract';
+import type { MountView, PublicFileView, ShareFacts, ShareView, Sharer } from '@nimbus/contract';
+import {
+  infiniteQueryOptions,
+  useMutation,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { api, request } from '../../api/client';
+import { callEndpoint, callEndpointEnvelope, callEndpointPage } from '../../api/endpoints';
+import { fileKeys } from '../../api/file-keys';
 import { toQueryString } from '../../api/query-string';
-import { MOUNTS_KEY } from '../../api/mounts';
+import { MOUNTS_KEY, removeMount } from '../../api/mounts';
 import { selectShare } from '../../stores/share-tokens';
 
 export {
@@ -35,44 +36,31 @@ export const shareKeys = {
 
 // ---- the owner's side ---------------------------------------------------------------------
 
-export const generateShare = (body: GenerateShareBody) =>
-  api.post<ShareView>('/share/generate', body);
+export const generateShare = (body: BodyIn<typeof shareApi.generate>) =>
+  callEndpoint(shareApi.generate, { body });
 
 /** The file's own share, and the shared folder around it whose settings a share would take. */
 export async function shareOfFile(
   fileId: string,
   signal?: AbortSignal,
 ): Promise<{ share: ShareView | null; parent: ShareView | null }> {
-  const envelope = await request<ShareView | null>('/get/share/by/fileId', {
-    params: { fileId },
-    signal,
-  });
+  const envelope = await callEndpointEnvelope(shareApi.byFile, { query: { fileId } }, { signal });
   const parent = (envelope.props?.parent as ShareView | null | undefined) ?? null;
   return { share: envelope.data ?? null, parent };
 }
 
 export const folderHasShares = (fileId: string, signal?: AbortSignal) =>
-  api.get<boolean>('/share/folder-sub-share', { fileId }, { signal });
+  callEndpoint(shareApi.folderHasShares, { query: { fileId } }, { signal });
 
 export const cancelShares = (shareIds: string[]) =>
-  api.delete<number>('/share/cancel', { shareId: shareIds });
+  callEndpoint(shareApi.cancel, { query: { shareId: shareIds } });
 
-export async function listShares(
-  page: number,
-  pageSize: number,
-  signal?: AbortSignal,
-): Promise<{ items: ShareView[]; total: number }> {
-  const envelope = await request<ShareView[]>('/share/list', {
-    params: { pageIndex: page, pageSize },
-    signal,
-  });
-  const items = Array.isArray(envelope.data) ? envelope.data : [];
-  return { items, total: envelope.count ?? items.length };
-}
+export const listShares = (page: number, pageSize: number, signal?: AbortSignal) =>
+  callEndpointPage(shareApi.list, { query: { pageIndex: page, pageSize } }, { signal });
 
 /** A token of one's own share (or a mounted one), for links to private shares' files. */
 export const ownShareToken = (fileId: string) =>
-  api.get<string>('/share/generate/share-token', { fileId });
+  callEndpoint(shareApi.token, { query: { fileId } });
 
 // ---- visitors -----------------------------------------------------------------------------
 
@@ -208,12 +196,61 @@ export function deleteShared(shareId: string, fileIds: string[]) {
 
 export function mountShare(shareId: string, fileId: string, name?: string) {
   selectShare(shareId);
-  return api.put<MountView>('/share/mount-folder', { shareId, fileId, ...(name ? { name } : {}) });
+  return callEndpoint(shareApi.mount, {
+    body: { shareId, fileId, ...(name ? { name } : {}) },
+  });
 }
 
-export async function listMounts(signal?: AbortSignal): Promise<MountView[]> {
-  const rows = await api.get<MountView[]>('/mount/list', undefined, { signal });
-  return Array.isArray(rows) ? rows : [];
+export const listMounts = (signal?: AbortSignal) => callEndpoint(shareApi.mounts, {}, { signal });
+
+// ---- changes, each with what it makes stale ---------------------------------------------------
+
+/** Creates a share, or saves a share's settings; the file's own share shows the answer at once. */
+export function useSaveShare() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: generateShare,
+    onSuccess: (saved, body) => {
+      client.setQueryData<Awaited<ReturnType<typeof shareOfFile>>>(
+        shareKeys.byFile(body.fileId),
+        (known) => ({ share: saved, parent: known?.parent ?? null }),
+      );
+      return client.invalidateQueries({ queryKey: shareKeys.all });
+    },
+  });
 }
 
-export { removeMount } from '../../api/mounts';
+/** Ends shares: the list, the files' share dialogs and the visitors' pages ask again. */
+export function useCancelShares() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: cancelShares,
+    onSuccess: () => client.invalidateQueries({ queryKey: shareKeys.all }),
+  });
+}
+
+/** Places a shared folder in one's drive, where the folder it went into then lists it. */
+export function useMountShare(share: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { shareId: string; folderId: string; name?: string }) =>
+      mountShare(input.shareId, input.folderId, input.name),
+    onSuccess: (mounted) => {
+      void client.invalidateQueries({ queryKey: shareKeys.mounts });
+      void client.invalidateQueries({ queryKey: fileKeys.listsOf('home', mounted.path) });
+      return client.invalidateQueries({ queryKey: shareKeys.visit(share) });
+    },
+  });
+}
+
+/** Takes a placed folder out of the drive (the share itself stays). */
+export function useRemoveMount() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (mount: Pick<MountView, 'mountId' | 'path'>) => removeMount(mount.mountId),
+    onSuccess: (_, mount) => {
+      void client.invalidateQueries({ queryKey: fileKeys.listsOf('home', mount.path) });
+      return client.invalidateQueries({ queryKey: shareKeys.mounts });
+    },
+  });
+}

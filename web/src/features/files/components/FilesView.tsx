@@ -11,7 +11,7 @@ import { useAppStore } from '../../../stores/app';
 import { pasteAuthority, type ActionContext, type FileAction, type ViewState } from '../actions';
 import { isListable, useFolderId } from '../api';
 import { useFileClipboard } from '../clipboard';
-import { parentFolderPath } from '../folder-path';
+import { parentFolderPath } from '../../../lib/folder-path';
 import { useCollectionHandlers } from '../hooks/use-collection-handlers';
 import { useCurrentFolderSync } from '../hooks/use-current-folder-sync';
 import { useFileCommands } from '../hooks/use-file-commands';

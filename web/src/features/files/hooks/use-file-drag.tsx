@@ -5,7 +5,7 @@ import { isAuthorized } from '../../../actions/registry';
 import { quietOperation } from '../../../api/events';
 import { FILE_ACTIONS, type ActionContext } from '../actions';
 import { DRAG_TYPE, blankDragImage, canDropInto, useDragStore, type DropTarget } from '../drag';
-import { folderName } from '../folder-path';
+import { folderName } from '../../../lib/folder-path';
 import type { FileItem } from '../types';
 import type { MoveLike } from './use-transfer';
 import type { FileSelection } from './use-file-selection';

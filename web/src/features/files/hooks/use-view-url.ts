@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import type { ViewMode } from '../actions';
-import { normalizeFolderPath } from '../folder-path';
+import { normalizeFolderPath } from '../../../lib/folder-path';
 import type { ListingKey } from '../types';
 import { fileViewConfig } from '../view-icons';
 import {

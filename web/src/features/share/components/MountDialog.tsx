@@ -1,10 +1,8 @@
 import type { ShareFacts } from '@nimbus/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fileKeys } from '../../files/api';
-import { mountShare, shareKeys } from '../api';
+import { useMountShare } from '../api';
 import { DrivePicker } from './DrivePicker';
 
 /** "Mount": choose a folder of one's own drive and the name the shared folder gets there. */
@@ -21,7 +19,7 @@ export function MountDialog({
 }) {
   const { t } = useTranslation('share');
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const mount = useMountShare(share);
   const [name, setName] = useState(facts.fileName);
 
   const [wasOpen, setWasOpen] = useState(open);
@@ -38,12 +36,12 @@ export function MountDialog({
       okText={t('page.mount')}
       onCancel={onClose}
       onChoose={async (folder) => {
-        const mounted = await mountShare(facts.shareId, folder.id, name.trim() || undefined);
+        const mounted = await mount.mutateAsync({
+          shareId: facts.shareId,
+          folderId: folder.id,
+          name: name.trim() || undefined,
+        });
         void message.success(t('page.mountedAs', { name: mounted.name }));
-        await queryClient.invalidateQueries({ queryKey: shareKeys.visit(share) });
-        void queryClient.invalidateQueries({ queryKey: shareKeys.mounts });
-        // the folder it went into lists it among its folders
-        void queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('home', mounted.path) });
         onClose();
       }}
     >

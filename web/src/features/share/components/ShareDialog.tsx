@@ -13,7 +13,7 @@ import {
   type ShareOperation,
   type ShareView,
 } from '@nimbus/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
   App,
@@ -38,7 +38,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client';
 import { copyText } from '../../../lib/clipboard';
 import { FileIcon } from '../../../components/FileIcon';
-import { cancelShares, folderHasShares, generateShare, shareKeys, shareOfFile } from '../api';
+import { folderHasShares, shareKeys, shareOfFile, useCancelShares, useSaveShare } from '../api';
 import { shareLink, shareLinkWithCode } from '../links';
 import '../share.css';
 
@@ -92,7 +92,8 @@ export function ShareDialog({
 }) {
   const { t } = useTranslation(['share', 'common']);
   const { message, modal } = App.useApp();
-  const queryClient = useQueryClient();
+  const saving = useSaveShare();
+  const cancelling = useCancelShares();
   const fileId = target?.id ?? '';
   const info = useQuery({
     queryKey: shareKeys.byFile(fileId),
@@ -160,7 +161,7 @@ export function ShareDialog({
     if (!target || !validate()) return;
     setBusy(true);
     try {
-      const saved = await generateShare({
+      await saving.mutateAsync({
         fileId: target.id,
         isFolder: target.isFolder,
         shortId: form.shortId.trim() || null,
@@ -173,8 +174,6 @@ export function ShareDialog({
             ? { expireDate: null }
             : { expireDate: form.date!.valueOf() }),
       });
-      queryClient.setQueryData(shareKeys.byFile(target.id), { share: saved, parent });
-      void queryClient.invalidateQueries({ queryKey: shareKeys.all });
       void message.success(t(share ? 'dialog.saved' : 'dialog.created'));
     } catch (error) {
       if (error instanceof ApiError && error.code === 4) setAddressError(error.message);
@@ -200,9 +199,7 @@ export function ShareDialog({
 
   const cancel = async () => {
     if (!share || !target) return;
-    await cancelShares([share.shareId]);
-    queryClient.setQueryData(shareKeys.byFile(target.id), { share: null, parent });
-    void queryClient.invalidateQueries({ queryKey: shareKeys.all });
+    await cancelling.mutateAsync([share.shareId]);
     void message.success(t('dialog.cancelled'));
   };
 

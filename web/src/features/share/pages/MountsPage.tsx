@@ -5,7 +5,7 @@ import {
   FolderOpenOutlined,
 } from '@ant-design/icons';
 import type { MountView } from '@nimbus/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import {
   App,
   Button,
@@ -25,9 +25,8 @@ import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { useAppStore } from '../../../stores/app';
 import { fileUrl } from '../../../api/bytes';
-import { fileKeys } from '../../files/api';
 import { FileIcon } from '../../../components/FileIcon';
-import { listMounts, removeMount, shareFolderQuery, shareKeys } from '../api';
+import { listMounts, shareFolderQuery, shareKeys, useRemoveMount } from '../api';
 import { ShareBrowser } from '../components/ShareBrowser';
 import '../share.css';
 
@@ -114,7 +113,7 @@ function MountBrowser({ share }: { share: string }) {
 export function MountsPage() {
   const { t } = useTranslation(['share', 'common']);
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const removeMount = useRemoveMount();
   const [search] = useSearchParams();
   const share = search.get('share');
   const mounts = useQuery({
@@ -191,12 +190,8 @@ export function MountsPage() {
             okButtonProps={{ danger: true }}
             cancelText={t('common:actions.cancel')}
             onConfirm={async () => {
-              await removeMount(mount.mountId);
+              await removeMount.mutateAsync(mount);
               void message.success(t('mounts.removed'));
-              void queryClient.invalidateQueries({
-                queryKey: fileKeys.listsOf('home', mount.path),
-              });
-              await queryClient.invalidateQueries({ queryKey: shareKeys.mounts });
             }}
           >
             <Tooltip title={t('mounts.remove')}>

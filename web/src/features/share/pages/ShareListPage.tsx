@@ -8,7 +8,7 @@ import {
   ShareAltOutlined,
 } from '@ant-design/icons';
 import type { ShareView } from '@nimbus/contract';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   App,
   Button,
@@ -26,7 +26,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { copyText } from '../../../lib/clipboard';
 import { FileIcon } from '../../../components/FileIcon';
-import { cancelShares, listShares, shareKeys } from '../api';
+import { listShares, shareKeys, useCancelShares } from '../api';
 import { DrivePicker } from '../components/DrivePicker';
 import { ShareDialog, type ShareTarget } from '../components/ShareDialog';
 import { shareLink } from '../links';
@@ -38,7 +38,7 @@ const PAGE_SIZE = 20;
 export function ShareListPage() {
   const { t } = useTranslation(['share', 'common']);
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const cancelling = useCancelShares();
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(PAGE_SIZE);
   const [selected, setSelected] = useState<string[]>([]);
@@ -57,10 +57,9 @@ export function ShareListPage() {
   };
 
   const cancel = async (ids: string[]) => {
-    await cancelShares(ids);
+    await cancelling.mutateAsync(ids);
     setSelected([]);
     void message.success(t('dialog.cancelled'));
-    await queryClient.invalidateQueries({ queryKey: shareKeys.all });
   };
 
   const settings = (share: ShareView) =>
