@@ -6,6 +6,7 @@ import { markdownApi } from './markdown.ts';
 import { menusApi, rolesApi } from './menus.ts';
 import { searchHistoryApi } from './search.ts';
 import { shareApi } from './share.ts';
+import { shareVisitorApi } from './share-visitors.ts';
 import { tagsApi } from './tags.ts';
 import { tasksApi } from './tasks.ts';
 import { usersApi } from './users.ts';
@@ -27,4 +28,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(markdownApi),
   ...Object.values(usersApi),
   ...Object.values(shareApi),
+  ...Object.values(shareVisitorApi),
 ];

@@ -9,6 +9,7 @@ export * from './check.ts';
 export * from './format.ts';
 export * from './file-kinds.ts';
 export * from './share.ts';
+export * from './share-visitors.ts';
 export * from './upload.ts';
 export * from './tags.ts';
 export * from './files.ts';

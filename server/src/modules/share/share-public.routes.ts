@@ -4,33 +4,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ErrorCode,
   MAX_CHUNK_SIZE,
-  accessShareAnswer,
-  answers,
-  checkExistAnswer,
-  checkExistBody,
-  chunkQuery,
-  chunkResult,
-  confirms,
-  mergeQuery,
   publicBytesQuery,
-  publicChunkTest,
-  publicFileIdsQuery,
-  publicFileList,
-  publicFileView,
-  publicListQuery,
-  publicMergeAnswer,
-  publicNewFolderQuery,
-  publicOpenQuery,
-  publicRenameQuery,
-  publicShareQuery,
-  publicTargetQuery,
-  sharer,
-  uploadFolderQuery,
-  validShareCodeBody,
+  shareVisitorApi,
+  type AnswerOf,
 } from '@nimbus/contract';
-import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
+import { serve } from '../../lib/serve.ts';
 import { sendFileBytes, sendZip } from '../files/file-serve.ts';
 import { receiveChunk } from '../upload/chunk-request.ts';
 import type { ShareCredentials, ShareTarget } from './share-access.ts';
@@ -64,62 +44,38 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- opening a share ----------------------------------------------------------------------
 
-  api.post(
-    '/public/valid-share-code',
-    { ...open, schema: { body: validShareCodeBody, response: answers(z.string()) } },
-    async (request) => {
-      const { token } = await browse.validCode(
-        request.body.shareId,
-        request.body.shareCode,
-        request.ip,
-      );
-      return ok(token);
-    },
+  serve(app, shareVisitorApi.validCode, async (request) => {
+    const { token } = await browse.validCode(
+      request.body.shareId,
+      request.body.shareCode,
+      request.ip,
+    );
+    return ok(token);
+  });
+  serve(app, shareVisitorApi.access, async (request) => {
+    const result = await browse.accessShare(credentialsOf(request), request.query);
+    // a private share not yet open answers with its public facts only (API-NOTES §1.7)
+    const body = result.items
+      ? ok<AnswerOf<typeof shareVisitorApi.access>>(result.items, { count: result.total })
+      : ok<AnswerOf<typeof shareVisitorApi.access>>(result.facts, { count: 0 });
+    return { ...body, props: { share: result.facts } };
+  });
+  serve(app, shareVisitorApi.openFolder, async (request) => {
+    const { items, total, folder } = await browse.openFolder(
+      credentialsOf(request),
+      targetOf(request.query),
+      request.query,
+    );
+    return { ...ok(items, { count: total }), props: { folder } };
+  });
+  serve(app, shareVisitorApi.sharer, async (request) =>
+    ok(await browse.sharer(shareAddressOf(request))),
   );
-
-  api.get(
-    '/public/access-share',
-    { ...open, schema: { querystring: publicListQuery, response: answers(accessShareAnswer) } },
-    async (request) => {
-      const result = await browse.accessShare(credentialsOf(request), request.query);
-      // a private share not yet open answers with its public facts only (API-NOTES §1.7)
-      const body = result.items
-        ? ok<z.infer<typeof accessShareAnswer>>(result.items, { count: result.total })
-        : ok<z.infer<typeof accessShareAnswer>>(result.facts, { count: 0 });
-      return { ...body, props: { share: result.facts } };
-    },
+  serve(app, shareVisitorApi.fileInfo, async (request) =>
+    ok(await browse.fileInfo(credentialsOf(request), targetOf(request.query))),
   );
-
-  api.get(
-    '/public/access-share/open',
-    { ...open, schema: { querystring: publicOpenQuery, response: answers(publicFileList) } },
-    async (request) => {
-      const { items, total, folder } = await browse.openFolder(
-        credentialsOf(request),
-        targetOf(request.query),
-        request.query,
-      );
-      return { ...ok(items, { count: total }), props: { folder } };
-    },
-  );
-
-  api.get(
-    '/public/get/sharer',
-    { ...open, schema: { querystring: publicShareQuery, response: answers(sharer) } },
-    async (request) => ok(await browse.sharer(shareAddressOf(request))),
-  );
-
-  api.get(
-    '/public/file_info',
-    { ...open, schema: { querystring: publicTargetQuery, response: answers(publicFileView) } },
-    async (request) => ok(await browse.fileInfo(credentialsOf(request), targetOf(request.query))),
-  );
-
-  api.get(
-    '/public/s/preview/text',
-    { ...open, schema: { querystring: publicTargetQuery, response: answers(publicFileView) } },
-    async (request) =>
-      ok(await browse.previewText(credentialsOf(request), targetOf(request.query))),
+  serve(app, shareVisitorApi.previewText, async (request) =>
+    ok(await browse.previewText(credentialsOf(request), targetOf(request.query))),
   );
 
   // ---- bytes --------------------------------------------------------------------------------
@@ -188,97 +144,55 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
     );
   });
 
-  api.get(
-    '/public/s/packageDownload',
-    { ...open, schema: { querystring: publicFileIdsQuery } },
-    async (request, reply) => {
-      return sendZip(reply, await visitors.zip(credentialsOf(request), request.query.fileIds));
-    },
+  serve(app, shareVisitorApi.zip, async (request, reply) =>
+    sendZip(reply, await visitors.zip(credentialsOf(request), request.query.fileIds)),
   );
 
   // ---- changes by visitors, within the share's permissions ----------------------------------
 
-  api.post(
-    '/public/checkExist',
-    { ...open, schema: { body: checkExistBody, response: answers(checkExistAnswer) } },
-    async (request) =>
-      ok(
-        await visitors.checkExist(
-          credentialsOf(request),
-          request.body.filenames,
-          request.body.currentDirectory,
-        ),
+  serve(app, shareVisitorApi.checkExist, async (request) =>
+    ok(
+      await visitors.checkExist(
+        credentialsOf(request),
+        request.body.filenames,
+        request.body.currentDirectory,
       ),
+    ),
   );
-
-  api.get(
-    '/public/upload',
-    { ...open, schema: { querystring: chunkQuery, response: answers(publicChunkTest) } },
-    async (request) => ok(await visitors.testChunk(visitorOf(request), request.query)),
+  serve(app, shareVisitorApi.testChunk, async (request) =>
+    ok(await visitors.testChunk(visitorOf(request), request.query)),
   );
-
-  api.post(
-    '/public/upload',
-    { ...open, schema: { response: answers(chunkResult) } },
-    async (request) =>
-      ok(await visitors.writeChunk(visitorOf(request), (write) => receiveChunk(request, write))),
+  serve(app, shareVisitorApi.writeChunk, async (request) =>
+    ok(await visitors.writeChunk(visitorOf(request), (write) => receiveChunk(request, write))),
   );
-
-  api.post(
-    '/public/merge',
-    { ...open, schema: { querystring: mergeQuery, response: answers(publicMergeAnswer) } },
-    async (request) => ok(await visitors.merge(visitorOf(request), request.query)),
+  serve(app, shareVisitorApi.merge, async (request) =>
+    ok(await visitors.merge(visitorOf(request), request.query)),
   );
-
-  api.post(
-    '/public/upload-folder',
-    {
-      ...open,
-      schema: { querystring: uploadFolderQuery, response: answers(publicFileView.optional()) },
-    },
-    async (request) => ok(await visitors.uploadFolder(credentialsOf(request), request.query)),
+  serve(app, shareVisitorApi.uploadFolder, async (request) =>
+    ok(await visitors.uploadFolder(credentialsOf(request), request.query)),
   );
-
-  api.post(
-    '/public/new_folder',
-    {
-      ...open,
-      schema: { querystring: publicNewFolderQuery, response: answers(publicFileView.optional()) },
-    },
-    async (request) =>
-      ok(
-        await visitors.newFolder(
-          credentialsOf(request),
-          request.query.currentDirectory,
-          request.query.filename,
-        ),
+  serve(app, shareVisitorApi.newFolder, async (request) =>
+    ok(
+      await visitors.newFolder(
+        credentialsOf(request),
+        request.query.currentDirectory,
+        request.query.filename,
       ),
+    ),
   );
-
-  api.get(
-    '/public/rename',
-    {
-      config: { public: true, changes: true },
-      schema: { querystring: publicRenameQuery, response: answers(publicFileView.optional()) },
-    },
-    async (request) =>
-      ok(
-        await visitors.rename(
-          credentialsOf(request),
-          targetOf(request.query),
-          request.query.newFileName,
-        ),
+  serve(app, shareVisitorApi.rename, async (request) =>
+    ok(
+      await visitors.rename(
+        credentialsOf(request),
+        targetOf(request.query),
+        request.query.newFileName,
       ),
+    ),
   );
-
-  api.delete(
-    '/public/delete',
-    { ...open, schema: { querystring: publicFileIdsQuery, response: confirms } },
-    async (request) => {
-      await visitors.remove(credentialsOf(request), request.query.fileIds);
-      return ok(undefined, { message: 'Deleted' });
-    },
-  );
+  serve(app, shareVisitorApi.remove, async (request) => {
+    await visitors.remove(credentialsOf(request), request.query.fileIds);
+    return ok(undefined, { message: 'Deleted' });
+  });
 
   app.addHook('onError', async (_request, _reply, error) => {
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {

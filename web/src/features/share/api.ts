@@ -1,15 +1,13 @@
-import { shareApi, type BodyIn } from '@nimbus/contract';
-import type { MountView, PublicFileView, ShareFacts, ShareView, Sharer } from '@nimbus/contract';
+import { shareApi, shareVisitorApi, type BodyIn } from '@nimbus/contract';
+import type { MountView, PublicFileView, ShareFacts, ShareView } from '@nimbus/contract';
 import {
   infiniteQueryOptions,
   useMutation,
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { api, request } from '../../api/client';
 import { callEndpoint, callEndpointEnvelope, callEndpointPage } from '../../api/endpoints';
 import { fileKeys } from '../../api/file-keys';
-import { toQueryString } from '../../api/query-string';
 import { MOUNTS_KEY, removeMount } from '../../api/mounts';
 import { selectShare } from '../../stores/share-tokens';
 
@@ -77,11 +75,11 @@ export async function accessShare(
   signal?: AbortSignal,
 ): Promise<ShareListing> {
   selectShare(share);
-  const envelope = await request<PublicFileView[] | ShareFacts>('/public/access-share', {
-    params: { share, ...params },
-    signal,
-    silent: true,
-  });
+  const envelope = await callEndpointEnvelope(
+    shareVisitorApi.access,
+    { query: { share, ...params } },
+    { signal, silent: true },
+  );
   const facts = envelope.props?.share as ShareFacts;
   const items = Array.isArray(envelope.data) ? envelope.data : [];
   return { items, total: envelope.count ?? items.length, facts };
@@ -95,11 +93,11 @@ export async function openSharedFolder(
   signal?: AbortSignal,
 ): Promise<{ items: PublicFileView[]; total: number; folder: PublicFileView }> {
   selectShare(share);
-  const envelope = await request<PublicFileView[]>('/public/access-share/open', {
-    params: { share, path, ...params },
-    signal,
-    silent: true,
-  });
+  const envelope = await callEndpointEnvelope(
+    shareVisitorApi.openFolder,
+    { query: { share, path, ...params } },
+    { signal, silent: true },
+  );
   const items = Array.isArray(envelope.data) ? envelope.data : [];
   return {
     items,
@@ -146,31 +144,31 @@ export const shareFolderPagesQuery = (queryClient: QueryClient, share: string, p
   });
 
 export const fetchSharer = (share: string, signal?: AbortSignal) =>
-  api.get<Sharer>('/public/get/sharer', { shareId: share }, { signal, silent: true });
+  callEndpoint(shareVisitorApi.sharer, { query: { shareId: share } }, { signal, silent: true });
 
 /** POST public/valid-share-code: the token for the right code. */
 export const validShareCode = (shareId: string, shareCode: string) =>
-  api.post<string>('/public/valid-share-code', { shareId, shareCode }, { silent: true });
+  callEndpoint(shareVisitorApi.validCode, { body: { shareId, shareCode } }, { silent: true });
 
 export function previewSharedText(shareId: string, fileId: string, signal?: AbortSignal) {
   selectShare(shareId);
-  return api.get<PublicFileView>(
-    '/public/s/preview/text',
-    { shareId, fileId },
+  return callEndpoint(
+    shareVisitorApi.previewText,
+    { query: { shareId, fileId } },
     { signal, silent: true },
   );
 }
 
 export function newSharedFolder(shareId: string, currentDirectory: string, filename: string) {
   selectShare(shareId);
-  return api.post<PublicFileView>(
-    `/public/new_folder${toQueryString({ shareId, currentDirectory, filename })}`,
-  );
+  return callEndpoint(shareVisitorApi.newFolder, {
+    query: { shareId, currentDirectory, filename },
+  });
 }
 
 export function renameShared(shareId: string, fileId: string, newFileName: string) {
   selectShare(shareId);
-  return api.get<PublicFileView>('/public/rename', { shareId, fileId, newFileName });
+  return callEndpoint(shareVisitorApi.rename, { query: { shareId, fileId, newFileName } });
 }
 
 /** Whether names exist in a folder of the share, and whether this share may replace them. */
@@ -180,16 +178,15 @@ export async function checkShareNames(
   filenames: string[],
 ): Promise<{ exist: boolean; replace: boolean }> {
   selectShare(shareId);
-  const envelope = await request<{ exist?: boolean; replace?: boolean }>('/public/checkExist', {
-    method: 'POST',
+  const found = await callEndpoint(shareVisitorApi.checkExist, {
     body: { filenames, currentDirectory },
   });
-  return { exist: Boolean(envelope.data?.exist), replace: Boolean(envelope.data?.replace) };
+  return { exist: Boolean(found.exist), replace: Boolean(found.replace) };
 }
 
 export function deleteShared(shareId: string, fileIds: string[]) {
   selectShare(shareId);
-  return api.delete<void>('/public/delete', { shareId, fileIds });
+  return callEndpoint(shareVisitorApi.remove, { query: { shareId, fileIds } });
 }
 
 // ---- mounts ---------------------------------------------------------------------------------

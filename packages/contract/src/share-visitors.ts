@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import {
+  accessShareAnswer,
+  publicFileIdsQuery,
+  publicFileList,
+  publicFileView,
+  publicListQuery,
+  publicNewFolderQuery,
+  publicOpenQuery,
+  publicRenameQuery,
+  publicShareQuery,
+  publicTargetQuery,
+  sharer,
+  validShareCodeBody,
+} from './share.ts';
+import {
+  checkExistAnswer,
+  checkExistBody,
+  chunkQuery,
+  chunkResult,
+  mergeQuery,
+  publicChunkTest,
+  publicMergeAnswer,
+  uploadFolderQuery,
+} from './upload.ts';
+
+/**
+ * What visitors of a share may call without signing in (mounters reach the same through the
+ * same gate): opening it, reading it and, as far as the share allows, changing it.
+ */
+export const shareVisitorApi = {
+  /** The code of a private share: answers the token that opens it. */
+  validCode: endpoint({
+    method: 'POST',
+    path: '/public/valid-share-code',
+    body: validShareCodeBody,
+    answer: z.string(),
+    access: 'public',
+  }),
+  /**
+   * The share's top listing; a private share not yet open answers its public facts instead.
+   * `props.share` carries the facts either way.
+   */
+  access: endpoint({
+    method: 'GET',
+    path: '/public/access-share',
+    query: publicListQuery,
+    answer: accessShareAnswer,
+    access: 'public',
+  }),
+  /** A folder inside a shared folder; `props.folder` is the folder itself. */
+  openFolder: endpoint({
+    method: 'GET',
+    path: '/public/access-share/open',
+    query: publicOpenQuery,
+    answer: publicFileList,
+    access: 'public',
+  }),
+  /** Who shared it: the name and picture the share page shows. */
+  sharer: endpoint({
+    method: 'GET',
+    path: '/public/get/sharer',
+    query: publicShareQuery,
+    answer: sharer,
+    access: 'public',
+  }),
+  /** One item of the share. */
+  fileInfo: endpoint({
+    method: 'GET',
+    path: '/public/file_info',
+    query: publicTargetQuery,
+    answer: publicFileView,
+    access: 'public',
+  }),
+  /** An item of the share about to be previewed as text (its facts, checked readable). */
+  previewText: endpoint({
+    method: 'GET',
+    path: '/public/s/preview/text',
+    query: publicTargetQuery,
+    answer: publicFileView,
+    access: 'public',
+  }),
+  /** Several items of the share as one zip. */
+  zip: endpoint({
+    method: 'GET',
+    path: '/public/s/packageDownload',
+    query: publicFileIdsQuery,
+    answer: 'bytes',
+    access: 'public',
+  }),
+  /** Which of these names a folder of the share already holds (before an upload). */
+  checkExist: endpoint({
+    method: 'POST',
+    path: '/public/checkExist',
+    body: checkExistBody,
+    answer: checkExistAnswer,
+    access: 'public',
+  }),
+  /** Whether a chunk (or the whole file, by its hash) is already there. */
+  testChunk: endpoint({
+    method: 'GET',
+    path: '/public/upload',
+    query: chunkQuery,
+    answer: publicChunkTest,
+    access: 'public',
+  }),
+  /** One chunk of an upload into the share, as a multipart form. */
+  writeChunk: endpoint({
+    method: 'POST',
+    path: '/public/upload',
+    answer: chunkResult,
+    access: 'public',
+    multipart: true,
+  }),
+  /** The chunks of an upload joined into the file. */
+  merge: endpoint({
+    method: 'POST',
+    path: '/public/merge',
+    query: mergeQuery,
+    answer: publicMergeAnswer,
+    access: 'public',
+  }),
+  /** The folders of an uploaded folder, made before its files arrive. */
+  uploadFolder: endpoint({
+    method: 'POST',
+    path: '/public/upload-folder',
+    query: uploadFolderQuery,
+    answer: publicFileView.optional(),
+    access: 'public',
+  }),
+  /** A new folder in the share. */
+  newFolder: endpoint({
+    method: 'POST',
+    path: '/public/new_folder',
+    query: publicNewFolderQuery,
+    answer: publicFileView.optional(),
+    access: 'public',
+  }),
+  /** A new name for an item of the share. */
+  rename: endpoint({
+    method: 'GET',
+    path: '/public/rename',
+    query: publicRenameQuery,
+    answer: publicFileView.optional(),
+    access: 'public',
+    changes: true,
+  }),
+  /** Items of the share to the sharer's trash. */
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/public/delete',
+    query: publicFileIdsQuery,
+    answer: null,
+    access: 'public',
+  }),
+};
