@@ -1,3 +1,5 @@
+import type { FileItem } from '@nimbus/contract';
+
 /** Folder paths as the URL and the API carry them: always `/`, or `/a/b/` with both slashes. */
 export function normalizeFolderPath(raw: string | null | undefined): string {
   const segments = (raw ?? '').split('/').filter((s) => s !== '' && s !== '.' && s !== '..');
@@ -33,3 +35,14 @@ export function folderAncestry(path: string): string[] {
 export function folderName(path: string): string {
   return normalizeFolderPath(path).split('/').filter(Boolean).pop() ?? '';
 }
+
+/** A mount in a folder listing: it opens the mount browser and takes no file operation. */
+export const isMount = (item: Pick<FileItem, 'mount'>): boolean => item.mount !== undefined;
+
+/** The full path of an item: `/a/b/c.txt`. */
+export const fullPathOf = (item: Pick<FileItem, 'path' | 'name'>): string =>
+  `${item.path}${item.name}`;
+
+/** The path of a folder's children: `/a/b/` for the folder `b` in `/a/`. */
+export const childPathOf = (item: Pick<FileItem, 'path' | 'name'>): string =>
+  `${item.path}${item.name}/`;

@@ -102,7 +102,7 @@ describe('dropping items on a folder', () => {
     ({ id, path, name, isFolder }) as FileItem;
 
   it('refuses the folder itself, its inside and where the items already are', async () => {
-    const { canDropInto } = await import('../features/files/drag');
+    const { canDropInto } = await import('../components/file-browser/drag');
     const docs = item('d', '/', 'docs', true);
     const file = item('f', '/', 'a.txt');
     expect(canDropInto([file], { id: 'd', path: '/docs/', name: 'docs' })).toBe(true);

@@ -7,7 +7,7 @@ import { ApiError, errorText } from '../../../api/client';
 import { feedback } from '../../../lib/feedback';
 import { addFile, fetchListRange } from '../../files/api';
 import { FileIcon } from '../../../components/FileIcon';
-import { isMount } from '../../files/types';
+import { isMount } from '../../../lib/folder-path';
 import { isEditableText } from '../editable';
 
 /** Items of one folder the tree lists at most (a folder of more scrolls in the drive itself). */

@@ -2,7 +2,7 @@ import { DragOutlined, EnterOutlined } from '@ant-design/icons';
 import { useEffect } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { useDragStore } from '../drag';
+import { useDragStore } from '../../../components/file-browser/drag';
 import { FileIcon } from '../../../components/FileIcon';
 
 /** Follows the pointer while items are dragged: what moves, and where it would go. */

@@ -1,12 +1,12 @@
 import type { FileItem } from '../types';
 import type { FileDialogs as Dialogs } from '../hooks/use-file-dialogs';
 import type { MoveLike } from '../hooks/use-transfer';
-import type { DropTarget } from '../drag';
+import type { DropTarget } from '../../../components/file-browser/drag';
 import { ContextMenu } from './ActionMenu';
 import { DetailsDrawer } from './DetailsDrawer';
 import { DragChip } from './DragChip';
 import { MoveCopyDialog } from './MoveCopyDialog';
-import { NameDialog } from './NameDialog';
+import { NameDialog } from '../../../components/file-browser/NameDialog';
 
 interface FileDialogsProps {
   dialogs: Dialogs;

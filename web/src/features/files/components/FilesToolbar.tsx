@@ -20,12 +20,12 @@ import { isEnabled, isVisible } from '../../../actions/registry';
 import { useFileParts } from '../../../actions/file-parts';
 import { useFileActions } from '../../../actions/file-registry';
 import { FILE_ACTIONS, type ActionContext, type FileAction, type ViewMode } from '../actions';
-import type { DropTarget } from '../drag';
+import type { DropTarget } from '../../../components/file-browser/drag';
 import { useFileFormat } from '../../../components/use-format';
 import { pathSegments, SORT_PROPS, type SortOrder, type SortProp } from '../../../lib/view-kinds';
 import { useActionMenuItems } from './ActionMenu';
-import { useFolderDrop } from './collection-item';
-import type { CollectionHandlers } from './collection-types';
+import { useFolderDrop } from '../../../components/file-browser/collection-item';
+import type { CollectionHandlers } from '../../../components/file-browser/collection-types';
 
 interface CrumbProps {
   target: DropTarget;

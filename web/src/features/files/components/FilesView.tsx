@@ -25,14 +25,14 @@ import { installLiveListings } from '../live';
 import { useListing } from '../use-listing';
 import type { FileViewKind } from '../../../lib/view-kinds';
 import { ClipboardTray } from './ClipboardTray';
-import type { CollectionApi } from './collection-types';
-import { FileCollection } from './FileCollection';
+import type { CollectionApi } from '../../../components/file-browser/collection-types';
+import { FileCollection } from '../../../components/file-browser/FileCollection';
 import { FileDialogs } from './FileDialogs';
 import { FilesBody } from './FilesBody';
 import { FilesStatus } from './FilesStatus';
 import { FilesToolbar } from './FilesToolbar';
 import { ShortcutsDialog } from './ShortcutsDialog';
-import '../files.css';
+import '../../../components/file-browser/file-browser.css';
 
 installLiveListings();
 

@@ -4,7 +4,7 @@ import { Alert, Button, Modal, Tree, type TreeDataNode } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { treeQuery } from '../api';
-import { canDropInto, type DropTarget } from '../drag';
+import { canDropInto, type DropTarget } from '../../../components/file-browser/drag';
 import { childPathOf, ROOT_FOLDER_ID, type FileItem } from '../types';
 
 export interface MoveCopyRequest {

@@ -2,7 +2,10 @@ import { useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
 import { useFileActions } from '../../../actions/file-registry';
 import type { ActionContext } from '../actions';
 import { useRenameItem } from '../api';
-import type { CollectionApi, CollectionHandlers } from '../components/collection-types';
+import type {
+  CollectionApi,
+  CollectionHandlers,
+} from '../../../components/file-browser/collection-types';
 import { EMPTY_SELECTION, clickSelection, stepSelection } from '../../../lib/selection';
 import { isTypingTarget } from '../../../actions/shortcuts';
 import type { SortProp } from '../../../lib/view-kinds';

@@ -22,10 +22,10 @@ import {
   useUnmount,
 } from '../api';
 import { putOnClipboard, removeFromClipboard, type ClipboardEntry } from '../clipboard';
-import type { CollectionApi } from '../components/collection-types';
+import type { CollectionApi } from '../../../components/file-browser/collection-types';
 import { FileIcon } from '../../../components/FileIcon';
 import { refreshListing } from '../listing-cache';
-import { freeName } from '../names';
+import { freeName } from '../../../components/file-browser/names';
 import { childPathOf, type FileItem } from '../types';
 import type { FileDialogs } from './use-file-dialogs';
 import type { FileSelection, Listing } from './use-file-selection';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useFilePreview } from '../../../actions/viewers';
 import type { MenuRequest } from '../components/ActionMenu';
 import type { MoveCopyRequest } from '../components/MoveCopyDialog';
-import type { NameDialogRequest } from '../components/NameDialog';
+import type { NameDialogRequest } from '../../../components/file-browser/NameDialog';
 
 export interface ConfirmOptions {
   title: string;

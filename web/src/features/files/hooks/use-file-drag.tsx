@@ -4,7 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { isAuthorized } from '../../../actions/registry';
 import { quietOperation } from '../../../api/events';
 import { FILE_ACTIONS, type ActionContext } from '../actions';
-import { DRAG_TYPE, blankDragImage, canDropInto, useDragStore, type DropTarget } from '../drag';
+import {
+  DRAG_TYPE,
+  blankDragImage,
+  canDropInto,
+  useDragStore,
+  type DropTarget,
+} from '../../../components/file-browser/drag';
 import { folderName } from '../../../lib/folder-path';
 import type { FileItem } from '../types';
 import type { MoveLike } from './use-transfer';

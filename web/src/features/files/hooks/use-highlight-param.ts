@@ -1,7 +1,7 @@
 import { App } from 'antd';
 import { useEffect, useRef, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CollectionApi } from '../components/collection-types';
+import type { CollectionApi } from '../../../components/file-browser/collection-types';
 import type { FileSelection, Listing } from './use-file-selection';
 import type { ViewUrl } from './use-view-url';
 

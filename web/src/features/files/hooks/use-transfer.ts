@@ -3,7 +3,7 @@ import { App } from 'antd';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkMoveCopy, fileInfo, resolveFolderId, useCopyItems, useMoveItems } from '../api';
-import type { DropTarget } from '../drag';
+import type { DropTarget } from '../../../components/file-browser/drag';
 import { insertListed, refreshFolder, refreshListing } from '../listing-cache';
 import type { ListingKey } from '../types';
 import { useBulkProgress } from './use-bulk-progress';

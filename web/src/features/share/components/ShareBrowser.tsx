@@ -4,9 +4,12 @@ import { Button, Empty, Result, Spin } from 'antd';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import type { CollectionApi, CollectionMode } from '../../files/components/collection-types';
-import { FileCollection } from '../../files/components/FileCollection';
-import { NameDialog } from '../../files/components/NameDialog';
+import type {
+  CollectionApi,
+  CollectionMode,
+} from '../../../components/file-browser/collection-types';
+import { FileCollection } from '../../../components/file-browser/FileCollection';
+import { NameDialog } from '../../../components/file-browser/NameDialog';
 import { SHARE_PERMISSION } from '../browser-actions';
 import { pathOf, segmentsOf, useShareCommands } from '../hooks/use-share-commands';
 import { useShareHandlers, type ShareMenuRequest } from '../hooks/use-share-handlers';
@@ -15,7 +18,7 @@ import { useShareSelection } from '../hooks/use-share-selection';
 import { ShareActionMenu } from './ShareActionMenu';
 import { ShareToolbar } from './ShareToolbar';
 import { ShareUploadList } from './ShareUploadList';
-import '../../files/files.css';
+import '../../../components/file-browser/file-browser.css';
 
 export interface ShareBrowserProps {
   /** The share's address or id. */

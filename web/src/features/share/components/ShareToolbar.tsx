@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionIcon, runAction, visibleChildren } from '../../../actions/registry';
 import { SHARE_MENUS, visibleShareActions, type ShareBrowserContext } from '../browser-actions';
-import type { CollectionMode } from '../../files/components/collection-types';
+import type { CollectionMode } from '../../../components/file-browser/collection-types';
 import { pathOf, segmentsOf } from '../hooks/use-share-commands';
 
 interface ShareToolbarProps {

@@ -3,7 +3,7 @@ import { App } from 'antd';
 import { useMemo, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { startDownload } from '../../../api/bytes';
-import type { NameDialogRequest } from '../../files/components/NameDialog';
+import type { NameDialogRequest } from '../../../components/file-browser/NameDialog';
 import { thumbnailUrl } from '../../../actions/thumbnails';
 import { useFilePreview } from '../../../actions/viewers';
 import { ownerSource, shareSource } from '../../../actions/preview-sources';

@@ -8,7 +8,10 @@ import {
   type ShareActionId,
   type ShareBrowserContext,
 } from '../browser-actions';
-import type { CollectionApi, CollectionHandlers } from '../../files/components/collection-types';
+import type {
+  CollectionApi,
+  CollectionHandlers,
+} from '../../../components/file-browser/collection-types';
 import { EMPTY_SELECTION, clickSelection, stepSelection } from '../../../lib/selection';
 import { isTypingTarget, matchShortcut } from '../../../actions/shortcuts';
 import type { ShareListing } from './use-share-listing';

@@ -1,8 +1,8 @@
 import { Input, Tooltip, type InputRef } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { baseNameEnd, nameProblem } from '../names';
-import type { FileItem } from '../types';
+import { baseNameEnd, nameProblem } from './names';
+import type { FileItem } from '@nimbus/contract';
 
 type Named = Pick<FileItem, 'name' | 'isFolder'>;
 

@@ -1,8 +1,9 @@
 import type { TFunction } from 'i18next';
 import { useRef } from 'react';
-import { DRAG_TYPE, useDragStore, type DropTarget } from '../drag';
-import { childPathOf, type FileItem } from '../types';
-import type { useFileFormat } from '../../../components/use-format';
+import { DRAG_TYPE, useDragStore, type DropTarget } from './drag';
+import type { FileItem } from '@nimbus/contract';
+import { childPathOf } from '../../lib/folder-path';
+import type { useFileFormat } from '../use-format';
 import type { CollectionHandlers, CollectionItem } from './collection-types';
 
 /** What a list row and a grid tile share: drop and drag, clicks and long presses, glyphs. */

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Form, Input, Modal, type InputRef } from 'antd';
 import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { baseNameEnd, nameProblem } from '../names';
+import { baseNameEnd, nameProblem } from './names';
 
 export interface NameDialogRequest {
   title: string;

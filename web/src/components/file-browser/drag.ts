@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { FileItem } from './types';
+import type { FileItem } from '@nimbus/contract';
 
 /** The drag type of items dragged inside the app (never `Files`, so the uploader ignores it). */
 export const DRAG_TYPE = 'application/x-nimbus-items';

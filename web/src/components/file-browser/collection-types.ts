@@ -1,7 +1,7 @@
 import type { DragEvent, KeyboardEvent, MouseEvent } from 'react';
-import type { DropTarget } from '../drag';
-import type { FileItem } from '../types';
-import type { SortProp } from '../../../lib/view-kinds';
+import type { DropTarget } from './drag';
+import type { FileItem } from '@nimbus/contract';
+import type { SortProp } from '../../lib/view-kinds';
 
 export type CollectionMode = 'list' | 'grid';
 

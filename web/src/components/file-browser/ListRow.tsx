@@ -2,8 +2,8 @@ import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { memo, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { truncateName } from '../../../lib/format';
-import { iconKindOf } from '../../../lib/file-kinds';
+import { truncateName } from '../../lib/format';
+import { iconKindOf } from '../../lib/file-kinds';
 import {
   ItemCheck,
   MenuButton,
@@ -13,10 +13,10 @@ import {
   type ItemProps,
 } from './collection-item';
 import type { CollectionItem } from './collection-types';
-import { FileIcon } from '../../../components/FileIcon';
+import { FileIcon } from '../FileIcon';
 import { RenameInput } from './RenameInput';
 import { TagChips } from './TagChips';
-import type { SortOrder, SortProp } from '../../../lib/view-kinds';
+import type { SortOrder, SortProp } from '../../lib/view-kinds';
 
 export interface RowProps<T extends CollectionItem> extends ItemProps<T> {
   showLocation: boolean;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type PointerEvent, type RefObject } from 'react';
-import type { CollectionHandlers } from '../components/collection-types';
-import { indexesInRect, normalizeRect, type ItemLayout, type Rect } from '../../../lib/selection';
+import type { CollectionHandlers } from './collection-types';
+import { indexesInRect, normalizeRect, type ItemLayout, type Rect } from '../../lib/selection';
 
 interface MarqueeState {
   startX: number;

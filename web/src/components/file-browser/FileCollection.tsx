@@ -11,12 +11,12 @@ import {
   type Ref,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDragStore } from '../drag';
-import { useRubberBand } from '../hooks/use-rubber-band';
-import type { ItemLayout } from '../../../lib/selection';
-import { thumbnailUrl as driveThumbnailUrl } from '../../../actions/thumbnails';
-import { useFileFormat } from '../../../components/use-format';
-import type { SortOrder, SortProp } from '../../../lib/view-kinds';
+import { useDragStore } from './drag';
+import { useRubberBand } from './use-rubber-band';
+import type { ItemLayout } from '../../lib/selection';
+import { thumbnailUrl as driveThumbnailUrl } from '../../actions/thumbnails';
+import { useFileFormat } from '../use-format';
+import type { SortOrder, SortProp } from '../../lib/view-kinds';
 import type {
   CollectionApi,
   CollectionHandlers,

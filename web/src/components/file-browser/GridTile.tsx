@@ -1,6 +1,6 @@
 import { memo, type ReactElement } from 'react';
-import { truncateName } from '../../../lib/format';
-import { iconKindOf } from '../../../lib/file-kinds';
+import { truncateName } from '../../lib/format';
+import { iconKindOf } from '../../lib/file-kinds';
 import type { CollectionItem, GridMetrics } from './collection-types';
 import { ItemCheck, MenuButton, StarGlyph, useItemEvents, type ItemProps } from './collection-item';
 import { FileThumb } from './FileThumb';

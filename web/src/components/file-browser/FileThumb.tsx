@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { coverIsPage } from '../../../actions/thumbnails';
+import { coverIsPage } from '../../actions/thumbnails';
 import type { CollectionItem } from './collection-types';
-import { FileIcon } from '../../../components/FileIcon';
+import { FileIcon } from '../FileIcon';
 
 /**
  * An item's picture where `src` gives one (its thumbnail), else its icon. The icon shows until
