@@ -7,6 +7,7 @@ import { menusApi, rolesApi } from './menus.ts';
 import { searchHistoryApi } from './search.ts';
 import { shareApi } from './share.ts';
 import { shareVisitorApi } from './share-visitors.ts';
+import { settingsApi } from './settings.ts';
 import { tagsApi } from './tags.ts';
 import { tasksApi } from './tasks.ts';
 import { usersApi } from './users.ts';
@@ -29,4 +30,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(usersApi),
   ...Object.values(shareApi),
   ...Object.values(shareVisitorApi),
+  ...Object.values(settingsApi),
 ];

@@ -1,5 +1,6 @@
-import { LOGO_MAX_BYTES } from './constants.ts';
 import { z } from 'zod';
+import { LOGO_MAX_BYTES } from './constants.ts';
+import { endpoint } from './endpoint.ts';
 
 /** spec §5: the drive name is not empty and uses only Chinese characters, letters, digits and "_". */
 export const DRIVE_NAME_MAX_LENGTH = 32;
@@ -114,3 +115,56 @@ export const websiteSettingBody = z.object({
 });
 export type WebsiteSettingBody = z.infer<typeof websiteSettingBody>;
 export type WebsiteRecord = z.infer<typeof websiteRecord>;
+
+/**
+ * The drive's settings: its public record, its name and logo, and what the administrator sets
+ * of its public face and upkeep.
+ */
+export const settingsApi = {
+  /** The name, logo and version shown before sign-in. */
+  record: endpoint({
+    method: 'GET',
+    path: '/public/website/record',
+    answer: websiteRecord,
+    access: 'public',
+  }),
+  /** The original client asks on every page; nothing to keep here (docs/API.md). */
+  dynamicAddress: endpoint({
+    method: 'GET',
+    path: '/website/setting/dynamic-address',
+    answer: dynamicAddress,
+    access: 'user',
+  }),
+  website: endpoint({
+    method: 'GET',
+    path: '/website/setting',
+    answer: websiteSetting,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+  updateWebsite: endpoint({
+    method: 'PUT',
+    path: '/website/setting/update',
+    body: websiteSettingBody,
+    answer: websiteSetting,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+  rename: endpoint({
+    method: 'PUT',
+    path: '/user/setting/update_netdisk_name',
+    query: driveNameQuery,
+    answer: null,
+    access: 'user',
+    authority: 'cloud:set:update',
+  }),
+  /** The disk logo, the form's one file `file`; answers the logo's address. */
+  uploadLogo: endpoint({
+    method: 'POST',
+    path: '/user/setting/upload_logo',
+    multipart: true,
+    answer: z.string(),
+    access: 'user',
+    authority: 'cloud:set:update',
+  }),
+};

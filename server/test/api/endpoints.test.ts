@@ -96,7 +96,6 @@ const OLDER_ROUTES = new Set([
   'GET /public/s/view/thumbnail',
   'POST /public/verify-totp',
   'GET /public/video/hls/:shareId/:shareToken/:username/:file',
-  'GET /public/website/record',
   'GET /query-file-tree',
   'GET /rename',
   'GET /rename/path',
@@ -122,8 +121,6 @@ const OLDER_ROUTES = new Set([
   'PUT /user/setting/generateAccessToken',
   'GET /user/setting/isSync',
   'GET /user/setting/sync',
-  'PUT /user/setting/update_netdisk_name',
-  'POST /user/setting/upload_logo',
   'GET /version',
   'GET /version/latest',
   'GET /video/hls/:username/:file',
@@ -133,9 +130,6 @@ const OLDER_ROUTES = new Set([
   'GET /view/thumbnail',
   'GET /view/thumbnail/:name',
   'GET /view/thumbnail/user/:username',
-  'GET /website/setting',
-  'GET /website/setting/dynamic-address',
-  'PUT /website/setting/update',
 ]);
 
 const { t, admin } = useAdminApp({ once: true });

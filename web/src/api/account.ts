@@ -1,9 +1,9 @@
 import {
   menusApi,
+  settingsApi,
   usersApi,
   type Personalization,
   type SpaceUse,
-  type WebsiteRecord,
 } from '@nimbus/contract';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSessionStore } from '../stores/session';
@@ -66,8 +66,7 @@ export function useMenuTree() {
 /** The drive's public record (name, logo, footer): every page shows it, signed in or not. */
 export const websiteRecordQuery = queryOptions({
   queryKey: authKeys.websiteRecord,
-  queryFn: ({ signal }) =>
-    api.get<WebsiteRecord>('/public/website/record', undefined, { silent: true, signal }),
+  queryFn: ({ signal }) => callEndpoint(settingsApi.record, {}, { silent: true, signal }),
   staleTime: 10 * 60_000,
   retry: false,
 });

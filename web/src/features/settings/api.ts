@@ -9,12 +9,13 @@ import {
   type TranscodeStatusView,
   type LdapConfigInput,
   type VersionStatus,
-  type WebsiteSetting,
+  settingsApi,
   type WebsiteSettingBody,
 } from '@nimbus/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { authKeys } from '../../api/account';
 import { api, ApiError, postForm } from '../../api/client';
-import { callEndpoint } from '../../api/endpoints';
+import { callEndpoint, callEndpointForm } from '../../api/endpoints';
 import i18n from '../../i18n';
 import { feedback } from '../../lib/feedback';
 
@@ -23,6 +24,15 @@ export const settingsKeys = {
   transcodes: ['settings', 'transcodes'] as const,
   syncState: ['settings', 'sync-state'] as const,
   driveCheck: ['settings', 'drive-check'] as const,
+};
+
+/** Says why a call failed: the server's words for a refusal, else that the server failed. */
+const toastFailure = (err: unknown) => {
+  const business = err instanceof ApiError && err.kind === 'business';
+  void feedback().message.error({
+    content: business ? err.message : i18n.t('common:request.serverError'),
+    duration: 3,
+  });
 };
 
 /** The check of the drive running now, or the last one; followed every second while it runs. */
@@ -48,13 +58,7 @@ export function useStartDriveCheck() {
       callEndpoint(checkApi.start, { body: options }, { silent: true }),
     onSuccess: (view) => queryClient.setQueryData(settingsKeys.driveCheck, view),
     onError: (err) => {
-      if (!(err instanceof ApiError && err.status === 409)) {
-        const business = err instanceof ApiError && err.kind === 'business';
-        void feedback().message.error({
-          content: business ? err.message : i18n.t('common:request.serverError'),
-          duration: 3,
-        });
-      }
+      if (!(err instanceof ApiError && err.status === 409)) toastFailure(err);
       void queryClient.invalidateQueries({ queryKey: settingsKeys.driveCheck });
     },
   });
@@ -86,14 +90,35 @@ export async function updatePassword(input: {
   await callEndpoint(usersApi.changePassword, { body: input });
 }
 
-export async function updateDriveName(netdiskName: string): Promise<void> {
-  await api.put('/user/setting/update_netdisk_name', undefined, { params: { netdiskName } });
+/** The drive's name and logo show in the profile and on the public pages: both reload. */
+const refreshBranding = (queryClient: QueryClient) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
+    queryClient.invalidateQueries({ queryKey: authKeys.websiteRecord }),
+  ]);
+
+/** Renames the drive (administrators). */
+export function useRenameDrive() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (netdiskName: string) =>
+      callEndpoint(settingsApi.rename, { query: { netdiskName } }),
+    onSuccess: () => refreshBranding(queryClient),
+  });
 }
 
-export async function uploadLogo(file: File): Promise<void> {
-  const form = new FormData();
-  form.append('file', file);
-  await api.post('/user/setting/upload_logo', form);
+/** Sends a new logo of the drive (administrators). */
+export function useUploadLogo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append('file', file);
+      return callEndpointForm(settingsApi.uploadLogo, form, () => undefined);
+    },
+    onSuccess: () => refreshBranding(queryClient),
+    onError: toastFailure,
+  });
 }
 
 /** Puts the built-in menus and roles back: every menu and role query reloads. */
@@ -186,16 +211,25 @@ export const clearAvatar = () => api.put<string | null>('/user/avatar');
 
 export const websiteKeys = { setting: ['settings', 'website'] as const };
 
-/** The footer line and the versions kept per file (administrators). */
+/** The footer line, the versions kept per file and the retention (administrators). */
 export function useWebsiteSetting() {
   return useQuery({
     queryKey: websiteKeys.setting,
-    queryFn: () => api.get<WebsiteSetting>('/website/setting'),
+    queryFn: ({ signal }) => callEndpoint(settingsApi.website, {}, { signal }),
   });
 }
 
-export const updateWebsiteSetting = (body: WebsiteSettingBody) =>
-  api.put<WebsiteSetting>('/website/setting/update', body);
+/** Saves some of the website settings; the footer line shows on the public pages. */
+export function useSaveWebsiteSetting() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: WebsiteSettingBody) => callEndpoint(settingsApi.updateWebsite, { body }),
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(websiteKeys.setting, saved);
+      await queryClient.invalidateQueries({ queryKey: authKeys.websiteRecord });
+    },
+  });
+}
 
 export const versionKeys = { status: ['settings', 'version-status'] as const };
 

@@ -15,26 +15,24 @@ import {
   VERSIONS_PER_FILE_MAX,
   type WebsiteSettingBody,
 } from '@nimbus/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, InputNumber, Progress, Space, Tag, Upload } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onLiveMessage } from '../../../api/events';
 import { useBranding } from '../../../api/branding';
 import { useSessionStore } from '../../../stores/session';
-import { authKeys, useUserInfo, useWebsiteRecord } from '../../../api/account';
+import { useUserInfo, useWebsiteRecord } from '../../../api/account';
 import { WebpStorageCard } from './WebpStorageCard';
 import { RetentionCard } from './RetentionCard';
 import {
   rebuildIndex,
   recalculateFolderSize,
   useResetMenusAndRoles,
-  updateDriveName,
-  updateWebsiteSetting,
-  uploadLogo,
+  useRenameDrive,
+  useSaveWebsiteSetting,
+  useUploadLogo,
   useVersionStatus,
   useWebsiteSetting,
-  websiteKeys,
   type SyncState,
 } from '../api';
 
@@ -47,27 +45,16 @@ const LOGO_PROBLEM_KEYS = {
 function BrandingCard() {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const { name, logo } = useBranding();
-  const [saving, setSaving] = useState(false);
-  const [uploading, setUploading] = useState(false);
-
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
-      queryClient.invalidateQueries({ queryKey: authKeys.websiteRecord }),
-    ]);
+  const rename = useRenameDrive();
+  const uploadLogo = useUploadLogo();
 
   const onFinish = async ({ netdiskName }: { netdiskName: string }) => {
-    setSaving(true);
     try {
-      await updateDriveName(netdiskName.trim());
-      await refresh();
+      await rename.mutateAsync(netdiskName.trim());
       void message.success(t('general.nameSaved'));
     } catch {
       // toasted by the client
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -106,22 +93,28 @@ function BrandingCard() {
                   void message.error(t(LOGO_PROBLEM_KEYS[problem]));
                   return Upload.LIST_IGNORE;
                 }
-                setUploading(true);
-                uploadLogo(file)
-                  .then(refresh)
-                  .then(() => message.success(t('general.logoSaved')))
-                  .catch(() => undefined)
-                  .finally(() => setUploading(false));
+                uploadLogo.mutate(file, {
+                  onSuccess: () => void message.success(t('general.logoSaved')),
+                });
                 return false;
               }}
             >
-              <Button icon={<CloudUploadOutlined />} loading={uploading} data-testid="logo-upload">
+              <Button
+                icon={<CloudUploadOutlined />}
+                loading={uploadLogo.isPending}
+                data-testid="logo-upload"
+              >
                 {t('general.logoUpload')}
               </Button>
             </Upload>
           </Space>
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={saving} data-testid="drive-name-save">
+        <Button
+          type="primary"
+          htmlType="submit"
+          loading={rename.isPending}
+          data-testid="drive-name-save"
+        >
           {t('actions.save')}
         </Button>
       </Form>
@@ -267,20 +260,16 @@ function MaintenanceCard() {
 function WebsiteCard() {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const setting = useWebsiteSetting();
-  const [saving, setSaving] = useState(false);
+  const save = useSaveWebsiteSetting();
   if (!setting.data) return <Card title={t('website.title')} loading />;
 
   const onFinish = async (values: WebsiteSettingBody) => {
-    setSaving(true);
     try {
-      const saved = await updateWebsiteSetting(values);
-      queryClient.setQueryData(websiteKeys.setting, saved);
-      await queryClient.invalidateQueries({ queryKey: authKeys.websiteRecord });
+      await save.mutateAsync(values);
       void message.success(t('website.saved'));
-    } finally {
-      setSaving(false);
+    } catch {
+      // toasted by the client
     }
   };
 
@@ -309,7 +298,12 @@ function WebsiteCard() {
         >
           <InputNumber min={1} max={VERSIONS_PER_FILE_MAX} data-testid="website-versions" />
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={saving} data-testid="website-save">
+        <Button
+          type="primary"
+          htmlType="submit"
+          loading={save.isPending}
+          data-testid="website-save"
+        >
           {t('website.save')}
         </Button>
       </Form>

@@ -1,9 +1,7 @@
 import { DRAFTS_PER_USER, RETENTION_DAYS_MAX, type WebsiteSettingBody } from '@nimbus/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, InputNumber } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { updateWebsiteSetting, useWebsiteSetting, websiteKeys } from '../api';
+import { useSaveWebsiteSetting, useWebsiteSetting } from '../api';
 import './retention.css';
 
 type RetentionFields = Required<
@@ -29,22 +27,17 @@ const RULES = [
 export function RetentionCard() {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const setting = useWebsiteSetting();
-  const [saving, setSaving] = useState(false);
+  const save = useSaveWebsiteSetting();
   if (!setting.data) return <Card title={t('retention.title')} loading />;
   const { trashRetentionDays, versionRetentionDays, versionsPerFile } = setting.data;
 
   const onFinish = async (values: RetentionFields) => {
-    setSaving(true);
     try {
-      const saved = await updateWebsiteSetting(values);
-      queryClient.setQueryData(websiteKeys.setting, saved);
+      await save.mutateAsync(values);
       void message.success(t('retention.saved'));
     } catch {
       // toasted by the client
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -92,7 +85,12 @@ export function RetentionCard() {
       >
         {days('trashRetentionDays', 'retention-trash-days')}
         {days('versionRetentionDays', 'retention-version-days')}
-        <Button type="primary" htmlType="submit" loading={saving} data-testid="retention-save">
+        <Button
+          type="primary"
+          htmlType="submit"
+          loading={save.isPending}
+          data-testid="retention-save"
+        >
           {t('retention.save')}
         </Button>
       </Form>
