@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
 import { flag } from './validation.ts';
 import {
   ACCESS_TOKEN_NAME_MAX_LENGTH,
@@ -235,3 +236,145 @@ export const ldapConfig = z.object({
 export type LdapConfig = z.infer<typeof ldapConfig>;
 /** What a form sends: the password and the default roles may be left out. */
 export type LdapConfigInput = z.input<typeof ldapConfig>;
+
+/** The forced enrolment's answer: the session, and the recovery codes, shown this once. */
+export const initVerifyTotpResult = loginResult.extend(mfaEnableResult.shape);
+
+/**
+ * Signing in and out, the first run, the account's second factor and access tokens, and the
+ * drive's sign-in settings (the forced second factor, LDAP).
+ */
+export const authApi = {
+  /** `data` is always true; the envelope's `count` says whether the drive has a user (0 or 1). */
+  hasUser: endpoint({
+    method: 'GET',
+    path: '/public/has_user',
+    answer: z.boolean(),
+    access: 'public',
+  }),
+  /** Creates the first administrator; refused once the drive has a user. */
+  initialize: endpoint({
+    method: 'POST',
+    path: '/public/initialization',
+    body: initializationBody,
+    answer: initializationResult,
+    access: 'public',
+  }),
+  login: endpoint({
+    method: 'POST',
+    path: '/login',
+    body: loginBody,
+    answer: loginResult,
+    access: 'public',
+  }),
+  logout: endpoint({ method: 'GET', path: '/logout', answer: null, access: 'user' }),
+  /** The second step of a sign-in with a second factor. */
+  verifyTotp: endpoint({
+    method: 'POST',
+    path: '/public/verify-totp',
+    body: verifyTotpBody,
+    answer: loginResult,
+    access: 'public',
+  }),
+  /** Forced enrolment: the first code proves the app has the secret; then the session. */
+  initVerifyTotp: endpoint({
+    method: 'POST',
+    path: '/public/init-verify-totp',
+    body: initVerifyTotpBody,
+    answer: initVerifyTotpResult,
+    access: 'public',
+  }),
+  /** A new secret to enrol: for the signed-in person, or in the enrolment step of a sign-in. */
+  mfaSetup: endpoint({
+    method: 'GET',
+    path: '/public/mfa/setup',
+    query: mfaSetupQuery,
+    answer: mfaSetup,
+    access: 'public',
+    refusesTokens: true,
+  }),
+  mfaEnable: endpoint({
+    method: 'POST',
+    path: '/mfa/enable',
+    body: mfaEnableBody,
+    answer: mfaEnableResult,
+    access: 'session',
+  }),
+  mfaDisable: endpoint({
+    method: 'POST',
+    path: '/mfa/disable',
+    body: mfaDisableBody,
+    answer: null,
+    access: 'session',
+  }),
+  /** Whether every account must sign in with a second factor. */
+  mfaForced: endpoint({
+    method: 'GET',
+    path: '/cloud/setting/mfa-force-enable',
+    answer: z.boolean(),
+    access: 'user',
+  }),
+  setMfaForced: endpoint({
+    method: 'PUT',
+    path: '/cloud/setting/mfa-force-enable',
+    query: mfaForceQuery,
+    answer: null,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+  /** One user's second factor, or (the creator only) everybody's. */
+  resetMfa: endpoint({
+    method: 'PUT',
+    path: '/cloud/setting/reset-mfa',
+    query: resetMfaQuery,
+    answer: null,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+  /** A new access token of the signed-in person; answers the token, shown this once. */
+  generateAccessToken: endpoint({
+    method: 'PUT',
+    path: '/user/setting/generateAccessToken',
+    query: generateAccessTokenQuery,
+    answer: z.string(),
+    access: 'session',
+  }),
+  accessTokens: endpoint({
+    method: 'GET',
+    path: '/user/setting/accessTokenList',
+    answer: z.array(accessTokenView),
+    access: 'user',
+  }),
+  deleteAccessToken: endpoint({
+    method: 'DELETE',
+    path: '/user/setting/deleteAccessToken',
+    query: deleteAccessTokenQuery,
+    answer: null,
+    access: 'session',
+  }),
+  /** LDAP sign-in's settings; the password is never sent back. */
+  ldapConfig: endpoint({
+    method: 'GET',
+    path: '/ldap/config',
+    answer: ldapConfig,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+  /** Only the drive's creator changes them. */
+  setLdapConfig: endpoint({
+    method: 'PUT',
+    path: '/ldap/config',
+    body: ldapConfig,
+    answer: null,
+    access: 'user',
+  }),
+  /** Signs in to the LDAP server with these settings, saving nothing. */
+  testLdapConfig: endpoint({
+    method: 'PUT',
+    path: '/ldap/test-config',
+    body: ldapConfig,
+    answer: null,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+};

@@ -42,6 +42,11 @@ export interface Endpoint<
   authority?: string;
   /** The most bytes its body may have (else the server's default); more is refused with 413. */
   bodyLimit?: number;
+  /**
+   * A `public` endpoint that an access token may not call either: it answers nobody, or a
+   * person in a browser session (the second factor's setup, during a sign-in or after it).
+   */
+  refusesTokens?: boolean;
   /** A GET that changes something: refused to read-only access tokens. */
   changes?: boolean;
   /** A POST that only reads: read-only access tokens may send it. */

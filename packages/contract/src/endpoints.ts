@@ -1,4 +1,5 @@
 import { auditApi } from './audit.ts';
+import { authApi } from './auth.ts';
 import { checkApi } from './check.ts';
 import type { Endpoint } from './endpoint.ts';
 import { historyApi } from './history.ts';
@@ -31,4 +32,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(shareApi),
   ...Object.values(shareVisitorApi),
   ...Object.values(settingsApi),
+  ...Object.values(authApi),
 ];

@@ -57,7 +57,7 @@ export function serve<E extends Endpoint>(
     },
     config: {
       ...(access === 'public' ? { public: true } : {}),
-      ...(access === 'session' ? { sessionOnly: true } : {}),
+      ...(access === 'session' || definition.refusesTokens ? { sessionOnly: true } : {}),
       ...(definition.changes ? { changes: true } : {}),
       ...(definition.readsOnly ? { readsOnly: true } : {}),
       ...(definition.cookieAuth ? { cookieAuth: true } : {}),

@@ -1,4 +1,5 @@
 import {
+  authApi,
   menusApi,
   settingsApi,
   usersApi,
@@ -7,8 +8,8 @@ import {
 } from '@nimbus/contract';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSessionStore } from '../stores/session';
-import { api, request } from './client';
-import { callEndpoint } from './endpoints';
+import { api } from './client';
+import { callEndpoint, callEndpointPage } from './endpoints';
 
 /**
  * The signed-in account and the drive's public record: what every page reads (the shell, the
@@ -79,8 +80,9 @@ export function useWebsiteRecord() {
 export const hasUserQuery = queryOptions({
   queryKey: authKeys.hasUser,
   queryFn: async ({ signal }) => {
-    const envelope = await request<boolean>('/public/has_user', { silent: true, signal });
-    return (envelope.count ?? 1) > 0;
+    // the answer is in the envelope's count (0 or 1), as a listing's total
+    const { total } = await callEndpointPage(authApi.hasUser, {}, { silent: true, signal });
+    return total > 0;
   },
   // asked once per visit: creating the first administrator sets the answer itself
   staleTime: Infinity,

@@ -1,7 +1,7 @@
-import type { AccessTokenScope, AccessTokenView, MfaSetup } from '@nimbus/contract';
+import { authApi, type AccessTokenScope, type MfaSetup } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from './client';
 import { authKeys } from './account';
+import { callEndpoint } from './endpoints';
 
 export const securityKeys = {
   accessTokens: ['user', 'access-tokens'] as const,
@@ -11,8 +11,7 @@ export const securityKeys = {
 export function useAccessTokens() {
   return useQuery({
     queryKey: securityKeys.accessTokens,
-    queryFn: ({ signal }) =>
-      api.get<AccessTokenView[]>('/user/setting/accessTokenList', undefined, { signal }),
+    queryFn: ({ signal }) => callEndpoint(authApi.accessTokens, {}, { signal }),
   });
 }
 
@@ -20,8 +19,8 @@ export function useAccessTokens() {
 export function useGenerateAccessToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (params: { tokenName: string; scope: AccessTokenScope; expiresAt?: number }) =>
-      api.put<string>('/user/setting/generateAccessToken', undefined, { params }),
+    mutationFn: (query: { tokenName: string; scope: AccessTokenScope; expiresAt?: number }) =>
+      callEndpoint(authApi.generateAccessToken, { query }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: securityKeys.accessTokens }),
   });
 }
@@ -29,7 +28,7 @@ export function useGenerateAccessToken() {
 export function useDeleteAccessToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete('/user/setting/deleteAccessToken', { id }),
+    mutationFn: (id: string) => callEndpoint(authApi.deleteAccessToken, { query: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: securityKeys.accessTokens }),
   });
 }
@@ -39,14 +38,14 @@ export function useDeleteAccessToken() {
  * Nothing is stored until a code proves the app has it.
  */
 export function fetchMfaSetup(step?: { username: string; mfaToken: string }): Promise<MfaSetup> {
-  return api.get<MfaSetup>('/public/mfa/setup', step, { silent: Boolean(step) });
+  return callEndpoint(authApi.mfaSetup, { query: step }, { silent: Boolean(step) });
 }
 
 export function useEnableMfa() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { secret: string; code: string }) =>
-      api.post<{ recoveryCodes: string[] }>('/mfa/enable', input),
+    mutationFn: (body: { secret: string; code: string }) =>
+      callEndpoint(authApi.mfaEnable, { body }),
     // turning it on ends the access tokens
     onSuccess: () =>
       Promise.all([
@@ -59,12 +58,13 @@ export function useEnableMfa() {
 export function useDisableMfa() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { password: string; code: string }) => api.post('/mfa/disable', input),
+    mutationFn: (body: { password: string; code: string }) =>
+      callEndpoint(authApi.mfaDisable, { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
   });
 }
 
 /** Everybody's second factor cleared, or `userId`'s alone. */
 export async function resetMfa(userId?: string): Promise<void> {
-  await api.put('/cloud/setting/reset-mfa', undefined, userId ? { params: { userId } } : undefined);
+  await callEndpoint(authApi.resetMfa, { query: userId ? { userId } : {} });
 }

@@ -1,5 +1,5 @@
-import { TOKEN_HEADER, type LoginResult } from '@nimbus/contract';
-import { api } from '../../api/client';
+import { authApi, TOKEN_HEADER, type LoginResult } from '@nimbus/contract';
+import { callEndpoint } from '../../api/endpoints';
 
 export interface Credentials {
   username: string;
@@ -42,9 +42,9 @@ export async function login({
   rememberMe,
 }: Credentials): Promise<LoginOutcome> {
   const name = username.trim();
-  const result = await api.post<LoginResult>(
-    '/login',
-    { username: name, password, rememberMe },
+  const result = await callEndpoint(
+    authApi.login,
+    { body: { username: name, password, rememberMe } },
     { silent: true },
   );
   return toOutcome(result, name, rememberMe);
@@ -57,9 +57,9 @@ export async function verifyTotp(input: {
   rememberMe: boolean;
 }): Promise<LoginOutcome> {
   const name = input.username.trim();
-  const result = await api.post<LoginResult>(
-    '/public/verify-totp',
-    { ...input, username: name },
+  const result = await callEndpoint(
+    authApi.verifyTotp,
+    { body: { ...input, username: name } },
     { silent: true },
   );
   return toOutcome(result, name, input.rememberMe);
@@ -73,11 +73,7 @@ export async function initVerifyTotp(input: {
   mfaCode: string;
   rememberMe: boolean;
 }): Promise<{ outcome: LoginOutcome; recoveryCodes: string[] }> {
-  const result = await api.post<LoginResult & { recoveryCodes: string[] }>(
-    '/public/init-verify-totp',
-    input,
-    { silent: true },
-  );
+  const result = await callEndpoint(authApi.initVerifyTotp, { body: input }, { silent: true });
   return {
     outcome: toOutcome(result, input.username, input.rememberMe),
     recoveryCodes: result?.recoveryCodes ?? [],
@@ -88,9 +84,9 @@ export async function createAdministrator(input: {
   username: string;
   password: string;
 }): Promise<void> {
-  await api.post(
-    '/public/initialization',
-    { username: input.username.trim(), password: input.password },
+  await callEndpoint(
+    authApi.initialize,
+    { body: { username: input.username.trim(), password: input.password } },
     { silent: true },
   );
 }
@@ -99,9 +95,9 @@ export async function createAdministrator(input: {
 const SIGN_OUT_WAIT_MS = 5000;
 
 export async function logoutRequest(): Promise<void> {
-  await api.get('/logout', undefined, {
-    silent: true,
-    handleExpired: false,
-    timeoutMs: SIGN_OUT_WAIT_MS,
-  });
+  await callEndpoint(
+    authApi.logout,
+    {},
+    { silent: true, handleExpired: false, timeoutMs: SIGN_OUT_WAIT_MS },
+  );
 }

@@ -1,4 +1,5 @@
 import {
+  authApi,
   checkApi,
   menusApi,
   usersApi,
@@ -14,6 +15,7 @@ import {
 } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { authKeys } from '../../api/account';
+import { resetMfa } from '../../api/security';
 import { api, ApiError, postForm } from '../../api/client';
 import { callEndpoint, callEndpointForm } from '../../api/endpoints';
 import i18n from '../../i18n';
@@ -191,12 +193,42 @@ export type { PreviewConfig, TranscodeConfig };
 
 export type LdapConfig = LdapConfigInput;
 
-export async function testLdapConfig(value: LdapConfig): Promise<void> {
-  await api.put('/ldap/test-config', value);
+/** Signs in to the LDAP server with these settings, saving nothing. */
+export function useTestLdapConfig() {
+  return useMutation({
+    mutationFn: (body: LdapConfig) => callEndpoint(authApi.testLdapConfig, { body }),
+  });
 }
 
-export async function setMfaForceEnable(mfaForceEnable: boolean): Promise<void> {
-  await api.put('/cloud/setting/mfa-force-enable', undefined, { params: { mfaForceEnable } });
+/** Whether every account must sign in with a second factor (administrators). */
+export function useMfaForced() {
+  return useQuery({
+    queryKey: settingsKeys.config('mfa-force'),
+    queryFn: ({ signal }) => callEndpoint(authApi.mfaForced, {}, { silent: true, signal }),
+    retry: false,
+  });
+}
+
+export function useSetMfaForced() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (mfaForceEnable: boolean) =>
+      callEndpoint(authApi.setMfaForced, { query: { mfaForceEnable } }),
+    onSuccess: (_, on) => queryClient.setQueryData(settingsKeys.config('mfa-force'), on),
+  });
+}
+
+/** Clears everybody's second factor (the drive's creator): they enrol again. */
+export function useResetEveryonesMfa() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => resetMfa(),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
+        queryClient.invalidateQueries({ queryKey: ['user', 'list'] }),
+      ]),
+  });
 }
 
 /** A picture uploaded into one's Avatars folder becomes one's avatar; answers its file id. */

@@ -1,5 +1,5 @@
 import { SafetyOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
   App,
@@ -14,17 +14,15 @@ import {
   Tag,
 } from 'antd';
 import JSON5 from 'json5';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../../api/client';
 import { EmptyState } from '../../../components/EmptyState';
 import { roleLabel } from '../../../lib/roles';
 import { fetchRoles } from '../../../api/roles';
-import { resetMfa } from '../../../api/security';
 import {
-  setMfaForceEnable,
-  settingsKeys,
-  testLdapConfig,
+  useMfaForced,
+  useResetEveryonesMfa,
+  useSetMfaForced,
+  useTestLdapConfig,
   type LdapConfig,
   type OcrConfig,
   type PreviewConfig,
@@ -221,7 +219,7 @@ export function PreviewTab() {
 export function LdapTab() {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
-  const [testing, setTesting] = useState(false);
+  const testLdap = useTestLdapConfig();
   const roles = useQuery({ queryKey: ['role', 'list'], queryFn: fetchRoles, retry: false });
   return (
     <ConfigTab<LdapConfig>
@@ -231,19 +229,12 @@ export function LdapTab() {
       testId="ldap-tab"
       extraActions={(form) => (
         <Button
-          loading={testing}
+          loading={testLdap.isPending}
           onClick={() => {
-            void form.validateFields().then(async (values) => {
-              setTesting(true);
-              try {
-                await testLdapConfig(values);
-                void message.success(t('ldap.testOk'));
-              } catch {
-                // toasted by the client
-              } finally {
-                setTesting(false);
-              }
-            });
+            void form.validateFields().then((values) =>
+              // a failure is toasted by the client
+              testLdap.mutate(values, { onSuccess: () => void message.success(t('ldap.testOk')) }),
+            );
           }}
         >
           {t('ldap.test')}
@@ -289,14 +280,9 @@ export function LdapTab() {
 export function MfaTab() {
   const { t } = useTranslation('settings');
   const { message, modal } = App.useApp();
-  const queryClient = useQueryClient();
-  const policy = useQuery({
-    queryKey: settingsKeys.config('mfa-force'),
-    queryFn: ({ signal }) =>
-      api.get<boolean>('/cloud/setting/mfa-force-enable', undefined, { silent: true, signal }),
-    retry: false,
-  });
-  const [saving, setSaving] = useState(false);
+  const policy = useMfaForced();
+  const setForced = useSetMfaForced();
+  const resetAll = useResetEveryonesMfa();
 
   if (policy.isError) {
     return (
@@ -312,26 +298,15 @@ export function MfaTab() {
     );
   }
 
-  const toggle = async (value: boolean) => {
-    setSaving(true);
-    try {
-      await setMfaForceEnable(value);
-      queryClient.setQueryData(settingsKeys.config('mfa-force'), value);
-    } catch {
-      // toasted by the client
-    } finally {
-      setSaving(false);
-    }
-  };
-
   return (
     <div data-testid="mfa-tab" style={{ maxWidth: 640 }}>
       <Form layout="vertical">
         <Form.Item label={t('mfa.force')} extra={t('mfa.forceHint')}>
           <Switch
             checked={Boolean(policy.data)}
-            loading={policy.isPending || saving}
-            onChange={(v) => void toggle(v)}
+            loading={policy.isPending || setForced.isPending}
+            // a refusal is toasted by the client
+            onChange={(v) => setForced.mutate(v)}
           />
         </Form.Item>
         <Form.Item label={t('mfa.reset')} extra={t('mfa.resetHint')}>
@@ -345,7 +320,7 @@ export function MfaTab() {
                 okText: t('mfa.resetOk'),
                 cancelText: t('actions.cancel'),
                 onOk: async () => {
-                  await resetMfa();
+                  await resetAll.mutateAsync();
                   void message.success(t('mfa.resetDone'));
                 },
               })
