@@ -2,13 +2,14 @@ import { auditApi } from './audit.ts';
 import { authApi } from './auth.ts';
 import { checkApi } from './check.ts';
 import type { Endpoint } from './endpoint.ts';
+import { syncApi } from './files.ts';
 import { historyApi } from './history.ts';
 import { markdownApi } from './markdown.ts';
 import { menusApi, rolesApi } from './menus.ts';
 import { searchHistoryApi } from './search.ts';
 import { shareApi } from './share.ts';
 import { shareVisitorApi } from './share-visitors.ts';
-import { settingsApi } from './settings.ts';
+import { healthApi, settingsApi } from './settings.ts';
 import { tagsApi } from './tags.ts';
 import { tasksApi } from './tasks.ts';
 import { usersApi } from './users.ts';
@@ -33,4 +34,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(shareVisitorApi),
   ...Object.values(settingsApi),
   ...Object.values(authApi),
+  ...Object.values(syncApi),
+  ...Object.values(healthApi),
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_IDS_PER_REQUEST, MAX_LIST_PAGE_SIZE, TOKEN_HEADER } from './constants.ts';
+import { endpoint } from './endpoint.ts';
 import { musicTags } from './media.ts';
 import { tagItem } from './tags.ts';
 import { clientText, flag, listField, queryNumber } from './validation.ts';
@@ -279,3 +280,43 @@ export const packageDownloadForm = z.object({
 
 /** GET /user/setting/sync: one folder of one's own tree, by id or path. */
 export const syncFolderQuery = z.object({ path: treePath.optional(), folder: id.optional() });
+
+/**
+ * Index rebuilds and folder sizes (spec §1 General settings, API-NOTES §1.12). Their GETs start
+ * work: not for tokens that only read.
+ */
+export const syncApi = {
+  /** The whole drive: every user's tree (administrators). */
+  rebuildAll: endpoint({
+    method: 'GET',
+    path: '/cloud/setting/sync',
+    answer: startedTasks,
+    access: 'user',
+    authority: 'cloud:set:sync',
+    changes: true,
+  }),
+  /** One folder of one's own tree. */
+  rebuildFolder: endpoint({
+    method: 'GET',
+    path: '/user/setting/sync',
+    query: syncFolderQuery,
+    answer: startedTask,
+    access: 'user',
+    changes: true,
+  }),
+  /** How far one's index rebuilds have come. */
+  progress: endpoint({
+    method: 'GET',
+    path: '/user/setting/isSync',
+    answer: syncProgress,
+    access: 'user',
+  }),
+  recalculateFolderSizes: endpoint({
+    method: 'GET',
+    path: '/cloud/setting/recalculateFolderSize',
+    answer: startedTask,
+    access: 'user',
+    authority: 'cloud:set:sync',
+    changes: true,
+  }),
+};

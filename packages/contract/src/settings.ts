@@ -168,3 +168,25 @@ export const settingsApi = {
     authority: 'cloud:set:update',
   }),
 };
+
+/** The server's health and version. */
+export const healthApi = {
+  /** Liveness, for load balancers: plain text "ok" once the database answers, else 503. */
+  health: endpoint({ method: 'GET', path: '/public/health', answer: 'bytes', access: 'public' }),
+  /** Readiness: the database answers and the store can write, else 503 naming what is not. */
+  ready: endpoint({
+    method: 'GET',
+    path: '/public/ready',
+    answer: z.literal('ready'),
+    access: 'public',
+  }),
+  version: endpoint({ method: 'GET', path: '/version', answer: z.string(), access: 'public' }),
+  /** This server's version and the newest release its update feed announced. */
+  latestVersion: endpoint({
+    method: 'GET',
+    path: '/version/latest',
+    answer: versionStatus,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+};

@@ -1,6 +1,8 @@
 import {
   authApi,
   checkApi,
+  healthApi,
+  syncApi,
   menusApi,
   usersApi,
   type DriveCheckStart,
@@ -9,7 +11,6 @@ import {
   type TranscodeConfig,
   type TranscodeStatusView,
   type LdapConfigInput,
-  type VersionStatus,
   settingsApi,
   type WebsiteSettingBody,
 } from '@nimbus/contract';
@@ -135,12 +136,14 @@ export function useResetMenusAndRoles() {
   });
 }
 
-export async function rebuildIndex(username: string): Promise<void> {
-  await api.get('/cloud/setting/sync', { username });
+/** Rebuilds the index of every user's tree; the live messages tell how far it has come. */
+export function useRebuildIndex() {
+  return useMutation({ mutationFn: () => callEndpoint(syncApi.rebuildAll) });
 }
 
-export async function recalculateFolderSize(): Promise<void> {
-  await api.get('/cloud/setting/recalculateFolderSize');
+/** Recounts the size of every folder; the live messages tell how far it has come. */
+export function useRecalculateFolderSizes() {
+  return useMutation({ mutationFn: () => callEndpoint(syncApi.recalculateFolderSizes) });
 }
 
 export interface SyncState {
@@ -269,7 +272,7 @@ export const versionKeys = { status: ['settings', 'version-status'] as const };
 export function useVersionStatus(enabled: boolean) {
   return useQuery({
     queryKey: versionKeys.status,
-    queryFn: () => api.get<VersionStatus>('/version/latest'),
+    queryFn: ({ signal }) => callEndpoint(healthApi.latestVersion, {}, { signal }),
     enabled,
   });
 }

@@ -20,13 +20,12 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onLiveMessage } from '../../../api/events';
 import { useBranding } from '../../../api/branding';
-import { useSessionStore } from '../../../stores/session';
 import { useUserInfo, useWebsiteRecord } from '../../../api/account';
 import { WebpStorageCard } from './WebpStorageCard';
 import { RetentionCard } from './RetentionCard';
 import {
-  rebuildIndex,
-  recalculateFolderSize,
+  useRebuildIndex,
+  useRecalculateFolderSizes,
   useResetMenusAndRoles,
   useRenameDrive,
   useSaveWebsiteSetting,
@@ -126,7 +125,8 @@ function MaintenanceCard() {
   const { t } = useTranslation('settings');
   const { message, modal } = App.useApp();
   const resetMenus = useResetMenusAndRoles();
-  const username = useSessionStore((s) => s.username);
+  const rebuildIndex = useRebuildIndex();
+  const recalculateFolderSizes = useRecalculateFolderSizes();
   const [sync, setSync] = useState<SyncState | null>(null);
   const [folderPercent, setFolderPercent] = useState<number | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -210,7 +210,13 @@ function MaintenanceCard() {
         <Button
           loading={busy === 'sync'}
           onClick={() =>
-            void run('sync', () => rebuildIndex(username), t('general.rebuildStarted'))
+            void run(
+              'sync',
+              async () => {
+                await rebuildIndex.mutateAsync();
+              },
+              t('general.rebuildStarted'),
+            )
           }
         >
           {t('general.run')}
@@ -236,7 +242,15 @@ function MaintenanceCard() {
         t('general.folderSizeHint'),
         <Button
           loading={busy === 'folder'}
-          onClick={() => void run('folder', recalculateFolderSize, t('general.folderSizeStarted'))}
+          onClick={() =>
+            void run(
+              'folder',
+              async () => {
+                await recalculateFolderSizes.mutateAsync();
+              },
+              t('general.folderSizeStarted'),
+            )
+          }
         >
           {t('general.run')}
         </Button>,
