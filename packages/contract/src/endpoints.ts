@@ -4,9 +4,13 @@ import { checkApi } from './check.ts';
 import type { Endpoint } from './endpoint.ts';
 import { syncApi } from './files.ts';
 import { historyApi } from './history.ts';
+import { webpApi } from './images.ts';
 import { markdownApi } from './markdown.ts';
+import { transcodeApi } from './media.ts';
 import { menusApi, rolesApi } from './menus.ts';
-import { searchHistoryApi } from './search.ts';
+import { officeConfigApi } from './office.ts';
+import { previewConfigApi } from './preview.ts';
+import { ocrConfigApi, searchHistoryApi } from './search.ts';
 import { shareApi } from './share.ts';
 import { shareVisitorApi } from './share-visitors.ts';
 import { healthApi, settingsApi } from './settings.ts';
@@ -36,4 +40,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(authApi),
   ...Object.values(syncApi),
   ...Object.values(healthApi),
+  ...Object.values(webpApi),
+  ...Object.values(transcodeApi),
+  ...Object.values(previewConfigApi),
+  ...Object.values(ocrConfigApi),
+  ...Object.values(officeConfigApi),
 ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
 import { publicShareQuery } from './share.ts';
 import { flag } from './validation.ts';
 
@@ -81,3 +82,21 @@ export const imageInfoAnswer = imageFacts.nullable();
 /** `GET/PUT /cloud/setting/webp`: uploaded photos stored as WebP (off by default). */
 export const webpSetting = z.object({ enable: z.boolean() });
 export const webpSettingBody = z.object({ enable: flag() });
+
+/** General settings: uploaded photos stored as WebP. */
+export const webpApi = {
+  setting: endpoint({
+    method: 'GET',
+    path: '/cloud/setting/webp',
+    answer: webpSetting,
+    access: 'user',
+  }),
+  setSetting: endpoint({
+    method: 'PUT',
+    path: '/cloud/setting/webp',
+    body: webpSettingBody,
+    answer: null,
+    access: 'user',
+    authority: 'cloud:set:update',
+  }),
+};

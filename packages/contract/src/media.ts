@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
 import { flag, queryNumber } from './validation.ts';
 
 // Audio and video (API-NOTES §1.12 transcode settings, §1.16 HLS): the tags and probe a file's
@@ -167,3 +168,40 @@ export const transcodeStatusQuery = z.object({
 });
 export type TranscodeStatusView = z.infer<typeof transcodeStatusView>;
 export const cancelledTasks = z.object({ cancelled: z.number().int() });
+
+/** The transcodes' settings and queue (administrators). */
+export const transcodeApi = {
+  config: endpoint({
+    method: 'GET',
+    path: '/cloud/setting/transcode/config',
+    answer: transcodeConfigView,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+  setConfig: endpoint({
+    method: 'PUT',
+    path: '/cloud/setting/transcode/config',
+    body: transcodeConfigBody,
+    answer: transcodeConfigView,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+  /** Stops these transcodes, or every one when none is named; answers how many stopped. */
+  cancel: endpoint({
+    method: 'PUT',
+    path: '/cloud/setting/transcode/cancel-task',
+    body: cancelTranscodeBody,
+    answer: cancelledTasks,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+  /** A page of the transcodes under way, every user's. */
+  status: endpoint({
+    method: 'GET',
+    path: '/cloud/transcode/status',
+    query: transcodeStatusQuery,
+    answer: transcodeStatusView,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+};

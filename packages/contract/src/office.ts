@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
 import { publicShareQuery } from './share.ts';
 import { queryNumber } from './validation.ts';
 
@@ -164,6 +165,25 @@ export type OfficeConfigView = z.infer<typeof officeConfigView>;
 /** What a share's visitor learns: where the document server is, never the secret. */
 export const publicOfficeConfigView = officeConfigView.omit({ secret: true });
 export type PublicOfficeConfigView = z.infer<typeof publicOfficeConfigView>;
+
+/** Where the OnlyOffice document server is: every signed-in person reads it to open documents. */
+export const officeConfigApi = {
+  config: endpoint({
+    method: 'GET',
+    path: '/office/config',
+    answer: officeConfigView,
+    access: 'user',
+  }),
+  /** Administrators. */
+  setConfig: endpoint({
+    method: 'PUT',
+    path: '/office/config',
+    body: officeConfigBody,
+    answer: officeConfigView,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+};
 
 /** A DocsAPI configuration (or a version's data), with its JWT when a secret is set. */
 export const officeEditorConfig = z.record(z.string(), z.unknown());

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
 import { publicShareQuery } from './share.ts';
 import { clientText, flag } from './validation.ts';
 
@@ -67,6 +68,25 @@ export const previewConfigBody = z.object({
   iframe: z.string().max(PREVIEW_CONFIG_MAX_CHARS),
 });
 export type PreviewConfig = z.infer<typeof previewConfig>;
+
+/** The viewers of the file kinds the drive does not show itself (administrators). */
+export const previewConfigApi = {
+  config: endpoint({
+    method: 'GET',
+    path: '/cloud/setting/preview/config',
+    answer: previewConfig,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+  setConfig: endpoint({
+    method: 'PUT',
+    path: '/cloud/setting/preview/config',
+    body: previewConfigBody,
+    answer: previewConfig,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+};
 
 /** `GET /preview/archive?id`, `/public/s/preview/archive`: an archive's entries, unextracted. */
 export const archiveQuery = z.object({ id }).passthrough();

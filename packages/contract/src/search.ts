@@ -118,6 +118,25 @@ export const ocrView = z.object({
 });
 export type OcrView = z.infer<typeof ocrView>;
 
+/** The OCR settings (administrators). */
+export const ocrConfigApi = {
+  config: endpoint({
+    method: 'GET',
+    path: '/cloud/setting/ocr/config',
+    answer: ocrView,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+  setConfig: endpoint({
+    method: 'PUT',
+    path: '/cloud/setting/ocr/config',
+    body: ocrConfigBody,
+    answer: ocrView,
+    access: 'user',
+    authority: 'cloud:set:sync',
+  }),
+};
+
 /** The search history's endpoints: each person's own recent searches. */
 export const searchHistoryApi = {
   /** Recent searches, newest first; those containing `keyword` when it is given. */

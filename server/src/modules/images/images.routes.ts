@@ -7,16 +7,15 @@ import {
   avatarParams,
   namedThumbnailParams,
   MAX_AVATAR_BYTES,
-  confirms,
+  webpApi,
   imageInfoAnswer,
   imageQuery,
   publicImageQuery,
-  webpSetting,
-  webpSettingBody,
 } from '@nimbus/contract';
 import { z } from 'zod';
 import { badParameter } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
+import { serve } from '../../lib/serve.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 import { sendFileBytes } from '../files/file-serve.ts';
 import type { ShareTarget } from '../share/share-access.ts';
@@ -81,17 +80,11 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // General settings: uploaded photos stored as WebP
-  api.get('/cloud/setting/webp', { schema: { response: answers(webpSetting) } }, async () =>
-    ok(await webpStorage.setting()),
-  );
-  api.put(
-    '/cloud/setting/webp',
-    { schema: { body: webpSettingBody, response: confirms } },
-    async (request) => {
-      await webpStorage.setSetting(actorOf(request), request.body.enable);
-      return ok(undefined, { message: 'Saved' });
-    },
-  );
+  serve(app, webpApi.setting, async () => ok(await webpStorage.setting()));
+  serve(app, webpApi.setSetting, async (request) => {
+    await webpStorage.setSetting(actorOf(request), request.body.enable);
+    return ok(undefined, { message: 'Saved' });
+  });
 
   // avatars show on share pages too: anyone may see them
   api.get(

@@ -2,21 +2,17 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   answers,
-  cancelledTasks,
-  cancelTranscodeBody,
+  transcodeApi,
   ErrorCode,
   hlsParams,
   mediaInfo,
   mediaQuery,
   publicHlsParams,
   publicTargetQuery,
-  transcodeConfigBody,
-  transcodeConfigView,
-  transcodeStatusQuery,
-  transcodeStatusView,
 } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
+import { serve } from '../../lib/serve.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 import { markUserBytes, openedRead } from '../files/file-serve.ts';
 import { credentialsOf } from '../share/share-request.ts';
@@ -107,29 +103,14 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- settings and status ------------------------------------------------------------------
 
-  api.get(
-    '/cloud/setting/transcode/config',
-    { schema: { response: answers(transcodeConfigView) } },
-    async (request) => ok(await transcodes.config(actorOf(request))),
+  serve(app, transcodeApi.config, async (request) => ok(await transcodes.config(actorOf(request))));
+  serve(app, transcodeApi.setConfig, async (request) =>
+    ok(await transcodes.setConfig(actorOf(request), request.body), { message: 'Saved' }),
   );
-
-  api.put(
-    '/cloud/setting/transcode/config',
-    { schema: { body: transcodeConfigBody, response: answers(transcodeConfigView) } },
-    async (request) =>
-      ok(await transcodes.setConfig(actorOf(request), request.body), { message: 'Saved' }),
+  serve(app, transcodeApi.cancel, async (request) =>
+    ok({ cancelled: await transcodes.cancel(actorOf(request), request.body ?? undefined) }),
   );
-
-  api.put(
-    '/cloud/setting/transcode/cancel-task',
-    { schema: { body: cancelTranscodeBody, response: answers(cancelledTasks) } },
-    async (request) =>
-      ok({ cancelled: await transcodes.cancel(actorOf(request), request.body ?? undefined) }),
-  );
-
-  api.get(
-    '/cloud/transcode/status',
-    { schema: { querystring: transcodeStatusQuery, response: answers(transcodeStatusView) } },
-    async (request) => ok(await transcodes.status(actorOf(request), request.query)),
+  serve(app, transcodeApi.status, async (request) =>
+    ok(await transcodes.status(actorOf(request), request.query)),
   );
 }

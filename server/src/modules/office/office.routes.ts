@@ -3,8 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   TOKEN_HEADER,
   answers,
-  officeConfigBody,
-  officeConfigView,
+  officeConfigApi,
   officeEditorConfig,
   officeEditorQuery,
   officeFileQuery,
@@ -21,6 +20,7 @@ import {
 } from '@nimbus/contract';
 import { z } from 'zod';
 import { ok } from '../../lib/reply.ts';
+import { serve } from '../../lib/serve.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 import { contentDisposition, markUserBytes, sendFileBytes } from '../files/file-serve.ts';
 import { credentialsOf } from '../share/share-request.ts';
@@ -75,15 +75,9 @@ export async function officeRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- OnlyOffice -----------------------------------------------------------------------------
 
-  api.get('/office/config', { schema: { response: answers(officeConfigView) } }, async (request) =>
-    ok(await office.config(actorOf(request))),
-  );
-
-  api.put(
-    '/office/config',
-    { schema: { body: officeConfigBody, response: answers(officeConfigView) } },
-    async (request) =>
-      ok(await office.setConfig(actorOf(request), request.body), { message: 'Saved' }),
+  serve(app, officeConfigApi.config, async (request) => ok(await office.config(actorOf(request))));
+  serve(app, officeConfigApi.setConfig, async (request) =>
+    ok(await office.setConfig(actorOf(request), request.body), { message: 'Saved' }),
   );
 
   api.get(

@@ -4,8 +4,7 @@ import {
   answers,
   archiveListing,
   archiveQuery,
-  previewConfig,
-  previewConfigBody,
+  previewConfigApi,
   previewPathQuery,
   previewTextQuery,
   publicArchiveQuery,
@@ -13,6 +12,7 @@ import {
   textDocument,
 } from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
+import { serve } from '../../lib/serve.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 import { markUserBytes } from '../files/file-serve.ts';
 import type { ShareTarget } from '../share/share-access.ts';
@@ -115,15 +115,10 @@ export async function previewRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- the Preview Config -------------------------------------------------------------------
 
-  api.get(
-    '/cloud/setting/preview/config',
-    { schema: { response: answers(previewConfig) } },
-    async (request) => ok(await preview.config(actorOf(request))),
+  serve(app, previewConfigApi.config, async (request) =>
+    ok(await preview.config(actorOf(request))),
   );
-  api.put(
-    '/cloud/setting/preview/config',
-    { schema: { body: previewConfigBody, response: answers(previewConfig) } },
-    async (request) =>
-      ok(await preview.setConfig(actorOf(request), request.body.iframe), { message: 'Saved' }),
+  serve(app, previewConfigApi.setConfig, async (request) =>
+    ok(await preview.setConfig(actorOf(request), request.body.iframe), { message: 'Saved' }),
   );
 }

@@ -1,13 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  answers,
-  ocrConfigBody,
-  ocrView,
-  searchHistoryApi,
-  searchHits,
-  searchQuery,
-} from '@nimbus/contract';
+import { answers, ocrConfigApi, searchHistoryApi, searchHits, searchQuery } from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
 import { serve } from '../../lib/serve.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
@@ -62,16 +55,8 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     return ok();
   });
 
-  api.get(
-    '/cloud/setting/ocr/config',
-    { schema: { response: answers(ocrView) } },
-    async (request) => ok(await search.ocrConfig(actorOf(request))),
-  );
-
-  api.put(
-    '/cloud/setting/ocr/config',
-    { schema: { body: ocrConfigBody, response: answers(ocrView) } },
-    async (request) =>
-      ok(await search.setOcrConfig(actorOf(request), request.body), { message: 'Saved' }),
+  serve(app, ocrConfigApi.config, async (request) => ok(await search.ocrConfig(actorOf(request))));
+  serve(app, ocrConfigApi.setConfig, async (request) =>
+    ok(await search.setOcrConfig(actorOf(request), request.body), { message: 'Saved' }),
   );
 }
