@@ -1,6 +1,6 @@
-import type { OfficeConfigView } from '@nimbus/contract';
+import { officeConfigApi, type OfficeConfigView } from '@nimbus/contract';
 import { useQuery } from '@tanstack/react-query';
-import { requestData } from '../../api/client';
+import { callEndpoint } from '../../api/endpoints';
 import { suffixOf } from '../../lib/file-kinds';
 import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 
@@ -10,7 +10,7 @@ export const documentKeys = { officeConfig: ['documents', 'office-config'] as co
 export function useOfficeConfig(enabled: boolean) {
   return useQuery({
     queryKey: documentKeys.officeConfig,
-    queryFn: () => requestData<OfficeConfigView>('/office/config'),
+    queryFn: ({ signal }) => callEndpoint(officeConfigApi.config, {}, { signal }),
     enabled,
     staleTime: 60_000,
   });

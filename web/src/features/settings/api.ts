@@ -3,13 +3,12 @@ import {
   checkApi,
   healthApi,
   syncApi,
+  transcodeApi,
+  type BodyIn,
+  type Endpoint,
   menusApi,
   usersApi,
   type DriveCheckStart,
-  type OcrView,
-  type PreviewConfig,
-  type TranscodeConfig,
-  type TranscodeStatusView,
   type LdapConfigInput,
   settingsApi,
   type WebsiteSettingBody,
@@ -151,14 +150,23 @@ export interface SyncState {
   indexingPercent?: number;
 }
 
-/** An admin configuration read and written as one JSON object. */
-export function useConfig<T>(name: string, path: string, enabled = true) {
+/** An admin configuration read as one JSON object, by the endpoint that answers it. */
+export function useConfig<E extends Endpoint>(name: string, definition: E, enabled = true) {
   return useQuery({
     queryKey: settingsKeys.config(name),
-    queryFn: ({ signal }) => api.get<T>(path, undefined, { silent: true, signal }),
+    queryFn: ({ signal }) => callEndpoint(definition, {}, { silent: true, signal }),
     enabled,
     retry: false,
     staleTime: 30_000,
+  });
+}
+
+/** Saves an admin configuration as the body of its endpoint; the configuration reloads. */
+export function useSaveConfig<E extends Endpoint>(name: string, definition: E) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BodyIn<E>) => callEndpoint(definition, { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.config(name) }),
   });
 }
 
@@ -167,9 +175,9 @@ export function useTranscodeStatus(pageIndex: number, pageSize: number) {
   return useQuery({
     queryKey: [...settingsKeys.transcodes, pageIndex, pageSize],
     queryFn: ({ signal }) =>
-      api.get<TranscodeStatusView>(
-        '/cloud/transcode/status',
-        { pageIndex, pageSize },
+      callEndpoint(
+        transcodeApi.status,
+        { query: { pageIndex, pageSize } },
         { silent: true, signal },
       ),
     // every few seconds while any runs; now and then while none does, for new ones
@@ -177,29 +185,20 @@ export function useTranscodeStatus(pageIndex: number, pageSize: number) {
   });
 }
 
-/** Stops these transcodes, or every one when none is named; how many stopped. */
-export async function cancelTranscodes(taskIds?: string[]): Promise<number> {
-  const answer = await api.put<{ cancelled: number }>(
-    '/cloud/setting/transcode/cancel-task',
-    taskIds ? { taskIds } : {},
-  );
-  return answer.cancelled;
+/** Stops these transcodes, or every one when none is named; answers how many stopped. */
+export function useCancelTranscodes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (taskIds?: string[]) =>
+      (await callEndpoint(transcodeApi.cancel, { body: taskIds ? { taskIds } : {} })).cancelled,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.transcodes }),
+  });
 }
-
-export async function saveConfig<T>(path: string, value: T): Promise<void> {
-  await api.put(path, value);
-}
-
-/** The settings tabs load these answers and send them back as the body. */
-export type OcrConfig = OcrView;
-export type { PreviewConfig, TranscodeConfig };
-
-export type LdapConfig = LdapConfigInput;
 
 /** Signs in to the LDAP server with these settings, saving nothing. */
 export function useTestLdapConfig() {
   return useMutation({
-    mutationFn: (body: LdapConfig) => callEndpoint(authApi.testLdapConfig, { body }),
+    mutationFn: (body: LdapConfigInput) => callEndpoint(authApi.testLdapConfig, { body }),
   });
 }
 

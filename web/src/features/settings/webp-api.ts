@@ -1,9 +1,6 @@
-import type { z } from 'zod';
-import type { webpSetting } from '@nimbus/contract';
+import { webpApi } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
-
-type WebpSetting = z.infer<typeof webpSetting>;
+import { callEndpoint } from '../../api/endpoints';
 
 export const imageKeys = {
   webp: ['images', 'webp-storage'] as const,
@@ -13,14 +10,14 @@ export const imageKeys = {
 export function useWebpStorage() {
   return useQuery({
     queryKey: imageKeys.webp,
-    queryFn: () => api.get<WebpSetting>('/cloud/setting/webp'),
+    queryFn: ({ signal }) => callEndpoint(webpApi.setting, {}, { signal }),
   });
 }
 
 export function useSetWebpStorage() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (enable: boolean) => api.put('/cloud/setting/webp', { enable }),
+    mutationFn: (enable: boolean) => callEndpoint(webpApi.setSetting, { body: { enable } }),
     onSuccess: (_, enable) => queryClient.setQueryData(imageKeys.webp, { enable }),
   });
 }

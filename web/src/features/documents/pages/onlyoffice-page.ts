@@ -1,4 +1,9 @@
-import { TOKEN_HEADER, type OfficeConfigView, type OfficeHistory } from '@nimbus/contract';
+import {
+  officeConfigApi,
+  TOKEN_HEADER,
+  type OfficeConfigView,
+  type OfficeHistory,
+} from '@nimbus/contract';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
 import { el, startPage, statusLine, text } from './viewer-page';
@@ -113,7 +118,7 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const config = await apiGet<OfficeConfigView>('/office/config', token);
+    const config = await apiGet<OfficeConfigView>(officeConfigApi.config.path, token);
     const history = await apiGet<OfficeHistory>(
       `/history/office/list?fileId=${encodeURIComponent(id)}`,
       token,

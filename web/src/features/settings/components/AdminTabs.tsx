@@ -13,6 +13,13 @@ import {
   Switch,
   Tag,
 } from 'antd';
+import {
+  authApi,
+  ocrConfigApi,
+  previewConfigApi,
+  transcodeApi,
+  type TranscodeConfig,
+} from '@nimbus/contract';
 import JSON5 from 'json5';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/EmptyState';
@@ -23,10 +30,6 @@ import {
   useResetEveryonesMfa,
   useSetMfaForced,
   useTestLdapConfig,
-  type LdapConfig,
-  type OcrConfig,
-  type PreviewConfig,
-  type TranscodeConfig,
   useConfig,
 } from '../api';
 import { ConfigTab } from './ConfigTab';
@@ -45,9 +48,10 @@ export function TranscodeTab() {
   );
   return (
     <>
-      <ConfigTab<TranscodeConfig>
+      <ConfigTab
         name="transcode"
-        path="/cloud/setting/transcode/config"
+        read={transcodeApi.config}
+        save={transcodeApi.setConfig}
         description={t('transcode.description')}
         testId="transcode-tab"
       >
@@ -102,15 +106,16 @@ export function TranscodeTab() {
 export function OcrTab() {
   const { t } = useTranslation('settings');
   const { t: ts } = useTranslation('search');
-  const status = useConfig<OcrConfig>('ocr', '/cloud/setting/ocr/config');
+  const status = useConfig('ocr', ocrConfigApi.config);
   const engines = status.data?.engines;
   const installed = (ok: boolean | undefined) => (
     <Tag color={ok ? 'success' : 'default'}>{ok ? ts('ocr.installed') : ts('ocr.missing')}</Tag>
   );
   return (
-    <ConfigTab<OcrConfig>
+    <ConfigTab
       name="ocr"
-      path="/cloud/setting/ocr/config"
+      read={ocrConfigApi.config}
+      save={ocrConfigApi.setConfig}
       description={t('ocr.description')}
       // only the settings go back; what is installed is the server's to say
       toServer={({ enable, maxTasks, ocrEngine }) => ({ enable, maxTasks, ocrEngine })}
@@ -185,9 +190,10 @@ function isJsonObject(text: string): boolean {
 export function PreviewTab() {
   const { t } = useTranslation('settings');
   return (
-    <ConfigTab<PreviewConfig>
+    <ConfigTab
       name="preview"
-      path="/cloud/setting/preview/config"
+      read={previewConfigApi.config}
+      save={previewConfigApi.setConfig}
       description={t('preview.description')}
       testId="preview-tab"
     >
@@ -222,9 +228,10 @@ export function LdapTab() {
   const testLdap = useTestLdapConfig();
   const roles = useQuery({ queryKey: ['role', 'list'], queryFn: fetchRoles, retry: false });
   return (
-    <ConfigTab<LdapConfig>
+    <ConfigTab
       name="ldap"
-      path="/ldap/config"
+      read={authApi.ldapConfig}
+      save={authApi.setLdapConfig}
       description={t('ldap.description')}
       testId="ldap-tab"
       extraActions={(form) => (

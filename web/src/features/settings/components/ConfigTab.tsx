@@ -1,20 +1,23 @@
 import { ApiOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
+import type { AnswerOf, BodyIn, Endpoint } from '@nimbus/contract';
 import { App, Alert, Button, Form, Skeleton, type FormInstance } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/EmptyState';
-import { saveConfig, settingsKeys, useConfig } from '../api';
+import { useConfig, useSaveConfig } from '../api';
 
-interface ConfigTabProps<T> {
+interface ConfigTabProps<Read extends Endpoint, Save extends Endpoint> {
   name: string;
-  path: string;
+  /** The endpoint that answers the configuration. */
+  read: Read;
+  /** The endpoint that saves it. */
+  save: Save;
   description: ReactNode;
   /** Turns the form values into what the server stores (defaults to the values as they are). */
-  toServer?: (values: T) => unknown;
-  fromServer?: (value: T) => T;
-  children: (form: FormInstance<T>) => ReactNode;
-  extraActions?: (form: FormInstance<T>) => ReactNode;
+  toServer?: (values: AnswerOf<Read>) => BodyIn<Save>;
+  fromServer?: (value: AnswerOf<Read>) => AnswerOf<Read>;
+  children: (form: FormInstance<AnswerOf<Read>>) => ReactNode;
+  extraActions?: (form: FormInstance<AnswerOf<Read>>) => ReactNode;
   testId: string;
 }
 
@@ -22,22 +25,22 @@ interface ConfigTabProps<T> {
  * An admin configuration tab: reads the config, edits it in a form and saves it back.
  * When the server does not offer the configuration the tab says so instead of a form.
  */
-export function ConfigTab<T extends object>({
+export function ConfigTab<Read extends Endpoint, Save extends Endpoint>({
   name,
-  path,
+  read,
+  save,
   description,
   toServer,
   fromServer,
   children,
   extraActions,
   testId,
-}: ConfigTabProps<T>) {
+}: ConfigTabProps<Read, Save>) {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const config = useConfig<T>(name, path);
-  const [form] = Form.useForm<T>();
-  const [saving, setSaving] = useState(false);
+  const config = useConfig(name, read);
+  const saving = useSaveConfig(name, save);
+  const [form] = Form.useForm<AnswerOf<Read>>();
 
   useEffect(() => {
     if (config.data) form.setFieldsValue(fromServer ? fromServer(config.data) : config.data);
@@ -59,26 +62,23 @@ export function ConfigTab<T extends object>({
     );
   }
 
-  const onFinish = async (values: T) => {
-    setSaving(true);
+  const onFinish = async (values: AnswerOf<Read>) => {
     try {
-      await saveConfig(path, toServer ? toServer(values) : values);
-      await queryClient.invalidateQueries({ queryKey: settingsKeys.config(name) });
+      // without `toServer` the form's values are the body as they are
+      await saving.mutateAsync(toServer ? toServer(values) : (values as BodyIn<Save>));
       void message.success(t('config.saved'));
     } catch {
       // the client toasted the reason
-    } finally {
-      setSaving(false);
     }
   };
 
   return (
     <div data-testid={testId} style={{ maxWidth: 640 }}>
       <Alert type="info" showIcon title={description} style={{ marginBottom: 20 }} />
-      <Form<T> form={form} layout="vertical" onFinish={(v) => void onFinish(v)}>
+      <Form<AnswerOf<Read>> form={form} layout="vertical" onFinish={(v) => void onFinish(v)}>
         {children(form)}
         <div style={{ display: 'flex', gap: 8 }}>
-          <Button type="primary" htmlType="submit" loading={saving}>
+          <Button type="primary" htmlType="submit" loading={saving.isPending}>
             {t('actions.save')}
           </Button>
           {extraActions?.(form)}

@@ -1,5 +1,4 @@
 import { ReloadOutlined, StopOutlined, VideoCameraOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
 import type { TranscodeTask } from '@nimbus/contract';
 import { App, Button, Card, Popconfirm, Progress, Space, Tag } from 'antd';
 import type { TableColumnsType } from 'antd';
@@ -9,7 +8,7 @@ import { Link } from 'react-router';
 import { DataTable } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
 import { taskLink } from '../../../lib/task-link';
-import { cancelTranscodes, settingsKeys, useTranscodeStatus } from '../api';
+import { useCancelTranscodes, useTranscodeStatus } from '../api';
 
 const PAGE_SIZE = 10;
 
@@ -21,7 +20,7 @@ const PAGE_SIZE = 10;
 export function TranscodeQueue() {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const cancel = useCancelTranscodes();
   const [page, setPage] = useState({ page: 1, pageSize: PAGE_SIZE });
   const status = useTranscodeStatus(page.page, page.pageSize);
   const [stopping, setStopping] = useState<string | null>(null); // a task id, or 'all'
@@ -30,9 +29,8 @@ export function TranscodeQueue() {
   const stop = async (taskIds?: string[]) => {
     setStopping(taskIds?.[0] ?? 'all');
     try {
-      const stopped = await cancelTranscodes(taskIds);
+      const stopped = await cancel.mutateAsync(taskIds);
       void message.success(t('transcode.queue.stopped', { count: stopped }));
-      await queryClient.invalidateQueries({ queryKey: settingsKeys.transcodes });
     } catch {
       // the client toasted the reason
     } finally {
