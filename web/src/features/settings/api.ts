@@ -5,6 +5,7 @@ import {
   syncApi,
   transcodeApi,
   type BodyIn,
+  type UserInfo,
   type Endpoint,
   menusApi,
   usersApi,
@@ -15,7 +16,7 @@ import {
 } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { authKeys } from '../../api/account';
-import { resetMfa } from '../../api/security';
+import { resetMfa, securityKeys } from '../../api/security';
 import { api, ApiError, postForm } from '../../api/client';
 import { callEndpoint, callEndpointForm } from '../../api/endpoints';
 import i18n from '../../i18n';
@@ -76,20 +77,30 @@ export function useCancelDriveCheck() {
   });
 }
 
-export async function updateProfile(input: { id: string; showName: string }): Promise<void> {
-  await callEndpoint(usersApi.update, { body: input });
+/** Changes one's display name: the profile shows it at once. */
+export function useUpdateProfile() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { id: string; showName: string }) => callEndpoint(usersApi.update, { body }),
+    onSuccess: (_, { showName }) =>
+      queryClient.setQueryData<UserInfo>(authKeys.userInfo, (info) =>
+        info ? { ...info, showName } : info,
+      ),
+  });
 }
 
 export async function validOldPassword(input: { id: string; password: string }): Promise<void> {
   await callEndpoint(usersApi.checkOldPassword, { body: input }, { silent: true });
 }
 
-export async function updatePassword(input: {
-  id: string;
-  oldPassword: string;
-  password: string;
-}): Promise<void> {
-  await callEndpoint(usersApi.changePassword, { body: input });
+/** Changes one's password; the change ends one's access tokens. */
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { id: string; oldPassword: string; password: string }) =>
+      callEndpoint(usersApi.changePassword, { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: securityKeys.accessTokens }),
+  });
 }
 
 /** The drive's name and logo show in the profile and on the public pages: both reload. */

@@ -14,8 +14,13 @@ import { quotaColor, quotaParts } from '../../../lib/quota';
 import { avatarColor, avatarUrl } from '../../../lib/avatar';
 import { authKeys, useUserInfo } from '../../../api/account';
 import { NewPasswordFields } from '../../../components/NewPasswordFields';
-import { clearAvatar, updatePassword, updateProfile, uploadAvatar, validOldPassword } from '../api';
-import { securityKeys } from '../../../api/security';
+import {
+  clearAvatar,
+  uploadAvatar,
+  useChangePassword,
+  useUpdateProfile,
+  validOldPassword,
+} from '../api';
 import { AccessTokensSection } from '../components/AccessTokensSection';
 import { TwoFactorSection } from '../components/TwoFactorSection';
 import { AppearanceForm } from '../components/AppearanceForm';
@@ -25,6 +30,7 @@ function ProfileCard({ user }: { user: UserInfo }) {
   const queryClient = useQueryClient();
   const { message } = App.useApp();
   const { saving, save } = useSaving();
+  const updateProfile = useUpdateProfile();
   const percent = quotaPercent(user.takeUpSpace, user.quota);
   const name = user.showName || user.username;
   const [picking, setPicking] = useState(false);
@@ -35,10 +41,7 @@ function ProfileCard({ user }: { user: UserInfo }) {
 
   const onFinish = ({ showName }: { showName: string }) =>
     save(async () => {
-      await updateProfile({ id: user.id, showName: showName.trim() });
-      queryClient.setQueryData<UserInfo>(authKeys.userInfo, (info) =>
-        info ? { ...info, showName: showName.trim() } : info,
-      );
+      await updateProfile.mutateAsync({ id: user.id, showName: showName.trim() });
       void message.success(t('profile.saved'));
     });
 
@@ -153,7 +156,7 @@ function PasswordCard({ user }: { user: UserInfo }) {
   const { message } = App.useApp();
   const [form] = Form.useForm<PasswordValues>();
   const { saving, save } = useSaving();
-  const queryClient = useQueryClient();
+  const changePassword = useChangePassword();
   // a right current password: the change waits for the confirmation of what it ends
   const [confirming, setConfirming] = useState<PasswordValues | null>(null);
 
@@ -175,15 +178,13 @@ function PasswordCard({ user }: { user: UserInfo }) {
 
   const change = (values: PasswordValues) =>
     save(async () => {
-      await updatePassword({
+      await changePassword.mutateAsync({
         id: user.id,
         oldPassword: values.oldPassword,
         password: values.password,
       });
       setConfirming(null);
       form.resetFields();
-      // the change ended the access tokens
-      void queryClient.invalidateQueries({ queryKey: securityKeys.accessTokens });
       void message.success(t('password.changed'));
     });
 
