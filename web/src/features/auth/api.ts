@@ -1,4 +1,6 @@
 import { authApi, TOKEN_HEADER, type LoginResult } from '@nimbus/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { authKeys } from '../../api/account';
 import { callEndpoint } from '../../api/endpoints';
 
 export interface Credentials {
@@ -89,6 +91,29 @@ export async function createAdministrator(input: {
     { body: { username: input.username.trim(), password: input.password } },
     { silent: true },
   );
+}
+
+/**
+ * The first run's administrator, then signed in. The drive counts as having a user only once
+ * that sign-in is settled, so the first-run form stays (busy) until then and the sign-in form
+ * shows only if it fails.
+ */
+export function useCreateAdministrator() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { username: string; password: string }) => {
+      await createAdministrator(input);
+      try {
+        return await login({
+          username: input.username,
+          password: input.password,
+          rememberMe: true,
+        });
+      } finally {
+        client.setQueryData(authKeys.hasUser, true);
+      }
+    },
+  });
 }
 
 /** How long signing out waits for the server before it ends the session here anyway. */

@@ -1,5 +1,4 @@
 import { PRODUCT_VERSION } from '@nimbus/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import {
   lazy,
   Suspense,
@@ -10,7 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { authKeys, useHasUser } from '../../../api/account';
+import { useHasUser } from '../../../api/account';
 import { loadAntdProviders } from '../../../components/antd-loader';
 import {
   AlertIcon,
@@ -27,7 +26,7 @@ import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { ThemeSwitch } from '../../../components/ThemeSwitch';
 import { withDriveTexts } from '../../../i18n';
 import { useBranding } from '../../../api/branding';
-import { createAdministrator, login, verifyTotp, type LoginOutcome } from '../api';
+import { login, useCreateAdministrator, verifyTotp, type LoginOutcome } from '../api';
 import { FooterText } from '../../../components/FooterText';
 import { failureText } from '../failure';
 import { useSignIn } from '../session';
@@ -381,7 +380,7 @@ export function LoginPage() {
   const { t } = useTranslation('auth');
   const { name, logo } = useBranding();
   const hasUser = useHasUser();
-  const queryClient = useQueryClient();
+  const creating = useCreateAdministrator();
   const signIn = useSignIn();
   const [mfa, setMfa] = useState<MfaStep | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -426,18 +425,7 @@ export function LoginPage() {
     }, t('errors.verifyFailed'));
 
   const onCreateAdmin = (values: { username: string; password: string; confirm: string }) =>
-    run(async () => {
-      await createAdministrator(values);
-      // the form stays as it is, busy, until the new administrator is signed in: the sign-in
-      // form shows only if that fails
-      try {
-        finish(
-          await login({ username: values.username, password: values.password, rememberMe: true }),
-        );
-      } finally {
-        queryClient.setQueryData(authKeys.hasUser, true);
-      }
-    }, t('errors.createFailed'));
+    run(async () => finish(await creating.mutateAsync(values)), t('errors.createFailed'));
 
   const firstRun = hasUser.data === false;
 
