@@ -23,10 +23,16 @@ export interface Endpoint<
   Query extends z.ZodType | undefined = z.ZodType | undefined,
   Body extends z.ZodType | undefined = z.ZodType | undefined,
   Answer extends z.ZodType | null | BytesAnswer = z.ZodType | null | BytesAnswer,
+  Params extends PathParams | undefined = PathParams | undefined,
 > {
   method: EndpointMethod;
-  /** The path under `/api`. */
+  /**
+   * The path under `/api`. A segment `:name` is a path parameter, and so is a trailing `*`
+   * (the rest of the path): `params` names each of them.
+   */
   path: string;
+  /** The path's parameters, one key per `:name` (and `*` for a trailing `*`). */
+  params?: Params;
   query?: Query;
   body?: Body;
   /**
@@ -60,13 +66,64 @@ export interface Endpoint<
   multipart?: boolean;
 }
 
+/** The schema of a path's parameters: an object with one key per parameter. */
+export type PathParams = z.ZodObject;
+
+/** The names of a path's parameters: each `:name` segment, and `*` for a trailing `*`. */
+export function pathParamNames(path: string): string[] {
+  const segments = path.split('/');
+  return segments.flatMap((segment, at) => {
+    if (segment.startsWith(':')) return [segment.slice(1)];
+    if (segment === '*' && at === segments.length - 1) return ['*'];
+    return [];
+  });
+}
+
+/**
+ * The path of an endpoint with its parameters filled in: each `:name` segment by its value
+ * encoded as one segment; a trailing `*` by the rest of the path, each of its segments encoded.
+ */
+export function fillPath(
+  path: string,
+  params: Partial<Record<string, string | number>> = {},
+): string {
+  const segments = path.split('/');
+  return segments
+    .map((segment, at) => {
+      const name = segment.startsWith(':')
+        ? segment.slice(1)
+        : segment === '*' && at === segments.length - 1
+          ? '*'
+          : null;
+      if (name === null) return segment;
+      const value = params[name];
+      if (value === undefined || value === null) {
+        throw new Error(`${path}: the path parameter ${name} is missing`);
+      }
+      const text = String(value);
+      if (name === '*')
+        return text.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/');
+      if (text === '') throw new Error(`${path}: the path parameter ${name} is empty`);
+      return encodeURIComponent(text);
+    })
+    .join('/');
+}
+
 /** Defines an endpoint, keeping its exact schema types for the server and the client. */
 export function endpoint<
   Query extends z.ZodType | undefined = undefined,
   Body extends z.ZodType | undefined = undefined,
   Answer extends z.ZodType | null | BytesAnswer = null,
->(definition: Endpoint<Query, Body, Answer>): Endpoint<Query, Body, Answer> {
+  Params extends PathParams | undefined = undefined,
+>(definition: Endpoint<Query, Body, Answer, Params>): Endpoint<Query, Body, Answer, Params> {
   if (!definition.path.startsWith('/')) throw new Error(`endpoint path ${definition.path}`);
+  const named = pathParamNames(definition.path).sort();
+  const keys = Object.keys(definition.params?.shape ?? {}).sort();
+  if (named.join('/') !== keys.join('/')) {
+    throw new Error(
+      `endpoint ${definition.path}: the path names [${named.join(', ')}], its params [${keys.join(', ')}]`,
+    );
+  }
   if (definition.multipart && definition.body) {
     throw new Error(`endpoint ${definition.path}: a multipart body has no schema`);
   }
@@ -76,11 +133,17 @@ export function endpoint<
   return definition;
 }
 
-/** The schema of a part of `E` (`query`, `body`, `answer`), or never when it has none. */
-type PartOf<E extends Endpoint, K extends 'query' | 'body' | 'answer'> = NonNullable<E[K]>;
+/** The schema of a part of `E` (`params`, `query`, `body`, `answer`), or never when it has none. */
+type PartOf<E extends Endpoint, K extends 'params' | 'query' | 'body' | 'answer'> = NonNullable<
+  E[K]
+>;
 type Parsed<S> = [S] extends [never] ? undefined : S extends z.ZodType ? z.output<S> : undefined;
 type Sent<S> = [S] extends [never] ? undefined : S extends z.ZodType ? z.input<S> : undefined;
 
+/** What a client fills the path of `E` with (each `:name`, and `*`). */
+export type ParamsIn<E extends Endpoint> = Sent<PartOf<E, 'params'>>;
+/** The path's parameters as the handler receives them, parsed. */
+export type ParamsOf<E extends Endpoint> = Parsed<PartOf<E, 'params'>>;
 /** What a client sends as the query of `E` (before the server's parsing and defaults). */
 export type QueryIn<E extends Endpoint> = Sent<PartOf<E, 'query'>>;
 /** What a client sends as the body of `E`. */

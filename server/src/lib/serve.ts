@@ -5,14 +5,16 @@ import {
   type AnswerOf,
   type BodyOf,
   type Endpoint,
+  type ParamsOf,
   type QueryOf,
 } from '@nimbus/contract';
 import { requireAuthority } from './access.ts';
 import { notLoggedIn } from './errors.ts';
 import type { Answer } from './reply.ts';
 
-/** A request to endpoint `E`: its query and body as the contract's schemas parsed them. */
+/** A request to endpoint `E`: its path, query and body as the contract's schemas parsed them. */
 export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
+  Params: ParamsOf<E>;
   Querystring: QueryOf<E>;
   Body: BodyOf<E>;
 }>;
@@ -35,7 +37,7 @@ export function serve<E extends Endpoint>(
   /** What the server does before parsing a body (a budget of bytes held at once). */
   hooks: Pick<RouteOptions, 'preParsing'> = {},
 ): void {
-  const { method, path, query, body, answer, access, authority } = definition;
+  const { method, path, params, query, body, answer, access, authority } = definition;
   app.route({
     method,
     url: path,
@@ -50,6 +52,7 @@ export function serve<E extends Endpoint>(
         }
       : {}),
     schema: {
+      ...(params ? { params } : {}),
       ...(query ? { querystring: query } : {}),
       ...(body ? { body } : {}),
       ...(answer === 'bytes' ? {} : { response: answer ? answers(answer) : confirms }),

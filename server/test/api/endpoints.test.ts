@@ -112,6 +112,10 @@ describe('endpoints', () => {
         (r) => r.method === e.method && r.url === `/api${e.path}`,
       );
       expect(route, `${e.method} ${e.path}`).toBeDefined();
+      expect(
+        (route!.schema as { params?: unknown } | undefined)?.params,
+        `${e.method} ${e.path} params`,
+      ).toBe(e.params);
       expect(route!.schema?.querystring, `${e.method} ${e.path} query`).toBe(e.query);
       expect(route!.schema?.body, `${e.method} ${e.path} body`).toBe(e.body);
       expect(
@@ -159,7 +163,9 @@ describe('endpoints', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     const doc = res.json<{ paths: Record<string, Record<string, { description?: string }>> }>();
     for (const e of ENDPOINTS) {
-      const operation = doc.paths[`/api${e.path}`]?.[e.method.toLowerCase()];
+      // the document writes a path parameter `{name}` (and the rest of a path `{*}`)
+      const path = e.path.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{*}');
+      const operation = doc.paths[`/api${path}`]?.[e.method.toLowerCase()];
       expect(operation, `${e.method} ${e.path}`).toBeDefined();
       if (e.authority) expect(operation!.description).toContain(e.authority);
     }
