@@ -62,6 +62,11 @@ export interface Endpoint<
    * header): the session cookie signs it in.
    */
   cookieAuth?: boolean;
+  /**
+   * A POST the browser submits itself as a form (a download of a long selection, which carries
+   * no token header): the token field of the body signs it in.
+   */
+  formAuth?: boolean;
   /** The body is a multipart form the handler reads part by part (so it has no schema). */
   multipart?: boolean;
 }
@@ -129,6 +134,9 @@ export function endpoint<
   }
   if (definition.cookieAuth && definition.method !== 'GET') {
     throw new Error(`endpoint ${definition.path}: only a GET is signed in by the cookie`);
+  }
+  if (definition.formAuth && (definition.method !== 'POST' || !definition.body)) {
+    throw new Error(`endpoint ${definition.path}: only a POST's form body carries a token`);
   }
   return definition;
 }

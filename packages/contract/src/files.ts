@@ -320,3 +320,217 @@ export const syncApi = {
     changes: true,
   }),
 };
+
+// ---- endpoints ------------------------------------------------------------------------------
+
+/** The file tree (API-NOTES §1.3–§1.5): listings, new items, rename, move, copy, the trash. */
+export const filesApi = {
+  /** What the used space of the drive is made of. */
+  space: endpoint({ method: 'GET', path: '/space', answer: spaceUse, access: 'user' }),
+  /** A page of a folder (by path or id) or of a drive-wide view; `count` is the total. */
+  list: endpoint({
+    method: 'GET',
+    path: '/list',
+    query: listQuery,
+    answer: fileList,
+    access: 'user',
+  }),
+  /** A page of the folder of a search result, by its id (mounts listed too). */
+  openFolder: endpoint({
+    method: 'GET',
+    path: '/search-file-open',
+    query: openFolderQuery,
+    answer: fileList,
+    access: 'user',
+  }),
+  /** One item, by id. */
+  info: endpoint({
+    method: 'GET',
+    path: '/file_info',
+    query: fileIdQuery,
+    answer: fileItem,
+    access: 'user',
+  }),
+  /** The folders in a folder (`fileId`, the root when left out): the folder trees. */
+  folderTree: endpoint({
+    method: 'GET',
+    path: '/query-file-tree',
+    query: folderTreeQuery,
+    answer: fileList,
+    access: 'user',
+  }),
+  /** A folder by its path. */
+  listPath: endpoint({
+    method: 'GET',
+    path: '/listfiles',
+    query: pathListingQuery,
+    answer: fileList,
+    access: 'user',
+  }),
+  /** The folder above a path. */
+  listAbove: endpoint({
+    method: 'GET',
+    path: '/upper-level-list',
+    query: pathListingQuery,
+    answer: fileList,
+    access: 'user',
+  }),
+  /** A new folder. */
+  newFolder: endpoint({
+    method: 'POST',
+    path: '/new_folder',
+    query: newFolderQuery,
+    answer: fileItem,
+    access: 'user',
+  }),
+  /** A new empty file. */
+  addFile: endpoint({
+    method: 'POST',
+    path: '/addfile',
+    query: addFileQuery,
+    answer: fileItem,
+    access: 'user',
+  }),
+  /** A new name for an item, by id (the original client's GET). */
+  rename: endpoint({
+    method: 'GET',
+    path: '/rename',
+    query: renameQuery,
+    answer: fileItem,
+    access: 'user',
+    changes: true,
+  }),
+  /** A new name for an item, by path. */
+  renameAt: endpoint({
+    method: 'GET',
+    path: '/rename/path',
+    query: renamePathQuery,
+    answer: fileItem,
+    access: 'user',
+    changes: true,
+  }),
+  /** An item to the trash, by path. */
+  trashAt: endpoint({
+    method: 'DELETE',
+    path: '/delFile',
+    query: pathQuery,
+    answer: null,
+    access: 'user',
+  }),
+  /** The items a move or copy would replace (the original client's GET). */
+  conflicts: endpoint({
+    method: 'GET',
+    path: '/check-move-copy',
+    query: moveQuery,
+    answer: fileList,
+    access: 'user',
+  }),
+  /** The same, the ids in a JSON body for long selections. */
+  conflictsOf: endpoint({
+    method: 'POST',
+    path: '/check-move-copy',
+    body: moveBody,
+    answer: fileList,
+    access: 'user',
+    readsOnly: true,
+  }),
+  /** Moves items into a folder (the original client's GET). */
+  moveByQuery: endpoint({
+    method: 'GET',
+    path: '/move',
+    query: moveQuery,
+    answer: operationResults,
+    access: 'user',
+    changes: true,
+  }),
+  /** Moves items into a folder, the ids in a JSON body. */
+  move: endpoint({
+    method: 'POST',
+    path: '/move',
+    body: moveBody,
+    answer: operationResults,
+    access: 'user',
+  }),
+  /** Copies items into a folder (the original client's GET). */
+  copyByQuery: endpoint({
+    method: 'GET',
+    path: '/copy',
+    query: moveQuery,
+    answer: copyAnswer,
+    access: 'user',
+    changes: true,
+  }),
+  /** Copies items into a folder, the ids in a JSON body; a big tree copies in the background. */
+  copy: endpoint({
+    method: 'POST',
+    path: '/copy',
+    body: moveBody,
+    answer: copyAnswer,
+    access: 'user',
+  }),
+  /** A copy of a file beside it. */
+  duplicate: endpoint({
+    method: 'GET',
+    path: '/duplicate',
+    query: duplicateQuery,
+    answer: fileItem,
+    access: 'user',
+    changes: true,
+  }),
+  /** Items to the trash, or with `sweep` deleted for good; ids in the query or the body. */
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/delete',
+    query: deleteQuery,
+    body: fileIdsBody,
+    answer: null,
+    access: 'user',
+  }),
+  /** Items back from the trash. */
+  restore: endpoint({
+    method: 'POST',
+    path: '/restore',
+    query: fileIdsQuery,
+    body: fileIdsBody,
+    answer: operationResults,
+    access: 'user',
+  }),
+  /** Items in the trash deleted for good. */
+  sweep: endpoint({
+    method: 'DELETE',
+    path: '/sweep',
+    query: fileIdsQuery,
+    body: fileIdsBody,
+    answer: null,
+    access: 'user',
+  }),
+  /** The trash emptied. */
+  clearTrash: endpoint({ method: 'DELETE', path: '/clear-trash', answer: null, access: 'user' }),
+  /** An archive extracted into a new folder beside it (or into `destFileId`). */
+  unzip: endpoint({
+    method: 'GET',
+    path: '/unzip',
+    query: unzipQuery,
+    answer: fileItem,
+    access: 'user',
+    changes: true,
+  }),
+  /** Items marked as favourites. */
+  favorite: endpoint({
+    method: 'POST',
+    path: '/favorite',
+    query: fileIdsQuery,
+    body: fileIdsBody,
+    answer: null,
+    access: 'user',
+  }),
+  /** Items no longer favourites. */
+  unFavorite: endpoint({
+    method: 'POST',
+    path: '/unFavorite',
+    query: fileIdsQuery,
+    body: fileIdsBody,
+    answer: null,
+    access: 'user',
+  }),
+};

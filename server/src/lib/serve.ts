@@ -64,6 +64,7 @@ export function serve<E extends Endpoint>(
       ...(definition.changes ? { changes: true } : {}),
       ...(definition.readsOnly ? { readsOnly: true } : {}),
       ...(definition.cookieAuth ? { cookieAuth: true } : {}),
+      ...(definition.formAuth ? { formAuth: true } : {}),
     },
     handler: handler as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   });
