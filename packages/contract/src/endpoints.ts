@@ -2,7 +2,7 @@ import { auditApi } from './audit.ts';
 import { authApi } from './auth.ts';
 import { checkApi } from './check.ts';
 import type { Endpoint } from './endpoint.ts';
-import { filesApi, syncApi } from './files.ts';
+import { downloadApi, filesApi, syncApi } from './files.ts';
 import { historyApi } from './history.ts';
 import { webpApi } from './images.ts';
 import { markdownApi } from './markdown.ts';
@@ -46,4 +46,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(ocrConfigApi),
   ...Object.values(officeConfigApi),
   ...Object.values(filesApi),
+  ...Object.values(downloadApi),
 ];

@@ -534,3 +534,71 @@ export const filesApi = {
     access: 'user',
   }),
 };
+
+/** Bytes of files (by path, by id) and zips of a selection (API-NOTES §1.6). */
+export const downloadApi = {
+  /** `/file/{user}/{path}`: the owner's own bytes by path. */
+  ownFile: endpoint({
+    method: 'GET',
+    path: '/file/:username/*',
+    params: ownFileParams,
+    query: bytesQuery,
+    answer: 'bytes',
+    access: 'user',
+    cookieAuth: true,
+  }),
+  /** `/pre-file/{id}/{name}`: bytes by id, of one's own files or of files in a mounted share. */
+  fileById: endpoint({
+    method: 'GET',
+    path: '/pre-file/:id/:name',
+    params: fileByIdParams,
+    query: bytesQuery,
+    answer: 'bytes',
+    access: 'user',
+    cookieAuth: true,
+  }),
+  /** Whether the chosen items may be downloaded. */
+  isAllowDownload: endpoint({
+    method: 'GET',
+    path: '/isAllowDownload',
+    query: chosenIdsQuery,
+    answer: downloadPermit,
+    access: 'user',
+  }),
+  /** Whether the chosen items may be downloaded as a zip. */
+  isAllowPackageDownload: endpoint({
+    method: 'GET',
+    path: '/isAllowPackageDownload',
+    query: chosenIdsQuery,
+    answer: downloadPermit,
+    access: 'user',
+  }),
+  /** The same for a selection too long for a query string. */
+  isAllowPackageDownloadOf: endpoint({
+    method: 'POST',
+    path: '/isAllowPackageDownload',
+    body: chosenIdsBody,
+    answer: downloadPermit,
+    access: 'user',
+    readsOnly: true,
+  }),
+  /** A zip of the chosen items. */
+  packageDownload: endpoint({
+    method: 'GET',
+    path: '/packageDownload',
+    query: chosenIdsQuery,
+    answer: 'bytes',
+    access: 'user',
+    cookieAuth: true,
+  }),
+  /** A zip of a long selection: the browser posts a form (ids and token), saves the answer. */
+  packageDownloadForm: endpoint({
+    method: 'POST',
+    path: '/packageDownload',
+    body: packageDownloadForm,
+    answer: 'bytes',
+    access: 'user',
+    formAuth: true,
+    readsOnly: true,
+  }),
+};
