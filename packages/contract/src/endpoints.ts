@@ -16,6 +16,7 @@ import { shareVisitorApi } from './share-visitors.ts';
 import { healthApi, settingsApi } from './settings.ts';
 import { tagsApi } from './tags.ts';
 import { tasksApi } from './tasks.ts';
+import { uploadApi } from './upload.ts';
 import { usersApi } from './users.ts';
 
 /**
@@ -47,4 +48,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(officeConfigApi),
   ...Object.values(filesApi),
   ...Object.values(downloadApi),
+  ...Object.values(uploadApi),
 ];

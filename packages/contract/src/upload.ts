@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
 import { fileItem } from './files.ts';
 import { publicFileView } from './share.ts';
 import { clientText, queryNumber, wholeNumber } from './validation.ts';
@@ -123,3 +124,65 @@ export const uploadSessionView = z.object({
 });
 export type UploadSessionView = z.infer<typeof uploadSessionView>;
 export const uploadSessionList = z.array(uploadSessionView);
+
+// ---- endpoints ------------------------------------------------------------------------------
+
+/** Uploads into the user's own drive (API-NOTES §1.4), and the uploads under way. */
+export const uploadApi = {
+  /** Whether items of these names are already in the folder. */
+  checkExist: endpoint({
+    method: 'POST',
+    path: '/checkExist',
+    body: checkExistBody,
+    answer: checkExistAnswer,
+    access: 'user',
+    readsOnly: true,
+  }),
+  /** What the server already has of a file (instant upload, resume). */
+  test: endpoint({
+    method: 'GET',
+    path: '/upload',
+    query: chunkQuery,
+    answer: ownChunkTest,
+    access: 'user',
+  }),
+  /** One chunk, as a multipart form: its fields, then its bytes. */
+  chunk: endpoint({
+    method: 'POST',
+    path: '/upload',
+    answer: chunkResult,
+    access: 'user',
+    multipart: true,
+  }),
+  /** The chunks joined into the file; a large file may still be merging (ask again). */
+  merge: endpoint({
+    method: 'POST',
+    path: '/merge',
+    query: mergeQuery,
+    answer: ownMergeAnswer,
+    access: 'user',
+  }),
+  /** One folder of a folder upload. */
+  folder: endpoint({
+    method: 'POST',
+    path: '/upload-folder',
+    query: uploadFolderQuery,
+    answer: fileItem,
+    access: 'user',
+  }),
+  /** The uploads under way into the user's drive (their own and their shares' visitors'). */
+  sessions: endpoint({
+    method: 'GET',
+    path: '/upload/sessions',
+    answer: uploadSessionList,
+    access: 'user',
+  }),
+  /** An upload under way, cancelled. */
+  cancelSession: endpoint({
+    method: 'DELETE',
+    path: '/upload/sessions/:id',
+    params: uploadSessionParams,
+    answer: null,
+    access: 'user',
+  }),
+};

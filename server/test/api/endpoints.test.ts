@@ -11,12 +11,10 @@ import { call, makeUser, useAdminApp } from '../harness.ts';
  * is not defined in the contract fails the test.
  */
 const OLDER_ROUTES = new Set([
-  'POST /checkExist',
   'GET /events',
   'GET /history/office/list',
   'GET /media/cover',
   'GET /media/info',
-  'POST /merge',
   'GET /office/editor',
   'GET /office/file',
   'POST /office/signature',
@@ -45,11 +43,6 @@ const OLDER_ROUTES = new Set([
   'GET /search-file',
   'GET /share-file/:id/:name',
   'GET /share-file/:id/:token/:name',
-  'GET /upload',
-  'POST /upload',
-  'POST /upload-folder',
-  'GET /upload/sessions',
-  'DELETE /upload/sessions/:id',
   'PUT /user/avatar',
   'POST /user/avatar/upload',
   'GET /video/hls/:username/:file',

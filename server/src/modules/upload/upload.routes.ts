@@ -1,105 +1,65 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  ErrorCode,
-  MAX_CHUNK_SIZE,
-  answers,
-  checkExistAnswer,
-  checkExistBody,
-  chunkQuery,
-  chunkResult,
-  confirms,
-  mergeQuery,
-  ownChunkTest,
-  ownMergeAnswer,
-  fileItem,
-  uploadFolderQuery,
-  uploadSessionList,
-  uploadSessionParams,
-} from '@nimbus/contract';
+import { ErrorCode, MAX_CHUNK_SIZE, uploadApi } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
+import { serve } from '../../lib/serve.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 import { receiveChunk } from './chunk-request.ts';
 
 export async function uploadRoutes(app: FastifyInstance): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
   const { uploads } = app.services;
   await app.register(multipart, {
     limits: { fileSize: 2 * MAX_CHUNK_SIZE + 1, files: 1, fields: 40, fieldSize: 64 * 1024 },
   });
 
-  api.post(
-    '/checkExist',
-    {
-      config: { readsOnly: true },
-      schema: { body: checkExistBody, response: answers(checkExistAnswer) },
-    },
-    async (request) => {
-      const exist = await uploads.checkExist(
-        actorOf(request),
-        request.body.filenames,
-        request.body.currentDirectory,
-      );
-      return ok({ exist, pass: false, resume: [], upload: false, merge: false });
-    },
+  serve(app, uploadApi.checkExist, async (request) => {
+    const exist = await uploads.checkExist(
+      actorOf(request),
+      request.body.filenames,
+      request.body.currentDirectory,
+    );
+    return ok({ exist, pass: false, resume: [], upload: false, merge: false });
+  });
+
+  serve(app, uploadApi.test, async (request) =>
+    ok(await uploads.test(actorOf(request), request.query)),
   );
 
-  api.get(
-    '/upload',
-    { schema: { querystring: chunkQuery, response: answers(ownChunkTest) } },
-    async (request) => ok(await uploads.test(actorOf(request), request.query)),
-  );
-
-  api.post('/upload', { schema: { response: answers(chunkResult) } }, async (request) => {
+  serve(app, uploadApi.chunk, async (request) => {
     const actor = actorOf(request);
     return ok(
       await receiveChunk(request, (params, bytes) => uploads.writeChunk(actor, params, bytes)),
     );
   });
 
-  api.post(
-    '/merge',
-    { schema: { querystring: mergeQuery, response: answers(ownMergeAnswer) } },
-    async (request) => {
-      const outcome = await uploads.merge(actorOf(request), request.query);
-      // a large file may still be merging: the client asks again until the file is there
-      if (outcome.merging)
-        return ok({
-          upload: true as const,
-          merging: true as const,
-          progress: outcome.progress,
-          taskId: outcome.taskId,
-        });
-      return ok({ upload: true as const, file: outcome.file });
-    },
-  );
+  serve(app, uploadApi.merge, async (request) => {
+    const outcome = await uploads.merge(actorOf(request), request.query);
+    // a large file may still be merging: the client asks again until the file is there
+    if (outcome.merging)
+      return ok({
+        upload: true as const,
+        merging: true as const,
+        progress: outcome.progress,
+        taskId: outcome.taskId,
+      });
+    return ok({ upload: true as const, file: outcome.file });
+  });
 
   // the uploads under way into the user's drive (their own and their shares' visitors'), to
   // follow and to cancel
-  api.get(
-    '/upload/sessions',
-    { schema: { response: answers(uploadSessionList) } },
-    async (request) => {
-      const sessions = await uploads.sessions(actorOf(request));
-      return ok(sessions, { count: sessions.length });
-    },
-  );
+  serve(app, uploadApi.sessions, async (request) => {
+    const sessions = await uploads.sessions(actorOf(request));
+    return ok(sessions, { count: sessions.length });
+  });
 
-  api.delete(
-    '/upload/sessions/:id',
-    { schema: { params: uploadSessionParams, response: confirms } },
-    async (request) => {
-      await uploads.cancel(actorOf(request), request.params.id);
-      return ok();
-    },
-  );
+  serve(app, uploadApi.cancelSession, async (request) => {
+    await uploads.cancel(actorOf(request), request.params.id);
+    return ok();
+  });
 
-  api.post(
-    '/upload-folder',
-    { schema: { querystring: uploadFolderQuery, response: answers(fileItem) } },
-    async (request) => ok(await uploads.createFolder(actorOf(request), request.query)),
+  serve(app, uploadApi.folder, async (request) =>
+    ok(await uploads.createFolder(actorOf(request), request.query)),
   );
 
   app.addHook('onError', async (_request, _reply, error) => {
