@@ -2,7 +2,7 @@ import { auditApi } from './audit.ts';
 import { authApi } from './auth.ts';
 import { checkApi } from './check.ts';
 import type { Endpoint } from './endpoint.ts';
-import { downloadApi, filesApi, syncApi } from './files.ts';
+import { downloadApi, eventsApi, filesApi, syncApi } from './files.ts';
 import { historyApi } from './history.ts';
 import { webpApi } from './images.ts';
 import { markdownApi } from './markdown.ts';
@@ -49,4 +49,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(filesApi),
   ...Object.values(downloadApi),
   ...Object.values(uploadApi),
+  ...Object.values(eventsApi),
 ];

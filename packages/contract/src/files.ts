@@ -602,3 +602,26 @@ export const downloadApi = {
     readsOnly: true,
   }),
 };
+
+/** GET /events: the query the original client sends; the stream is always the caller's own. */
+export const eventsQuery = z.object({
+  username: z.string().max(64).optional(),
+  /** The tab's own id, for the logs. */
+  uuid: z.string().max(100).optional(),
+});
+
+/** The live stream of the drive's changes (spec §7, API-NOTES §2). */
+export const eventsApi = {
+  /**
+   * Server-sent events. EventSource cannot send headers: the session cookie (or the token in
+   * the query) signs it in.
+   */
+  stream: endpoint({
+    method: 'GET',
+    path: '/events',
+    query: eventsQuery,
+    answer: 'bytes',
+    access: 'user',
+    cookieAuth: true,
+  }),
+};

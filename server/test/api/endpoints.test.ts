@@ -11,7 +11,6 @@ import { call, makeUser, useAdminApp } from '../harness.ts';
  * is not defined in the contract fails the test.
  */
 const OLDER_ROUTES = new Set([
-  'GET /events',
   'GET /history/office/list',
   'GET /media/cover',
   'GET /media/info',
