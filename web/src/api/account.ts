@@ -1,14 +1,13 @@
 import {
   authApi,
+  filesApi,
   menusApi,
   settingsApi,
   usersApi,
   type Personalization,
-  type SpaceUse,
 } from '@nimbus/contract';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSessionStore } from '../stores/session';
-import { api } from './client';
 import { callEndpoint, callEndpointPage } from './endpoints';
 
 /**
@@ -44,7 +43,7 @@ export function useUserInfo() {
 export function useSpaceUse(enabled: boolean) {
   return useQuery({
     queryKey: authKeys.space,
-    queryFn: ({ signal }) => api.get<SpaceUse>('/space', undefined, { signal }),
+    queryFn: ({ signal }) => callEndpoint(filesApi.space, {}, { signal }),
     staleTime: 0,
     enabled,
   });

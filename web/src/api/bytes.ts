@@ -1,6 +1,7 @@
-import { TOKEN_HEADER, type FileItem, type PublicFileView } from '@nimbus/contract';
+import { downloadApi, TOKEN_HEADER, type FileItem, type PublicFileView } from '@nimbus/contract';
 import { useSessionStore } from '../stores/session';
 import { shareTokenFor } from '../stores/share-tokens';
+import { endpointAddress, endpointUrl } from './endpoints';
 import { toQueryString, type QueryParams } from './query-string';
 
 /**
@@ -14,9 +15,10 @@ import { toQueryString, type QueryParams } from './query-string';
  * history and referrers would keep it.
  */
 export function fileUrl(item: Pick<FileItem, 'id' | 'name'>, download = false): string {
-  return `/api/pre-file/${encodeURIComponent(item.id)}/${encodeURIComponent(item.name)}${toQueryString(
-    download ? { o: 'download' } : {},
-  )}`;
+  return endpointUrl(downloadApi.fileById, download ? { o: 'download' } : {}, {
+    id: item.id,
+    name: item.name,
+  });
 }
 
 /**
@@ -35,7 +37,7 @@ export function downloadPackage(fileIds: string[]): void {
   }
   const form = document.createElement('form');
   form.method = 'POST';
-  form.action = '/api/packageDownload';
+  form.action = endpointAddress(downloadApi.packageDownloadForm);
   form.target = frameName;
   form.hidden = true;
   const fields: Record<string, string> = {

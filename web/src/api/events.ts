@@ -1,8 +1,7 @@
-import { EVENT_RECONNECT_MS, TRASH_EXPIRY_OPERATION } from '@nimbus/contract';
+import { EVENT_RECONNECT_MS, eventsApi, TRASH_EXPIRY_OPERATION } from '@nimbus/contract';
 import { feedback } from '../lib/feedback';
 import i18n, { translateKey } from '../i18n';
-import { API_BASE } from './client';
-import { toQueryString } from './query-string';
+import { endpointUrl } from './endpoints';
 
 /** A business message of the live event stream (API notes §2). */
 export interface LiveMessage<B = unknown> {
@@ -224,12 +223,9 @@ class LiveEvents {
       return;
     this.disconnect();
     this.username = username;
-    const source = new EventSource(
-      `${API_BASE}/events${toQueryString({ username, uuid: this.uuid })}`,
-      {
-        withCredentials: true,
-      },
-    );
+    const source = new EventSource(endpointUrl(eventsApi.stream, { username, uuid: this.uuid }), {
+      withCredentials: true,
+    });
     this.source = source;
     source.onmessage = (event: MessageEvent<string>) => {
       try {

@@ -1,8 +1,13 @@
-import { MAX_LIST_PAGE_SIZE, type CopyAnswer } from '@nimbus/contract';
+import {
+  downloadApi,
+  filesApi,
+  MAX_LIST_PAGE_SIZE,
+  type CopyAnswer,
+  type QueryIn,
+} from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api, ApiError, request, requestPage } from '../../api/client';
-import type { QueryParams } from '../../api/query-string';
-import { toQueryString } from '../../api/query-string';
+import { ApiError } from '../../api/client';
+import { callEndpoint, callEndpointPage } from '../../api/endpoints';
 import { authKeys } from '../../api/account';
 import { MOUNTS_KEY, removeMount } from '../../api/mounts';
 import { removeFromClipboard } from './clipboard';
@@ -40,8 +45,10 @@ export function isListable(kind: ListingKey['kind']): boolean {
   return kind === 'home' || kind === 'favorite' || kind === 'tag' || TYPE_VIEWS.has(kind);
 }
 
-export function listParams(key: ListingKey, pageIndex: number, pageSize = PAGE_SIZE): QueryParams {
-  const params: QueryParams = {
+type ListQuery = QueryIn<typeof filesApi.list>;
+
+export function listParams(key: ListingKey, pageIndex: number, pageSize = PAGE_SIZE): ListQuery {
+  const params: ListQuery = {
     sortableProp: key.sortProp,
     order: key.order,
     pageIndex,
@@ -61,7 +68,11 @@ export function fetchListRange(
   pageSize: number,
   signal?: AbortSignal,
 ) {
-  return requestPage<FileItem>('/list', listParams(key, pageIndex, pageSize), { signal });
+  return callEndpointPage(
+    filesApi.list,
+    { query: listParams(key, pageIndex, pageSize) },
+    { signal },
+  );
 }
 
 export async function fetchListPage(
@@ -72,7 +83,9 @@ export async function fetchListPage(
   const shift = takeShift(key);
   const indexes = pagesToFetch(pageIndex, PAGE_SIZE, shift);
   const pages = await Promise.all(
-    indexes.map((index) => requestPage<FileItem>('/list', listParams(key, index), { signal })),
+    indexes.map((index) =>
+      callEndpointPage(filesApi.list, { query: listParams(key, index) }, { signal }),
+    ),
   );
   return {
     items: pages.flatMap((page) => page.items),
@@ -83,7 +96,7 @@ export async function fetchListPage(
 
 /** Child folders of a folder ('0' = the root), for trees and path lookups. */
 export async function fetchFolderChildren(parentId: string, signal?: AbortSignal) {
-  const rows = await api.get<FileItem[]>('/query-file-tree', { fileId: parentId }, { signal });
+  const rows = await callEndpoint(filesApi.folderTree, { query: { fileId: parentId } }, { signal });
   return Array.isArray(rows) ? rows : [];
 }
 
@@ -136,17 +149,13 @@ export function useFolderId(path: string, enabled: boolean, queryClient: QueryCl
 // ---- changes ------------------------------------------------------------------------------
 
 export const createFolder = (currentDirectory: string, filename: string) =>
-  api.post<FileItem>(`/new_folder${toQueryString({ currentDirectory, filename })}`, undefined, {
-    silent: true,
-  });
+  callEndpoint(filesApi.newFolder, { query: { currentDirectory, filename } }, { silent: true });
 
 export const addFile = (parentPath: string, fileName: string) =>
-  api.post<FileItem>(`/addfile${toQueryString({ parentPath, fileName })}`, undefined, {
-    silent: true,
-  });
+  callEndpoint(filesApi.addFile, { query: { parentPath, fileName } }, { silent: true });
 
 export const renameItem = (id: string, newFileName: string) =>
-  api.get<FileItem>('/rename', { id, newFileName }, { silent: true });
+  callEndpoint(filesApi.rename, { query: { id, newFileName } }, { silent: true });
 
 /**
  * Ids per request of a bulk operation. A selection can hold a whole folder (100,000 items); one
@@ -178,11 +187,8 @@ const bulkOptions = { timeoutMs: 5 * 60_000 } as const;
 
 export async function checkMoveCopy(froms: string[], to: string): Promise<FileItem[]> {
   const pages = await inBatches(froms, async (batch) => {
-    const envelope = await request<FileItem[]>('/check-move-copy', {
-      method: 'POST',
-      body: { froms: batch, to },
-    });
-    return Array.isArray(envelope.data) ? envelope.data : [];
+    const found = await callEndpoint(filesApi.conflictsOf, { body: { froms: batch, to } });
+    return Array.isArray(found) ? found : [];
   });
   return pages.flat();
 }
@@ -195,7 +201,7 @@ export async function moveItems(
 ): Promise<OperationResult[]> {
   const pages = await inBatches(
     froms,
-    (batch) => api.post<OperationResult[]>('/move', { froms: batch, to, isOverride }, bulkOptions),
+    (batch) => callEndpoint(filesApi.move, { body: { froms: batch, to, isOverride } }, bulkOptions),
     onProgress,
   );
   return pages.flatMap((page) => (Array.isArray(page) ? page : []));
@@ -212,7 +218,7 @@ export async function copyItems(
 ): Promise<CopyAnswer> {
   const pages = await inBatches(
     froms,
-    (batch) => api.post<CopyAnswer>('/copy', { froms: batch, to, isOverride }, bulkOptions),
+    (batch) => callEndpoint(filesApi.copy, { body: { froms: batch, to, isOverride } }, bulkOptions),
     onProgress,
   );
   const background = pages.find((page) => !Array.isArray(page) && page && 'taskId' in page);
@@ -220,12 +226,13 @@ export async function copyItems(
   return pages.flatMap((page) => (Array.isArray(page) ? page : []));
 }
 
-export const duplicateItem = (fileId: string) => api.get<FileItem>('/duplicate', { fileId });
+export const duplicateItem = (fileId: string) =>
+  callEndpoint(filesApi.duplicate, { query: { fileId } });
 
 export const trashItems = (fileIds: string[], onProgress?: OnProgress) =>
   inBatches(
     fileIds,
-    (batch) => api.delete<void>('/delete', undefined, { ...bulkOptions, body: { fileIds: batch } }),
+    (batch) => callEndpoint(filesApi.remove, { body: { fileIds: batch } }, bulkOptions),
     onProgress,
   );
 
@@ -233,7 +240,7 @@ export const restoreItems = async (fileIds: string[], onProgress?: OnProgress) =
   (
     await inBatches(
       fileIds,
-      (batch) => api.post<OperationResult[]>('/restore', { fileIds: batch }, bulkOptions),
+      (batch) => callEndpoint(filesApi.restore, { body: { fileIds: batch } }, bulkOptions),
       onProgress,
     )
   ).flatMap((page) => (Array.isArray(page) ? page : []));
@@ -241,27 +248,25 @@ export const restoreItems = async (fileIds: string[], onProgress?: OnProgress) =
 export const sweepItems = (fileIds: string[], onProgress?: OnProgress) =>
   inBatches(
     fileIds,
-    (batch) => api.delete<void>('/sweep', undefined, { ...bulkOptions, body: { fileIds: batch } }),
+    (batch) => callEndpoint(filesApi.sweep, { body: { fileIds: batch } }, bulkOptions),
     onProgress,
   );
 
-export const clearTrash = () => api.delete<void>('/clear-trash');
+export const clearTrash = () => callEndpoint(filesApi.clearTrash);
 
 export const extractArchive = (fileId: string) =>
-  api.get<FileItem>('/unzip', { fileId }, { timeoutMs: 10 * 60_000 });
+  callEndpoint(filesApi.unzip, { query: { fileId } }, { timeoutMs: 10 * 60_000 });
 
 export const setFavorite = (fileIds: string[], favorite: boolean) =>
   inBatches(fileIds, (batch) =>
-    api.post<void>(`/${favorite ? 'favorite' : 'unFavorite'}`, { fileIds: batch }),
+    callEndpoint(favorite ? filesApi.favorite : filesApi.unFavorite, { body: { fileIds: batch } }),
   );
 
 export const fileInfo = (id: string, signal?: AbortSignal) =>
-  api.get<FileItem>('/file_info', { id }, { signal });
+  callEndpoint(filesApi.info, { query: { id } }, { signal });
 
 export async function isPackageDownloadAllowed(fileIds: string[]): Promise<boolean> {
-  const answer = await api.post<{ allowDownload?: boolean }>('/isAllowPackageDownload', {
-    fileIds,
-  });
+  const answer = await callEndpoint(downloadApi.isAllowPackageDownloadOf, { body: { fileIds } });
   return answer?.allowDownload !== false;
 }
 

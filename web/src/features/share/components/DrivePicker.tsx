@@ -1,10 +1,10 @@
-import type { FileItem } from '@nimbus/contract';
+import { filesApi, type FileItem } from '@nimbus/contract';
 import { FolderOpenOutlined, RightOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Breadcrumb, Button, Empty, List, Modal, Spin } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { requestPage } from '../../../api/client';
+import { callEndpointPage } from '../../../api/endpoints';
 import { FileIcon } from '../../../components/FileIcon';
 
 /** An item of the signed-in user's drive, as /api/list answers it: the fields the picker reads. */
@@ -54,12 +54,14 @@ export function DrivePicker({
   const listing = useQuery({
     queryKey: ['share', 'picker', mode, directory],
     queryFn: ({ signal }) =>
-      requestPage<DriveItem>(
-        '/list',
+      callEndpointPage(
+        filesApi.list,
         {
-          currentDirectory: directory,
-          pageSize: 500,
-          ...(mode === 'folder' ? { isFolder: true } : {}),
+          query: {
+            currentDirectory: directory,
+            pageSize: 500,
+            ...(mode === 'folder' ? { isFolder: true } : {}),
+          },
         },
         { signal },
       ),
