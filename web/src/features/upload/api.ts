@@ -5,9 +5,10 @@ import {
   type ChunkResult,
   type ChunkTestResult as ContractChunkTestResult,
   type Envelope,
+  type Endpoint,
   type MergeAnswer,
   type PublicMergeAnswer,
-  type StillMerging,
+  uploadApi,
 } from '@nimbus/contract';
 import {
   API_BASE,
@@ -49,15 +50,19 @@ function dataOf<T>(envelope: Envelope<T>): T {
 
 const quiet = (options: RequestOptions): RequestOptions => ({ silent: true, ...options });
 
+/** An endpoint of the chunk protocol, by the path its definition gives. */
+type UploadEndpoint = Pick<Endpoint, 'path'>;
+
 /**
  * Where an upload goes: the signed-in user's own drive, or a share a visitor uploads into (the
  * public routes, API-NOTES §1.4). The chunk protocol is the same on both.
  */
 export interface UploadRoutes {
-  checkExist: string;
-  folder: string;
-  chunk: string;
-  merge: string;
+  checkExist: UploadEndpoint;
+  folder: UploadEndpoint;
+  /** GET asks what the server has of a file, POST sends a chunk. */
+  chunk: UploadEndpoint;
+  merge: UploadEndpoint;
   /**
    * Runs before each call: a share's routes put its id and token in the session, which every
    * request sends as the `shareId` and `share-token` headers (spec §6).
@@ -67,19 +72,19 @@ export interface UploadRoutes {
 
 /** The signed-in user's own drive. */
 export const OWN_DRIVE_ROUTES: UploadRoutes = {
-  checkExist: '/checkExist',
-  folder: '/upload-folder',
-  chunk: '/upload',
-  merge: '/merge',
+  checkExist: uploadApi.checkExist,
+  folder: uploadApi.folder,
+  chunk: uploadApi.chunk,
+  merge: uploadApi.merge,
 };
 
 /** The routes of a share a visitor uploads into; `select` puts the share's headers in place. */
 export function shareUploadRoutes(select: () => void): UploadRoutes {
   return {
-    checkExist: '/public/checkExist',
-    folder: '/public/upload-folder',
-    chunk: '/public/upload',
-    merge: '/public/merge',
+    checkExist: { path: '/public/checkExist' },
+    folder: { path: '/public/upload-folder' },
+    chunk: { path: '/public/upload' },
+    merge: { path: '/public/merge' },
     prepare: select,
   };
 }
@@ -93,7 +98,7 @@ export async function checkExist(
 ): Promise<boolean> {
   routes.prepare?.();
   const envelope = await request<{ exist?: boolean }>(
-    routes.checkExist,
+    routes.checkExist.path,
     quiet({ method: 'POST', body: { filenames, currentDirectory }, signal }),
   );
   return Boolean(dataOf(envelope).exist);
@@ -107,7 +112,7 @@ export async function createFolder(
 ): Promise<void> {
   routes.prepare?.();
   const envelope = await request(
-    routes.folder,
+    routes.folder.path,
     quiet({ method: 'POST', params: { isFolder: true, ...params }, signal }),
   );
   dataOf(envelope);
@@ -121,7 +126,7 @@ export async function testChunk(
 ): Promise<ChunkTestResult> {
   routes.prepare?.();
   const envelope = await request<Partial<ChunkTestResult>>(
-    routes.chunk,
+    routes.chunk.path,
     quiet({ method: 'GET', params: { ...params }, signal }),
   );
   const data = dataOf(envelope);
@@ -133,10 +138,6 @@ export async function testChunk(
   };
 }
 
-/** What a merge request answers: done, or a large file still merging in the background. */
-/** Whether the merge still runs in the background, and how far it is (0..100). */
-export type MergeResult = { merging: boolean } & Pick<StillMerging, 'progress'>;
-
 /**
  * POST merge: the server checks the SHA-256 and puts the file in place. Idempotent; for a large
  * file it may answer "still merging" (with progress), and asking again follows the same task.
@@ -146,17 +147,15 @@ export async function mergeUpload(
   signal?: AbortSignal,
   timeoutMs = REQUEST_TIMEOUT_MS,
   routes: UploadRoutes = OWN_DRIVE_ROUTES,
-): Promise<MergeResult> {
+): Promise<MergeAnswer | PublicMergeAnswer> {
   routes.prepare?.();
   const envelope = await request<MergeAnswer | PublicMergeAnswer | { upload: false }>(
-    routes.merge,
+    routes.merge.path,
     quiet({ method: 'POST', params: { ...params }, signal, timeoutMs }),
   );
   const data = dataOf(envelope);
   if (!data.upload) throw new ApiError('business', errorText(envelope), 18, 200, envelope);
-  return 'merging' in data
-    ? { merging: true, progress: data.progress }
-    : { merging: false, progress: 0 };
+  return data;
 }
 
 /** The API client's headers (spec §7), for the XMLHttpRequest that reports upload progress. */
@@ -220,7 +219,7 @@ export function sendChunk(
     const onAbort = () => xhr.abort();
     signal.addEventListener('abort', onAbort, { once: true });
 
-    xhr.open('POST', `${API_BASE}${routes.chunk}`);
+    xhr.open('POST', `${API_BASE}${routes.chunk.path}`);
     setHeaders(xhr);
     xhr.upload.onprogress = (event) => {
       armStall();

@@ -1,6 +1,6 @@
-import type { UploadSessionView } from '@nimbus/contract';
+import { uploadApi, type UploadSessionView } from '@nimbus/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
+import { callEndpoint } from '../../api/endpoints';
 
 /** An upload under way on the server into the user's drive (GET /upload/sessions). */
 export type ServerUpload = UploadSessionView;
@@ -14,7 +14,7 @@ export function useServerUploads(enabled: boolean) {
     // bytes keep arriving while the list is open
     refetchInterval: enabled ? 5000 : false,
     queryFn: async ({ signal }) => {
-      const list = await api.get<ServerUpload[]>('/upload/sessions', undefined, { signal });
+      const list = await callEndpoint(uploadApi.sessions, {}, { signal });
       return Array.isArray(list) ? list : [];
     },
   });
@@ -24,7 +24,7 @@ export function useServerUploads(enabled: boolean) {
 export function useCancelServerUpload() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete<void>(`/upload/sessions/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => callEndpoint(uploadApi.cancelSession, { params: { id } }),
     onSettled: () => client.invalidateQueries({ queryKey: serverUploadKeys.all }),
   });
 }

@@ -236,7 +236,7 @@ export class Transfer {
         signal,
       );
       if (signal.aborted) return 'aborted';
-      if (!merged.merging) break;
+      if (!('merging' in merged)) break;
       hooks.patch({ mergeProgress: merged.progress });
       await sleep(MERGE_POLL_MS, signal);
     }
