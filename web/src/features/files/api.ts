@@ -370,7 +370,10 @@ export function useTrashItems() {
   });
 }
 
-/** Restores items from the trash; resolves with each item's result. */
+/**
+ * Restores items from the trash (or takes back a move to it); resolves with each item's result.
+ * The trash's listings are read again: an item restored elsewhere may have left them.
+ */
 export function useRestoreItems() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -379,6 +382,7 @@ export function useRestoreItems() {
     onSuccess: (_, { ids }) => {
       const done = new Set(ids);
       removeFromListings(queryClient, (item) => done.has(item.id) && Boolean(item.trashDate));
+      void refreshTrash(queryClient);
     },
   });
 }

@@ -3,7 +3,7 @@ import { App, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { quietOperation } from '../../../api/events';
 import type { FileCommands } from '../actions';
-import { fileKeys, useClearTrash, useRestoreItems, useSweepItems, useTrashItems } from '../api';
+import { useClearTrash, useRestoreItems, useSweepItems, useTrashItems } from '../api';
 import { refreshListing } from '../listing-cache';
 import type { ListingKey } from '../types';
 import { useBulkProgress } from './use-bulk-progress';
@@ -57,9 +57,7 @@ export function useTrashCommands(
                   onClick={() => {
                     message.destroy(key);
                     quietOperation('restore');
-                    void restoreWithProgress(ids).then(() =>
-                      queryClient.invalidateQueries({ queryKey: fileKeys.listsOf('trash', '') }),
-                    );
+                    void restoreWithProgress(ids);
                   }}
                 >
                   {t('messages.undo')}
