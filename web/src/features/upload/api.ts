@@ -8,6 +8,7 @@ import {
   type Endpoint,
   type MergeAnswer,
   type PublicMergeAnswer,
+  shareVisitorApi,
   uploadApi,
 } from '@nimbus/contract';
 import {
@@ -81,10 +82,10 @@ export const OWN_DRIVE_ROUTES: UploadRoutes = {
 /** The routes of a share a visitor uploads into; `select` puts the share's headers in place. */
 export function shareUploadRoutes(select: () => void): UploadRoutes {
   return {
-    checkExist: { path: '/public/checkExist' },
-    folder: { path: '/public/upload-folder' },
-    chunk: { path: '/public/upload' },
-    merge: { path: '/public/merge' },
+    checkExist: shareVisitorApi.checkExist,
+    folder: shareVisitorApi.uploadFolder,
+    chunk: shareVisitorApi.writeChunk,
+    merge: shareVisitorApi.merge,
     prepare: select,
   };
 }
