@@ -5,21 +5,13 @@ import {
   type ChunkResult,
   type ChunkTestResult as ContractChunkTestResult,
   type Envelope,
-  type Endpoint,
   type MergeAnswer,
   type PublicMergeAnswer,
   shareVisitorApi,
   uploadApi,
 } from '@nimbus/contract';
-import {
-  API_BASE,
-  ApiError,
-  errorText,
-  request,
-  TRANSPORT_ERROR_CODE,
-  xhrEnvelope,
-  type RequestOptions,
-} from '../../api/client';
+import { API_BASE, ApiError, errorText, TRANSPORT_ERROR_CODE, xhrEnvelope } from '../../api/client';
+import { callEndpointEnvelope } from '../../api/endpoints';
 import { useAppStore } from '../../stores/app';
 import { useSessionStore } from '../../stores/session';
 
@@ -49,21 +41,18 @@ function dataOf<T>(envelope: Envelope<T>): T {
   return envelope.data;
 }
 
-const quiet = (options: RequestOptions): RequestOptions => ({ silent: true, ...options });
-
-/** An endpoint of the chunk protocol, by the path its definition gives. */
-type UploadEndpoint = Pick<Endpoint, 'path'>;
-
 /**
  * Where an upload goes: the signed-in user's own drive, or a share a visitor uploads into (the
  * public routes, API-NOTES §1.4). The chunk protocol is the same on both.
  */
 export interface UploadRoutes {
-  checkExist: UploadEndpoint;
-  folder: UploadEndpoint;
-  /** GET asks what the server has of a file, POST sends a chunk. */
-  chunk: UploadEndpoint;
-  merge: UploadEndpoint;
+  // the checks and the chunks have one shape on both (the same body, the same answer)
+  checkExist: typeof uploadApi.checkExist;
+  folder: typeof uploadApi.folder | typeof shareVisitorApi.uploadFolder;
+  /** What the server already has of a file. */
+  test: typeof uploadApi.test | typeof shareVisitorApi.testChunk;
+  chunk: typeof uploadApi.chunk;
+  merge: typeof uploadApi.merge | typeof shareVisitorApi.merge;
   /**
    * Runs before each call: a share's routes put its id and token in the session, which every
    * request sends as the `shareId` and `share-token` headers (spec §6).
@@ -75,6 +64,7 @@ export interface UploadRoutes {
 export const OWN_DRIVE_ROUTES: UploadRoutes = {
   checkExist: uploadApi.checkExist,
   folder: uploadApi.folder,
+  test: uploadApi.test,
   chunk: uploadApi.chunk,
   merge: uploadApi.merge,
 };
@@ -84,6 +74,7 @@ export function shareUploadRoutes(select: () => void): UploadRoutes {
   return {
     checkExist: shareVisitorApi.checkExist,
     folder: shareVisitorApi.uploadFolder,
+    test: shareVisitorApi.testChunk,
     chunk: shareVisitorApi.writeChunk,
     merge: shareVisitorApi.merge,
     prepare: select,
@@ -98,9 +89,10 @@ export async function checkExist(
   routes: UploadRoutes = OWN_DRIVE_ROUTES,
 ): Promise<boolean> {
   routes.prepare?.();
-  const envelope = await request<{ exist?: boolean }>(
-    routes.checkExist.path,
-    quiet({ method: 'POST', body: { filenames, currentDirectory }, signal }),
+  const envelope = await callEndpointEnvelope(
+    routes.checkExist,
+    { body: { filenames, currentDirectory } },
+    { silent: true, signal },
   );
   return Boolean(dataOf(envelope).exist);
 }
@@ -112,9 +104,10 @@ export async function createFolder(
   routes: UploadRoutes = OWN_DRIVE_ROUTES,
 ): Promise<void> {
   routes.prepare?.();
-  const envelope = await request(
-    routes.folder.path,
-    quiet({ method: 'POST', params: { isFolder: true, ...params }, signal }),
+  const envelope = await callEndpointEnvelope(
+    routes.folder,
+    { query: { isFolder: true, ...params } },
+    { silent: true, signal },
   );
   dataOf(envelope);
 }
@@ -126,9 +119,10 @@ export async function testChunk(
   routes: UploadRoutes = OWN_DRIVE_ROUTES,
 ): Promise<ChunkTestResult> {
   routes.prepare?.();
-  const envelope = await request<Partial<ChunkTestResult>>(
-    routes.chunk.path,
-    quiet({ method: 'GET', params: { ...params }, signal }),
+  const envelope = await callEndpointEnvelope(
+    routes.test,
+    { query: { ...params } },
+    { silent: true, signal },
   );
   const data = dataOf(envelope);
   return {
@@ -150,9 +144,10 @@ export async function mergeUpload(
   routes: UploadRoutes = OWN_DRIVE_ROUTES,
 ): Promise<MergeAnswer | PublicMergeAnswer> {
   routes.prepare?.();
-  const envelope = await request<MergeAnswer | PublicMergeAnswer | { upload: false }>(
-    routes.merge.path,
-    quiet({ method: 'POST', params: { ...params }, signal, timeoutMs }),
+  const envelope = await callEndpointEnvelope(
+    routes.merge,
+    { query: { ...params } },
+    { silent: true, signal, timeoutMs },
   );
   const data = dataOf(envelope);
   if (!data.upload) throw new ApiError('business', errorText(envelope), 18, 200, envelope);
