@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import {
   accessShareAnswer,
+  publicBytesQuery,
   publicFileIdsQuery,
   publicFileList,
   publicFileView,
@@ -24,6 +25,15 @@ import {
   publicMergeAnswer,
   uploadFolderQuery,
 } from './upload.ts';
+
+/** The name at the end of a byte address: for the browser's sake, never read. */
+const fileName = z.string().max(4096);
+/** `/public/s/download/{name}`: the item is in the query. */
+const namedParams = z.object({ name: fileName });
+/** `/share-file/{id}/{name}`: an item of a public share by its id. */
+const sharedFileParams = z.object({ id: z.string().max(128), name: fileName });
+/** `/share-file/{id}/{token}/{name}`: the token names the share (and opens a private one). */
+const tokenFileParams = sharedFileParams.extend({ token: z.string().max(4096) });
 
 /**
  * What visitors of a share may call without signing in (mounters reach the same through the
@@ -86,6 +96,42 @@ export const shareVisitorApi = {
     method: 'GET',
     path: '/public/s/packageDownload',
     query: publicFileIdsQuery,
+    answer: 'bytes',
+    access: 'public',
+  }),
+  /** An item's bytes to view (`o=download` to download them). */
+  preview: endpoint({
+    method: 'GET',
+    path: '/public/s/preview/:name',
+    params: namedParams,
+    query: publicBytesQuery,
+    answer: 'bytes',
+    access: 'public',
+  }),
+  /** An item's bytes as a download. */
+  download: endpoint({
+    method: 'GET',
+    path: '/public/s/download/:name',
+    params: namedParams,
+    query: publicBytesQuery,
+    answer: 'bytes',
+    access: 'public',
+  }),
+  /** An item of a public share by its id (the share by `shareId` in the query). */
+  fileById: endpoint({
+    method: 'GET',
+    path: '/share-file/:id/:name',
+    params: sharedFileParams,
+    query: publicBytesQuery,
+    answer: 'bytes',
+    access: 'public',
+  }),
+  /** An item by its id, of the share the token names: the address an editor or a player gets. */
+  fileByToken: endpoint({
+    method: 'GET',
+    path: '/share-file/:id/:token/:name',
+    params: tokenFileParams,
+    query: publicBytesQuery,
     answer: 'bytes',
     access: 'public',
   }),

@@ -1,13 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  ErrorCode,
-  MAX_CHUNK_SIZE,
-  publicBytesQuery,
-  shareVisitorApi,
-  type AnswerOf,
-} from '@nimbus/contract';
+import { ErrorCode, MAX_CHUNK_SIZE, shareVisitorApi, type AnswerOf } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { serve } from '../../lib/serve.ts';
@@ -30,9 +23,7 @@ const isFresh = (request: FastifyRequest) => {
 
 /** Visitors of shares (and mounters, through the same gate): no sign-in needed. */
 export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
   const { shareBrowse: browse, shareVisitors: visitors } = app.services;
-  const open = { config: { public: true } } as const;
   const visitorOf = (request: FastifyRequest) => ({
     creds: credentialsOf(request),
     address: request.ip,
@@ -105,9 +96,7 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
       download,
     );
 
-  const bytes = { ...open, schema: { querystring: publicBytesQuery } };
-
-  api.get('/public/s/preview/:name', bytes, async (request, reply) =>
+  serve(app, shareVisitorApi.preview, async (request, reply) =>
     sendShared(
       request,
       reply,
@@ -116,33 +105,29 @@ export async function sharePublicRoutes(app: FastifyInstance): Promise<void> {
       request.query.o === 'download',
     ),
   );
-
-  api.get('/public/s/download/:name', bytes, async (request, reply) =>
+  serve(app, shareVisitorApi.download, async (request, reply) =>
     sendShared(request, reply, credentialsOf(request), targetOf(request.query), true),
   );
-
   // /share-file/{id}/{token}/{name}: the token says which share; /share-file/{id}/{name} for
   // a public share takes `shareId` from the query
-  api.get('/share-file/:id/:token/:name', bytes, async (request, reply) => {
-    const params = request.params as { id: string; token: string };
+  serve(app, shareVisitorApi.fileByToken, async (request, reply) => {
+    const { id, token } = request.params;
     const download = request.query.o === 'download';
-    const found = await visitors.bytesByToken(params.token, request.actor, params.id, {
+    const found = await visitors.bytesByToken(token, request.actor, id, {
       download,
       fresh: isFresh(request),
     });
     return send(request, reply, found, download);
   });
-
-  api.get('/share-file/:id/:name', bytes, async (request, reply) => {
-    const params = request.params as { id: string };
-    return sendShared(
+  serve(app, shareVisitorApi.fileById, async (request, reply) =>
+    sendShared(
       request,
       reply,
       credentialsOf(request),
-      { fileId: params.id },
+      { fileId: request.params.id },
       request.query.o === 'download',
-    );
-  });
+    ),
+  );
 
   serve(app, shareVisitorApi.zip, async (request, reply) =>
     sendZip(reply, await visitors.zip(credentialsOf(request), request.query.fileIds)),
