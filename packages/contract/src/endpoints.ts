@@ -4,7 +4,7 @@ import { checkApi } from './check.ts';
 import type { Endpoint } from './endpoint.ts';
 import { downloadApi, eventsApi, filesApi, syncApi } from './files.ts';
 import { historyApi } from './history.ts';
-import { webpApi } from './images.ts';
+import { imagesApi, imagesVisitorApi, webpApi } from './images.ts';
 import { markdownApi } from './markdown.ts';
 import { transcodeApi } from './media.ts';
 import { menusApi, rolesApi } from './menus.ts';
@@ -50,4 +50,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(downloadApi),
   ...Object.values(uploadApi),
   ...Object.values(eventsApi),
+  ...Object.values(imagesApi),
+  ...Object.values(imagesVisitorApi),
 ];

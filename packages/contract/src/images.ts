@@ -100,3 +100,94 @@ export const webpApi = {
     authority: 'cloud:set:update',
   }),
 };
+
+// ---- endpoints ------------------------------------------------------------------------------
+
+/**
+ * A picture's bytes the browser fetches by its address (`<img>` sends no header): the session
+ * cookie signs it in, as does a token in the query.
+ */
+const ownPicture = (path: string) =>
+  endpoint({
+    method: 'GET',
+    path,
+    query: imageQuery,
+    answer: 'bytes',
+    access: 'user',
+    cookieAuth: true,
+  });
+
+/** The owner's images: thumbnails, covers, images to view, their facts, and avatars. */
+export const imagesApi = {
+  /** A thumbnail of one's own file (or one in a mounted share). */
+  thumbnail: ownPicture('/view/thumbnail'),
+  /** The same, the original image viewer's strip naming the file in the address. */
+  namedThumbnail: endpoint({
+    method: 'GET',
+    path: '/view/thumbnail/:name',
+    params: namedThumbnailParams,
+    query: imageQuery,
+    answer: 'bytes',
+    access: 'user',
+    cookieAuth: true,
+  }),
+  /** The cover of an audio or video file, or of an image. */
+  cover: ownPicture('/view/cover'),
+  /** An image converted for viewing (RAW, HEIC, TIFF and the like), else the image itself. */
+  image: ownPicture('/view/image'),
+  /** What a photo says about itself. */
+  imageInfo: endpoint({
+    method: 'GET',
+    path: '/view/image/info',
+    query: imageQuery,
+    answer: imageInfoAnswer,
+    access: 'user',
+  }),
+  /** A person's avatar: share pages show it too, so anyone may see it. */
+  avatar: endpoint({
+    method: 'GET',
+    path: '/view/thumbnail/user/:username',
+    params: avatarParams,
+    answer: 'bytes',
+    access: 'public',
+  }),
+  /** One of one's own images as the avatar; without `fileId`, the initial. */
+  chooseAvatar: endpoint({
+    method: 'PUT',
+    path: '/user/avatar',
+    query: avatarChoiceQuery,
+    answer: z.string().nullable(),
+    access: 'user',
+  }),
+  /** A picture uploaded as the avatar: a multipart form with one part, `file`. */
+  uploadAvatar: endpoint({
+    method: 'POST',
+    path: '/user/avatar/upload',
+    answer: z.string(),
+    access: 'user',
+    multipart: true,
+  }),
+};
+
+const sharedPicture = (path: string) =>
+  endpoint({
+    method: 'GET',
+    path,
+    query: publicImageQuery,
+    answer: 'bytes',
+    access: 'public',
+  });
+
+/** The visitors' twins of the owner's images, for a file of a share. */
+export const imagesVisitorApi = {
+  thumbnail: sharedPicture('/public/s/view/thumbnail'),
+  cover: sharedPicture('/public/s/view/cover'),
+  image: sharedPicture('/public/s/view/image'),
+  imageInfo: endpoint({
+    method: 'GET',
+    path: '/public/s/view/image/info',
+    query: publicImageQuery,
+    answer: imageInfoAnswer,
+    access: 'public',
+  }),
+};

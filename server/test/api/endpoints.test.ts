@@ -32,21 +32,9 @@ const OLDER_ROUTES = new Set([
   'GET /public/s/preview/archive',
   'GET /public/s/preview/office',
   'GET /public/s/preview/text/stream',
-  'GET /public/s/view/cover',
-  'GET /public/s/view/image',
-  'GET /public/s/view/image/info',
-  'GET /public/s/view/thumbnail',
   'GET /public/video/hls/:shareId/:shareToken/:username/:file',
   'GET /search-file',
-  'PUT /user/avatar',
-  'POST /user/avatar/upload',
   'GET /video/hls/:username/:file',
-  'GET /view/cover',
-  'GET /view/image',
-  'GET /view/image/info',
-  'GET /view/thumbnail',
-  'GET /view/thumbnail/:name',
-  'GET /view/thumbnail/user/:username',
 ]);
 
 const { t, admin } = useAdminApp({ once: true });

@@ -1,4 +1,4 @@
-import { OFFICE_SUFFIXES, RAW_PHOTO_SUFFIXES } from '@nimbus/contract';
+import { imagesApi, OFFICE_SUFFIXES, RAW_PHOTO_SUFFIXES } from '@nimbus/contract';
 import type { QueryParams } from '../api/query-string';
 import { suffixOf } from '../lib/file-kinds';
 import type { PreviewItem } from './viewers';
@@ -47,7 +47,10 @@ export function isGalleryImage(item: Kind): boolean {
   return !item.isFolder && GALLERY_IMAGES.has(suffixOf(item));
 }
 
-/** A route of the API as the page reaches it: the owner's, or a share visitor's public twin. */
+/**
+ * A route of the API as the page reaches it: the owner's path, which a share's page turns into
+ * its visitors' public twin (`/public/s` before it, the share's credentials in the query).
+ */
 export type ApiAddress = (path: string, query?: QueryParams) => string;
 
 /** The version in the address: a changed file is a new address, so no stale picture shows. */
@@ -64,7 +67,7 @@ export function thumbnailUrl(
   api: ApiAddress = ownerSource().api,
 ): string | null {
   if (!hasThumbnail(item) || item.size === 0) return null;
-  return api('/view/thumbnail', { id: item.id, v: versionOf(item) });
+  return api(imagesApi.thumbnail.path, { id: item.id, v: versionOf(item) });
 }
 
 /** The address of an image as the gallery shows it (HEIC, TIFF, RAW, PSD and SVG as WebP). */
@@ -72,5 +75,5 @@ export function viewableImageUrl(
   item: Pick<PreviewItem, 'id' | 'hash' | 'updateDate' | 'size'>,
   api: ApiAddress,
 ): string {
-  return api('/view/image', { id: item.id, v: versionOf(item) });
+  return api(imagesApi.image.path, { id: item.id, v: versionOf(item) });
 }

@@ -1,4 +1,10 @@
-import { downloadApi, TOKEN_HEADER, type FileItem, type PublicFileView } from '@nimbus/contract';
+import {
+  downloadApi,
+  imagesVisitorApi,
+  TOKEN_HEADER,
+  type FileItem,
+  type PublicFileView,
+} from '@nimbus/contract';
 import { useSessionStore } from '../stores/session';
 import { shareTokenFor } from '../stores/share-tokens';
 import { endpointAddress, endpointUrl } from './endpoints';
@@ -93,7 +99,7 @@ export const sharedDownloadUrl = (shareId: string, item: Pick<PublicFileView, 'i
   `/api/public/s/download/${named(item.name)}${bytesQuery(shareId, { fileId: item.id })}`;
 
 export const sharedThumbnailUrl = (shareId: string, item: Pick<PublicFileView, 'id'>) =>
-  `/api/public/s/view/thumbnail${bytesQuery(shareId, { id: item.id })}`;
+  `${endpointAddress(imagesVisitorApi.thumbnail)}${bytesQuery(shareId, { id: item.id })}`;
 
 export const sharedZipUrl = (shareId: string, fileIds: string[]) =>
   `/api/public/s/packageDownload${bytesQuery(shareId, { fileIds })}`;

@@ -1,18 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  answers,
-  avatarChoiceQuery,
-  avatarParams,
-  namedThumbnailParams,
-  MAX_AVATAR_BYTES,
-  webpApi,
-  imageInfoAnswer,
-  imageQuery,
-  publicImageQuery,
-} from '@nimbus/contract';
-import { z } from 'zod';
+import { imagesApi, imagesVisitorApi, MAX_AVATAR_BYTES, webpApi } from '@nimbus/contract';
 import { badParameter } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { serve } from '../../lib/serve.ts';
@@ -29,9 +17,7 @@ const targetOf = (q: { fileId?: string; id?: string; path?: string }): ShareTarg
 
 /** Thumbnails, covers, images for viewing and avatars (API-NOTES §1.6, §1.7). */
 export async function imagesRoutes(app: FastifyInstance): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
   const { images, avatars, webpStorage } = app.services;
-  const open = { config: { public: true } } as const;
   // the avatar upload is this module's one form: a single picture
   await app.register(multipart, {
     limits: { fileSize: MAX_AVATAR_BYTES + 1, files: 1, fields: 2, fieldSize: 256 },
@@ -56,27 +42,21 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
   };
 
   // `<img>` sends no header: the session may come from the cookie or the query here
-  const own = { config: { cookieAuth: true }, schema: { querystring: imageQuery } };
-  api.get('/view/thumbnail', own, async (request, reply) =>
+  serve(app, imagesApi.thumbnail, async (request, reply) =>
     send(request, reply, images.thumbnail({ actor: actorOf(request), id: request.query.id })),
   );
   // the original image viewer's strip names the file after the path; the id decides
-  api.get(
-    '/view/thumbnail/:name',
-    { ...own, schema: { ...own.schema, params: namedThumbnailParams } },
-    async (request, reply) =>
-      send(request, reply, images.thumbnail({ actor: actorOf(request), id: request.query.id })),
+  serve(app, imagesApi.namedThumbnail, async (request, reply) =>
+    send(request, reply, images.thumbnail({ actor: actorOf(request), id: request.query.id })),
   );
-  api.get('/view/cover', own, async (request, reply) =>
+  serve(app, imagesApi.cover, async (request, reply) =>
     send(request, reply, images.cover({ actor: actorOf(request), id: request.query.id })),
   );
-  api.get('/view/image', own, async (request, reply) =>
+  serve(app, imagesApi.image, async (request, reply) =>
     send(request, reply, images.viewable({ actor: actorOf(request), id: request.query.id })),
   );
-  api.get(
-    '/view/image/info',
-    { schema: { querystring: imageQuery, response: answers(imageInfoAnswer) } },
-    async (request) => ok(await images.info({ actor: actorOf(request), id: request.query.id })),
+  serve(app, imagesApi.imageInfo, async (request) =>
+    ok(await images.info({ actor: actorOf(request), id: request.query.id })),
   );
 
   // General settings: uploaded photos stored as WebP
@@ -87,63 +67,46 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // avatars show on share pages too: anyone may see them
-  api.get(
-    '/view/thumbnail/user/:username',
-    { ...open, schema: { params: avatarParams } },
-    async (request, reply) => send(request, reply, avatars.avatar(request.params.username)),
+  serve(app, imagesApi.avatar, async (request, reply) =>
+    send(request, reply, avatars.avatar(request.params.username)),
   );
 
   // ---- the visitors' twins ------------------------------------------------------------------
 
-  const shared = { ...open, schema: { querystring: publicImageQuery } };
-  api.get('/public/s/view/thumbnail', shared, async (request, reply) =>
+  serve(app, imagesVisitorApi.thumbnail, async (request, reply) =>
     send(
       request,
       reply,
       images.thumbnail({ creds: credentialsOf(request), target: targetOf(request.query) }),
     ),
   );
-  api.get('/public/s/view/cover', shared, async (request, reply) =>
+  serve(app, imagesVisitorApi.cover, async (request, reply) =>
     send(
       request,
       reply,
       images.cover({ creds: credentialsOf(request), target: targetOf(request.query) }),
     ),
   );
-  api.get('/public/s/view/image', shared, async (request, reply) =>
+  serve(app, imagesVisitorApi.image, async (request, reply) =>
     send(
       request,
       reply,
       images.viewable({ creds: credentialsOf(request), target: targetOf(request.query) }),
     ),
   );
-  api.get(
-    '/public/s/view/image/info',
-    { ...open, schema: { querystring: publicImageQuery, response: answers(imageInfoAnswer) } },
-    async (request) =>
-      ok(await images.info({ creds: credentialsOf(request), target: targetOf(request.query) })),
+  serve(app, imagesVisitorApi.imageInfo, async (request) =>
+    ok(await images.info({ creds: credentialsOf(request), target: targetOf(request.query) })),
   );
 
-  api.put(
-    '/user/avatar',
-    { schema: { querystring: avatarChoiceQuery, response: answers(z.string().nullable()) } },
-    async (request) =>
-      ok(await avatars.chooseAvatar(actorOf(request), request.query.fileId), {
-        message: 'Saved',
-      }),
+  serve(app, imagesApi.chooseAvatar, async (request) =>
+    ok(await avatars.chooseAvatar(actorOf(request), request.query.fileId), { message: 'Saved' }),
   );
 
-  api.post(
-    '/user/avatar/upload',
-    { schema: { response: answers(z.string()) } },
-    async (request) => {
-      const actor = actorOf(request);
-      if (!request.isMultipart()) throw badParameter('Send the picture as multipart/form-data');
-      const part = await request.file();
-      if (!part || part.fieldname !== 'file') throw badParameter('file: required, a picture');
-      return ok(await avatars.uploadAvatar(actor, part.filename, part.file), {
-        message: 'Saved',
-      });
-    },
-  );
+  serve(app, imagesApi.uploadAvatar, async (request) => {
+    const actor = actorOf(request);
+    if (!request.isMultipart()) throw badParameter('Send the picture as multipart/form-data');
+    const part = await request.file();
+    if (!part || part.fieldname !== 'file') throw badParameter('file: required, a picture');
+    return ok(await avatars.uploadAvatar(actor, part.filename, part.file), { message: 'Saved' });
+  });
 }

@@ -2,6 +2,7 @@ import {
   authApi,
   checkApi,
   healthApi,
+  imagesApi,
   syncApi,
   transcodeApi,
   type BodyIn,
@@ -17,7 +18,7 @@ import {
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { authKeys } from '../../api/account';
 import { resetMfa, securityKeys } from '../../api/security';
-import { api, ApiError, postForm } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { callEndpoint, callEndpointForm } from '../../api/endpoints';
 import i18n from '../../i18n';
 import { feedback } from '../../lib/feedback';
@@ -248,11 +249,11 @@ export function useResetEveryonesMfa() {
 export function uploadAvatar(file: File, onProgress: (percent: number) => void): Promise<string> {
   const form = new FormData();
   form.append('file', file, file.name);
-  return postForm<string>('/user/avatar/upload', form, onProgress);
+  return callEndpointForm(imagesApi.uploadAvatar, form, onProgress);
 }
 
 /** Back to the initial on a colour. */
-export const clearAvatar = () => api.put<string | null>('/user/avatar');
+export const clearAvatar = () => callEndpoint(imagesApi.chooseAvatar);
 
 export const websiteKeys = { setting: ['settings', 'website'] as const };
 

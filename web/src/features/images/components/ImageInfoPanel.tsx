@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Envelope, ImageFacts } from '@nimbus/contract';
+import { imagesApi, type Envelope, type ImageFacts } from '@nimbus/contract';
 import { Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
@@ -10,7 +10,7 @@ async function fetchFacts(
   item: Pick<PreviewItem, 'id'>,
   signal: AbortSignal,
 ): Promise<ImageFacts | null> {
-  const res = await fetch(source.api('/view/image/info', { id: item.id }), {
+  const res = await fetch(source.api(imagesApi.imageInfo.path, { id: item.id }), {
     headers: source.headers(),
     signal,
   });
