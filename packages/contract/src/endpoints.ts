@@ -6,7 +6,7 @@ import { downloadApi, eventsApi, filesApi, syncApi } from './files.ts';
 import { historyApi } from './history.ts';
 import { imagesApi, imagesVisitorApi, webpApi } from './images.ts';
 import { markdownApi } from './markdown.ts';
-import { transcodeApi } from './media.ts';
+import { mediaApi, mediaVisitorApi, transcodeApi } from './media.ts';
 import { menusApi, rolesApi } from './menus.ts';
 import { officeConfigApi } from './office.ts';
 import { previewConfigApi } from './preview.ts';
@@ -52,4 +52,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(eventsApi),
   ...Object.values(imagesApi),
   ...Object.values(imagesVisitorApi),
+  ...Object.values(mediaApi),
+  ...Object.values(mediaVisitorApi),
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
+import { publicTargetQuery } from './share.ts';
 import { flag, queryNumber } from './validation.ts';
 
 // Audio and video (API-NOTES §1.12 transcode settings, §1.16 HLS): the tags and probe a file's
@@ -203,5 +204,66 @@ export const transcodeApi = {
     answer: transcodeStatusView,
     access: 'user',
     authority: 'cloud:set:sync',
+  }),
+};
+
+// ---- endpoints ------------------------------------------------------------------------------
+
+/** A file's media info, its cover and the parts of its HLS rendition, for the owner. */
+export const mediaApi = {
+  /** The tags of an audio file, the probe and rendition of a video. */
+  info: endpoint({
+    method: 'GET',
+    path: '/media/info',
+    query: mediaQuery,
+    answer: mediaInfo,
+    access: 'user',
+  }),
+  /** The picture an audio or video file carries (`<img>` fetches it: the cookie signs it in). */
+  cover: endpoint({
+    method: 'GET',
+    path: '/media/cover',
+    query: mediaQuery,
+    answer: 'bytes',
+    access: 'user',
+    cookieAuth: true,
+  }),
+  /** One file of a video's HLS rendition: the playlist or a part (the player fetches them). */
+  hls: endpoint({
+    method: 'GET',
+    path: '/video/hls/:username/:file',
+    params: hlsParams,
+    answer: 'bytes',
+    access: 'user',
+    cookieAuth: true,
+  }),
+};
+
+/** The visitors' twins, for a file of a share. */
+export const mediaVisitorApi = {
+  info: endpoint({
+    method: 'GET',
+    path: '/public/s/media/info',
+    query: publicTargetQuery,
+    answer: mediaInfo,
+    access: 'public',
+  }),
+  cover: endpoint({
+    method: 'GET',
+    path: '/public/s/media/cover',
+    query: publicTargetQuery,
+    answer: 'bytes',
+    access: 'public',
+  }),
+  /**
+   * The share's token rides in the address (`-` for none), so the playlist's relative parts
+   * carry it too.
+   */
+  hls: endpoint({
+    method: 'GET',
+    path: '/public/video/hls/:shareId/:shareToken/:username/:file',
+    params: publicHlsParams,
+    answer: 'bytes',
+    access: 'public',
   }),
 };

@@ -12,8 +12,6 @@ import { call, makeUser, useAdminApp } from '../harness.ts';
  */
 const OLDER_ROUTES = new Set([
   'GET /history/office/list',
-  'GET /media/cover',
-  'GET /media/info',
   'GET /office/editor',
   'GET /office/file',
   'POST /office/signature',
@@ -27,14 +25,10 @@ const OLDER_ROUTES = new Set([
   'GET /preview/text/stream',
   'GET /public/office/config',
   'POST /public/office/signature',
-  'GET /public/s/media/cover',
-  'GET /public/s/media/info',
   'GET /public/s/preview/archive',
   'GET /public/s/preview/office',
   'GET /public/s/preview/text/stream',
-  'GET /public/video/hls/:shareId/:shareToken/:username/:file',
   'GET /search-file',
-  'GET /video/hls/:username/:file',
 ]);
 
 const { t, admin } = useAdminApp({ once: true });

@@ -37,7 +37,8 @@ interface SourceAddresses {
 /**
  * Where the files on screen come from. The owner (and a mounter, whose mounts are read by id
  * with their own session) reads the owner's routes; a share visitor reads the public twins,
- * which some viewers build by hand (HLS: `/public/video/hls/{shareId}/{shareToken}/…`).
+ * which some viewers address from their own definitions (HLS:
+ * `/public/video/hls/{shareId}/{shareToken}/…`, the token in the path).
  */
 export type PreviewSource = SourceAddresses &
   (

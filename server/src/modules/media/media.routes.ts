@@ -1,15 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  answers,
-  transcodeApi,
-  ErrorCode,
-  hlsParams,
-  mediaInfo,
-  mediaQuery,
-  publicHlsParams,
-  publicTargetQuery,
-} from '@nimbus/contract';
+import { transcodeApi, ErrorCode, mediaApi, mediaVisitorApi } from '@nimbus/contract';
 import { AppError } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { serve } from '../../lib/serve.ts';
@@ -28,9 +18,7 @@ const fileIdOf = (q: { fileId?: string; id?: string }) => q.fileId ?? q.id ?? ''
  * settings and the transcodes under way.
  */
 export async function mediaRoutes(app: FastifyInstance): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
   const { media, mediaBytes, transcodes, blobs } = app.services;
-  const open = { public: true } as const;
 
   const sendPart = async (reply: FastifyReply, part: MediaPart, maxAge: number) => {
     // opened first: a rendition or cover the cache sweep removes meanwhile is a 404
@@ -43,63 +31,43 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- a file's info and cover --------------------------------------------------------------
 
-  api.get(
-    '/media/info',
-    { schema: { querystring: mediaQuery, response: answers(mediaInfo) } },
-    async (request) => ok(await media.info(actorOf(request), request.query.id)),
+  serve(app, mediaApi.info, async (request) =>
+    ok(await media.info(actorOf(request), request.query.id)),
   );
 
-  api.get(
-    '/public/s/media/info',
-    { config: open, schema: { querystring: publicTargetQuery, response: answers(mediaInfo) } },
-    async (request) => ok(await media.publicInfo(credentialsOf(request), fileIdOf(request.query))),
+  serve(app, mediaVisitorApi.info, async (request) =>
+    ok(await media.publicInfo(credentialsOf(request), fileIdOf(request.query))),
   );
 
-  api.get(
-    '/media/cover',
-    { config: { cookieAuth: true }, schema: { querystring: mediaQuery } },
-    async (request, reply) => {
-      const cover = await mediaBytes.ownCover(actorOf(request), request.query.id);
-      if (!cover) throw noCover();
-      return sendPart(reply, cover, 86_400);
-    },
-  );
+  serve(app, mediaApi.cover, async (request, reply) => {
+    const cover = await mediaBytes.ownCover(actorOf(request), request.query.id);
+    if (!cover) throw noCover();
+    return sendPart(reply, cover, 86_400);
+  });
 
-  api.get(
-    '/public/s/media/cover',
-    { config: open, schema: { querystring: publicTargetQuery } },
-    async (request, reply) => {
-      const cover = await mediaBytes.publicCover(credentialsOf(request), fileIdOf(request.query));
-      if (!cover) throw noCover();
-      return sendPart(reply, cover, 3600);
-    },
-  );
+  serve(app, mediaVisitorApi.cover, async (request, reply) => {
+    const cover = await mediaBytes.publicCover(credentialsOf(request), fileIdOf(request.query));
+    if (!cover) throw noCover();
+    return sendPart(reply, cover, 3600);
+  });
 
   // ---- HLS ----------------------------------------------------------------------------------
 
-  api.get(
-    '/video/hls/:username/:file',
-    { config: { cookieAuth: true }, schema: { params: hlsParams } },
-    async (request, reply) => {
-      const { username, file } = request.params;
-      return sendPart(reply, await mediaBytes.ownHls(actorOf(request), username, file), 3600);
-    },
-  );
+  serve(app, mediaApi.hls, async (request, reply) => {
+    const { username, file } = request.params;
+    return sendPart(reply, await mediaBytes.ownHls(actorOf(request), username, file), 3600);
+  });
 
   // the share token rides in the address, so the playlist's relative parts carry it too
-  api.get(
-    '/public/video/hls/:shareId/:shareToken/:username/:file',
-    { config: open, schema: { params: publicHlsParams } },
-    async (request, reply) => {
-      const { shareId, shareToken, username, file } = request.params;
-      const creds = {
-        share: shareId,
-        token: shareToken === '-' ? null : shareToken,
-        actor: request.actor,
-      };
-      return sendPart(reply, await mediaBytes.publicHls(creds, username, file), 600);
-    },
-  );
+  serve(app, mediaVisitorApi.hls, async (request, reply) => {
+    const { shareId, shareToken, username, file } = request.params;
+    const creds = {
+      share: shareId,
+      token: shareToken === '-' ? null : shareToken,
+      actor: request.actor,
+    };
+    return sendPart(reply, await mediaBytes.publicHls(creds, username, file), 600);
+  });
 
   // ---- settings and status ------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
-import type { Envelope, MediaInfo } from '@nimbus/contract';
+import { mediaApi, mediaVisitorApi, type Envelope, type MediaInfo } from '@nimbus/contract';
 import { ApiError } from '../../api/client';
+import { endpointAddress, endpointUrl } from '../../api/endpoints';
 import { iconKindOf } from '../../lib/file-kinds';
 import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 
@@ -19,7 +20,7 @@ export async function fetchMediaInfo(
   item: PreviewItem,
   signal?: AbortSignal,
 ): Promise<MediaInfo> {
-  const response = await fetch(source.api('/media/info', { id: item.id, fileId: item.id }), {
+  const response = await fetch(source.api(mediaApi.info.path, { id: item.id, fileId: item.id }), {
     headers: source.headers(),
     credentials: 'same-origin',
     signal,
@@ -34,14 +35,16 @@ export async function fetchMediaInfo(
 
 /** The cover of an audio or video file, as an `<img>` address. */
 export const coverUrl = (source: PreviewSource, item: Pick<PreviewItem, 'id'>) =>
-  source.api('/media/cover', { id: item.id, fileId: item.id });
+  source.api(mediaApi.cover.path, { id: item.id, fileId: item.id });
 
 /** The HLS playlist of a transcoded video; its parts resolve beside it. */
 export function hlsUrl(source: PreviewSource, info: MediaInfo): string {
-  const tail = `${encodeURIComponent(info.username)}/${encodeURIComponent(info.fileId)}.m3u8`;
+  const playlist = { username: info.username, file: `${info.fileId}.m3u8` };
   if (source.kind === 'share')
-    return `/api/public/video/hls/${encodeURIComponent(source.shareId)}/${encodeURIComponent(
-      source.shareToken || '-',
-    )}/${tail}`;
-  return `/api/video/hls/${tail}`;
+    return endpointAddress(mediaVisitorApi.hls, undefined, {
+      shareId: source.shareId,
+      shareToken: source.shareToken || '-',
+      ...playlist,
+    });
+  return endpointUrl(mediaApi.hls, undefined, playlist);
 }
