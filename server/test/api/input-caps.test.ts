@@ -26,6 +26,11 @@ describe('length limits', () => {
         query: { username: long(65) },
       },
       {
+        what: "a share file's id in its address",
+        method: 'GET',
+        url: `/share-file/${long(129)}/a.txt`,
+      },
+      {
         what: 'sign-in username',
         method: 'POST',
         url: '/login',
