@@ -15,6 +15,19 @@ export type EndpointAccess = 'public' | 'user' | 'session';
 export type BytesAnswer = 'bytes';
 
 /**
+ * An answer sent as it is, not inside an envelope: for a caller that is not the drive's own
+ * client (the OnlyOffice document server reads `{ "error": 0 }` from its callback).
+ */
+export interface BareAnswer<S extends z.ZodType = z.ZodType> {
+  bare: S;
+}
+
+/** The answer `schema` sent without an envelope (see BareAnswer). */
+export function bareAnswer<S extends z.ZodType>(schema: S): BareAnswer<S> {
+  return { bare: schema };
+}
+
+/**
  * One endpoint of the API, the single place its shape is written: the server registers its
  * route from it (schemas, access), the web app calls it through a client typed by it, and the
  * OpenAPI document at /api/docs is generated from the routes so registered.
@@ -22,7 +35,8 @@ export type BytesAnswer = 'bytes';
 export interface Endpoint<
   Query extends z.ZodType | undefined = z.ZodType | undefined,
   Body extends z.ZodType | undefined = z.ZodType | undefined,
-  Answer extends z.ZodType | null | BytesAnswer = z.ZodType | null | BytesAnswer,
+  Answer extends z.ZodType | null | BytesAnswer | BareAnswer =
+    z.ZodType | null | BytesAnswer | BareAnswer,
   Params extends PathParams | undefined = PathParams | undefined,
 > {
   method: EndpointMethod;
@@ -37,7 +51,7 @@ export interface Endpoint<
   body?: Body;
   /**
    * The shape of the envelope's `data`; `null` for an answer that only confirms; `'bytes'` for
-   * one that sends bytes instead of an envelope.
+   * one that sends bytes instead of an envelope; `bareAnswer(schema)` for JSON sent without one.
    */
   answer: Answer;
   access: EndpointAccess;
@@ -118,7 +132,7 @@ export function fillPath(
 export function endpoint<
   Query extends z.ZodType | undefined = undefined,
   Body extends z.ZodType | undefined = undefined,
-  Answer extends z.ZodType | null | BytesAnswer = null,
+  Answer extends z.ZodType | null | BytesAnswer | BareAnswer = null,
   Params extends PathParams | undefined = undefined,
 >(definition: Endpoint<Query, Body, Answer, Params>): Endpoint<Query, Body, Answer, Params> {
   if (!definition.path.startsWith('/')) throw new Error(`endpoint path ${definition.path}`);
@@ -160,5 +174,6 @@ export type BodyIn<E extends Endpoint> = Sent<PartOf<E, 'body'>>;
 export type QueryOf<E extends Endpoint> = Parsed<PartOf<E, 'query'>>;
 /** The body as the handler receives it, parsed. */
 export type BodyOf<E extends Endpoint> = Parsed<PartOf<E, 'body'>>;
-/** The envelope's `data` of an answer of `E`. */
-export type AnswerOf<E extends Endpoint> = Parsed<PartOf<E, 'answer'>>;
+/** The envelope's `data` of an answer of `E` (or, a bare answer, the whole answer). */
+export type AnswerOf<E extends Endpoint> =
+  PartOf<E, 'answer'> extends BareAnswer<infer S> ? z.output<S> : Parsed<PartOf<E, 'answer'>>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { bareAnswer, endpoint } from './endpoint.ts';
 import { publicShareQuery } from './share.ts';
 import { queryNumber } from './validation.ts';
 
@@ -142,6 +142,10 @@ export const officeTrackBody = z
   })
   .passthrough();
 
+/** `POST /office/signature`, `/public/office/signature`: a DocsAPI configuration to sign (any
+ * JSON object, checked by the service). */
+export const officeSignatureBody = z.record(z.string(), z.unknown());
+
 /** `GET /history/office/list?fileId&pageSize&pageIndex`. */
 export const officeHistoryQuery = z.object({
   fileId: id,
@@ -204,3 +208,93 @@ export const officeHistory = z.object({
   history: z.array(officeHistoryEntry),
 });
 export type OfficeHistory = z.infer<typeof officeHistory>;
+
+/**
+ * A document as the signed-in person (or a mounter) works on it: the PDF it is viewed as, the
+ * OnlyOffice editor's signed configuration, its versions, and the addresses and callback the
+ * document server calls, signed for one file and user (so they are `public`).
+ */
+export const officeApi = {
+  /** The PDF an office file is viewed as (pdf.js fetches it: the cookie signs it in). */
+  pdf: endpoint({
+    method: 'GET',
+    path: '/preview/office',
+    query: officeQuery,
+    answer: 'bytes',
+    access: 'user',
+    cookieAuth: true,
+  }),
+  /** A DocsAPI configuration signed with the document server's secret. */
+  signature: endpoint({
+    method: 'POST',
+    path: '/office/signature',
+    body: officeSignatureBody,
+    answer: z.string(),
+    access: 'user',
+  }),
+  /** The editor's configuration of one's document, its addresses signed for this file and user. */
+  editor: endpoint({
+    method: 'GET',
+    path: '/office/editor',
+    query: officeEditorQuery,
+    answer: officeEditorConfig,
+    access: 'user',
+  }),
+  /** The signed data of one version for the editor's history. */
+  version: endpoint({
+    method: 'GET',
+    path: '/office/version',
+    query: officeVersionQuery,
+    answer: officeEditorConfig,
+    access: 'user',
+  }),
+  /** The versions of a document in OnlyOffice's history shape. */
+  history: endpoint({
+    method: 'GET',
+    path: '/history/office/list',
+    query: officeHistoryQuery,
+    answer: officeHistory,
+    access: 'user',
+  }),
+  /** A document's bytes (or a version's), fetched by the document server at a signed address. */
+  file: endpoint({
+    method: 'GET',
+    path: '/office/file',
+    query: officeFileQuery,
+    answer: 'bytes',
+    access: 'public',
+  }),
+  /**
+   * The document server's save callback, at the signed address of the editor's configuration
+   * (its JWT checked by the service); it answers `{ "error": 0 }`, no envelope.
+   */
+  track: endpoint({
+    method: 'POST',
+    path: '/office/track',
+    query: officeTrackQuery,
+    body: officeTrackBody,
+    answer: bareAnswer(officeTrackAnswer),
+    access: 'public',
+  }),
+};
+
+/** What a share's visitor needs to open a shared document in OnlyOffice. */
+export const officeVisitorApi = {
+  /** Where the document server is (never the secret). */
+  config: endpoint({
+    method: 'GET',
+    path: '/public/office/config',
+    query: publicOfficeShareQuery,
+    answer: publicOfficeConfigView,
+    access: 'public',
+  }),
+  /** A DocsAPI configuration of a shared document, signed. */
+  signature: endpoint({
+    method: 'POST',
+    path: '/public/office/signature',
+    query: publicOfficeShareQuery,
+    body: officeSignatureBody,
+    answer: z.string(),
+    access: 'public',
+  }),
+};

@@ -112,3 +112,49 @@ export const archiveListing = z.object({
   truncated: z.boolean(),
 });
 export type ArchiveListing = z.infer<typeof archiveListing>;
+
+/**
+ * A file's text for the previewer and the editors: by id, or by path among one's own (and a
+ * mounter's) files; the `stream` variants send all its bytes as UTF-8 text (the charset it
+ * came in in `x-text-decoder`), the others a head of it in the envelope.
+ */
+export const previewApi = {
+  text: endpoint({
+    method: 'GET',
+    path: '/preview/text',
+    query: previewTextQuery,
+    answer: textDocument,
+    access: 'user',
+  }),
+  textStream: endpoint({
+    method: 'GET',
+    path: '/preview/text/stream',
+    query: previewTextQuery,
+    answer: 'bytes',
+    access: 'user',
+    cookieAuth: true,
+  }),
+  pathText: endpoint({
+    method: 'GET',
+    path: '/preview/path/text',
+    query: previewPathQuery,
+    answer: textDocument,
+    access: 'user',
+  }),
+  pathTextStream: endpoint({
+    method: 'GET',
+    path: '/preview/path/text/stream',
+    query: previewPathQuery,
+    answer: 'bytes',
+    access: 'user',
+    cookieAuth: true,
+  }),
+  /** What an archive holds, read without extracting it. */
+  archive: endpoint({
+    method: 'GET',
+    path: '/preview/archive',
+    query: archiveQuery,
+    answer: archiveListing,
+    access: 'user',
+  }),
+};

@@ -163,3 +163,14 @@ export const searchHistoryApi = {
     access: 'user',
   }),
 };
+
+/** The drive's search (API-NOTES §1.13): a page of hits, the total in the envelope's `count`. */
+export const searchApi = {
+  search: endpoint({
+    method: 'GET',
+    path: '/search-file',
+    query: searchQuery,
+    answer: searchHits,
+    access: 'user',
+  }),
+};

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
+import { publicOfficeQuery } from './office.ts';
+import { archiveListing, publicArchiveQuery, publicPreviewQuery } from './preview.ts';
 import {
   accessShareAnswer,
   publicBytesQuery,
@@ -89,6 +91,30 @@ export const shareVisitorApi = {
     path: '/public/s/preview/text',
     query: publicTargetQuery,
     answer: publicFileView,
+    access: 'public',
+  }),
+  /** An item of the share about to be previewed as text, all its bytes as UTF-8 text. */
+  previewTextStream: endpoint({
+    method: 'GET',
+    path: '/public/s/preview/text/stream',
+    query: publicPreviewQuery,
+    answer: 'bytes',
+    access: 'public',
+  }),
+  /** What an archive of the share holds, read without extracting it. */
+  previewArchive: endpoint({
+    method: 'GET',
+    path: '/public/s/preview/archive',
+    query: publicArchiveQuery,
+    answer: archiveListing,
+    access: 'public',
+  }),
+  /** An office file of the share as the PDF it is viewed as. */
+  previewOffice: endpoint({
+    method: 'GET',
+    path: '/public/s/preview/office',
+    query: publicOfficeQuery,
+    answer: 'bytes',
     access: 'public',
   }),
   /** Several items of the share as one zip. */

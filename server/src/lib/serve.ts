@@ -3,6 +3,7 @@ import {
   answers,
   confirms,
   type AnswerOf,
+  type BareAnswer,
   type BodyOf,
   type Endpoint,
   type ParamsOf,
@@ -19,10 +20,21 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Body: BodyOf<E>;
 }>;
 
-/** What a handler of `E` answers: the envelope, or (an endpoint of bytes) the reply it sent. */
+/**
+ * What a handler of `E` answers: the envelope, the answer itself (a bare answer), or (an
+ * endpoint of bytes) the reply it sent.
+ */
 export type Handled<E extends Endpoint> = E['answer'] extends 'bytes'
   ? FastifyReply
-  : Answer<AnswerOf<E>>;
+  : E['answer'] extends BareAnswer
+    ? AnswerOf<E>
+    : Answer<AnswerOf<E>>;
+
+const responseOf = (answer: Endpoint['answer']) => {
+  if (answer === 'bytes') return {};
+  if (answer && 'bare' in answer) return { response: { 200: answer.bare } };
+  return { response: answer ? answers(answer) : confirms };
+};
 
 /**
  * Registers the route of a contract endpoint: its method, path, schemas (which /api/docs shows
@@ -55,7 +67,7 @@ export function serve<E extends Endpoint>(
       ...(params ? { params } : {}),
       ...(query ? { querystring: query } : {}),
       ...(body ? { body } : {}),
-      ...(answer === 'bytes' ? {} : { response: answer ? answers(answer) : confirms }),
+      ...responseOf(answer),
       ...(authority ? { description: `Needs the authority \`${authority}\`.` } : {}),
     },
     config: {

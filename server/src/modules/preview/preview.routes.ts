@@ -1,16 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  answers,
-  archiveListing,
-  archiveQuery,
-  previewConfigApi,
-  previewPathQuery,
-  previewTextQuery,
-  publicArchiveQuery,
-  publicPreviewQuery,
-  textDocument,
-} from '@nimbus/contract';
+import { previewApi, previewConfigApi, shareVisitorApi } from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
 import { serve } from '../../lib/serve.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
@@ -40,77 +29,52 @@ const sendText = (reply: FastifyReply, text: TextStream) => {
 
 /** Text previews, archive listings and the Preview Config (API-NOTES §1.6, §1.12). */
 export async function previewRoutes(app: FastifyInstance): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
   const { preview } = app.services;
-  const open = { config: { public: true } } as const;
 
   // ---- the owner's (and a mounter's) files --------------------------------------------------
 
-  api.get(
-    '/preview/text',
-    { schema: { querystring: previewTextQuery, response: answers(textDocument) } },
-    async (request) =>
-      ok(await preview.text(await preview.byId(actorOf(request), request.query.id))),
+  serve(app, previewApi.text, async (request) =>
+    ok(await preview.text(await preview.byId(actorOf(request), request.query.id))),
   );
-  api.get(
-    '/preview/text/stream',
-    { config: { cookieAuth: true }, schema: { querystring: previewTextQuery } },
-    async (request, reply) =>
-      sendText(
-        reply,
-        await preview.textStream(await preview.byId(actorOf(request), request.query.id)),
+  serve(app, previewApi.textStream, async (request, reply) =>
+    sendText(
+      reply,
+      await preview.textStream(await preview.byId(actorOf(request), request.query.id)),
+    ),
+  );
+  serve(app, previewApi.pathText, async (request) =>
+    ok(
+      await preview.text(
+        await preview.byPath(actorOf(request), fullPathOf(request.query), request.query.username),
       ),
+    ),
   );
-  api.get(
-    '/preview/path/text',
-    { schema: { querystring: previewPathQuery, response: answers(textDocument) } },
-    async (request) =>
-      ok(
-        await preview.text(
-          await preview.byPath(actorOf(request), fullPathOf(request.query), request.query.username),
-        ),
+  serve(app, previewApi.pathTextStream, async (request, reply) =>
+    sendText(
+      reply,
+      await preview.textStream(
+        await preview.byPath(actorOf(request), fullPathOf(request.query), request.query.username),
       ),
+    ),
   );
-  api.get(
-    '/preview/path/text/stream',
-    { config: { cookieAuth: true }, schema: { querystring: previewPathQuery } },
-    async (request, reply) =>
-      sendText(
-        reply,
-        await preview.textStream(
-          await preview.byPath(actorOf(request), fullPathOf(request.query), request.query.username),
-        ),
-      ),
-  );
-  api.get(
-    '/preview/archive',
-    { schema: { querystring: archiveQuery, response: answers(archiveListing) } },
-    async (request) =>
-      ok(await preview.archive(await preview.byId(actorOf(request), request.query.id))),
+  serve(app, previewApi.archive, async (request) =>
+    ok(await preview.archive(await preview.byId(actorOf(request), request.query.id))),
   );
 
   // ---- the visitors' twins (`/public/s/preview/text` is the share module's) -----------------
 
-  api.get(
-    '/public/s/preview/text/stream',
-    { ...open, schema: { querystring: publicPreviewQuery } },
-    async (request, reply) =>
-      sendText(
-        reply,
-        await preview.textStream(
-          await preview.shared(credentialsOf(request), targetOf(request.query)),
-        ),
+  serve(app, shareVisitorApi.previewTextStream, async (request, reply) =>
+    sendText(
+      reply,
+      await preview.textStream(
+        await preview.shared(credentialsOf(request), targetOf(request.query)),
       ),
+    ),
   );
-  api.get(
-    '/public/s/preview/archive',
-    { ...open, schema: { querystring: publicArchiveQuery, response: answers(archiveListing) } },
-    async (request) =>
-      ok(
-        await preview.archive(
-          await preview.shared(credentialsOf(request), targetOf(request.query)),
-        ),
-      ),
+  serve(app, shareVisitorApi.previewArchive, async (request) =>
+    ok(
+      await preview.archive(await preview.shared(credentialsOf(request), targetOf(request.query))),
+    ),
   );
 
   // ---- the Preview Config -------------------------------------------------------------------

@@ -1,47 +1,41 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { answers, ocrConfigApi, searchHistoryApi, searchHits, searchQuery } from '@nimbus/contract';
+import { ocrConfigApi, searchApi, searchHistoryApi } from '@nimbus/contract';
 import { ok } from '../../lib/reply.ts';
 import { serve } from '../../lib/serve.ts';
 import { actorOf } from '../auth/auth.plugin.ts';
 
 /** Search (API-NOTES §1.13), search history and the OCR settings (§1.12). */
 export async function searchRoutes(app: FastifyInstance): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
   const { search, shares } = app.services;
 
-  api.get(
-    '/search-file',
-    { schema: { querystring: searchQuery, response: answers(searchHits) } },
-    async (request) => {
-      const q = request.query;
-      const { items, total } = await search.search(actorOf(request), {
-        keyword: q.keyword,
-        currentDirectory: q.currentDirectory,
-        folder: q.folder,
-        searchOverall: q.searchOverall,
-        tagId: q.tagId,
-        isFolder: q.isFolder,
-        isFavorite: q.isFavorite,
-        fileType: q.queryFileType || q.type,
-        modifiedFrom: q.queryModifyStart,
-        modifiedTo: q.queryModifyEnd,
-        sizeMin: q.querySizeMin,
-        sizeMax: q.querySizeMax,
-        exactSearch: q.exactSearch,
-        includeTagName: q.includeTagName,
-        includeFileName: q.includeFileName,
-        includeFileContent: q.includeFileContent,
-        sortableProp: q.sortableProp,
-        order: q.order,
-        pageIndex: q.pageIndex,
-        pageSize: q.pageSize,
-        remember: !q.quick,
-      });
-      // whether each hit is shared, as the drive's listings say (one query for the page)
-      return ok(await shares.withShareFacts(actorOf(request), items), { count: total });
-    },
-  );
+  serve(app, searchApi.search, async (request) => {
+    const q = request.query;
+    const { items, total } = await search.search(actorOf(request), {
+      keyword: q.keyword,
+      currentDirectory: q.currentDirectory,
+      folder: q.folder,
+      searchOverall: q.searchOverall,
+      tagId: q.tagId,
+      isFolder: q.isFolder,
+      isFavorite: q.isFavorite,
+      fileType: q.queryFileType || q.type,
+      modifiedFrom: q.queryModifyStart,
+      modifiedTo: q.queryModifyEnd,
+      sizeMin: q.querySizeMin,
+      sizeMax: q.querySizeMax,
+      exactSearch: q.exactSearch,
+      includeTagName: q.includeTagName,
+      includeFileName: q.includeFileName,
+      includeFileContent: q.includeFileContent,
+      sortableProp: q.sortableProp,
+      order: q.order,
+      pageIndex: q.pageIndex,
+      pageSize: q.pageSize,
+      remember: !q.quick,
+    });
+    // whether each hit is shared, as the drive's listings say (one query for the page)
+    return ok(await shares.withShareFacts(actorOf(request), items), { count: total });
+  });
 
   serve(app, searchHistoryApi.recent, async (request) =>
     ok(await search.recent(actorOf(request), request.query.keyword)),
