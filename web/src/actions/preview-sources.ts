@@ -1,5 +1,6 @@
-import { TOKEN_HEADER } from '@nimbus/contract';
+import { TOKEN_HEADER, type Endpoint, type QueryIn } from '@nimbus/contract';
 import { API_BASE } from '../api/client';
+import { endpointAddress } from '../api/endpoints';
 import { toQueryString } from '../api/query-string';
 import { useSessionStore } from '../stores/session';
 import { fileUrl, sharedDownloadUrl, sharedPreviewUrl } from '../api/bytes';
@@ -48,4 +49,26 @@ export function shareSource(shareId: string, canDownload: boolean): PreviewSourc
       `${API_BASE}/public/s${path}${toQueryString({ ...query, ...shareCredentials() })}`,
     headers: credentials,
   };
+}
+
+/**
+ * The address of a GET for the files of `source`, with the credentials a plain link or a
+ * `fetch()` needs: the owner's endpoint (the session's cookie signs it in), or for a share
+ * visitor its public twin, the share's id and token added to the query (a signed-in mounter's
+ * session comes from the cookie, never the address).
+ */
+export function sourceAddress<Own extends Endpoint, Visitor extends Endpoint>(
+  source: PreviewSource,
+  twins: { own: Own; visitor: Visitor },
+  query: QueryIn<Own>,
+): string {
+  if (source.kind === 'owner') return endpointAddress(twins.own, query);
+  const credentials = {
+    shareId: source.shareId,
+    ...(source.shareToken ? { 'share-token': source.shareToken } : {}),
+  };
+  return endpointAddress(twins.visitor, {
+    ...(query as Record<string, unknown>),
+    ...credentials,
+  } as QueryIn<Visitor>);
 }

@@ -25,9 +25,9 @@ interface SourceAddresses {
   downloadUrl: (item: PreviewItem) => string | null;
   /**
    * The address of a GET route of the API, with the credentials a plain link, `<img>`, `<video>`
-   * or iframe needs. Name the owner's route: `api('/preview/text/stream', { id })`. A share
-   * visitor reaches its public twin, the same route under `/public/s`
-   * (`/api/public/s/preview/text/stream?id=…&shareId=…&share-token=…`).
+   * or iframe needs. Name the owner's route: `api(mediaApi.info.path, { id })`. A share visitor
+   * reaches its public twin, the same route under `/public/s` (`/api/public/s/media/info?…`).
+   * A viewer whose twins are both defined addresses them by `sourceAddress` instead.
    */
   api: (path: string, query?: QueryParams) => string;
   /** The headers of a `fetch()` made for this source (session token, share id and token). */

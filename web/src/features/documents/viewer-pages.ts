@@ -1,3 +1,5 @@
+import { officeApi, shareVisitorApi } from '@nimbus/contract';
+import { sourceAddress } from '../../actions/preview-sources';
 import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 import { suffixOf } from '../../lib/file-kinds';
 import { isOfficeDocument } from './document-kinds';
@@ -11,11 +13,15 @@ const absolute = (address: string) => new URL(address, window.location.origin).h
 
 /**
  * The viewer page that shows a document: an office file as the PDF the server makes of it
- * (`/preview/office`, or its share twin), a PDF and an EPUB as themselves.
+ * (`officeApi.pdf`, or its share twin), a PDF and an EPUB as themselves.
  */
 export function documentPageAddress(item: PreviewItem, source: PreviewSource): string {
   if (isOfficeDocument(item)) {
-    const pdf = source.api('/preview/office', { id: item.id });
+    const pdf = sourceAddress(
+      source,
+      { own: officeApi.pdf, visitor: shareVisitorApi.previewOffice },
+      { id: item.id },
+    );
     return `${PDF_VIEWER_PAGE}?file=${encodeURIComponent(absolute(pdf))}`;
   }
   const bytes = absolute(source.bytesUrl(item));

@@ -1,15 +1,24 @@
-import type { ArchiveListing, Envelope } from '@nimbus/contract';
+import {
+  previewApi,
+  shareVisitorApi,
+  type AnswerOf,
+  type Endpoint,
+  type Envelope,
+  type QueryIn,
+} from '@nimbus/contract';
 import { ApiError } from '../../api/client';
+import { sourceAddress } from '../../actions/preview-sources';
 import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 
-/** A JSON answer of the API for this source (the owner's route or its public twin). */
-export async function fetchFromSource<T>(
+/** A JSON answer of the API for this source: the owner's endpoint or its public twin. */
+export async function fetchFromSource<Own extends Endpoint, Visitor extends Endpoint>(
   source: PreviewSource,
-  path: string,
-  query: Record<string, string>,
+  twins: { own: Own; visitor: Visitor },
+  query: QueryIn<Own>,
   signal?: AbortSignal,
-): Promise<T> {
-  const response = await fetch(source.api(path, query), {
+): Promise<AnswerOf<Own>> {
+  type T = AnswerOf<Own>;
+  const response = await fetch(sourceAddress(source, twins, query), {
     headers: { Accept: 'application/json', ...source.headers() },
     credentials: 'same-origin',
     signal,
@@ -35,6 +44,11 @@ export const previewKeys = {
     ['preview', 'archive', source.kind, item.id, item.updateDate] as const,
 };
 
-/** What an archive holds (`/preview/archive`), read without extracting it. */
+/** What an archive holds, read without extracting it. */
 export const fetchArchive = (source: PreviewSource, item: PreviewItem, signal?: AbortSignal) =>
-  fetchFromSource<ArchiveListing>(source, '/preview/archive', { id: item.id }, signal);
+  fetchFromSource(
+    source,
+    { own: previewApi.archive, visitor: shareVisitorApi.previewArchive },
+    { id: item.id },
+    signal,
+  );

@@ -1,4 +1,6 @@
+import { previewApi, shareVisitorApi } from '@nimbus/contract';
 import { useEffect, useState } from 'react';
+import { sourceAddress } from '../../actions/preview-sources';
 import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 
 /** The viewer reads at most this much of a text; the rest is a download away. */
@@ -19,6 +21,9 @@ export interface TextStream {
   failed: boolean;
 }
 
+/** A file's whole text, the owner's or a share visitor's. */
+const textStreamTwins = { own: previewApi.textStream, visitor: shareVisitorApi.previewTextStream };
+
 const START: TextStream = {
   lines: [],
   count: 0,
@@ -30,7 +35,7 @@ const START: TextStream = {
 };
 
 /**
- * A file's text as it streams in, converted to UTF-8 by the server (`/preview/text/stream`),
+ * A file's text as it streams in, converted to UTF-8 by the server (`previewApi.textStream`),
  * split into lines: the first screen shows as soon as its bytes arrive, a big file keeps
  * filling in below.
  */
@@ -49,7 +54,7 @@ export function useTextStream(source: PreviewSource, item: PreviewItem): TextStr
     let shownAt = 0;
 
     void (async () => {
-      const response = await fetch(source.api('/preview/text/stream', { id: item.id }), {
+      const response = await fetch(sourceAddress(source, textStreamTwins, { id: item.id }), {
         headers: source.headers(),
         credentials: 'same-origin',
         signal: abort.signal,

@@ -1,7 +1,12 @@
-import { searchHistoryApi, type SearchHistoryItem, type SearchHit } from '@nimbus/contract';
+import {
+  searchApi,
+  searchHistoryApi,
+  type QueryIn,
+  type SearchHistoryItem,
+  type SearchHit,
+} from '@nimbus/contract';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { requestPage } from '../../api/client';
-import { callEndpoint } from '../../api/endpoints';
+import { callEndpoint, callEndpointPage } from '../../api/endpoints';
 import { onLiveMessage } from '../../api/events';
 import { queryClient } from '../../api/query-client';
 import type { QueryParams } from '../../api/query-string';
@@ -20,13 +25,21 @@ export const searchKeys = {
   results: (params: QueryParams) => ['search', 'results', params] as const,
 };
 
+/** The search's query: the parameters `searchParams` made of the options, and the page. */
+const searchQueryOf = (params: QueryParams, page: { pageIndex: number; pageSize: number }) =>
+  ({ ...params, ...page }) as QueryIn<typeof searchApi.search>;
+
 export function fetchResults(
   params: QueryParams,
   pageIndex: number,
   pageSize: number,
   signal?: AbortSignal,
 ) {
-  return requestPage<SearchHit>('/search-file', { ...params, pageIndex, pageSize }, { signal });
+  return callEndpointPage(
+    searchApi.search,
+    { query: searchQueryOf(params, { pageIndex, pageSize }) },
+    { signal },
+  );
 }
 
 /** Recent searches, those containing `keyword` when given. */
@@ -60,10 +73,15 @@ export function useQuickSearch(params: QueryParams, enabled: boolean) {
   return useQuery({
     queryKey: searchKeys.quick(params),
     queryFn: ({ signal }) =>
-      requestPage<SearchHit>(
-        '/search-file',
+      callEndpointPage(
+        searchApi.search,
         // the history keeps what was searched for, not every prefix typed on the way
-        { ...params, pageIndex: 1, pageSize: QUICK_RESULTS, quick: true },
+        {
+          query: {
+            ...searchQueryOf(params, { pageIndex: 1, pageSize: QUICK_RESULTS }),
+            quick: true,
+          },
+        },
         { signal, silent: true },
       ),
     enabled,

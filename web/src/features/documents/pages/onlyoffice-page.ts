@@ -1,9 +1,14 @@
 import {
+  historyApi,
+  officeApi,
   officeConfigApi,
   TOKEN_HEADER,
-  type OfficeConfigView,
+  type AnswerOf,
+  type Endpoint,
   type OfficeHistory,
+  type QueryIn,
 } from '@nimbus/contract';
+import { endpointAddress } from '../../../api/endpoints';
 import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
 import { el, startPage, statusLine, text } from './viewer-page';
@@ -26,9 +31,16 @@ interface DocsApi {
   DocEditor: new (element: string, config: Record<string, unknown>) => DocEditor;
 }
 
-async function apiGet<T>(path: string, token: string): Promise<T> {
-  const response = await fetch(`/api${path}`, { headers: { [TOKEN_HEADER]: token } });
-  const body = (await response.json()) as { code: number; message: string; data: T };
+/** A GET of the API with the session's token, its `data` as the endpoint's definition says. */
+async function apiGet<E extends Endpoint>(
+  definition: E,
+  query: QueryIn<E>,
+  token: string,
+): Promise<AnswerOf<E>> {
+  const response = await fetch(endpointAddress(definition, query), {
+    headers: { [TOKEN_HEADER]: token },
+  });
+  const body = (await response.json()) as { code: number; message: string; data: AnswerOf<E> };
   if (body.code !== 0) throw new Error(body.message);
   return body.data;
 }
@@ -57,10 +69,7 @@ function historyEvents(input: {
   const { fileId, token } = input;
   let history = input.history;
   const load = async () => {
-    history = await apiGet<OfficeHistory>(
-      `/history/office/list?fileId=${encodeURIComponent(fileId)}`,
-      token,
-    );
+    history = await apiGet(officeApi.history, { fileId }, token);
     return history;
   };
   return {
@@ -76,12 +85,8 @@ function historyEvents(input: {
         input.editor()?.setHistoryData({ version: event.data, error: text('failed') });
         return;
       }
-      const kept =
-        entry.version === history.currentVersion ? '' : `&id=${encodeURIComponent(entry.key)}`;
-      void apiGet<Record<string, unknown>>(
-        `/office/version?fileId=${encodeURIComponent(fileId)}${kept}&version=${entry.version}`,
-        token,
-      ).then(
+      const kept = entry.version === history.currentVersion ? undefined : entry.key;
+      void apiGet(officeApi.version, { fileId, id: kept, version: entry.version }, token).then(
         (data) => input.editor()?.setHistoryData(data),
         () => input.editor()?.setHistoryData({ version: entry.version, error: text('failed') }),
       );
@@ -90,10 +95,10 @@ function historyEvents(input: {
     onRequestRestore: (event: { data: { version: number } }) => {
       const entry = history.history.find((candidate) => candidate.version === event.data.version);
       if (!entry || entry.version === history.currentVersion) return;
-      void fetch(
-        `/api/history/recovery?id=${encodeURIComponent(entry.key)}&fileId=${encodeURIComponent(fileId)}`,
-        { method: 'PUT', headers: { [TOKEN_HEADER]: token } },
-      )
+      void fetch(endpointAddress(historyApi.recover, { id: entry.key, fileId }), {
+        method: historyApi.recover.method,
+        headers: { [TOKEN_HEADER]: token },
+      })
         .then(async (response) => {
           const body = (await response.json()) as { code: number; message: string };
           if (body.code !== 0) throw new Error(body.message);
@@ -118,17 +123,11 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const config = await apiGet<OfficeConfigView>(officeConfigApi.config.path, token);
-    const history = await apiGet<OfficeHistory>(
-      `/history/office/list?fileId=${encodeURIComponent(id)}`,
-      token,
-    );
+    const config = await apiGet(officeConfigApi.config, undefined, token);
+    const history = await apiGet(officeApi.history, { fileId: id }, token);
     // the configuration as the server made and signed it
     const lang = useAppStore.getState().lang === 'zh_CN' ? 'zh' : 'en';
-    const docs = await apiGet<Record<string, unknown>>(
-      `/office/editor?fileId=${encodeURIComponent(id)}&lang=${lang}`,
-      token,
-    );
+    const docs = await apiGet(officeApi.editor, { fileId: id, lang }, token);
     await loadScript(`${config.documentServer}/web-apps/apps/api/documents/api.js`);
     const api$ = (window as unknown as { DocsAPI?: DocsApi }).DocsAPI;
     if (!api$) throw new Error(text('failed'));
