@@ -9,6 +9,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { ApiError } from '../../api/client';
 import { callEndpoint, callEndpointPage } from '../../api/endpoints';
 import { authKeys } from '../../api/account';
+import { addFile, useExtractArchive as useExtractArchiveInto } from '../../api/folders';
 import { MOUNTS_KEY, removeMount } from '../../api/mounts';
 import { removeFromClipboard } from './clipboard';
 import { folderAncestry, normalizeFolderPath } from '../../lib/folder-path';
@@ -151,9 +152,6 @@ export function useFolderId(path: string, enabled: boolean, queryClient: QueryCl
 export const createFolder = (currentDirectory: string, filename: string) =>
   callEndpoint(filesApi.newFolder, { query: { currentDirectory, filename } }, { silent: true });
 
-export const addFile = (parentPath: string, fileName: string) =>
-  callEndpoint(filesApi.addFile, { query: { parentPath, fileName } }, { silent: true });
-
 export const renameItem = (id: string, newFileName: string) =>
   callEndpoint(filesApi.rename, { query: { id, newFileName } }, { silent: true });
 
@@ -253,9 +251,6 @@ export const sweepItems = (fileIds: string[], onProgress?: OnProgress) =>
   );
 
 export const clearTrash = () => callEndpoint(filesApi.clearTrash);
-
-export const extractArchive = (fileId: string) =>
-  callEndpoint(filesApi.unzip, { query: { fileId } }, { timeoutMs: 10 * 60_000 });
 
 export const setFavorite = (fileIds: string[], favorite: boolean) =>
   inBatches(fileIds, (batch) =>
@@ -447,16 +442,7 @@ export function useDuplicateItem() {
 }
 
 /** Extracts an archive into a new folder beside it. */
-export function useExtractArchive() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (fileId: string) => extractArchive(fileId),
-    onSuccess: (folder) => {
-      if (folder?.id) insertListed(queryClient, folder);
-      void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
-    },
-  });
-}
+export const useExtractArchive = () => useExtractArchiveInto(insertListed);
 
 /** Takes a mount out of the folder it was placed in. */
 export function useUnmount() {

@@ -4,8 +4,8 @@ import { Button, Input, Modal, Spin, Tree, type TreeDataNode } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorText } from '../../../api/client';
+import { fetchFolderItems, useAddFile } from '../../../api/folders';
 import { feedback } from '../../../lib/feedback';
-import { addFile, fetchListRange } from '../../files/api';
 import { FileIcon } from '../../../components/FileIcon';
 import { isMount } from '../../../lib/folder-path';
 import { isEditableText } from '../editable';
@@ -21,11 +21,7 @@ export const parentFolderOf = (folder: string): string => {
 };
 
 async function listFolder(folder: string): Promise<FileItem[]> {
-  const page = await fetchListRange(
-    { kind: 'home', path: folder, sortProp: 'name', order: 'ascending' },
-    1,
-    FOLDER_PAGE,
-  );
+  const page = await fetchFolderItems(folder, FOLDER_PAGE);
   // folders first, then files, each by name
   return page.items
     .filter((item) => !isMount(item))
@@ -58,6 +54,7 @@ export function FolderTree({
   const [expanded, setExpanded] = useState<string[]>([]);
   const [naming, setNaming] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const addFile = useAddFile();
 
   const load = useCallback(async (path: string) => {
     const items = await listFolder(path);
@@ -108,7 +105,10 @@ export function FolderTree({
     if (!wanted) return;
     setBusy(true);
     try {
-      const made = await addFile(folder, wanted.includes('.') ? wanted : `${wanted}.txt`);
+      const made = await addFile.mutateAsync({
+        folder,
+        name: wanted.includes('.') ? wanted : `${wanted}.txt`,
+      });
       setNaming(null);
       await load(folder);
       if (made?.id) onOpen(made);

@@ -10,7 +10,7 @@ import { useAppStore } from '../../../stores/app';
 import { useSessionStore } from '../../../stores/session';
 import { useUserInfo } from '../../../api/account';
 import { startDownload } from '../../../api/bytes';
-import { useExtractArchive } from '../../files/api';
+import { useExtractArchive } from '../../../api/folders';
 import { FileIcon } from '../../../components/FileIcon';
 import { fetchArchive, previewKeys } from '../api';
 import type { ViewerProps } from '../../../actions/viewers';
