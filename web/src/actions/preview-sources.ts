@@ -1,7 +1,5 @@
 import { TOKEN_HEADER, type Endpoint, type QueryIn } from '@nimbus/contract';
-import { API_BASE } from '../api/client';
 import { endpointAddress } from '../api/endpoints';
-import { toQueryString } from '../api/query-string';
 import { useSessionStore } from '../stores/session';
 import { fileUrl, sharedDownloadUrl, sharedPreviewUrl } from '../api/bytes';
 import { shareTokenFor } from '../stores/share-tokens';
@@ -22,7 +20,7 @@ export function ownerSource(canDownload = true): PreviewSource {
     bytesUrl: (item) => fileUrl(item),
     downloadUrl: (item) => (canDownload ? fileUrl(item, true) : null),
     // addresses carry no token: the session's cookie signs them in
-    api: (path, query = {}) => `${API_BASE}${path}${toQueryString(query)}`,
+    api: (route, query) => endpointAddress(route.owner, query),
     headers: sessionToken,
   };
 }
@@ -44,9 +42,12 @@ export function shareSource(shareId: string, canDownload: boolean): PreviewSourc
     shareToken,
     bytesUrl: (item) => sharedPreviewUrl(shareId, item),
     downloadUrl: (item) => (canDownload ? sharedDownloadUrl(shareId, item) : null),
-    api: (path, query = {}) =>
-      // a signed-in mounter's session comes from the cookie, never the address
-      `${API_BASE}/public/s${path}${toQueryString({ ...query, ...shareCredentials() })}`,
+    // a signed-in mounter's session comes from the cookie, never the address
+    api: (route, query) =>
+      endpointAddress(route.visitor, {
+        ...(query as Record<string, unknown>),
+        ...shareCredentials(),
+      }),
     headers: credentials,
   };
 }
@@ -57,12 +58,12 @@ export function shareSource(shareId: string, canDownload: boolean): PreviewSourc
  * visitor its public twin, the share's id and token added to the query (a signed-in mounter's
  * session comes from the cookie, never the address).
  */
-export function sourceAddress<Own extends Endpoint, Visitor extends Endpoint>(
+export function sourceAddress<Owner extends Endpoint, Visitor extends Endpoint>(
   source: PreviewSource,
-  twins: { own: Own; visitor: Visitor },
-  query: QueryIn<Own>,
+  twins: { owner: Owner; visitor: Visitor },
+  query: QueryIn<Owner>,
 ): string {
-  if (source.kind === 'owner') return endpointAddress(twins.own, query);
+  if (source.kind === 'owner') return endpointAddress(twins.owner, query);
   const credentials = {
     shareId: source.shareId,
     ...(source.shareToken ? { 'share-token': source.shareToken } : {}),

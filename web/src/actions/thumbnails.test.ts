@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coverIsPage, hasThumbnail, isGalleryImage, thumbnailUrl } from './thumbnails';
+import type { ApiAddress, EndpointTwins } from './viewers';
 
 const file = (name: string, extra: Partial<{ size: number; hash: string | null }> = {}) => ({
   id: 'f1',
@@ -10,8 +11,9 @@ const file = (name: string, extra: Partial<{ size: number; hash: string | null }
   updateDate: '2026-01-01 00:00:00',
   ...extra,
 });
-const api = (path: string, query: Record<string, unknown> = {}) =>
-  `${path}?${new URLSearchParams(query as Record<string, string>).toString()}`;
+/** The owner's address of a route, its query as the page would send it. */
+const api = ((route: string | EndpointTwins, query: Record<string, unknown> = {}) =>
+  `${typeof route === 'string' ? route : route.owner.path}?${new URLSearchParams(query as Record<string, string>).toString()}`) as ApiAddress;
 
 describe('thumbnailUrl', () => {
   it('has a picture for images, videos, music, PDFs and office documents; none for folders, text or empty files', () => {

@@ -1,7 +1,6 @@
-import { imagesApi, OFFICE_SUFFIXES, RAW_PHOTO_SUFFIXES } from '@nimbus/contract';
-import type { QueryParams } from '../api/query-string';
+import { imagesApi, imagesVisitorApi, OFFICE_SUFFIXES, RAW_PHOTO_SUFFIXES } from '@nimbus/contract';
 import { suffixOf } from '../lib/file-kinds';
-import type { PreviewItem } from './viewers';
+import type { ApiAddress, PreviewItem } from './viewers';
 import { ownerSource } from './preview-sources';
 
 const set = (list: string) => new Set(list.split(' '));
@@ -47,11 +46,9 @@ export function isGalleryImage(item: Kind): boolean {
   return !item.isFolder && GALLERY_IMAGES.has(suffixOf(item));
 }
 
-/**
- * A route of the API as the page reaches it: the owner's path, which a share's page turns into
- * its visitors' public twin (`/public/s` before it, the share's credentials in the query).
- */
-export type ApiAddress = (path: string, query?: QueryParams) => string;
+/** A thumbnail and an image to view, as the owner and as a share's visitors reach them. */
+const THUMBNAIL = { owner: imagesApi.thumbnail, visitor: imagesVisitorApi.thumbnail };
+const IMAGE = { owner: imagesApi.image, visitor: imagesVisitorApi.image };
 
 /** The version in the address: a changed file is a new address, so no stale picture shows. */
 const versionOf = (item: Pick<PreviewItem, 'hash' | 'updateDate' | 'size'>) =>
@@ -67,7 +64,7 @@ export function thumbnailUrl(
   api: ApiAddress = ownerSource().api,
 ): string | null {
   if (!hasThumbnail(item) || item.size === 0) return null;
-  return api(imagesApi.thumbnail.path, { id: item.id, v: versionOf(item) });
+  return api(THUMBNAIL, { id: item.id, v: versionOf(item) });
 }
 
 /** The address of an image as the gallery shows it (HEIC, TIFF, RAW, PSD and SVG as WebP). */
@@ -75,5 +72,5 @@ export function viewableImageUrl(
   item: Pick<PreviewItem, 'id' | 'hash' | 'updateDate' | 'size'>,
   api: ApiAddress,
 ): string {
-  return api(imagesApi.image.path, { id: item.id, v: versionOf(item) });
+  return api(IMAGE, { id: item.id, v: versionOf(item) });
 }

@@ -1,6 +1,5 @@
-import type { FileItem } from '@nimbus/contract';
+import type { Endpoint, FileItem, QueryIn } from '@nimbus/contract';
 import { createContext, useContext, type ComponentType, type ReactNode } from 'react';
-import type { QueryParams } from '../api/query-string';
 import type { IframeRule } from '../lib/iframe-rules';
 
 /**
@@ -17,6 +16,20 @@ export type PreviewItem = Pick<
   userId?: string;
 };
 
+/** A GET route of the API as an owner reaches it and as a share's visitors reach it. */
+export interface EndpointTwins<Owner extends Endpoint = Endpoint> {
+  owner: Owner;
+  visitor: Endpoint;
+}
+
+/**
+ * The address of a route as the page reaches it: by its definitions (the owner's, which a share's
+ * page turns into its visitors' twin, the share's credentials in the query).
+ */
+export interface ApiAddress {
+  <Owner extends Endpoint>(route: EndpointTwins<Owner>, query: QueryIn<Owner>): string;
+}
+
 /** What every source of files answers: the addresses a viewer reads, credentials included. */
 interface SourceAddresses {
   /** The bytes of a file, inline (HTTP Range works: players seek, text previews read a head). */
@@ -25,11 +38,11 @@ interface SourceAddresses {
   downloadUrl: (item: PreviewItem) => string | null;
   /**
    * The address of a GET route of the API, with the credentials a plain link, `<img>`, `<video>`
-   * or iframe needs. Name the owner's route: `api(mediaApi.info.path, { id })`. A share visitor
-   * reaches its public twin, the same route under `/public/s` (`/api/public/s/media/info?…`).
-   * A viewer whose twins are both defined addresses them by `sourceAddress` instead.
+   * or iframe needs. Name the route by its definitions, the owner's and its visitors' twin:
+   * `api({ owner: imagesApi.thumbnail, visitor: imagesVisitorApi.thumbnail }, { id })`; a share
+   * visitor reaches the twin (`/api/public/s/view/thumbnail?id=…&shareId=…&share-token=…`).
    */
-  api: (path: string, query?: QueryParams) => string;
+  api: ApiAddress;
   /** The headers of a `fetch()` made for this source (session token, share id and token). */
   headers: () => Record<string, string>;
 }

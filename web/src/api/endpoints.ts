@@ -94,7 +94,7 @@ export function callEndpointForm<E extends Endpoint>(
   onProgress: (percent: number) => void,
 ): Promise<AnswerOf<E>> {
   if (!definition.multipart) throw new Error(`${definition.path} takes no form`);
-  return postForm<AnswerOf<E>>(definition.path, form, onProgress);
+  return postForm<AnswerOf<E>>(pathOf(definition, undefined), form, onProgress);
 }
 
 /**

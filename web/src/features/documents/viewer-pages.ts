@@ -19,7 +19,7 @@ export function documentPageAddress(item: PreviewItem, source: PreviewSource): s
   if (isOfficeDocument(item)) {
     const pdf = sourceAddress(
       source,
-      { own: officeApi.pdf, visitor: shareVisitorApi.previewOffice },
+      { owner: officeApi.pdf, visitor: shareVisitorApi.previewOffice },
       { id: item.id },
     );
     return `${PDF_VIEWER_PAGE}?file=${encodeURIComponent(absolute(pdf))}`;

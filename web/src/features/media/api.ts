@@ -9,6 +9,10 @@ export const isVideo = (item: PreviewItem) =>
 export const isAudio = (item: PreviewItem) =>
   !item.isFolder && (item.type === 'audio' || iconKindOf(item) === 'audio');
 
+/** A file's media info and cover, as the owner and as a share's visitors reach them. */
+const INFO = { owner: mediaApi.info, visitor: mediaVisitorApi.info };
+const COVER = { owner: mediaApi.cover, visitor: mediaVisitorApi.cover };
+
 export const mediaKeys = {
   info: (source: PreviewSource, item: PreviewItem) =>
     ['media', 'info', source.kind, source.kind === 'share' ? source.shareId : '', item.id] as const,
@@ -20,7 +24,7 @@ export async function fetchMediaInfo(
   item: PreviewItem,
   signal?: AbortSignal,
 ): Promise<MediaInfo> {
-  const response = await fetch(source.api(mediaApi.info.path, { id: item.id, fileId: item.id }), {
+  const response = await fetch(source.api(INFO, { id: item.id }), {
     headers: source.headers(),
     credentials: 'same-origin',
     signal,
@@ -35,7 +39,7 @@ export async function fetchMediaInfo(
 
 /** The cover of an audio or video file, as an `<img>` address. */
 export const coverUrl = (source: PreviewSource, item: Pick<PreviewItem, 'id'>) =>
-  source.api(mediaApi.cover.path, { id: item.id, fileId: item.id });
+  source.api(COVER, { id: item.id });
 
 /** The HLS playlist of a transcoded video; its parts resolve beside it. */
 export function hlsUrl(source: PreviewSource, info: MediaInfo): string {

@@ -18,7 +18,7 @@ const source = (kind: 'owner' | 'share', shareId = ''): PreviewSource => {
   const addresses = {
     bytesUrl: (item: PreviewItem) => `/bytes/${item.id}`,
     downloadUrl: () => null,
-    api: (p: string) => p,
+    api: () => '',
     headers: () => ({}),
   };
   return kind === 'owner'

@@ -13,7 +13,7 @@ import type { PreviewItem, PreviewSource } from '../../actions/viewers';
 /** A JSON answer of the API for this source: the owner's endpoint or its public twin. */
 export async function fetchFromSource<Own extends Endpoint, Visitor extends Endpoint>(
   source: PreviewSource,
-  twins: { own: Own; visitor: Visitor },
+  twins: { owner: Own; visitor: Visitor },
   query: QueryIn<Own>,
   signal?: AbortSignal,
 ): Promise<AnswerOf<Own>> {
@@ -48,7 +48,7 @@ export const previewKeys = {
 export const fetchArchive = (source: PreviewSource, item: PreviewItem, signal?: AbortSignal) =>
   fetchFromSource(
     source,
-    { own: previewApi.archive, visitor: shareVisitorApi.previewArchive },
+    { owner: previewApi.archive, visitor: shareVisitorApi.previewArchive },
     { id: item.id },
     signal,
   );

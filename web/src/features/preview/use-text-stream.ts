@@ -22,7 +22,10 @@ export interface TextStream {
 }
 
 /** A file's whole text, the owner's or a share visitor's. */
-const textStreamTwins = { own: previewApi.textStream, visitor: shareVisitorApi.previewTextStream };
+const textStreamTwins = {
+  owner: previewApi.textStream,
+  visitor: shareVisitorApi.previewTextStream,
+};
 
 const START: TextStream = {
   lines: [],

@@ -10,8 +10,8 @@ import {
   shareVisitorApi,
   uploadApi,
 } from '@nimbus/contract';
-import { API_BASE, ApiError, errorText, TRANSPORT_ERROR_CODE, xhrEnvelope } from '../../api/client';
-import { callEndpointEnvelope } from '../../api/endpoints';
+import { ApiError, errorText, TRANSPORT_ERROR_CODE, xhrEnvelope } from '../../api/client';
+import { callEndpointEnvelope, endpointAddress } from '../../api/endpoints';
 import { useAppStore } from '../../stores/app';
 import { useSessionStore } from '../../stores/session';
 
@@ -215,7 +215,7 @@ export function sendChunk(
     const onAbort = () => xhr.abort();
     signal.addEventListener('abort', onAbort, { once: true });
 
-    xhr.open('POST', `${API_BASE}${routes.chunk.path}`);
+    xhr.open('POST', endpointAddress(routes.chunk));
     setHeaders(xhr);
     xhr.upload.onprogress = (event) => {
       armStall();

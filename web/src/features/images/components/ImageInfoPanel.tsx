@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { imagesApi, type Envelope, type ImageFacts } from '@nimbus/contract';
+import { imagesApi, imagesVisitorApi, type Envelope, type ImageFacts } from '@nimbus/contract';
 import { Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../../../lib/format';
@@ -10,10 +10,16 @@ async function fetchFacts(
   item: Pick<PreviewItem, 'id'>,
   signal: AbortSignal,
 ): Promise<ImageFacts | null> {
-  const res = await fetch(source.api(imagesApi.imageInfo.path, { id: item.id }), {
-    headers: source.headers(),
-    signal,
-  });
+  const res = await fetch(
+    source.api(
+      { owner: imagesApi.imageInfo, visitor: imagesVisitorApi.imageInfo },
+      { id: item.id },
+    ),
+    {
+      headers: source.headers(),
+      signal,
+    },
+  );
   const body = (await res.json()) as Envelope<ImageFacts | null>;
   if (body.code !== 0) throw new Error(body.message);
   return body.data ?? null;
