@@ -3,6 +3,8 @@ import {
   addUserBody,
   DEFAULT_QUOTA_GB,
   formatDateTime,
+  formatLimit,
+  LOGO_MAX_BYTES,
   parseDateTime,
   SHOW_NAME_MAX_LENGTH,
   updateUserBody,
@@ -33,5 +35,14 @@ describe('the limits of a user', () => {
     expect(addUserBody.safeParse({ ...base, showName: `${name}n` }).success).toBe(false);
     expect(updateUserBody.safeParse({ id: 'u1', showName: `${name}n` }).success).toBe(false);
     expect(addUserBody.safeParse({ ...base, quota: DEFAULT_QUOTA_GB }).success).toBe(true);
+  });
+});
+
+describe('a limit in words', () => {
+  it('names the largest unit the limit fills whole', () => {
+    expect(formatLimit(LOGO_MAX_BYTES)).toBe('128 KB');
+    expect(formatLimit(5 * 1024 ** 2)).toBe('5 MB');
+    expect(formatLimit(1536)).toBe('1536 bytes');
+    expect(formatLimit(2 * 1024 ** 4)).toBe('2048 GB');
   });
 });

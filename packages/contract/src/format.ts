@@ -15,6 +15,22 @@ export function formatSize(bytes: number): string {
   return `${text}${SIZE_UNITS[unit]}`;
 }
 
+const LIMIT_UNITS = ['bytes', 'KB', 'MB', 'GB'] as const;
+
+/**
+ * A limit as people read it in a rule ("at most 128 KB"): in the largest unit (base 1024) that
+ * it fills whole, so the words and the check say the same number.
+ */
+export function formatLimit(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && value % 1024 === 0 && unit < LIMIT_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value} ${LIMIT_UNITS[unit]}`;
+}
+
 /** Quota percentage: used bytes over quota GB, capped at 100 (spec §4). */
 export function quotaPercent(usedBytes: number, quotaGb: number): number {
   if (quotaGb <= 0) return usedBytes > 0 ? 100 : 0;

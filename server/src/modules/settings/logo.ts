@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { LOGO_MAX_BYTES, LOGO_SUFFIXES, logoProblem } from '@nimbus/contract';
+import { formatLimit, LOGO_MAX_BYTES, LOGO_SUFFIXES, logoProblem } from '@nimbus/contract';
 import { badParameter } from '../../lib/errors.ts';
 
 /** The logo is kept at this size at most: the title bar and the favicon show it small. */
@@ -19,7 +19,7 @@ export async function logoDataUrl(bytes: Buffer, filename: string): Promise<stri
   if (problem === 'format') throw badParameter(`file: the logo must be an ${LOGO_KINDS} image`);
   if (problem === 'empty') throw badParameter('file: the logo is empty');
   if (problem === 'size')
-    throw badParameter(`file: the logo must be ${LOGO_MAX_BYTES / 1024} KB at most`);
+    throw badParameter(`file: the logo must be ${formatLimit(LOGO_MAX_BYTES)} at most`);
   let png: Buffer;
   try {
     const image = sharp(bytes, { density: 300, limitInputPixels: 4096 * 4096 });

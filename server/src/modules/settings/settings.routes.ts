@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { LOGO_MAX_BYTES, settingsApi } from '@nimbus/contract';
+import { formatLimit, LOGO_MAX_BYTES, settingsApi } from '@nimbus/contract';
 import { badParameter } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { serve } from '../../lib/serve.ts';
@@ -32,7 +32,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     const part = await request.file({ limits: { fileSize: LOGO_MAX_BYTES + 1, files: 1 } });
     if (!part || part.fieldname !== 'file') throw badParameter('file: required, the logo image');
     const bytes = await part.toBuffer().catch(() => {
-      throw badParameter('file: the logo must be 128 KB at most');
+      throw badParameter(`file: the logo must be ${formatLimit(LOGO_MAX_BYTES)} at most`);
     });
     return ok(await settings.setLogo(actor, bytes, part.filename), { message: 'Saved' });
   });

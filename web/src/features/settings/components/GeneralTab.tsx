@@ -9,8 +9,10 @@ import {
   DRIVE_NAME_MAX_LENGTH,
   DRIVE_NAME_PATTERN,
   FOOTER_TEXT_MAX,
+  formatLimit,
   logoProblem,
   LOGO_ACCEPT,
+  LOGO_MAX_BYTES,
   PRODUCT_VERSION,
   VERSIONS_PER_FILE_MAX,
   type WebsiteSettingBody,
@@ -40,6 +42,9 @@ const LOGO_PROBLEM_KEYS = {
   empty: 'general.logoEmpty',
   size: 'general.logoSize',
 } as const;
+
+/** The logo's limit in words, as the rule's texts name it. */
+const LOGO_LIMIT = { size: formatLimit(LOGO_MAX_BYTES) };
 
 function BrandingCard() {
   const { t } = useTranslation('settings');
@@ -74,7 +79,7 @@ function BrandingCard() {
         >
           <Input maxLength={DRIVE_NAME_MAX_LENGTH} data-testid="drive-name-input" />
         </Form.Item>
-        <Form.Item label={t('general.logo')} extra={t('general.logoHint')}>
+        <Form.Item label={t('general.logo')} extra={t('general.logoHint', LOGO_LIMIT)}>
           <Space size={16} align="center">
             <img
               src={logo}
@@ -89,7 +94,7 @@ function BrandingCard() {
               beforeUpload={(file) => {
                 const problem = logoProblem(file);
                 if (problem) {
-                  void message.error(t(LOGO_PROBLEM_KEYS[problem]));
+                  void message.error(t(LOGO_PROBLEM_KEYS[problem], LOGO_LIMIT));
                   return Upload.LIST_IGNORE;
                 }
                 uploadLogo.mutate(file, {
