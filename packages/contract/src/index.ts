@@ -8,6 +8,7 @@ export * from './tasks.ts';
 export * from './check.ts';
 export * from './format.ts';
 export * from './file-kinds.ts';
+export * from './image-kinds.ts';
 export * from './share.ts';
 export * from './share-visitors.ts';
 export * from './upload.ts';

@@ -1,3 +1,9 @@
+import {
+  FILE_KIND_TABLE,
+  GALLERY_IMAGE_SUFFIXES,
+  OFFICE_SUFFIXES,
+  THUMBNAIL_SUFFIXES,
+} from '@nimbus/contract';
 import { describe, expect, it } from 'vitest';
 import { coverIsPage, hasThumbnail, isGalleryImage, thumbnailUrl } from './thumbnails';
 import type { ApiAddress, EndpointTwins } from './viewers';
@@ -64,5 +70,30 @@ describe('thumbnailUrl', () => {
     for (const name of ['a.dng', 'b.CR2', 'c.nef', 'd.arw', 'e.raf', 'f.orf', 'g.rw2', 'h.psd'])
       expect(hasThumbnail(file(name)), name).toBe(true);
     expect(thumbnailUrl(file('poster.psd'), api)).toMatch(/^\/view\/thumbnail\?id=f1&/);
+  });
+});
+
+describe("the web app's image kinds", () => {
+  const known = new Set([
+    ...FILE_KIND_TABLE.flatMap((row) => row.suffixes),
+    ...THUMBNAIL_SUFFIXES,
+    ...GALLERY_IMAGE_SUFFIXES,
+  ]);
+
+  it("are the contract's table: a tile has a picture exactly for the suffixes it names", () => {
+    const drawn = new Set(THUMBNAIL_SUFFIXES);
+    for (const suffix of known)
+      expect(hasThumbnail(file(`x.${suffix}`)), suffix).toBe(drawn.has(suffix));
+  });
+
+  it('open the gallery exactly for the images the table names', () => {
+    const gallery = new Set(GALLERY_IMAGE_SUFFIXES);
+    for (const suffix of known)
+      expect(isGalleryImage(file(`x.${suffix}`)), suffix).toBe(gallery.has(suffix));
+  });
+
+  it('draw the pages of PDFs and every office document', () => {
+    for (const suffix of ['pdf', ...OFFICE_SUFFIXES])
+      expect(coverIsPage(file(`x.${suffix}`)), suffix).toBe(true);
   });
 });

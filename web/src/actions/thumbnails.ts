@@ -1,44 +1,29 @@
-import { imagesApi, imagesVisitorApi, OFFICE_SUFFIXES, RAW_PHOTO_SUFFIXES } from '@nimbus/contract';
+import {
+  COVER_SUFFIXES,
+  GALLERY_IMAGE_SUFFIXES,
+  imagesApi,
+  imagesVisitorApi,
+  THUMBNAIL_SUFFIXES,
+} from '@nimbus/contract';
 import { suffixOf } from '../lib/file-kinds';
 import type { ApiAddress, PreviewItem } from './viewers';
 import { ownerSource } from './preview-sources';
 
-const set = (list: string) => new Set(list.split(' '));
-
-/** Camera RAW photos and Photoshop documents: the server develops them into WebP. */
-const DEVELOPED = [...RAW_PHOTO_SUFFIXES, 'psd'].join(' ');
-/** Images the server draws thumbnails of (HEIC, TIFF, RAW and PSD converted, SVG rasterised). */
-const THUMBNAIL_IMAGES = set(
-  `jpg jpeg jfif png apng gif webp avif tif tiff heic heif svg ${DEVELOPED}`,
-);
-/** Images the gallery shows: the browser's own kinds, and those the server converts to WebP. */
-const GALLERY_IMAGES = set(
-  `jpg jpeg jfif png apng gif webp avif bmp ico tif tiff heic heif svg ${DEVELOPED}`,
-);
-/**
- * Files whose cover stands for them in the grid: a video's frame, an album's picture, the first
- * page of a PDF or of an office document.
- */
-const COVERED = new Set<string>([
-  ...set('mp4 mkv webm mov avi wmv flv m4v mpg mpeg 3gp'),
-  ...set('mp3 flac m4a aac ogg oga opus wav wma ape'),
-  'pdf',
-  ...OFFICE_SUFFIXES,
-]);
+// the contract's table of image kinds: what the server draws, converts and covers
+const THUMBNAILS = new Set(THUMBNAIL_SUFFIXES);
+const GALLERY_IMAGES = new Set(GALLERY_IMAGE_SUFFIXES);
+const PAGES = new Set<string>(COVER_SUFFIXES.page);
 
 type Kind = Pick<PreviewItem, 'name' | 'suffix' | 'isFolder'>;
 
 /** Whether the server has (or makes) a picture for this item's tile. */
 export function hasThumbnail(item: Kind): boolean {
-  if (item.isFolder) return false;
-  const s = suffixOf(item);
-  return THUMBNAIL_IMAGES.has(s) || COVERED.has(s);
+  return !item.isFolder && THUMBNAILS.has(suffixOf(item));
 }
 
 /** Whether the item's picture is a page (a PDF's or an office document's first one). */
 export function coverIsPage(item: Kind): boolean {
-  const s = suffixOf(item);
-  return !item.isFolder && (s === 'pdf' || (OFFICE_SUFFIXES as readonly string[]).includes(s));
+  return !item.isFolder && PAGES.has(suffixOf(item));
 }
 
 /** Whether the gallery viewer opens this item. */

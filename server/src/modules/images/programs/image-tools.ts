@@ -2,42 +2,38 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import exifReader from 'exif-reader';
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
-import type { ExifFacts, ImageFacts } from '@nimbus/contract';
+import {
+  CONVERTED_IMAGE_SUFFIXES,
+  IMAGE_SUFFIXES_BY_DECODER,
+  type ExifFacts,
+  type ImageFacts,
+} from '@nimbus/contract';
 import { findProgram, runProgram } from '../../search/content/tools.ts';
-import { RAW_SUFFIXES, canDecodeRaw, developRaw, identifyRaw } from './camera-raw.ts';
+import { canDecodeRaw, developRaw, identifyRaw } from './camera-raw.ts';
 import { canDecodePsd, compositeOfPsd, readPsdHeader } from './psd-image.ts';
 
 // libvips keeps no cache of decoded images between requests: a thumbnail is made once and then
 // served from the thumbnail cache, so the memory is better left free
 sharp.cache(false);
 
+// what each decoder reads, and what is converted for viewing: the contract's table of image kinds
+const BY_DECODER = IMAGE_SUFFIXES_BY_DECODER;
 /** Photos libvips reads as they are (the prebuilt libvips has no HEVC decoder: HEIC goes apart). */
-const NATIVE = new Set([
-  'jpg',
-  'jpeg',
-  'jfif',
-  'png',
-  'apng',
-  'gif',
-  'webp',
-  'avif',
-  'tif',
-  'tiff',
-]);
+const NATIVE = new Set(BY_DECODER.native);
 /** HEIF photos as phones take them (HEVC inside), decoded by libheif's `heif-convert`. */
-const HEIF = new Set(['heic', 'heif']);
+const HEIF = new Set(BY_DECODER.heif);
 /** Camera RAW photos, developed by `dcraw`. */
-const RAW = new Set(RAW_SUFFIXES);
+const RAW = new Set(BY_DECODER.raw);
 /** Photoshop documents: their composite picture, decoded by ffmpeg. */
-const PSD = new Set(['psd']);
+const PSD = new Set(BY_DECODER.psd);
 /** Drawings: rasterised from memory, so a reference to another file is never followed. */
-const VECTOR = new Set(['svg']);
+const VECTOR = new Set(BY_DECODER.vector);
 /** The most an SVG may weigh to be rasterised. */
 const MAX_SVG_BYTES = 8 * 1024 * 1024;
 /** The most pixels an image may have to be decoded at all (a decompression bomb stops here). */
 const MAX_PIXELS = 200_000_000;
 /** Images the browser cannot show (or shows badly) and that are converted to WebP for viewing. */
-const CONVERTED = new Set(['tif', 'tiff', 'heic', 'heif', 'svg', ...RAW, ...PSD]);
+const CONVERTED = new Set(CONVERTED_IMAGE_SUFFIXES);
 /** The longer side of an image converted for viewing. */
 const VIEW_MAX_SIDE = 8192;
 /** The longer side of a RAW photo or a Photoshop document viewed (their decoding is costly). */
