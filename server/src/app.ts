@@ -122,6 +122,13 @@ export interface BuildOptions {
   beforeMigrations?: () => Promise<void>;
 }
 
+/**
+ * The longest path parameter the router passes on: as long as the whole request head Node takes
+ * (16 KiB), so no parameter is cut by the router (an unknown address, 404) and each route's
+ * schema answers one past its own limit with 422 naming the field.
+ */
+const MAX_PARAM_LENGTH = 16 * 1024;
+
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
@@ -130,7 +137,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 10 * 1024 * 1024,
-    routerOptions: { maxParamLength: 1000, querystringParser: parseQueryString },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQueryString },
     ...(options.early ? { serverFactory: options.early.serverFactory } : {}),
   }).withTypeProvider<ZodTypeProvider>();
   // an empty optional value of a query string is one not given (`sortProp=&sortOrder=`)
