@@ -28,25 +28,30 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-office-'));
 let docx: Buffer;
 let editedDocx: Buffer;
 
-/** A Word document made by LibreOffice from a little HTML. */
+/**
+ * A Word document: the three parts a WordprocessingML package needs, zipped as Word does (the
+ * conversions under test are LibreOffice's; making the fixture needs no office program).
+ */
 function wordDocument(name: string, text: string): Buffer {
-  const html = path.join(work, `${name}.html`);
-  fs.writeFileSync(html, `<html><body><h1>${text}</h1><p>Second paragraph.</p></body></html>`);
-  execFileSync(
-    'soffice',
-    [
-      `-env:UserInstallation=file://${work}/profile`,
-      '--headless',
-      '--norestore',
-      '--convert-to',
-      'docx:MS Word 2007 XML',
-      '--outdir',
-      work,
-      html,
-    ],
-    { stdio: 'ignore', env: { ...process.env, HOME: work } },
-  );
-  return fs.readFileSync(path.join(work, `${name}.docx`));
+  const folder = fs.mkdtempSync(path.join(work, `${name}-`));
+  const parts: Record<string, string> = {
+    '[Content_Types].xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    '_rels/.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+    'word/document.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:rPr><w:b/><w:sz w:val="48"/></w:rPr><w:t>${text}</w:t></w:r></w:p><w:p><w:r><w:t>Second paragraph.</w:t></w:r></w:p><w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr></w:body></w:document>`,
+  };
+  for (const [part, xml] of Object.entries(parts)) {
+    fs.mkdirSync(path.dirname(path.join(folder, part)), { recursive: true });
+    fs.writeFileSync(path.join(folder, part), xml);
+  }
+  const docx = path.join(work, `${name}.docx`);
+  execFileSync('7zz', ['a', '-tzip', '-mx=1', docx, ...Object.keys(parts)], {
+    cwd: folder,
+    stdio: 'ignore',
+  });
+  return fs.readFileSync(docx);
 }
 
 /** The text of a PDF, read by poppler. */
