@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // tests beside the server's sources are pure (no database): they run once, with the unit tests;
@@ -7,6 +9,11 @@ const serverTests = ['server/test/**/*.test.ts'];
 // the tests' own tooling, which needs no database: once, with the unit tests
 const toolingTests = ['server/test/leash.test.ts'];
 const notTooling = [...configDefaults.exclude, ...toolingTests];
+
+// fixtures a program makes slowly (a video, a rendered page), made once for the whole run and
+// read back by the same test file on the other database (server/test/run-fixtures.ts)
+const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-run-fixtures-'));
+process.once('exit', () => fs.rmSync(fixtures, { recursive: true, force: true }));
 
 export default defineConfig({
   test: {
@@ -34,7 +41,7 @@ export default defineConfig({
           name: 'server-sqlite',
           include: serverTests,
           exclude: notTooling,
-          env: { NIMBUS_TEST_DIALECT: 'sqlite' },
+          env: { NIMBUS_TEST_DIALECT: 'sqlite', NIMBUS_TEST_FIXTURES: fixtures },
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -44,7 +51,7 @@ export default defineConfig({
           name: 'server-postgres',
           include: serverTests,
           exclude: notTooling,
-          env: { NIMBUS_TEST_DIALECT: 'postgres' },
+          env: { NIMBUS_TEST_DIALECT: 'postgres', NIMBUS_TEST_FIXTURES: fixtures },
           globalSetup: ['server/test/pg-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { zipToBuffer } from '../src/lib/zip.ts';
 import { findProgram } from '../src/modules/search/content/tools.ts';
+import { oncePerRun } from './run-fixtures.ts';
 
 /** Documents of every kind the index reads, built here so each test knows their text. */
 
@@ -184,6 +186,12 @@ function flatTextDocument(lines: string[]): string {
  * it a PNG picture of the page and a scanned PDF of that picture.
  */
 export function renderText(lines: string[]): { pdf: Buffer; png: Buffer; scannedPdf: Buffer } {
+  // LibreOffice takes seconds to start: the same lines are rendered once per test run
+  const key = createHash('sha256').update(JSON.stringify(lines)).digest('hex').slice(0, 16);
+  return oncePerRun(`rendered-text-${key}`, () => renderTextNow(lines));
+}
+
+function renderTextNow(lines: string[]): { pdf: Buffer; png: Buffer; scannedPdf: Buffer } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-render-'));
   try {
     const source = path.join(dir, 'text.fodt');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaInfo, TranscodeConfigView, TranscodeStatusView } from '@nimbus/contract';
 import { ADMIN, call, login, makeUser, putFile, useAdminApp } from '../harness.ts';
 import { makeFolder, makeShare, raw } from '../share-fixtures.ts';
+import { oncePerRun } from '../run-fixtures.ts';
 import { hasProgram, requireTool, skipWithout } from '../tools.ts';
 
 // Audio and video: music tags and covers read from the bytes, ffprobe and a cover frame, HLS
@@ -27,10 +28,8 @@ function ffmpeg(args: string[]): void {
   });
 }
 
-beforeAll(() => {
-  if (skipWithout(canMedia)) return;
-  requireTool('ffmpeg and ffprobe', canMedia);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-media-'));
+/** The song, the clip and the long clip, made by ffmpeg in `dir`. */
+function makeMedia(): Record<'song' | 'video' | 'longVideo', Buffer> {
   const cover = path.join(dir, 'cover.png');
   ffmpeg(['-f', 'lavfi', '-i', 'color=c=orange:s=64x64', '-frames:v', '1', cover]);
   const mp3 = path.join(dir, 'song.mp3');
@@ -41,7 +40,6 @@ beforeAll(() => {
     ...['-metadata', 'title=晴天 Sunny', '-metadata', 'artist=Nimbus Band'],
     ...['-metadata', 'album=Test Album', mp3],
   ]);
-  song = fs.readFileSync(mp3);
   const mp4 = path.join(dir, 'clip.mp4');
   ffmpeg([
     ...['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=6'],
@@ -49,7 +47,6 @@ beforeAll(() => {
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
     ...['-shortest', mp4],
   ]);
-  video = fs.readFileSync(mp4);
   const long = path.join(dir, 'long.mp4');
   ffmpeg([
     ...['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=20'],
@@ -57,7 +54,19 @@ beforeAll(() => {
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
     ...['-shortest', '-movflags', '+faststart', long],
   ]);
-  longVideo = fs.readFileSync(long);
+  return {
+    song: fs.readFileSync(mp3),
+    video: fs.readFileSync(mp4),
+    longVideo: fs.readFileSync(long),
+  };
+}
+
+beforeAll(() => {
+  if (skipWithout(canMedia)) return;
+  requireTool('ffmpeg and ffprobe', canMedia);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-media-'));
+  // the same bytes for the file's run on either database: made once per test run
+  ({ song, video, longVideo } = oncePerRun('media-test-clips-v1', makeMedia));
   const mdat = longVideo.indexOf('mdat');
   if (mdat < 0) throw new Error('no media data in the long clip');
   brokenVideo = longVideo.subarray(0, mdat + 4);
