@@ -14,6 +14,7 @@ import {
 import {
   ErrorCode,
   PRODUCT_VERSION,
+  healthApi,
   describeIssues,
   httpStatusOf,
   type ErrorCodeValue,
@@ -187,7 +188,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       );
     services.events.start({ log: app.log.child({ module: 'events' }) });
     services.locks.start({ log: app.log.child({ module: 'locks' }) });
-    services.jobs.start({ log: app.log.child({ module: 'jobs' }) });
+    // a web node only queues jobs: the worker nodes sharing its database run them
+    if (config.role !== 'web') services.jobs.start({ log: app.log.child({ module: 'jobs' }) });
     services.cache.start({ log: app.log.child({ module: 'cache' }) });
     // keyed by its kind: a job of the kind already waiting (another node's, or this one's last
     // round still running) stands for this one
@@ -263,6 +265,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     return reply.status(500).send({ code: ErrorCode.ERROR, message: 'Internal server error' });
   });
 
+  if (config.role === 'worker') answerOnlyProbes(app);
   addSecurityHeaders(app);
   if (config.legacyStatus) installLegacyStatus(app);
   // every request Fastify routes is counted (WebDAV leaves before routing: not counted)
@@ -385,6 +388,25 @@ export function onlyOfficePageCsp(documentServer: string | null): string {
 
 const isViewerPage = (url: string) =>
   url.startsWith('/pdf.js/web/') || url.startsWith('/resource/epubjs/');
+
+/** What a worker node still answers: whether it lives, whether it is ready, its metrics. */
+const PROBES = new Set([`/api${healthApi.health.path}`, `/api${healthApi.ready.path}`, '/metrics']);
+
+/**
+ * A worker node (`NIMBUS_ROLE=worker`) runs background jobs and serves no one: every request but
+ * the probes of whoever runs it is refused, WebDAV and the web app included, so a load balancer
+ * that reaches it by mistake moves on to a web node.
+ */
+function answerOnlyProbes(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (PROBES.has(request.url.split('?')[0]!)) return;
+    return reply.status(503).send({
+      code: ErrorCode.OFFLINE,
+      message:
+        'This node runs background jobs only (NIMBUS_ROLE=worker): send requests to a web node',
+    });
+  });
+}
 
 /**
  * Security headers on every response. API answers (stored bytes among them) run nothing and

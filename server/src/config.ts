@@ -13,6 +13,8 @@ const envSchema = z.object({
   NIMBUS_REDIS_URL: z
     .union([z.literal(''), z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' })])
     .optional(),
+  // all: serve the API and run background jobs; web: only the API; worker: only the jobs
+  NIMBUS_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   NIMBUS_WEB_DIR: z.string().optional(),
   NIMBUS_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -51,6 +53,9 @@ const envSchema = z.object({
 /** The names of the environment variables Nimbus reads (README's table names each). */
 export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
+/** What a node does: everything, only the API (web), or only the background jobs (worker). */
+export type NodeRole = 'all' | 'web' | 'worker';
+
 export interface Config {
   port: number;
   host: string;
@@ -58,6 +63,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Redis that carries live events between nodes; undefined: events stay in this process. */
   redisUrl: string | undefined;
+  /** `web` nodes run no background jobs; `worker` nodes answer only health and readiness. */
+  role: NodeRole;
   webDir: string;
   logLevel: string;
   sessionTtlMs: number;
@@ -95,12 +102,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  // nodes with different roles are several processes: they must share one PostgreSQL (SQLite's
+  // job queue takes any running job for one cut short by a crash) and one Redis (the locks that
+  // order a user's changes, the live events of jobs run elsewhere)
+  if (e.NIMBUS_ROLE !== 'all' && (!e.NIMBUS_DATABASE_URL || !e.NIMBUS_REDIS_URL))
+    throw new Error(
+      `invalid configuration: NIMBUS_ROLE: ${e.NIMBUS_ROLE} needs NIMBUS_DATABASE_URL (PostgreSQL) and NIMBUS_REDIS_URL, shared by every node`,
+    );
   return {
     port: e.NIMBUS_PORT,
     host: e.NIMBUS_HOST,
     dataDir: path.resolve(e.NIMBUS_DATA_DIR),
     databaseUrl: e.NIMBUS_DATABASE_URL || undefined,
     redisUrl: e.NIMBUS_REDIS_URL || undefined,
+    role: e.NIMBUS_ROLE,
     webDir: path.resolve(e.NIMBUS_WEB_DIR ?? path.join(repoRoot, 'web', 'dist')),
     logLevel: e.NIMBUS_LOG_LEVEL,
     sessionTtlMs: e.NIMBUS_SESSION_HOURS * 3600_000,
