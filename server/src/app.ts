@@ -164,6 +164,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   options.early?.setPhase('migrating');
   await options.beforeMigrations?.();
   await migrateToLatest(database.db);
+  // announced before anything is recovered: the other nodes leave this one's work alone
+  await database.presence.start();
   options.early?.setPhase('starting');
   const services = createServices(database, config);
   await services.menus.ensureSeeded();
@@ -209,14 +211,34 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     cleanUp();
     cleanupTimer = setInterval(cleanUp, 6 * 3600_000);
     cleanupTimer.unref();
+    // several nodes may share PostgreSQL: what one that died left half done is undone by the
+    // others, without waiting for its restart (SQLite has one process: its start does it)
+    if (database.dialect === 'postgres') {
+      let undoing = false;
+      recoverTimer = setInterval(() => {
+        if (undoing) return;
+        undoing = true;
+        services.files
+          .recoverGone()
+          .then((undone) => {
+            if (undone > 0)
+              app.log.warn({ undone }, 'rolled back file operations of a node that is gone');
+          })
+          .catch((err: unknown) => app.log.warn({ err }, 'could not roll back a gone node’s work'))
+          .finally(() => (undoing = false));
+      }, RECOVER_GONE_EVERY_MS);
+      recoverTimer.unref();
+    }
     // with an update feed configured: whether a newer Nimbus exists, now and once a day
     services.updates.start({ log: app.log.child({ module: 'updates' }) });
     // the search index mends itself in the background (it follows the tree from the start)
     await services.searchIndex.start({ log: app.log.child({ module: 'search' }) });
   });
   let cleanupTimer: NodeJS.Timeout | undefined;
+  let recoverTimer: NodeJS.Timeout | undefined;
   app.addHook('onClose', async () => {
     clearInterval(cleanupTimer);
+    clearInterval(recoverTimer);
     await services.updates.stop();
     await services.searchIndex.stop();
     await services.jobs.stop();
@@ -388,6 +410,9 @@ export function onlyOfficePageCsp(documentServer: string | null): string {
 
 const isViewerPage = (url: string) =>
   url.startsWith('/pdf.js/web/') || url.startsWith('/resource/epubjs/');
+
+/** How often a node looks for the half-done work of nodes that are gone (PostgreSQL). */
+const RECOVER_GONE_EVERY_MS = 10_000;
 
 /** What a worker node still answers: whether it lives, whether it is ready, its metrics. */
 const PROBES = new Set([`/api${healthApi.health.path}`, `/api${healthApi.ready.path}`, '/metrics']);

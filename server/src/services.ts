@@ -105,6 +105,7 @@ export function createServices(database: DbHandle, config: Config) {
     (userId, url, body, fileId) =>
       events.publish(userId, { url: url as EventType, body, ...(fileId ? { fileId } : {}) }),
     locks,
+    database.presence,
   );
   // the files module's repos, handed to the modules that read or write its tables where no
   // rule of the files service applies (ARCHITECTURE "Tables and who owns them")

@@ -20,6 +20,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { Gate } from '../lib/gate.ts';
+import { PostgresPresence, SoleProcess, type Presence } from './presence.ts';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 
@@ -30,6 +31,8 @@ export interface DbHandle {
   db: Db;
   dialect: Dialect;
   close(): Promise<void>;
+  /** Which nodes sharing the database are alive (presence.ts). */
+  presence: Presence;
   /** PostgreSQL: the connection pool's connections now (SQLite has one connection, no pool). */
   pool?: () => { total: number; idle: number; waiting: number };
 }
@@ -40,6 +43,7 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 /** Where the database's background upkeep reports what it could not do. */
 export interface DbLog {
   warn(details: object, message: string): void;
+  error(details: object, message: string): void;
 }
 
 /** The SQLite database's file in the data folder. */
@@ -58,10 +62,15 @@ export function openDatabase(options: {
       dialect: new PostgresDialect({ pool }),
       plugins: [new CamelCasePlugin()],
     });
+    const presence = new PostgresPresence(options.databaseUrl, db, options.log);
     return {
       db,
       dialect: 'postgres',
-      close: () => db.destroy(),
+      presence,
+      close: async () => {
+        await presence.close();
+        await db.destroy();
+      },
       pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }
@@ -109,6 +118,7 @@ export function openDatabase(options: {
   return {
     db,
     dialect: 'sqlite',
+    presence: new SoleProcess(),
     close: async () => {
       clearInterval(timer);
       await analyses.run('analyze', async () => undefined);

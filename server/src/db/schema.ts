@@ -150,6 +150,8 @@ export interface FileOpTable {
   createdAt: number;
   /** Space the operation holds until it commits (counted against the quota). */
   bytes: Generated<number>;
+  /** The node doing it (`db/presence.ts`); null: recorded before nodes were named. */
+  node: string | null;
 }
 
 export interface JobTable {
@@ -206,6 +208,8 @@ export interface UploadChunkTable {
   number: number;
   /** 0 while a request writes the chunk (it holds the claim), 1 once its bytes are written. */
   done: Generated<number>;
+  /** The node whose request holds the claim; null: claimed before nodes were named. */
+  node: string | null;
 }
 
 export interface ShareTable {

@@ -1,72 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
-import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/events/bus.ts';
 import { RedisEventBus } from '../../src/events/redis-bus.ts';
 import { loadConfig } from '../../src/config.ts';
 import { call, makeTestApp, makeUser, setupAdmin, type TestApp } from '../harness.ts';
 import { haveRedis, startRedis, stopRedis } from '../redis-server.ts';
+import { openStream, until, type Stream } from '../event-stream.ts';
 
 // Two nodes share one database, one data folder and one Redis: what a user does through node A
 // reaches their event streams on node B.
-
-/** A real HTTP client on a node's event stream: the data messages, parsed. */
-interface Stream {
-  events: LiveEvent[];
-  close(): void;
-}
-
-function openStream(base: string, token: string): Promise<Stream> {
-  return new Promise((resolve, reject) => {
-    const request = http.get(
-      `${base}/api/events`,
-      { headers: { accept: 'text/event-stream', 'nimbus-token': token } },
-      (res) => {
-        if (res.statusCode !== 200) {
-          reject(new Error(`event stream answered ${res.statusCode}`));
-          return;
-        }
-        res.setEncoding('utf8');
-        const stream: Stream = { events: [], close: () => request.destroy() };
-        let buffer = '';
-        let connected = false;
-        res.on('data', (chunk: string) => {
-          buffer += chunk;
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            if (block.includes('event: connected')) {
-              // subscribed on the node: what is published from now on reaches this stream
-              connected = true;
-              resolve(stream);
-              continue;
-            }
-            for (const line of block.split('\n')) {
-              if (line.startsWith('data: '))
-                stream.events.push(JSON.parse(line.slice(6)) as LiveEvent);
-            }
-          }
-        });
-        res.on('close', () => {
-          if (!connected) reject(new Error('event stream closed before it opened'));
-        });
-      },
-    );
-    request.on('error', reject);
-  });
-}
-
-async function until<T>(take: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
-  return vi.waitFor(
-    () => {
-      const value = take();
-      if (value === undefined) throw new Error(`still waiting for ${what}`);
-      return value;
-    },
-    { timeout: timeoutMs, interval: 10 },
-  );
-}
 
 const busOf = (t: TestApp) => t.app.services.events as RedisEventBus;
 

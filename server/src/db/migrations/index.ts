@@ -24,6 +24,7 @@ import * as m022 from './022-name-substring-search.ts';
 import * as m023 from './023-menus-of-the-original.ts';
 import * as m024 from './024-file-kinds.ts';
 import * as m025 from './025-search-plans.ts';
+import * as m026 from './026-node-presence.ts';
 
 /** Migrations in order; names are permanent once released. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '023-menus-of-the-original': m023,
   '024-file-kinds': m024,
   '025-search-plans': m025,
+  '026-node-presence': m026,
 };
 
 export const migrationProvider: MigrationProvider = {

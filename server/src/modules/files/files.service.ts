@@ -6,6 +6,7 @@ import {
   type SpaceUse,
 } from '@nimbus/contract';
 import type { Db } from '../../db/index.ts';
+import { SoleProcess, type Presence } from '../../db/presence.ts';
 import type { Actor } from '../../lib/access.ts';
 import { requireAuthority } from '../../lib/access.ts';
 import { AppError, badParameter, exists } from '../../lib/errors.ts';
@@ -123,6 +124,8 @@ export class FilesService {
     readonly blobs: BlobStore,
     private readonly publish: Publish = () => {},
     locks: Locks = new LocalLocks(),
+    /** Which nodes sharing the database are alive: this one alone unless told otherwise. */
+    readonly presence: Presence = new SoleProcess(),
   ) {
     this.locks = locks.mutex('user');
     this.repo = new FilesRepo(db);
@@ -131,8 +134,12 @@ export class FilesService {
     this.space = new SpaceRepo(db);
     this.selection = new SelectionRepo(db);
     this.itemLocks = new ItemLocks(new ItemLocksRepo(db));
-    this.journal = new Journal(db, blobs, (userId, bytes, reserve, options) =>
-      this.withSpace(userId, bytes, reserve, options),
+    this.journal = new Journal(
+      db,
+      blobs,
+      (userId, bytes, reserve, options) => this.withSpace(userId, bytes, reserve, options),
+      presence,
+      (userId, work) => this.withLock(userId, work),
     );
   }
 
@@ -621,6 +628,11 @@ export class FilesService {
   /** Start: undo disk changes whose database commit never happened. */
   recover(owners: string[]): Promise<number> {
     return this.journal.recover(owners);
+  }
+
+  /** Undo the changes left behind by other nodes that are gone since (journal.ts). */
+  recoverGone(): Promise<number> {
+    return this.journal.undoGone();
   }
 
   // ---- for the other modules ------------------------------------------------------------

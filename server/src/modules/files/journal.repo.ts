@@ -13,13 +13,31 @@ export interface Intent {
 
 /** The queries of the crash journal. */
 export class JournalRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** This process's node (db/presence.ts), recorded with each intent. */
+    private readonly node: string,
+  ) {}
 
   async record(intent: Intent, trx: Db = this.db): Promise<void> {
     await trx
       .insertInto('fileOp')
-      .values({ ...intent, createdAt: Date.now() })
+      .values({ ...intent, node: this.node, createdAt: Date.now() })
       .execute();
+  }
+
+  /** Whether the intent is still recorded (another node may have undone it meanwhile). */
+  async recorded(id: string): Promise<boolean> {
+    return !!(await this.db
+      .selectFrom('fileOp')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst());
+  }
+
+  /** Whether any change is under way or was left behind, on any node. */
+  async anyUnderWay(): Promise<boolean> {
+    return !!(await this.db.selectFrom('fileOp').select('id').limit(1).executeTakeFirst());
   }
 
   async forget(id: string, trx: Db = this.db): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.ts';
+import type { Presence } from '../../db/presence.ts';
 import { exists } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { inPool } from '../../lib/pool.ts';
@@ -42,10 +43,15 @@ export type WithSpace = <T>(
   options: Omit<SpaceOptions, 'trx'>,
 ) => Promise<T>;
 
+/** At a start, how often and how far apart changes left behind are looked at again. */
+const BOOT_RETRIES = 5;
+const BOOT_RETRY_MS = 100;
+
 /**
  * The crash journal: a change of disk and database that survives a crash. The intent is
  * written first, then the disk changes, then the database commits and forgets the intent in one
- * transaction. An intent left behind by a crash is rolled back at the next start (recover()).
+ * transaction. An intent left behind by a crash is rolled back once its node is gone (recover()):
+ * at the next start, or by another node sharing the database (undoGone()).
  */
 export class Journal {
   private readonly repo: JournalRepo;
@@ -54,8 +60,11 @@ export class Journal {
     private readonly db: Db,
     private readonly blobs: BlobStore,
     private readonly withSpace: WithSpace,
+    private readonly presence: Presence,
+    /** Runs work under the user's lock (two nodes never undo one intent together). */
+    private readonly serialise: <T>(userId: string, work: () => Promise<T>) => Promise<T>,
   ) {
-    this.repo = new JournalRepo(db);
+    this.repo = new JournalRepo(db, presence.node);
   }
 
   async run<T>(
@@ -182,10 +191,34 @@ export class Journal {
 
   /** Start: undo disk changes whose database commit never happened. `owners`: every username. */
   async recover(owners: string[]): Promise<number> {
-    const left = await this.repo.leftBehind();
-    for (const intent of left) await this.undo(intent);
+    let undone = await this.undoGone();
+    // a node killed just now may still read as present for a moment (its connection's end not
+    // yet noticed by the database): changes left behind are looked at again, briefly
+    for (let i = 0; i < BOOT_RETRIES && (await this.repo.anyUnderWay()); i++) {
+      await new Promise((resolve) => setTimeout(resolve, BOOT_RETRY_MS));
+      undone += await this.undoGone();
+    }
     await this.removeOrphanTrash(owners);
-    return left.length;
+    return undone;
+  }
+
+  /**
+   * Undo the changes left behind by nodes that are gone (killed, crashed), the newest first;
+   * those of nodes still working are theirs to finish. Each under its user's lock, so the user's
+   * next change waits, and only while still recorded, so two nodes never undo one change twice.
+   */
+  async undoGone(): Promise<number> {
+    const left = await this.repo.leftBehind();
+    if (left.length === 0) return 0;
+    const gone = await this.presence.gone([...new Set(left.map((i) => i.node))]);
+    let undone = 0;
+    for (const intent of left.filter((i) => gone.has(i.node)))
+      await this.serialise(intent.userId, async () => {
+        if (!(await this.repo.recorded(intent.id))) return;
+        await this.undo(intent);
+        undone += 1;
+      });
+    return undone;
   }
 
   /** Bytes in the trash whose rows were swept before a crash let the disk follow. */
@@ -194,6 +227,10 @@ export class Journal {
       const entries = (await this.blobs.list(this.blobs.trashRoot(user))).map((e) => e.name);
       for (let i = 0; i < entries.length; i += 500) {
         const batch = entries.slice(i, i + 500);
+        // listed, then asked in this order: an item moved into the trash by a change under way
+        // (on another node) is still an intent now, or its row is committed by the time the rows
+        // are read; left for a later start while any change is under way
+        if (await this.repo.anyUnderWay()) return;
         const keep = await this.repo.trashedAmong(batch);
         for (const name of batch)
           if (!keep.has(name)) await this.blobs.remove(this.blobs.trashed(user, name));

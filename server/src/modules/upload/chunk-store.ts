@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ErrorCode } from '@nimbus/contract';
 import { AppError, badParameter } from '../../lib/errors.ts';
+import type { Presence } from '../../db/presence.ts';
 import type { BlobStore, Place } from '../../storage/blob-store.ts';
 import { writeBody } from './body-writer.ts';
 import type { UploadRepo } from './upload.repo.ts';
@@ -23,6 +24,7 @@ export class ChunkStore {
   constructor(
     private readonly repo: UploadRepo,
     private readonly blobs: BlobStore,
+    private readonly presence: Presence,
   ) {}
 
   /** The upload's file, at its full size: every chunk lands at its own offset. */
@@ -114,13 +116,31 @@ export class ChunkStore {
    * there already: the repeated bytes are dropped) or `busy` (another request is writing it).
    */
   private async claim(sessionId: string, n: number): Promise<'claimed' | 'written' | 'busy'> {
+    const node = this.presence.node;
     try {
-      if (await this.repo.claimChunk(sessionId, n)) return 'claimed';
+      if (await this.repo.claimChunk(sessionId, n, node)) return 'claimed';
     } catch (err) {
       if (!(await this.repo.find(sessionId))) throw cancelled();
       throw err;
     }
-    return (await this.repo.chunkWritten(sessionId, n)) ? 'written' : 'busy';
+    const held = await this.repo.chunkClaim(sessionId, n);
+    if (held?.done === 1) return 'written';
+    // the claim of a request whose node is gone (killed in the middle of the chunk) is taken
+    // over: the chunk is written again, whole, at its offset
+    if (
+      held &&
+      held.node !== node &&
+      (await this.presence.gone([held.node])).size > 0 &&
+      (await this.repo.takeOverClaim(sessionId, n, held.node, node))
+    )
+      return 'claimed';
+    return 'busy';
+  }
+
+  /** Start: the claims of requests that died with their node can be taken again. */
+  async releaseClaimsOfGoneNodes(): Promise<void> {
+    const gone = await this.presence.gone(await this.repo.claimingNodes());
+    if (gone.size > 0) await this.repo.deleteUnfinishedClaims([...gone]);
   }
 
   /**

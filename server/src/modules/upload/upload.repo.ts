@@ -199,23 +199,52 @@ export class UploadRepo {
   }
 
   /** Claim a chunk for writing; false when a row for it is there already. */
-  async claimChunk(sessionId: string, number: number): Promise<boolean> {
+  async claimChunk(sessionId: string, number: number, node: string): Promise<boolean> {
     const r = await this.db
       .insertInto('uploadChunk')
-      .values({ sessionId, number, done: 0 })
+      .values({ sessionId, number, done: 0, node })
       .onConflict((oc) => oc.columns(['sessionId', 'number']).doNothing())
       .executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
-  async chunkWritten(sessionId: string, number: number): Promise<boolean> {
-    const row = await this.db
+  /** Who holds a chunk's claim, and whether its bytes are written. */
+  chunkClaim(sessionId: string, number: number) {
+    return this.db
       .selectFrom('uploadChunk')
-      .select('done')
+      .select(['done', 'node'])
       .where('sessionId', '=', sessionId)
       .where('number', '=', number)
       .executeTakeFirst();
-    return row?.done === 1;
+  }
+
+  /** The claim of a gone node, taken by `node`; false when someone else was quicker. */
+  async takeOverClaim(
+    sessionId: string,
+    number: number,
+    from: string | null,
+    node: string,
+  ): Promise<boolean> {
+    const r = await this.db
+      .updateTable('uploadChunk')
+      .set({ node })
+      .where('sessionId', '=', sessionId)
+      .where('number', '=', number)
+      .where('done', '=', 0)
+      .where((eb) => (from === null ? eb('node', 'is', null) : eb('node', '=', from)))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** The nodes holding claims of chunks not written yet. */
+  async claimingNodes(): Promise<Array<string | null>> {
+    const rows = await this.db
+      .selectFrom('uploadChunk')
+      .select('node')
+      .distinct()
+      .where('done', '=', 0)
+      .execute();
+    return rows.map((r) => r.node);
   }
 
   /** A claim given up (its bytes failed), so the chunk can be sent again. */
@@ -243,9 +272,19 @@ export class UploadRepo {
     await this.db.deleteFrom('uploadChunk').where('sessionId', '=', sessionId).execute();
   }
 
-  /** Claims of requests that died with the previous process. */
-  async deleteUnfinishedClaims(): Promise<void> {
-    await this.db.deleteFrom('uploadChunk').where('done', '=', 0).execute();
+  /** Claims of requests that died with their node, so their chunks can be sent again. */
+  async deleteUnfinishedClaims(nodes: Array<string | null>): Promise<void> {
+    const named = nodes.filter((n): n is string => n !== null);
+    await this.db
+      .deleteFrom('uploadChunk')
+      .where('done', '=', 0)
+      .where((eb) =>
+        eb.or([
+          ...(nodes.includes(null) ? [eb('node', 'is', null)] : []),
+          ...(named.length > 0 ? [eb('node', 'in', named)] : []),
+        ]),
+      )
+      .execute();
   }
 
   /** Per session: the chunks written and the highest of them. */

@@ -103,7 +103,7 @@ export class UploadService {
     options: UploadOptions = {},
   ) {
     this.repo = new UploadRepo(db);
-    this.chunks = new ChunkStore(this.repo, files.blobs);
+    this.chunks = new ChunkStore(this.repo, files.blobs, files.presence);
     this.hashes = new UploadHashes(this.repo, files.blobs);
     this.placer = new UploadPlacer(this.repo, files, fileRows, trash, history);
     this.jobs = options.jobs;
@@ -610,9 +610,9 @@ export class UploadService {
     });
   }
 
-  /** Boot: chunks claimed by requests that died with the previous process can be sent again. */
+  /** Boot: chunks claimed by requests that died with their node can be sent again. */
   async recover(): Promise<void> {
-    await this.repo.deleteUnfinishedClaims();
+    await this.chunks.releaseClaimsOfGoneNodes();
   }
 
   private async discard(id: string): Promise<void> {
