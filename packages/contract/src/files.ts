@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_IDS_PER_REQUEST, MAX_LIST_PAGE_SIZE, TOKEN_HEADER } from './constants.ts';
 import { endpoint } from './endpoint.ts';
 import { musicTags } from './media.ts';
+import { mountRef } from './share.ts';
 import { tagItem } from './tags.ts';
 import { clientText, flag, listField, queryNumber } from './validation.ts';
 
@@ -29,19 +30,6 @@ export const fileIdList = () => listField(MAX_IDS_PER_REQUEST, 64);
 export const fileIdArray = z.array(id).max(MAX_IDS_PER_REQUEST);
 
 // ---- answers --------------------------------------------------------------------------------
-
-/**
- * A mount as it shows inline in the listing of the folder it was placed in (`GET /list`): the
- * entry is a folder whose `id` is the mount's id; it is browsed through its share.
- */
-export const mountRef = z.object({
-  mountId: z.string(),
-  shareId: z.string(),
-  /** The owner's shared folder. */
-  fileId: z.string(),
-  fileUsername: z.string(),
-  fileShowName: z.string(),
-});
 
 /** A permanent share "expires" at this moment: past the original client's own mark of forever. */
 export const SHARE_NEVER_EXPIRES = Number.MAX_SAFE_INTEGER;

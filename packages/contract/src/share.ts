@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { mountRef } from './files.ts';
 import { endpoint } from './endpoint.ts';
 import { clientText, listField, queryNumber } from './validation.ts';
 
@@ -157,7 +156,18 @@ export const publicFileView = z.object({
 });
 export type PublicFileView = z.infer<typeof publicFileView>;
 
-/** A mount as it shows inline in the listing of the folder it was placed in (files.ts). */
+/**
+ * A mount as it shows inline in the listing of the folder it was placed in (`GET /list`): the
+ * entry is a folder whose `id` is the mount's id; it is browsed through its share.
+ */
+export const mountRef = z.object({
+  mountId: z.string(),
+  shareId: z.string(),
+  /** The owner's shared folder. */
+  fileId: z.string(),
+  fileUsername: z.string(),
+  fileShowName: z.string(),
+});
 export type MountRef = z.infer<typeof mountRef>;
 
 /** One mounted folder in the mounter's drive (the /mount view). */

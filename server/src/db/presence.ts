@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import pg from 'pg';
 import { newId } from '../lib/ids.ts';
-import type { Db } from './index.ts';
 
 /**
  * Which processes ("nodes") sharing the database are alive. Work a node leaves half done (an
@@ -64,7 +63,7 @@ export class PostgresPresence implements Presence {
 
   constructor(
     private readonly url: string,
-    private readonly db: Db,
+    private readonly db: QueryExecutorProvider,
     private readonly log?: PresenceLog,
   ) {}
 
