@@ -9,6 +9,22 @@ import { chunkPlan, sendChunk } from '../upload-client.ts';
 // claimed) is undone or taken over once that node is gone, and never while it still works:
 // another node starting, or looking for the work of gone nodes, leaves it alone.
 
+/** A move from `from` to `to` that node `t` has done on disk and not committed: its intent. */
+async function recordMove(t: TestApp, userId: string, from: string, to: string): Promise<void> {
+  await t.app.services.db
+    .insertInto('fileOp')
+    .values({
+      id: newId(),
+      userId,
+      kind: 'move',
+      fromPath: from,
+      toPath: to,
+      createdAt: Date.now(),
+      node: t.database.presence.node,
+    })
+    .execute();
+}
+
 describe.skipIf(dialect !== 'postgres')('two nodes on one PostgreSQL', () => {
   let a: TestApp;
   let b: TestApp;
@@ -33,18 +49,7 @@ describe.skipIf(dialect !== 'postgres')('two nodes on one PostgreSQL', () => {
     const from = path.join(root, name);
     const to = path.join(root, 'moved', name);
     fs.writeFileSync(to, 'bytes on their way');
-    await t.app.services.db
-      .insertInto('fileOp')
-      .values({
-        id: newId(),
-        userId: ann.userId,
-        kind: 'move',
-        fromPath: from,
-        toPath: to,
-        createdAt: Date.now(),
-        node: t.database.presence.node,
-      })
-      .execute();
+    await recordMove(t, ann.userId, from, to);
     return { from, to };
   }
 
@@ -122,18 +127,7 @@ describe.skipIf(dialect !== 'sqlite')('one process on SQLite', () => {
     const from = path.join(root, 'a.txt');
     const to = path.join(root, 'b.txt');
     fs.writeFileSync(to, 'moved');
-    await t.app.services.db
-      .insertInto('fileOp')
-      .values({
-        id: newId(),
-        userId: ann.userId,
-        kind: 'move',
-        fromPath: from,
-        toPath: to,
-        createdAt: Date.now(),
-        node: t.database.presence.node,
-      })
-      .execute();
+    await recordMove(t, ann.userId, from, to);
     const again = await t.restart();
     expect(fs.existsSync(from)).toBe(true);
     expect(fs.existsSync(to)).toBe(false);
